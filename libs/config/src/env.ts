@@ -1,0 +1,159 @@
+/**
+ * Environment variables are read here and only here: each app declares a schema of named variables, and
+ * `loadConfig` parses all of them at start-up into a typed object or stops with one message naming every
+ * variable that is wrong.
+ */
+export interface EnvVar<T> {
+  readonly description: string;
+  readonly secret?: boolean;
+  parse(raw: string | undefined, name: string, env: NodeJS.ProcessEnv): T;
+}
+
+export type EnvSchema = Record<string, EnvVar<unknown>>;
+export type ConfigOf<S extends EnvSchema> = { [K in keyof S]: S[K] extends EnvVar<infer T> ? T : never };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+  }
+}
+
+function present(raw: string | undefined): raw is string {
+  return raw !== undefined && raw.trim() !== '';
+}
+
+export function int(
+  def: number,
+  description: string,
+  opts: { min?: number; max?: number } = {},
+): EnvVar<number> {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = opts;
+  return {
+    description,
+    parse(raw, name) {
+      if (!present(raw)) return def;
+      if (!/^-?\d+$/.test(raw.trim())) throw new Error(`${name} must be an integer, got "${raw}"`);
+      const n = Number(raw);
+      if (n < min || n > max) throw new Error(`${name} must be between ${min} and ${max}, got ${n}`);
+      return n;
+    },
+  };
+}
+
+export function bool(def: boolean, description: string): EnvVar<boolean> {
+  return {
+    description,
+    parse(raw, name) {
+      if (!present(raw)) return def;
+      const v = raw.trim().toLowerCase();
+      if (['true', '1', 'yes'].includes(v)) return true;
+      if (['false', '0', 'no'].includes(v)) return false;
+      throw new Error(`${name} must be true or false, got "${raw}"`);
+    },
+  };
+}
+
+export function str(
+  def: string | undefined,
+  description: string,
+  opts: { secret?: boolean; pattern?: RegExp; oneOf?: readonly string[] } = {},
+): EnvVar<string | undefined> {
+  return {
+    description,
+    secret: opts.secret,
+    parse(raw, name) {
+      if (!present(raw)) return def;
+      const v = raw.trim();
+      if (opts.oneOf && !opts.oneOf.includes(v)) {
+        throw new Error(`${name} must be one of ${opts.oneOf.join(', ')}, got "${v}"`);
+      }
+      if (opts.pattern && !opts.pattern.test(v)) throw new Error(`${name} has an invalid format`);
+      return v;
+    },
+  };
+}
+
+export function required(description: string, opts: { secret?: boolean } = {}): EnvVar<string> {
+  return {
+    description,
+    secret: opts.secret,
+    parse(raw, name) {
+      if (!present(raw)) throw new Error(`${name} is required`);
+      return raw.trim();
+    },
+  };
+}
+
+/** A URL; `def` may depend on other variables (PUBLIC_BASE_URL defaults from PORT). */
+export function url(
+  def: string | ((env: NodeJS.ProcessEnv) => string),
+  description: string,
+  protocols: readonly string[],
+): EnvVar<string> {
+  return {
+    description,
+    parse(raw, name, env) {
+      const v = present(raw) ? raw.trim() : typeof def === 'function' ? def(env) : def;
+      let parsed: URL;
+      try {
+        parsed = new URL(v);
+      } catch {
+        throw new Error(`${name} must be a URL, got "${redactUrl(v)}"`);
+      }
+      if (!protocols.includes(parsed.protocol)) {
+        throw new Error(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+      }
+      return v;
+    },
+  };
+}
+
+/** Comma-separated list of positive durations in seconds ("30,300,1800"). */
+export function secondsList(def: number[], description: string): EnvVar<number[]> {
+  return {
+    description,
+    parse(raw, name) {
+      if (!present(raw)) return def;
+      const parts = raw.split(',').map((p) => p.trim());
+      if (parts.some((p) => !/^\d+(\.\d+)?$/.test(p) || Number(p) <= 0)) {
+        throw new Error(`${name} must be a comma-separated list of positive seconds, got "${raw}"`);
+      }
+      return parts.map(Number);
+    },
+  };
+}
+
+function redactUrl(v: string): string {
+  return v.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+export function loadConfig<S extends EnvSchema>(schema: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(schema)) {
+    try {
+      out[name] = spec.parse(env[name], name, env);
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return out as ConfigOf<S>;
+}
+
+/** Shared by every app. */
+export const commonEnv = {
+  NODE_ENV: str('development', 'development, test or production (production disables the demo merchant)', {
+    oneOf: ['development', 'test', 'production'],
+  }),
+  NATS_URL: url('nats://127.0.0.1:4222', 'NATS server(s) with JetStream', ['nats:', 'tls:']),
+  LOG_LEVEL: str('info', 'pino log level', { oneOf: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+  OUTBOX_POLL_MS: int(250, 'How often the outbox relay looks for unpublished events', { min: 10, max: 60_000 }),
+};
+
+export function databaseUrl(app: string): EnvVar<string> {
+  return url(`postgres://postgres@127.0.0.1:5432/${app}`, `PostgreSQL database of the ${app} app`, [
+    'postgres:',
+    'postgresql:',
+  ]);
+}
