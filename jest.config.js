@@ -15,7 +15,7 @@ const base = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironmen
 
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'] },
     {
       ...base,
       displayName: 'e2e',
