@@ -22,11 +22,7 @@ function present(raw: string | undefined): raw is string {
   return raw !== undefined && raw.trim() !== '';
 }
 
-export function int(
-  def: number,
-  description: string,
-  opts: { min?: number; max?: number } = {},
-): EnvVar<number> {
+export function int(def: number, description: string, opts: { min?: number; max?: number } = {}): EnvVar<number> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = opts;
   return {
     description,

@@ -1,0 +1,4 @@
+import { CreateOutbox1763700000000 } from '@app/outbox';
+
+/** Every migration of the billing database, in order. */
+export const migrations = [CreateOutbox1763700000000];

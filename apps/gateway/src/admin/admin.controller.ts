@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { DomainError } from '@app/errors';
+import { ApiKeysService, CreatedKey, KeyView } from '../auth/api-keys.service';
+import { MerchantsService } from '../auth/merchants.service';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { AdminGuard } from './admin.guard';
+import {
+  CreatedKeyResponse,
+  CreateKeyRequest,
+  CreateMerchantRequest,
+  KeyResponse,
+  ListKeysQuery,
+  MerchantResponse,
+} from './admin.dto';
+
+const uuid = new ParseUUIDPipe({ exceptionFactory: () => DomainError.notFound('key', 'id') });
+
+/** Operators' API (DECISIONS §2): merchants and their keys. */
+@ApiTags('admin')
+@ApiBearerAuth('adminToken')
+@UseGuards(AdminGuard)
+@Controller('v1/admin')
+export class AdminController {
+  constructor(
+    private readonly merchants: MerchantsService,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  @Post('merchants')
+  @ApiOperation({ summary: 'Create a merchant account' })
+  @ApiCreatedResponse({ type: MerchantResponse })
+  async createMerchant(@Body() body: CreateMerchantRequest): Promise<MerchantResponse> {
+    const m = await this.merchants.create(body.merchantCode, body.name);
+    return { id: m.id, merchantCode: m.merchantCode, name: m.name, createdAt: new Date(m.createdAt).toISOString() };
+  }
+
+  @Get('merchants')
+  @ApiOperation({ summary: 'List merchant accounts, newest first' })
+  @ApiOkResponse({ type: [MerchantResponse] })
+  async listMerchants(): Promise<MerchantResponse[]> {
+    return (await this.merchants.list()).map((m) => ({
+      id: m.id,
+      merchantCode: m.merchantCode,
+      name: m.name,
+      createdAt: m.createdAt.toISOString(),
+    }));
+  }
+
+  @Post('keys')
+  @ApiOperation({ summary: 'Create an API key for one or more merchants; the key is shown only in this answer' })
+  @ApiCreatedResponse({ type: CreatedKeyResponse })
+  @ApiNotFoundResponse({ description: 'A merchant code is unknown', type: ErrorEnvelope })
+  createKey(@Body() body: CreateKeyRequest): Promise<CreatedKey> {
+    return this.keys.create(body.merchantCodes, body.type, body.environment);
+  }
+
+  @Get('keys')
+  @ApiOperation({ summary: 'List keys (hints only, never the keys)' })
+  @ApiOkResponse({ type: [KeyResponse] })
+  listKeys(@Query() query: ListKeysQuery): Promise<KeyView[]> {
+    return this.keys.list(query.merchantCode);
+  }
+
+  @Delete('keys/:id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke a key: it answers 401 AUTH_INVALID from then on (within 5 s on every replica)' })
+  @ApiOkResponse({ type: KeyResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  revokeKey(@Param('id', uuid) id: string): Promise<KeyView> {
+    return this.keys.revoke(id);
+  }
+}

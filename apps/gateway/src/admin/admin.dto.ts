@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ENVIRONMENTS } from '@app/contracts';
+
+export const MERCHANT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export class CreateMerchantRequest {
+  @ApiProperty({ example: 'acme', description: 'Letters, digits, _ and -, up to 64 characters' })
+  @IsString()
+  @Matches(MERCHANT_CODE_PATTERN, { message: 'merchantCode must be 1-64 letters, digits, _ or -' })
+  merchantCode: string;
+
+  @ApiProperty({ example: 'Acme Inc.' })
+  @IsString()
+  @Length(1, 255)
+  name: string;
+}
+
+export class MerchantResponse {
+  @ApiProperty() id: string;
+  @ApiProperty() merchantCode: string;
+  @ApiProperty() name: string;
+  @ApiProperty() createdAt: string;
+}
+
+export class CreateKeyRequest {
+  @ApiProperty({ example: ['acme'], type: [String] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  merchantCodes: string[];
+
+  @ApiProperty({ enum: ['private', 'public'] })
+  @IsIn(['private', 'public'])
+  type: 'private' | 'public';
+
+  @ApiProperty({ enum: ENVIRONMENTS })
+  @IsIn(ENVIRONMENTS)
+  environment: 'production' | 'sandbox';
+}
+
+export class CreatedKeyResponse {
+  @ApiProperty() id: string;
+  @ApiProperty({ description: 'The key itself: shown only in this answer, stored only as a hash' }) key: string;
+  @ApiProperty({ enum: ['private', 'public'] }) type: string;
+  @ApiProperty({ enum: ENVIRONMENTS }) environment: string;
+  @ApiProperty({ type: [String] }) merchantCodes: string[];
+  @ApiProperty() createdAt: string;
+}
+
+export class KeyResponse {
+  @ApiProperty() id: string;
+  @ApiProperty({ example: 'prv_sandbox_AbCd…' }) keyHint: string;
+  @ApiProperty({ enum: ['private', 'public'] }) type: string;
+  @ApiProperty({ enum: ENVIRONMENTS }) environment: string;
+  @ApiProperty({ type: [String] }) merchantCodes: string[];
+  @ApiProperty() createdAt: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) revokedAt: string | null;
+}
+
+export class ListKeysQuery {
+  @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+}

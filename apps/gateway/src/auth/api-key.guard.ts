@@ -1,0 +1,50 @@
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { DomainError } from '@app/errors';
+import { Principal } from './principal';
+import { RateLimiter } from './rate-limiter';
+
+export const RATE_LIMITER = Symbol('RATE_LIMITER');
+
+/**
+ * Private keys only (DECISIONS §2): 401 AUTH_MISSING without a credential, 401 AUTH_INVALID for another
+ * scheme or a bad key, 403 AUTH_INSUFFICIENT_SCOPE for a public key. Keys in the query string or body are
+ * never accepted: only the header is looked at.
+ */
+@Injectable()
+export class PrivateKeyGuard extends AuthGuard('bearer') {
+  constructor(@Inject(RATE_LIMITER) private readonly limiter: RateLimiter) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const header = (request.headers.authorization ?? '').trim();
+    if (!header || /^bearer$/i.test(header))
+      throw new DomainError('AUTH_MISSING', 'Authorization header with a Bearer key is required');
+    if (!/^bearer\s+\S+$/i.test(header))
+      throw new DomainError('AUTH_INVALID', 'Use the Bearer scheme with one API key');
+    // passport-http-bearer would also read access_token from the query or body; hide those from it.
+    const query = request.query as Record<string, unknown> | undefined;
+    const body = request.body as Record<string, unknown> | undefined;
+    if (query && 'access_token' in query) delete query.access_token;
+    if (body && typeof body === 'object' && 'access_token' in body) delete body.access_token;
+
+    await super.canActivate(context);
+    const principal = request.user!;
+    if (principal.type !== 'private') {
+      throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'A public key cannot call server routes; use a private key');
+    }
+    if (this.limiter.take(principal.keyId, Date.now()) > 0) {
+      throw new DomainError('RATE_LIMITED', 'Too many requests for this key', undefined, { retryAfter: 1 });
+    }
+    return true;
+  }
+
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw new DomainError('AUTH_INVALID', 'Unknown or revoked API key');
+    return user;
+  }
+}

@@ -1,0 +1,190 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { Subscription } from 'nats';
+import { uuidv7 } from '@app/clock';
+import { Environment, GatewaySubjects } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { NatsClient } from '@app/messaging';
+import { LOGGER } from '@app/observability';
+import { ApiKey, KeyType } from './api-key.entity';
+import { KeyCache } from './key-cache';
+import { MerchantsService } from './merchants.service';
+import { KEY_PATTERN, Principal } from './principal';
+
+export const KEY_CACHE_TTL_MS = Symbol('KEY_CACHE_TTL_MS');
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  type: KeyType;
+  environment: Environment;
+  merchantCodes: string[];
+  createdAt: string;
+}
+
+export interface KeyView {
+  id: string;
+  keyHint: string;
+  type: KeyType;
+  environment: Environment;
+  merchantCodes: string[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Creating, revoking and authenticating API keys. Only SHA-256 hashes of keys are stored. */
+@Injectable()
+export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly cache: KeyCache;
+  private subscription?: Subscription;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly merchants: MerchantsService,
+    private readonly nats: NatsClient,
+    @Inject(KEY_CACHE_TTL_MS) ttlMs: number,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.cache = new KeyCache(ttlMs);
+  }
+
+  /** Hear revocations made on other replicas (the cache TTL is the fallback if one is missed). */
+  async onApplicationBootstrap(): Promise<void> {
+    const nc = await this.nats.get();
+    this.subscription = nc.subscribe(GatewaySubjects.keyRevoked, {
+      callback: (_err, msg) => this.cache.evictKey(Buffer.from(msg.data).toString('utf8')),
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.subscription?.unsubscribe();
+  }
+
+  async create(merchantCodes: string[], type: KeyType, environment: Environment): Promise<CreatedKey> {
+    const merchants = await this.merchants.requireAll([...new Set(merchantCodes)]);
+    const secret = randomBase62(32);
+    const key = `${type === 'private' ? 'prv' : 'pub'}_${environment}_${secret}`;
+    const id = uuidv7();
+    const saved = await this.db.transaction(async (m) => {
+      const row = m.create(ApiKey, {
+        id,
+        keyHash: hashKey(key),
+        keyHint: `${key.slice(0, key.length - secret.length + 4)}…`,
+        type,
+        environment,
+        revokedAt: null,
+        merchants,
+      });
+      return m.save(row);
+    });
+    return {
+      id,
+      key,
+      type,
+      environment,
+      merchantCodes: merchants.map((x) => x.merchantCode),
+      createdAt: saved.createdAt.toISOString(),
+    };
+  }
+
+  async revoke(id: string): Promise<KeyView> {
+    const repo = this.db.getRepository(ApiKey);
+    const key = await repo.findOne({ where: { id } });
+    if (!key) throw DomainError.notFound('key', 'id');
+    if (!key.revokedAt) {
+      await repo.update({ id }, { revokedAt: () => 'now()' });
+      key.revokedAt = (await repo.findOneOrFail({ where: { id } })).revokedAt;
+    }
+    this.cache.evictKey(id);
+    this.broadcastRevocation(id);
+    return toView(key);
+  }
+
+  async list(merchantCode?: string): Promise<KeyView[]> {
+    const qb = this.db
+      .getRepository(ApiKey)
+      .createQueryBuilder('k')
+      .leftJoinAndSelect('k.merchants', 'm')
+      .orderBy('k.created_at', 'DESC')
+      .take(1000);
+    if (merchantCode) {
+      qb.where(
+        'k.id IN (SELECT key_id FROM api_key_merchants x JOIN merchants y ON y.id = x.merchant_id WHERE y.merchant_code = :mc)',
+        { mc: merchantCode },
+      );
+    }
+    return (await qb.getMany()).map(toView);
+  }
+
+  /** The principal of a bearer key, or 401 AUTH_INVALID. Served from the cache when it can be. */
+  async authenticate(token: string): Promise<Principal> {
+    if (!KEY_PATTERN.test(token)) throw new DomainError('AUTH_INVALID', 'Malformed API key');
+    const hash = hashKey(token);
+    const now = Date.now();
+    const cached = this.cache.get(hash, now);
+    const principal = cached ? cached.principal : await this.lookup(hash, now);
+    if (!principal) throw new DomainError('AUTH_INVALID', 'Unknown or revoked API key');
+    return principal;
+  }
+
+  private async lookup(hash: string, now: number): Promise<Principal | null> {
+    const rows: Array<{ id: string; type: KeyType; environment: Environment; codes: string[] }> = await this.db.query(
+      `SELECT k.id, k.type, k.environment, array_agg(m.merchant_code ORDER BY m.merchant_code) AS codes
+       FROM api_keys k JOIN api_key_merchants km ON km.key_id = k.id JOIN merchants m ON m.id = km.merchant_id
+       WHERE k.key_hash = $1 AND k.revoked_at IS NULL
+       GROUP BY k.id`,
+      [hash],
+    );
+    const row = rows[0];
+    const principal: Principal | null = row
+      ? { keyId: row.id, type: row.type, environment: row.environment, merchantCodes: row.codes }
+      : null;
+    this.cache.set(hash, principal, now);
+    return principal;
+  }
+
+  private broadcastRevocation(id: string): void {
+    const nc = this.nats.current();
+    if (!nc) return;
+    try {
+      nc.publish(GatewaySubjects.keyRevoked, Buffer.from(id));
+    } catch (e) {
+      this.logger.warn(
+        { err: e },
+        'Could not broadcast a key revocation; other replicas honour it within the cache TTL',
+      );
+    }
+  }
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function randomBase62(length: number): string {
+  // Rejection sampling keeps every character equally likely.
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+function toView(k: ApiKey): KeyView {
+  return {
+    id: k.id,
+    keyHint: k.keyHint,
+    type: k.type,
+    environment: k.environment,
+    merchantCodes: (k.merchants ?? []).map((m) => m.merchantCode).sort(),
+    createdAt: k.createdAt.toISOString(),
+    revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+  };
+}

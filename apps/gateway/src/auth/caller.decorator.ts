@@ -1,0 +1,55 @@
+import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { CallerContext } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { PrivateKeyGuard } from './api-key.guard';
+import { Principal } from './principal';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+
+/**
+ * The merchant a request acts for: `merchantCode` from the body (or query on GET) must be one of the key's
+ * merchants (403 MERCHANT_MISMATCH); without it, a single-merchant key implies its merchant and a
+ * multi-merchant key is refused with 400 MERCHANT_CODE_REQUIRED.
+ */
+export function resolveCaller(principal: Principal, requestId: string, merchantCode: unknown): CallerContext {
+  let code: string;
+  if (merchantCode !== undefined && merchantCode !== null && merchantCode !== '') {
+    if (typeof merchantCode !== 'string') throw DomainError.validation('merchantCode must be a string', 'merchantCode');
+    if (!principal.merchantCodes.includes(merchantCode)) {
+      throw new DomainError(
+        'MERCHANT_MISMATCH',
+        `This key does not belong to merchant ${merchantCode}`,
+        'merchantCode',
+      );
+    }
+    code = merchantCode;
+  } else if (principal.merchantCodes.length === 1) {
+    code = principal.merchantCodes[0];
+  } else {
+    throw new DomainError(
+      'MERCHANT_CODE_REQUIRED',
+      'This key belongs to several merchants: send merchantCode',
+      'merchantCode',
+    );
+  }
+  return { requestId, environment: principal.environment, merchantCode: code, keyId: principal.keyId };
+}
+
+/** `@Caller() ctx: CallerContext` on a route guarded by `@PrivateRoute()`. */
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): CallerContext => {
+  const request = context.switchToHttp().getRequest<FastifyRequest & { user: Principal }>();
+  const body = request.body as Record<string, unknown> | undefined;
+  const query = request.query as Record<string, unknown> | undefined;
+  const merchantCode = (body && typeof body === 'object' ? body.merchantCode : undefined) ?? query?.merchantCode;
+  return resolveCaller(request.user, String(request.id), merchantCode);
+});
+
+/** A merchant server route: private key required, documented as such. */
+export const PrivateRoute = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    UseGuards(PrivateKeyGuard),
+    ApiBearerAuth('privateKey'),
+    ApiUnauthorizedResponse({ description: 'AUTH_MISSING or AUTH_INVALID', type: ErrorEnvelope }),
+    ApiForbiddenResponse({ description: 'AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH', type: ErrorEnvelope }),
+  );

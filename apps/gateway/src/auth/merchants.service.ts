@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { uuidv7 } from '@app/clock';
+import { DomainError } from '@app/errors';
+import { Merchant } from './merchant.entity';
+
+@Injectable()
+export class MerchantsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async create(merchantCode: string, name: string): Promise<Merchant> {
+    const id = uuidv7();
+    const rows: Merchant[] = await this.db.query(
+      `INSERT INTO merchants (id, merchant_code, name) VALUES ($1, $2, $3)
+       ON CONFLICT (merchant_code) DO NOTHING
+       RETURNING id, merchant_code AS "merchantCode", name, created_at AS "createdAt"`,
+      [id, merchantCode, name],
+    );
+    if (!rows.length) {
+      throw new DomainError('DUPLICATE_MERCHANT_CODE', `Merchant ${merchantCode} already exists`, 'merchantCode');
+    }
+    return rows[0];
+  }
+
+  list(): Promise<Merchant[]> {
+    return this.db.getRepository(Merchant).find({ order: { createdAt: 'DESC' }, take: 1000 });
+  }
+
+  async count(): Promise<number> {
+    return this.db.getRepository(Merchant).count();
+  }
+
+  /** All the named merchants, or 404 naming the first unknown one. */
+  async requireAll(codes: string[]): Promise<Merchant[]> {
+    const found = await this.db
+      .getRepository(Merchant)
+      .createQueryBuilder('m')
+      .where('m.merchant_code = ANY(:codes)', { codes })
+      .getMany();
+    const missing = codes.find((c) => !found.some((m) => m.merchantCode === c));
+    if (missing) throw new DomainError('NOT_FOUND', `No such merchant: ${missing}`, 'merchantCodes');
+    return found;
+  }
+}

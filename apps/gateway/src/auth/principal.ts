@@ -1,0 +1,12 @@
+import type { Environment } from '@app/contracts';
+import type { KeyType } from './api-key.entity';
+
+/** The authenticated caller of a merchant route. */
+export interface Principal {
+  keyId: string;
+  type: KeyType;
+  environment: Environment;
+  merchantCodes: string[];
+}
+
+export const KEY_PATTERN = /^(prv|pub)_(production|sandbox)_([A-Za-z0-9]{24,64})$/;

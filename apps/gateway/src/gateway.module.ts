@@ -1,0 +1,86 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { Logger } from 'pino';
+import { Clock } from '@app/clock';
+import { serviceDatabase } from '@app/database';
+import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
+import { OutboxModule, OutboxRow } from '@app/outbox';
+import { PlatformModule } from '@app/platform';
+import { AdminController } from './admin/admin.controller';
+import { ADMIN_TOKEN, AdminGuard } from './admin/admin.guard';
+import { PrivateKeyGuard, RATE_LIMITER } from './auth/api-key.guard';
+import { ApiKey } from './auth/api-key.entity';
+import { ApiKeysService, KEY_CACHE_TTL_MS } from './auth/api-keys.service';
+import { BearerStrategy } from './auth/bearer.strategy';
+import { Merchant } from './auth/merchant.entity';
+import { MerchantsService } from './auth/merchants.service';
+import { RateLimiter } from './auth/rate-limiter';
+import { GatewayConfig } from './config';
+import { DEMO_OPTIONS, DemoSeeder } from './demo/demo-seeder';
+import { HttpExceptionFilter } from './http/http-exception.filter';
+import { RequestContextInterceptor } from './http/request-context.interceptor';
+import { GatewayValidationPipe } from './http/validation.pipe';
+import { migrations } from './migrations';
+import { PingController } from './ping/ping.controller';
+
+export interface GatewayModuleOptions {
+  config: GatewayConfig;
+  logger: Logger;
+  clock?: Clock;
+  print?: (text: string) => void;
+}
+
+/** Merchants, keys and the admin API: what both the HTTP gateway and the CLI need. */
+@Module({})
+export class AccountsModule {
+  static forRoot({ config, logger, clock }: GatewayModuleOptions): DynamicModule {
+    return {
+      module: AccountsModule,
+      imports: [
+        PlatformModule.forRoot({ app: 'gateway', natsUrl: config.NATS_URL, logger, clock }),
+        serviceDatabase(() => ({
+          app: 'gateway',
+          url: config.GATEWAY_DATABASE_URL,
+          entities: [OutboxRow, Merchant, ApiKey],
+          migrations,
+        })),
+      ],
+      providers: [MerchantsService, ApiKeysService, { provide: KEY_CACHE_TTL_MS, useValue: config.KEY_CACHE_TTL_MS }],
+      exports: [MerchantsService, ApiKeysService],
+    };
+  }
+}
+
+@Module({})
+export class GatewayModule {
+  static forRoot(o: GatewayModuleOptions): DynamicModule {
+    const { config } = o;
+    return {
+      module: GatewayModule,
+      imports: [AccountsModule.forRoot(o), PassportModule, OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS })],
+      controllers: [AdminController, PingController],
+      providers: [
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
+        { provide: APP_PIPE, useClass: GatewayValidationPipe },
+        { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
+        { provide: RPC_TIMEOUT_MS, useValue: config.RPC_TIMEOUT_MS },
+        { provide: RATE_LIMITER, useValue: new RateLimiter(config.RATE_LIMIT_PER_SECOND) },
+        {
+          provide: DEMO_OPTIONS,
+          useValue: {
+            enabled: config.DEMO_MERCHANT && config.NODE_ENV !== 'production',
+            publicBaseUrl: config.PUBLIC_BASE_URL,
+            print: o.print ?? ((t: string) => process.stdout.write(`${t}\n`)),
+          },
+        },
+        AdminGuard,
+        PrivateKeyGuard,
+        BearerStrategy,
+        RpcClient,
+        DemoSeeder,
+      ],
+    };
+  }
+}

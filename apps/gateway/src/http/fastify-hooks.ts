@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Logger } from 'pino';
+import { Metrics, RequestStore } from '@app/observability';
+import { toErrorResponse } from './error-response';
+import { sendError } from './send-error';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** X-Request-Id from the caller when it is sane, else a fresh one. */
+export function requestIdFrom(header: string | string[] | undefined, generate: () => string): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value && REQUEST_ID.test(value) ? value : generate();
+}
+
+/**
+ * Edge behaviour that happens outside Nest's pipeline: the request id header, the ignored-fields header,
+ * access logs and metrics, and the error envelope for errors raised before routing (body parsing, limits).
+ */
+export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metrics): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+
+  app.addHook('onSend', (request: FastifyRequest & { store?: RequestStore }, reply, payload, done) => {
+    const ignored = request.store?.ignoredFields;
+    if (ignored?.length) void reply.header('x-ignored-fields', [...new Set(ignored)].join(', '));
+    done(null, payload);
+  });
+
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    const ms = reply.elapsedTime;
+    metrics.observe(request.method, route, reply.statusCode, ms / 1000);
+    // The path only: a query string could carry something secret.
+    logger.info(
+      {
+        requestId: request.id,
+        method: request.method,
+        route,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      },
+      'request',
+    );
+    done();
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const response = toErrorResponse(error, String(request.id));
+    if (response.unexpected) logger.error({ err: error, requestId: request.id }, 'Unexpected error');
+    sendError(reply, response);
+  });
+}

@@ -1,0 +1,39 @@
+import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
+import { validationFailed } from '@app/errors';
+import { requestContext } from '@app/observability';
+import { unknownFieldPaths } from './ignored-fields';
+
+/**
+ * class-validator with transform and whitelist: unknown fields are dropped (and recorded for the
+ * X-Ignored-Fields header); the first failure becomes 400 VALIDATION_FAILED naming the field.
+ */
+@Injectable()
+export class GatewayValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      forbidUnknownValues: false,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => validationFailed(errors),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if ((metadata.type === 'body' || metadata.type === 'query') && metadata.metatype && this.toValidate(metadata)) {
+      const ignored = unknownFieldPaths(metadata.metatype, value);
+      const store = requestContext.getStore();
+      if (ignored.length && store) (store.ignoredFields ??= []).push(...ignored);
+    }
+    if (
+      metadata.type === 'body' &&
+      metadata.metatype &&
+      this.toValidate(metadata) &&
+      (value === undefined || value === null)
+    ) {
+      value = {};
+    }
+    return super.transform(value, metadata);
+  }
+}

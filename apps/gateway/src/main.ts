@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DestinationStream } from 'pino';
+import { Clock, uuidv7 } from '@app/clock';
+import { createLogger, Metrics, PinoNestLogger } from '@app/observability';
+import { loadGatewayConfig } from './config';
+import { GatewayModule } from './gateway.module';
+import { installHooks, requestIdFrom } from './http/fastify-hooks';
+import { mountOpenApi } from './http/openapi';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface StartGatewayOptions {
+  env?: NodeJS.ProcessEnv;
+  logDestination?: DestinationStream;
+  clock?: Clock;
+  print?: (text: string) => void;
+}
+
+export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
+  const config = loadGatewayConfig(o.env);
+  const logger = createLogger({ app: 'gateway', level: config.LOG_LEVEL, destination: o.logDestination });
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      requestIdFrom(req.headers['x-request-id'], uuidv7),
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.forRoot({ config, logger, clock: o.clock, print: o.print }),
+    adapter,
+    { logger: new PinoNestLogger(logger) },
+  );
+  installHooks(app.getHttpAdapter().getInstance(), logger, app.get(Metrics));
+  mountOpenApi(app, config.PUBLIC_BASE_URL);
+  app.enableShutdownHooks();
+  await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
+  logger.info({ url: await app.getUrl(), publicBaseUrl: config.PUBLIC_BASE_URL }, 'gateway started');
+  return app;
+}
+
+if (require.main === module) {
+  startGateway().catch((e: Error) => {
+    process.stderr.write(`gateway failed to start: ${e.message}\n`);
+    process.exit(1);
+  });
+}

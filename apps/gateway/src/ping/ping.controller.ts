@@ -1,0 +1,47 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiPropertyOptional,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { CallerContext, PingResponse, PingSubjects, ServiceName, ServiceNames } from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+
+class PingQuery {
+  @ApiPropertyOptional({ enum: Object.values(ServiceNames), default: 'payments' })
+  @IsOptional()
+  @IsIn(Object.values(ServiceNames))
+  service?: ServiceName;
+
+  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
+  @IsOptional()
+  @IsString()
+  merchantCode?: string;
+}
+
+@ApiTags('ping')
+@Controller('v1/ping')
+export class PingController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get()
+  @PrivateRoute()
+  @ApiOperation({
+    summary: 'Check a key and the path to a service',
+    description:
+      'Authenticated round trip gateway → NATS → service → back; answers who you are and which replica replied.',
+  })
+  @ApiOkResponse({ type: PingResponse })
+  @ApiServiceUnavailableResponse({
+    description: 'The service is not running (SERVICE_UNAVAILABLE)',
+    type: ErrorEnvelope,
+  })
+  ping(@Query() query: PingQuery, @Caller() caller: CallerContext): Promise<PingResponse> {
+    return this.rpc.send<PingResponse>(PingSubjects[query.service ?? 'payments'], caller, {});
+  }
+}

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { INestApplication } from '@nestjs/common';
+import { DestinationStream } from 'pino';
+import { Clock } from '@app/clock';
+import { createLogger } from '@app/observability';
+import { bootstrapService } from '@app/platform';
+import { loadPaymentLinksConfig } from './config';
+import { PaymentLinksModule } from './payment-links.module';
+
+export interface StartPaymentLinksOptions {
+  env?: NodeJS.ProcessEnv;
+  logDestination?: DestinationStream;
+  clock?: Clock;
+}
+
+export async function startPaymentLinks(o: StartPaymentLinksOptions = {}): Promise<INestApplication> {
+  const config = loadPaymentLinksConfig(o.env);
+  const logger = createLogger({ app: 'payment-links', level: config.LOG_LEVEL, destination: o.logDestination });
+  return bootstrapService({
+    service: 'payment-links',
+    module: PaymentLinksModule.forRoot(config, logger, o.clock),
+    natsUrl: config.NATS_URL,
+    httpPort: config.PAYMENT_LINKS_HTTP_PORT,
+    logger,
+  });
+}
+
+if (require.main === module) {
+  startPaymentLinks().catch((e: Error) => {
+    process.stderr.write(`payment-links failed to start: ${e.message}\n`);
+    process.exit(1);
+  });
+}

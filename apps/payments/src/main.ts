@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { INestApplication } from '@nestjs/common';
+import { DestinationStream } from 'pino';
+import { Clock } from '@app/clock';
+import { createLogger } from '@app/observability';
+import { bootstrapService } from '@app/platform';
+import { loadPaymentsConfig } from './config';
+import { PaymentsModule } from './payments.module';
+
+export interface StartPaymentsOptions {
+  env?: NodeJS.ProcessEnv;
+  logDestination?: DestinationStream;
+  clock?: Clock;
+}
+
+export async function startPayments(o: StartPaymentsOptions = {}): Promise<INestApplication> {
+  const config = loadPaymentsConfig(o.env);
+  const logger = createLogger({ app: 'payments', level: config.LOG_LEVEL, destination: o.logDestination });
+  return bootstrapService({
+    service: 'payments',
+    module: PaymentsModule.forRoot(config, logger, o.clock),
+    natsUrl: config.NATS_URL,
+    httpPort: config.PAYMENTS_HTTP_PORT,
+    logger,
+  });
+}
+
+if (require.main === module) {
+  startPayments().catch((e: Error) => {
+    process.stderr.write(`payments failed to start: ${e.message}\n`);
+    process.exit(1);
+  });
+}

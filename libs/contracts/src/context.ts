@@ -1,0 +1,23 @@
+export const ENVIRONMENTS = ['production', 'sandbox'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/**
+ * Who is calling, carried in every command message: services scope every query by `merchantCode` and
+ * `environment`, and log `requestId`.
+ */
+export interface CallerContext {
+  requestId: string;
+  environment: Environment;
+  merchantCode: string;
+  /** Id of the API key, for audit; absent for keyless calls (3DS resume, hosted pages). */
+  keyId?: string;
+}
+
+/** The shape of every command message on NATS. */
+export interface CommandMessage<T = unknown> {
+  ctx: CallerContext;
+  body: T;
+}
+
+/** NATS header that carries the request id next to the payload. */
+export const REQUEST_ID_HEADER = 'x-request-id';

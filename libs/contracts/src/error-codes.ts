@@ -1,0 +1,43 @@
+/** Stable error codes of the public API (DECISIONS §1) and the HTTP status each one maps to. */
+export const ErrorCodes = {
+  VALIDATION_FAILED: 400,
+  MERCHANT_CODE_REQUIRED: 400,
+  IDEMPOTENCY_KEY_REQUIRED: 400,
+  SESSION_EXPIRED: 400,
+  AUTH_MISSING: 401,
+  AUTH_INVALID: 401,
+  PAYMENT_DECLINED: 402,
+  AUTH_INSUFFICIENT_SCOPE: 403,
+  MERCHANT_MISMATCH: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  INVALID_STATE: 409,
+  AUTHORIZATION_EXPIRED: 409,
+  DUPLICATE_ORDER_CODE: 409,
+  DUPLICATE_PAYMENT_CODE: 409,
+  DUPLICATE_MERCHANT_CODE: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  CHALLENGE_NOT_COMPLETED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  AMOUNT_EXCEEDS_AVAILABLE: 422,
+  CURRENCY_MISMATCH: 422,
+  INVALID_EXPONENT: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  USAGE_PERIOD_CLOSED: 422,
+  CLOCK_BACKWARDS: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  UPSTREAM_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+export function httpStatusOf(code: string): number {
+  return (ErrorCodes as Record<string, number>)[code] ?? 500;
+}
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && code in ErrorCodes;
+}

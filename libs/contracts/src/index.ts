@@ -1,0 +1,5 @@
+export * from './context';
+export * from './error-codes';
+export * from './events';
+export * from './ping.dto';
+export * from './subjects';

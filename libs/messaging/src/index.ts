@@ -1,0 +1,5 @@
+export * from './command';
+export * from './jetstream';
+export * from './nats-connection';
+export * from './rpc-client';
+export * from './transport';

@@ -1,0 +1,61 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { connect, NatsConnection } from 'nats';
+import { HealthCheck } from '@app/observability';
+
+export const NATS_OPTIONS = Symbol('NATS_OPTIONS');
+export interface NatsOptions {
+  url: string;
+  name: string;
+}
+
+/**
+ * The app's own NATS connection (command requests, JetStream publishing). The NestJS microservice transport
+ * keeps a separate one for its subscriptions.
+ */
+@Injectable()
+export class NatsClient implements OnApplicationShutdown {
+  private connection?: NatsConnection;
+  private connecting?: Promise<NatsConnection>;
+
+  constructor(@Inject(NATS_OPTIONS) private readonly options: NatsOptions) {}
+
+  async get(): Promise<NatsConnection> {
+    if (this.connection && !this.connection.isClosed()) return this.connection;
+    this.connecting ??= connect({
+      servers: this.options.url.split(','),
+      name: this.options.name,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      waitOnFirstConnect: true,
+    }).then(
+      (c) => ((this.connection = c), (this.connecting = undefined), c),
+      (e) => {
+        this.connecting = undefined;
+        throw e;
+      },
+    );
+    return this.connecting;
+  }
+
+  /** The connection if it is already up; request paths use it to avoid an await per call. */
+  current(): NatsConnection | undefined {
+    return this.connection && !this.connection.isClosed() ? this.connection : undefined;
+  }
+
+  health(): HealthCheck {
+    return {
+      name: 'nats',
+      check: async () => {
+        const nc = await this.get();
+        await nc.flush();
+      },
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const c = this.connection;
+    this.connection = undefined;
+    if (c && !c.isClosed()) await c.drain().catch(() => c.close());
+  }
+}

@@ -1,0 +1,20 @@
+import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { queueGroupOf, ServiceName } from '@app/contracts';
+
+/** NATS transport of a service: every replica joins the service's queue group, so N replicas share the load. */
+export function natsTransport(service: ServiceName, url: string): MicroserviceOptions {
+  return {
+    transport: Transport.NATS,
+    options: {
+      servers: url.split(','),
+      queue: queueGroupOf(service),
+      name: `${service}-server`,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      waitOnFirstConnect: true,
+      gracefulShutdown: true,
+      gracePeriod: 1000,
+    },
+  };
+}

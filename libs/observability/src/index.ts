@@ -1,0 +1,4 @@
+export * from './health';
+export * from './logger';
+export * from './metrics';
+export * from './request-context';

@@ -1,0 +1,40 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics of one app: request counts and latency by route (or subject) and status. */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly duration: Histogram<'method' | 'route' | 'status'>;
+
+  constructor(app: string) {
+    this.registry.setDefaultLabels({ app });
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'requests_total',
+      help: 'Requests handled, by method (HTTP verb or "rpc"), route or subject, and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.duration = new Histogram({
+      name: 'request_duration_seconds',
+      help: 'Request latency in seconds, by method, route or subject, and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+  }
+
+  observe(method: string, route: string, status: string | number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.requests.inc(labels);
+    this.duration.observe(labels, seconds);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,5 @@
+export * from './outbox.entity';
+export * from './outbox.migration';
+export * from './outbox.module';
+export * from './outbox.relay';
+export * from './outbox.writer';

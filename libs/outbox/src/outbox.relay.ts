@@ -1,0 +1,147 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { headers as natsHeaders, JetStreamClient } from 'nats';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { ensureEventsStream, NatsClient } from '@app/messaging';
+import { LOGGER } from '@app/observability';
+import { OutboxRow } from './outbox.entity';
+
+export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
+export interface OutboxOptions {
+  pollMs: number;
+  batchSize?: number;
+  /** How long a claim is held before another relay may take the rows over. */
+  leaseSeconds?: number;
+}
+
+/**
+ * Publishes outbox rows to JetStream. Rows are claimed with FOR UPDATE SKIP LOCKED and a short lease, so
+ * concurrent relays (replicas) never publish the same row at the same time; publishing happens outside any
+ * transaction; the message id is the event id, so a re-publish after a crash is dropped by JetStream's
+ * duplicate window. At-least-once.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private js?: JetStreamClient;
+  private streamReady = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly nats: NatsClient,
+    @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    while (this.running) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** Called inside a transaction: give it a moment to commit before looking. */
+  kickAfterCommit(): void {
+    if (!this.stopped) setTimeout(() => this.kick(), 5).unref();
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    let published = 0;
+    try {
+      published = await this.publishBatch();
+    } catch (e) {
+      this.logger.warn({ err: e }, 'Outbox relay could not publish; will retry');
+    } finally {
+      this.running = false;
+    }
+    const full = published >= (this.options.batchSize ?? 100);
+    const more = full || this.again;
+    this.again = false;
+    this.schedule(more ? 0 : this.options.pollMs);
+  }
+
+  /** One claim-publish-mark round; returns how many rows were published. */
+  async publishBatch(): Promise<number> {
+    const rows = await this.claim();
+    if (!rows.length) return 0;
+    const js = await this.jetstream();
+    const done: string[] = [];
+    try {
+      for (const row of rows) {
+        const h = natsHeaders();
+        h.set('Nats-Msg-Id', row.id);
+        await js.publish(row.type, Buffer.from(JSON.stringify(row.envelope)), { msgID: row.id, headers: h });
+        done.push(row.id);
+      }
+    } catch (e) {
+      // Release what was not published, so the next round (of any relay) retries it without waiting for the lease.
+      const rest = rows.slice(done.length).map((r) => r.id);
+      await this.dataSource.query('UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1)', [
+        rest,
+        String((e as Error).message).slice(0, 500),
+      ]);
+      throw e;
+    } finally {
+      await this.markPublished(done);
+    }
+    return rows.length;
+  }
+
+  private async claim(): Promise<OutboxRow[]> {
+    const limit = this.options.batchSize ?? 100;
+    const lease = this.options.leaseSeconds ?? 30;
+    const result: [Array<{ id: string; type: string; envelope: Record<string, unknown> }>, number] =
+      await this.dataSource.query(
+        `UPDATE outbox SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
+         WHERE id IN (
+           SELECT id FROM outbox
+           WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+           ORDER BY created_at, id
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED)
+         RETURNING id, type, envelope, created_at`,
+        [limit, lease],
+      );
+    const rows = (result[0] ?? []) as unknown as Array<OutboxRow & { created_at: Date }>;
+    return rows.sort((a, b) => +a.created_at - +b.created_at || a.id.localeCompare(b.id));
+  }
+
+  private async markPublished(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.dataSource.query(
+      'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1)',
+      [ids],
+    );
+  }
+
+  private async jetstream(): Promise<JetStreamClient> {
+    const nc = await this.nats.get();
+    if (!this.streamReady) {
+      await ensureEventsStream(nc);
+      this.streamReady = true;
+    }
+    this.js ??= nc.jetstream();
+    return this.js;
+  }
+}

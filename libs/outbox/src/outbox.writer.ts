@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { uuidv7 } from '@app/clock';
+import { CallerContext, EventEnvelope, EventType } from '@app/contracts';
+import { OutboxRow } from './outbox.entity';
+import { OutboxRelay } from './outbox.relay';
+
+/**
+ * Adds an event to the outbox inside the caller's transaction: it is published only if that transaction
+ * commits, and then at least once.
+ */
+@Injectable()
+export class OutboxWriter {
+  constructor(private readonly relay: OutboxRelay) {}
+
+  async add<T extends object>(
+    manager: EntityManager,
+    type: EventType,
+    scope: Pick<CallerContext, 'merchantCode' | 'environment'>,
+    data: T,
+    createdAt: Date,
+  ): Promise<EventEnvelope<T>> {
+    const envelope: EventEnvelope<T> = {
+      id: uuidv7(),
+      type,
+      createdAt: createdAt.toISOString(),
+      environment: scope.environment,
+      merchantCode: scope.merchantCode,
+      data,
+    };
+    await manager.insert(OutboxRow, { id: envelope.id, type, envelope: envelope as never });
+    // Publishing soon after commit keeps event latency low; the poll loop is the safety net.
+    manager.queryRunner?.isTransactionActive ? this.relay.kickAfterCommit() : this.relay.kick();
+    return envelope;
+  }
+}

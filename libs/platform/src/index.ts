@@ -1,0 +1,3 @@
+export * from './bootstrap-service';
+export * from './ping.handler';
+export * from './platform.module';

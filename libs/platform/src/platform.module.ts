@@ -1,0 +1,44 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { Clock, SystemClock } from '@app/clock';
+import { databaseHealth } from '@app/database';
+import { NATS_OPTIONS, NatsClient } from '@app/messaging';
+import { HEALTH_CHECKS, HealthController, LOGGER, Metrics } from '@app/observability';
+
+export interface PlatformOptions {
+  app: string;
+  natsUrl: string;
+  logger: Logger;
+  clock?: Clock;
+}
+
+/** What every app needs: its logger, metrics, NATS client, clock and the health/metrics endpoints. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(o: PlatformOptions): DynamicModule {
+    return {
+      module: PlatformModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: LOGGER, useValue: o.logger },
+        { provide: Metrics, useValue: new Metrics(o.app) },
+        { provide: NATS_OPTIONS, useValue: { url: o.natsUrl, name: o.app } },
+        NatsClient,
+        { provide: Clock, useValue: o.clock ?? new SystemClock() },
+        {
+          provide: HEALTH_CHECKS,
+          inject: [NatsClient, ModuleRef],
+          // The DataSource is created asynchronously: look it up when checked, not now.
+          useFactory: (nats: NatsClient, refs: ModuleRef) => [
+            databaseHealth(() => refs.get(DataSource, { strict: false })),
+            nats.health(),
+          ],
+        },
+      ],
+      exports: [LOGGER, Metrics, NatsClient, Clock],
+    };
+  }
+}

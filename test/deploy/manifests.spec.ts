@@ -1,0 +1,281 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  APPS,
+  Compose,
+  composeApps,
+  composeEnv,
+  Deployment,
+  dependsOn,
+  deploymentProblems,
+  entrypointProblems,
+  envProblems,
+  healthcheckPort,
+  initDatabases,
+  K8sDoc,
+  KeyValues,
+  keyValueProblems,
+  kustomizationProblems,
+  listenPort,
+  loadCompose,
+  loadK8sDocs,
+  missing,
+  ofKind,
+  probeProblems,
+  publishedTargets,
+  requiredVars,
+  ROOT,
+  schemaProblems,
+  Service,
+  serviceProblems,
+  targetProblems,
+} from './manifest-checks';
+
+const APP_NAMES = Object.keys(APPS).sort();
+const docs = loadK8sDocs();
+const compose = loadCompose();
+
+function composeEnvProblems(c: Compose): string[] {
+  return composeApps(c).flatMap(([name, s]) => {
+    const app = APPS[name];
+    if (!app) return [`services.${name}: runs the platform image but is not one of ${APP_NAMES}`];
+    const env = composeEnv(s);
+    return [
+      ...envProblems(`services.${name}`, env, [app.schema]),
+      ...missing(`services.${name}`, requiredVars(app), Object.keys(env)),
+    ];
+  });
+}
+
+function composePortProblems(c: Compose): string[] {
+  return composeApps(c).flatMap(([name, s]) => {
+    const app = APPS[name];
+    const port = app && listenPort(app, composeEnv(s));
+    const published = publishedTargets(s).filter((p) => p !== port);
+    return [
+      ...(app && healthcheckPort(s) !== port
+        ? [`services.${name}: healthcheck calls /health/ready on ${healthcheckPort(s)}, the app listens on ${port}`]
+        : []),
+      ...published.map((p) => `services.${name}: publishes container port ${p}, the app listens on ${port}`),
+    ];
+  });
+}
+
+describe('k8s/', () => {
+  const names = (kind: string): string[] =>
+    ofKind(docs, kind)
+      .map((o) => o.metadata.name)
+      .sort();
+
+  it('holds a Deployment, Service and PodDisruptionBudget per app, and HPAs for gateway and payments', () => {
+    expect(names('Deployment')).toEqual(APP_NAMES);
+    expect(names('Service')).toEqual(APP_NAMES);
+    expect(names('PodDisruptionBudget')).toEqual(APP_NAMES);
+    expect(names('HorizontalPodAutoscaler')).toEqual(['gateway', 'payments']);
+    expect(names('ConfigMap')).toHaveLength(1);
+    expect(names('Secret')).toHaveLength(1);
+    expect(names('Namespace')).toHaveLength(1);
+  });
+
+  it('validates every object against the Kubernetes schema of its apiVersion and kind', () => {
+    expect(schemaProblems(docs)).toEqual([]);
+  }, 30_000);
+
+  it('lists every manifest in the kustomization, and only files that exist', () => {
+    expect(existsSync(join(ROOT, 'k8s/base/kustomization.yaml'))).toBe(true);
+    expect(kustomizationProblems()).toEqual([]);
+  });
+
+  it('has Services that select pods and target their container ports', () => {
+    expect(serviceProblems(docs)).toEqual([]);
+  });
+
+  it('probes declared container ports on the health paths', () => {
+    expect(probeProblems(docs)).toEqual([]);
+  });
+
+  it('puts only app variables, with valid values, in the ConfigMap and the Secret; no secret in the ConfigMap', () => {
+    expect(keyValueProblems(docs)).toEqual([]);
+  });
+
+  it('runs each app on its configured port with its required variables, its own secrets and a safe rollout', () => {
+    expect(deploymentProblems(docs)).toEqual([]);
+  });
+
+  it('scales and protects existing Deployments', () => {
+    expect(targetProblems(docs)).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  it('runs the four apps', () => {
+    expect(
+      composeApps(compose)
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(APP_NAMES);
+  });
+
+  it('depends only on existing services, waiting for their healthchecks', () => {
+    const problems = Object.entries(compose.services).flatMap(([name, s]) =>
+      dependsOn(s).flatMap((dep) => {
+        const target = compose.services[dep];
+        if (!target) return [`services.${name}: depends on unknown service ${dep}`];
+        const condition = Array.isArray(s.depends_on) ? undefined : s.depends_on?.[dep]?.condition;
+        if (condition !== 'service_healthy') return [`services.${name}: ${dep} should be service_healthy`];
+        return target.healthcheck ? [] : [`services.${name}: ${dep} has no healthcheck`];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("sets only each app's own variables, with valid values, and every required connection variable", () => {
+    expect(composeEnvProblems(compose)).toEqual([]);
+  });
+
+  it('checks health and publishes on the ports the apps listen on; only the gateway is published', () => {
+    expect(composePortProblems(compose)).toEqual([]);
+    const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length);
+    expect(published.map(([name]) => name)).toEqual(['gateway']);
+    expect(compose.services.gateway.ports).toEqual(['3000:3000']);
+  });
+
+  it('points each app at the postgres and nats services, in a database the init script creates', () => {
+    const created = initDatabases(compose);
+    expect(created.size).toBeGreaterThan(0);
+    const imageOf = (host: string): string => compose.services[host]?.image ?? '(no such service)';
+    const problems = composeApps(compose).flatMap(([name, s]) => {
+      const app = APPS[name];
+      const env = composeEnv(s);
+      const db = new URL(env[app.dbVar]);
+      const expectedDb = new URL(String(app.schema[app.dbVar].parse(undefined, app.dbVar, {}))).pathname;
+      return [
+        ...(imageOf(db.hostname).startsWith('postgres:')
+          ? []
+          : [`services.${name}: ${app.dbVar} host is not postgres`]),
+        ...(created.has(db.pathname.slice(1)) ? [] : [`services.${name}: database ${db.pathname} is never created`]),
+        ...(db.pathname === expectedDb ? [] : [`services.${name}: database ${db.pathname}, expected ${expectedDb}`]),
+        ...(imageOf(new URL(env.NATS_URL).hostname).startsWith('nats:') ? [] : [`services.${name}: NATS_URL host`]),
+      ];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('runs nats with JetStream on a volume and monitoring for its healthcheck', () => {
+    const nats = compose.services.nats;
+    expect(nats.command).toEqual(expect.arrayContaining(['-js', '-sd', '/data', '-m', '8222']));
+    expect(String(nats.healthcheck?.test)).toContain(':8222/healthz');
+    expect(nats.volumes).toEqual([expect.stringMatching(/^\w+:\/data$/)]);
+  });
+});
+
+describe('entrypoints', () => {
+  it('each compose service and Deployment runs its own app, built from apps/<app>/src/main.ts', () => {
+    const problems = [
+      ...composeApps(compose).map(([name, s]) => {
+        const build = typeof s.build === 'object' ? s.build.args?.APP : undefined;
+        return entrypointProblems(`services.${name}`, name, s.command ?? `dist/apps/${build}/src/main.js`);
+      }),
+      ...ofKind<Deployment>(docs, 'Deployment').map((d) =>
+        entrypointProblems(
+          `Deployment/${d.metadata.name}`,
+          d.metadata.name,
+          d.spec.template.spec.containers[0].command,
+        ),
+      ),
+    ].flat();
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages[stages.length - 1];
+
+  it('builds in stages and runs production dependencies as a non-root user', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(3);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-(slim|alpine)$|^FROM node:20-(slim|alpine)/m);
+    expect(dockerfile).toMatch(/RUN .*npm ci(?! --omit)/);
+    expect(dockerfile).toMatch(/RUN npm run build/);
+    const depsStage = /COPY --from=(\S+) \/app\/node_modules/.exec(runtime)?.[1];
+    expect(stages.find((s) => s.includes(` AS ${depsStage}`))).toMatch(/npm ci --omit=dev/);
+    expect(runtime).toMatch(/^ENV NODE_ENV=production$/m);
+    expect(runtime).toMatch(/^USER (?!root\b|0\b)\S+/m);
+    expect(runtime).not.toMatch(/^COPY (?!--from)(?!package\.json).*/m);
+  });
+
+  it('is what compose builds, with a .dockerignore that keeps node_modules and dist out', () => {
+    for (const [, s] of composeApps(compose)) {
+      const build = typeof s.build === 'string' ? { context: s.build } : (s.build ?? {});
+      expect(join(build.context ?? '.', build.dockerfile ?? 'Dockerfile')).toBe('Dockerfile');
+    }
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', 'dist']));
+  });
+});
+
+describe('self-checks: the validators catch mistakes', () => {
+  it('a misspelt, a missing and a foreign variable in compose, and a healthcheck on the wrong port', () => {
+    const broken = structuredClone(compose);
+    const env = broken.services.payments.environment as Record<string, string>;
+    env.NATS_ULR = env.NATS_URL;
+    delete env.NATS_URL;
+    env.ADMIN_TOKEN = 'x';
+    broken.services.billing.healthcheck = {
+      test: ['CMD', 'node', '-e', "fetch('http://127.0.0.1:3009/health/ready')"],
+    };
+    expect(composeEnvProblems(broken)).toEqual([
+      'services.payments: NATS_ULR is not a variable the app reads',
+      'services.payments: ADMIN_TOKEN is not a variable the app reads',
+      'services.payments: NATS_URL is not set',
+    ]);
+    expect(composePortProblems(broken)).toEqual([
+      'services.billing: healthcheck calls /health/ready on 3009, the app listens on 3003',
+    ]);
+  });
+
+  it('an unknown kind and a field of the wrong type', () => {
+    const deployment = structuredClone(ofKind<Deployment>(docs, 'Deployment')[0]);
+    deployment.spec.template.spec.containers[0].ports = [{ containerPort: 'http' as unknown as number }];
+    const problems = schemaProblems([
+      { where: 'typo', obj: { ...deployment, kind: 'Deploymnet' } },
+      { where: 'bad-port', obj: deployment },
+    ]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^typo: unknown kind apps\/v1 Deploymnet/),
+      expect.stringMatching(/^bad-port: .*containerPort must be integer/),
+    ]);
+  }, 30_000);
+
+  it('a Service selecting nothing, a probe on an undeclared port, a wrong containerPort, a foreign variable', () => {
+    const broken: K8sDoc[] = structuredClone(docs);
+    const service = ofKind<Service>(broken, 'Service').find((s) => s.metadata.name === 'billing')!;
+    service.spec.selector = { 'app.kubernetes.io/name': 'biling' };
+    const deployment = ofKind<Deployment>(broken, 'Deployment').find((d) => d.metadata.name === 'payments')!;
+    const container = deployment.spec.template.spec.containers[0];
+    container.readinessProbe = { httpGet: { path: '/health/ready', port: 'metrics' } };
+    container.ports = [{ name: 'http', containerPort: 3009 }];
+    expect(serviceProblems(broken)).toEqual(["Service/billing: selector matches no Deployment's pods"]);
+    expect(probeProblems(broken)).toEqual([
+      'Deployment/payments payments readinessProbe: port metrics is not a declared containerPort',
+    ]);
+    const gateway = ofKind<Deployment>(broken, 'Deployment').find((d) => d.metadata.name === 'gateway')!;
+    gateway.spec.template.spec.containers[0].env!.push({ name: 'VAULT_KEYS', value: 'k1:x' });
+    expect(deploymentProblems(broken)).toEqual([
+      'Deployment/gateway: VAULT_KEYS is not a variable gateway reads',
+      'Deployment/gateway: VAULT_KEYS must come from a Secret',
+      'Deployment/payments: containerPort 3009, the app listens on 3001',
+    ]);
+  });
+
+  it('a misspelt key and a secret in the ConfigMap', () => {
+    const broken: K8sDoc[] = structuredClone(docs);
+    const configMap = ofKind<KeyValues>(broken, 'ConfigMap')[0];
+    configMap.data = { ...configMap.data, NATS_ULR: 'nats://nats:4222', ADMIN_TOKEN: 'x' };
+    expect(keyValueProblems(broken)).toEqual([
+      'ConfigMap/platform-config: NATS_ULR is not a variable the app reads',
+      'ConfigMap/platform-config: ADMIN_TOKEN is a secret',
+    ]);
+  });
+});
