@@ -19,7 +19,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { Logger } from 'pino';
 import { Observable, throwError } from 'rxjs';
-import { finalize } from 'rxjs/operators';
+import { finalize, tap } from 'rxjs/operators';
 import { CommandMessage, ENVIRONMENTS } from '@app/contracts';
 import { DomainError, RpcErrorPayload, toRpcError, validationFailed } from '@app/errors';
 import { LOGGER, Metrics, requestContext } from '@app/observability';
@@ -63,11 +63,10 @@ export class CommandContextInterceptor implements NestInterceptor {
     const started = process.hrtime.bigint();
     let status = 'ok';
     return requestContext.run({ requestId: ctx.requestId }, () =>
-      next
-        .handle()
-        .pipe(
-          finalize(() => this.metrics.observe('rpc', subject, status, Number(process.hrtime.bigint() - started) / 1e9)),
-        ),
+      next.handle().pipe(
+        tap({ error: (e: unknown) => (status = e instanceof DomainError ? e.code : 'error') }),
+        finalize(() => this.metrics.observe('rpc', subject, status, Number(process.hrtime.bigint() - started) / 1e9)),
+      ),
     );
   }
 }

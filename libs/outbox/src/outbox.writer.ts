@@ -30,7 +30,8 @@ export class OutboxWriter {
     };
     await manager.insert(OutboxRow, { id: envelope.id, type, envelope: envelope as never });
     // Publishing soon after commit keeps event latency low; the poll loop is the safety net.
-    manager.queryRunner?.isTransactionActive ? this.relay.kickAfterCommit() : this.relay.kick();
+    if (manager.queryRunner?.isTransactionActive) this.relay.kickAfterCommit();
+    else this.relay.kick();
     return envelope;
   }
 }

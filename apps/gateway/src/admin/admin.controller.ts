@@ -21,8 +21,6 @@ import {
   MerchantResponse,
 } from './admin.dto';
 
-const uuid = new ParseUUIDPipe({ exceptionFactory: () => DomainError.notFound('key', 'id') });
-
 /** Operators' API (DECISIONS §2): merchants and their keys. */
 @ApiTags('admin')
 @ApiBearerAuth('adminToken')
@@ -74,7 +72,9 @@ export class AdminController {
   @ApiOperation({ summary: 'Revoke a key: it answers 401 AUTH_INVALID from then on (within 5 s on every replica)' })
   @ApiOkResponse({ type: KeyResponse })
   @ApiNotFoundResponse({ type: ErrorEnvelope })
-  revokeKey(@Param('id', uuid) id: string): Promise<KeyView> {
+  revokeKey(
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: () => DomainError.notFound('key', 'id') })) id: string,
+  ): Promise<KeyView> {
     return this.keys.revoke(id);
   }
 }
