@@ -11,7 +11,13 @@ const swc = [
   },
 ];
 const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
-const base = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+// content-disposition 3 (used by @fastify/static for the /docs page) ships ESM only; compile it for Jest.
+const base = {
+  transform: { '^.+\\.ts$': swc, '/node_modules/content-disposition/.+\\.js$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  moduleNameMapper,
+  testEnvironment: 'node',
+};
 
 module.exports = {
   projects: [

@@ -1,1 +1,72 @@
-export default async function globalSetup(): Promise<void> {}
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'nats';
+import { Client } from 'pg';
+import { stateFileFor, TestRunState } from './run-state';
+
+const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/**
+ * One run: a run id that prefixes every database the tests create (dropped in teardown), and a private
+ * nats-server with JetStream on a free port, so nothing else on this machine shares the tests' subjects.
+ */
+export default async function globalSetup(): Promise<void> {
+  const pgBase = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+  const pg = new Client({ connectionString: `${pgBase}/postgres` });
+  await pg.connect().catch((e: Error) => {
+    throw new Error(
+      `PostgreSQL does not answer at ${pgBase} (${e.message}). Start it: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`,
+    );
+  });
+  await pg.end();
+
+  const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const state: TestRunState = { runId, pgBase, natsUrl: process.env.TEST_NATS_URL ?? '' };
+  const binary = NATS_BINARIES.find((b) => existsSync(b));
+  if (!state.natsUrl && binary) {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'nats-test-'));
+    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
+      stdio: 'ignore',
+      detached: true,
+    });
+    child.unref();
+    state.natsUrl = `nats://127.0.0.1:${port}`;
+    state.natsPid = child.pid;
+    state.natsBinary = binary;
+    state.natsStoreDir = dir;
+    state.natsPort = port;
+  }
+  state.natsUrl ||= process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  await waitForNats(state.natsUrl);
+  const file = stateFileFor(runId);
+  writeFileSync(file, JSON.stringify(state));
+  process.env.TEST_RUN_STATE = file;
+}
+
+async function waitForNats(url: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    try {
+      const nc = await connect({ servers: url, timeout: 500 });
+      await nc.close();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`NATS does not answer at ${url}`);
+}

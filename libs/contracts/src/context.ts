@@ -11,6 +11,8 @@ export interface CallerContext {
   merchantCode: string;
   /** Id of the API key, for audit; absent for keyless calls (3DS resume, hosted pages). */
   keyId?: string;
+  /** The request's Idempotency-Key header, when it carried one. */
+  idempotencyKey?: string;
 }
 
 /** The shape of every command message on NATS. */

@@ -1,0 +1,144 @@
+import { INestApplication } from '@nestjs/common';
+import { ServiceName } from '@app/contracts';
+import { startBilling } from '../../apps/billing/src/main';
+import { startGateway } from '../../apps/gateway/src/main';
+import { startPaymentLinks } from '../../apps/payment-links/src/main';
+import { startPayments } from '../../apps/payments/src/main';
+import { LogCapture } from './log-capture';
+import { runState } from './run-state';
+
+let stackCounter = 0;
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+const STARTERS: Record<ServiceName, typeof startPayments> = {
+  payments: startPayments,
+  'payment-links': startPaymentLinks,
+  billing: startBilling,
+};
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/**
+ * The real suite in this process: gateway and services on fresh databases of their own (dropped after the
+ * run), talking over the run's real NATS server. Every app's log lines are captured for assertions.
+ */
+export class TestStack {
+  readonly logs = new Map<string, LogCapture>();
+  readonly services = new Map<ServiceName, INestApplication[]>();
+  gateway?: INestApplication;
+  url = '';
+
+  private constructor(
+    readonly env: Record<string, string>,
+    readonly dbPrefix: string,
+  ) {}
+
+  static async start(
+    o: { services?: ServiceName[]; env?: Record<string, string>; gateway?: boolean } = {},
+  ): Promise<TestStack> {
+    const state = runState();
+    const prefix = `t_${state.runId}_${process.pid}_${++stackCounter}`;
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      NATS_URL: state.natsUrl,
+      LOG_LEVEL: 'debug',
+      ADMIN_TOKEN,
+      PORT: '0',
+      PAYMENTS_HTTP_PORT: '0',
+      PAYMENT_LINKS_HTTP_PORT: '0',
+      BILLING_HTTP_PORT: '0',
+      GATEWAY_DATABASE_URL: `${state.pgBase}/${prefix}_gateway`,
+      PAYMENTS_DATABASE_URL: `${state.pgBase}/${prefix}_payments`,
+      PAYMENT_LINKS_DATABASE_URL: `${state.pgBase}/${prefix}_payment_links`,
+      BILLING_DATABASE_URL: `${state.pgBase}/${prefix}_billing`,
+      DEMO_MERCHANT: 'false',
+      OUTBOX_POLL_MS: '50',
+      RATE_LIMIT_PER_SECOND: '0',
+      ...o.env,
+    };
+    const stack = new TestStack(env, prefix);
+    for (const s of o.services ?? ['payments']) await stack.startService(s);
+    if (o.gateway !== false) await stack.startGateway();
+    return stack;
+  }
+
+  log(app: string): LogCapture {
+    let capture = this.logs.get(app);
+    if (!capture) this.logs.set(app, (capture = new LogCapture()));
+    return capture;
+  }
+
+  async startGateway(extraEnv: Record<string, string> = {}): Promise<INestApplication> {
+    const app = await startGateway({
+      env: { ...this.env, ...extraEnv },
+      logDestination: this.log('gateway'),
+      print: () => undefined,
+    });
+    this.gateway = app;
+    this.url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    return app;
+  }
+
+  /** Starts one more replica of a service (they share the service's queue group and database). */
+  async startService(name: ServiceName, extraEnv: Record<string, string> = {}): Promise<INestApplication> {
+    const app = await STARTERS[name]({ env: { ...this.env, ...extraEnv }, logDestination: this.log(name) });
+    this.services.set(name, [...(this.services.get(name) ?? []), app]);
+    return app;
+  }
+
+  async stopService(name: ServiceName): Promise<void> {
+    for (const app of this.services.get(name) ?? []) await app.close();
+    this.services.set(name, []);
+  }
+
+  async stop(): Promise<void> {
+    if (this.gateway) await this.gateway.close();
+    for (const name of this.services.keys()) await this.stopService(name);
+  }
+
+  async http<T = any>(
+    method: string,
+    path: string,
+    o: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<HttpResult<T>> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.key) headers.authorization = `Bearer ${o.key}`;
+    let body: string | undefined = o.rawBody;
+    if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${this.url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  admin<T = any>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
+    return this.http<T>(method, `/v1/admin${path}`, { key: ADMIN_TOKEN, body });
+  }
+
+  async merchant(code = `m${Math.random().toString(36).slice(2, 10)}`): Promise<string> {
+    const r = await this.admin('POST', '/merchants', { merchantCode: code, name: `Merchant ${code}` });
+    if (r.status !== 201) throw new Error(`merchant: ${r.status} ${JSON.stringify(r.body)}`);
+    return code;
+  }
+
+  async key(
+    merchantCodes: string[],
+    type: 'private' | 'public' = 'private',
+    environment: 'sandbox' | 'production' = 'sandbox',
+  ): Promise<{ id: string; key: string }> {
+    const r = await this.admin('POST', '/keys', { merchantCodes, type, environment });
+    if (r.status !== 201) throw new Error(`key: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+}
