@@ -37,6 +37,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
+    // Not awaited: a service starts (and answers commands) while NATS is still coming up.
+    this.jetstream().catch((e: unknown) => this.logger.warn({ err: e }, 'EVENTS stream not ready yet'));
     this.schedule(0);
   }
 

@@ -54,11 +54,16 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** Hear revocations made on other replicas (the cache TTL is the fallback if one is missed). */
-  async onApplicationBootstrap(): Promise<void> {
-    const nc = await this.nats.get();
-    this.subscription = nc.subscribe(GatewaySubjects.keyRevoked, {
-      callback: (_err, msg) => this.cache.evictKey(Buffer.from(msg.data).toString('utf8')),
-    });
+  onApplicationBootstrap(): void {
+    // Not awaited: start-up (and the CLI) must not wait for NATS just for this.
+    this.nats.get().then(
+      (nc) => {
+        this.subscription = nc.subscribe(GatewaySubjects.keyRevoked, {
+          callback: (_err, msg) => this.cache.evictKey(Buffer.from(msg.data).toString('utf8')),
+        });
+      },
+      (e: unknown) => this.logger.warn({ err: e }, 'No key revocation broadcasts: NATS unavailable'),
+    );
   }
 
   onApplicationShutdown(): void {

@@ -1,0 +1,145 @@
+import { INestApplication } from '@nestjs/common';
+import { AckPolicy, connect, DeliverPolicy, NatsConnection } from 'nats';
+import { DataSource } from 'typeorm';
+import { EventEnvelope, EVENTS_STREAM, EventTypes } from '@app/contracts';
+import { ensureEventsStream } from '@app/messaging';
+import { OutboxRelay, OutboxWriter } from '@app/outbox';
+import { runState } from '../support/run-state';
+import { TestStack } from '../support/stack';
+
+/** Every EVENTS message whose envelope belongs to `merchantCode`. */
+async function published(nc: NatsConnection, merchantCode: string): Promise<EventEnvelope[]> {
+  await ensureEventsStream(nc);
+  const jsm = await nc.jetstreamManager();
+  const name = `t${Date.now()}${Math.random().toString(36).slice(2, 6)}`;
+  await jsm.consumers.add(EVENTS_STREAM, {
+    name,
+    ack_policy: AckPolicy.None,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: EventTypes.paymentPending,
+  });
+  const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, name);
+  const out: EventEnvelope[] = [];
+  const pending = (await consumer.info()).num_pending;
+  if (pending > 0) {
+    const messages = await consumer.fetch({ max_messages: pending, expires: 2000 });
+    for await (const m of messages) {
+      const envelope = m.json<EventEnvelope>();
+      if (envelope.merchantCode === merchantCode) out.push(envelope);
+      if (m.info.pending === 0) break;
+    }
+  }
+  await jsm.consumers.delete(EVENTS_STREAM, name);
+  return out;
+}
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let v = await fn();
+  while (!ok(v) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await fn();
+  }
+  return v;
+}
+
+describe('transactional outbox', () => {
+  let stack: TestStack;
+  let nc: NatsConnection;
+  let replicaA: INestApplication;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: [], gateway: false });
+    replicaA = await stack.startService('payments');
+    await stack.startService('payments'); // a second replica: a second relay on the same outbox
+    nc = await connect({ servers: runState().natsUrl });
+  });
+  afterAll(async () => {
+    await nc.close();
+    await stack.stop();
+  });
+
+  const write = (merchantCode: string, n: number, rollback = false) => {
+    const db = replicaA.get(DataSource);
+    const writer = replicaA.get(OutboxWriter);
+    return db
+      .transaction(async (m) => {
+        for (let i = 0; i < n; i++) {
+          await writer.add(m, EventTypes.paymentPending, { merchantCode, environment: 'sandbox' }, { i }, new Date());
+        }
+        if (rollback) throw new Error('rolled back on purpose');
+      })
+      .catch((e: Error) => {
+        if (!rollback) throw e;
+      });
+  };
+
+  it('a row written in a rolled-back transaction is never published', async () => {
+    const merchant = `rb${Date.now()}`;
+    await write(merchant, 3, true);
+    const committedMarker = `ok${Date.now()}`;
+    await write(committedMarker, 1);
+    // Once a later committed event is out, the rolled-back ones would have been too.
+    await until(
+      () => published(nc, committedMarker),
+      (e) => e.length === 1,
+    );
+    expect(await published(nc, merchant)).toEqual([]);
+    const rows = await replicaA
+      .get(DataSource)
+      .query("SELECT count(*)::int AS n FROM outbox WHERE envelope->>'merchantCode' = $1", [merchant]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('committed rows are published exactly once with two relays running at once', async () => {
+    const merchant = `two${Date.now()}`;
+    await Promise.all([write(merchant, 100), write(merchant, 100)]);
+    const db = replicaA.get(DataSource);
+    const rows = await until(
+      () => db.query("SELECT id, attempts, published_at FROM outbox WHERE envelope->>'merchantCode' = $1", [merchant]),
+      (r: Array<{ published_at: Date | null }>) => r.length === 200 && r.every((x) => x.published_at),
+    );
+    expect(rows).toHaveLength(200);
+    // attempts counts claims: no row was ever claimed by both relays.
+    expect(rows.every((r: { attempts: number }) => r.attempts === 1)).toBe(true);
+    const events = await published(nc, merchant);
+    expect(events).toHaveLength(200);
+    expect(new Set(events.map((e) => e.id)).size).toBe(200);
+    expect(new Set(events.map((e) => e.id))).toEqual(new Set(rows.map((r: { id: string }) => r.id)));
+    expect(events[0]).toMatchObject({ type: 'payment.pending', environment: 'sandbox', merchantCode: merchant });
+  });
+
+  it('the relay claims with FOR UPDATE SKIP LOCKED: a locked row is skipped, not waited for', async () => {
+    const merchant = `lock${Date.now()}`;
+    const db = replicaA.get(DataSource);
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      const writer = replicaA.get(OutboxWriter);
+      await writer.add(
+        runner.manager,
+        EventTypes.paymentPending,
+        { merchantCode: merchant, environment: 'sandbox' },
+        {},
+        new Date(),
+      );
+      await runner.commitTransaction();
+      await runner.startTransaction();
+      await runner.query("SELECT id FROM outbox WHERE envelope->>'merchantCode' = $1 FOR UPDATE", [merchant]);
+      const relay = replicaA.get(OutboxRelay);
+      const started = Date.now();
+      await relay.publishBatch();
+      expect(Date.now() - started).toBeLessThan(2000);
+      const row = await db.query("SELECT published_at FROM outbox WHERE envelope->>'merchantCode' = $1", [merchant]);
+      expect(row[0].published_at).toBeNull();
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    await until(
+      () => published(nc, merchant),
+      (e) => e.length === 1,
+    );
+  });
+});
