@@ -28,6 +28,8 @@ export class NatsClient implements OnApplicationShutdown {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       waitOnFirstConnect: true,
+      // Two Errors with stack traces per request otherwise (~7% of gateway CPU in the bench).
+      noAsyncTraces: true,
     }).then(
       (c) => ((this.connection = c), (this.connecting = undefined), c),
       (e) => {

@@ -13,6 +13,7 @@ export function natsTransport(service: ServiceName, url: string): MicroserviceOp
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       waitOnFirstConnect: true,
+      noAsyncTraces: true,
       gracefulShutdown: true,
       gracePeriod: 1000,
     },

@@ -1,0 +1,110 @@
+'use strict';
+
+const MEMORY_LIMIT_MB = 200;
+
+/** PASS/MISS against a scenario target, or '' when the scenario has none. */
+function verdict(target, result) {
+  if (!target || !result) return { status: '', misses: [] };
+  const misses = [];
+  if (target.minRps !== undefined && !(result.rps >= target.minRps))
+    misses.push(`req/s ${result.rps} < ${target.minRps}`);
+  if (target.maxP99Ms !== undefined && !(result.latencyMs.p99 <= target.maxP99Ms)) {
+    misses.push(`p99 ${result.latencyMs.p99} ms > ${target.maxP99Ms} ms`);
+  }
+  if (target.maxErrors !== undefined && result.errors > target.maxErrors) misses.push(`${result.errors} errors`);
+  if (target.maxNon2xx !== undefined && result.non2xx > target.maxNon2xx) misses.push(`${result.non2xx} non-2xx`);
+  return { status: misses.length ? 'MISS' : 'PASS', misses };
+}
+
+/** The largest RSS each app process reached in any scenario, against the 200 MB budget. */
+function memoryVerdicts(outcomes, appNames) {
+  return appNames.map((name) => {
+    const samples = outcomes.map((o) => o.rssMb && o.rssMb[name]).filter((v) => typeof v === 'number');
+    const maxMb = samples.length ? Math.max(...samples) : null;
+    const status = maxMb === null ? '' : maxMb <= MEMORY_LIMIT_MB ? 'PASS' : 'MISS';
+    return { app: name, maxRssMb: maxMb === null ? null : Number(maxMb.toFixed(1)), limitMb: MEMORY_LIMIT_MB, status };
+  });
+}
+
+const int = (n) => (typeof n === 'number' ? Math.round(n).toLocaleString('en-US') : '-');
+const ms = (n) => (typeof n === 'number' ? `${n} ms` : '-');
+
+function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const numeric = header.map((_h, i) => rows.every((r) => /^[-\d,.]+( ms)?$/.test(String(r[i]))));
+  const line = (cells) =>
+    cells.map((c, i) => (numeric[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function scenarioTable(outcomes) {
+  const rows = outcomes.map((o) => {
+    const r = o.result;
+    const result = o.status === 'ran' ? o.verdict.status : o.status.toUpperCase();
+    return [
+      o.name,
+      r ? int(r.rps) : '-',
+      r ? ms(r.latencyMs.p50) : '-',
+      r ? ms(r.latencyMs.p97_5) : '-',
+      r ? ms(r.latencyMs.p99) : '-',
+      r ? int(r.non2xx) : '-',
+      r ? int(r.errors) : '-',
+      o.target ? o.target.label : '',
+      result,
+    ];
+  });
+  return table(['scenario', 'req/s', 'p50', 'p97.5', 'p99', 'non-2xx', 'errors', 'target', 'result'], rows);
+}
+
+function memoryTable(verdicts) {
+  return table(
+    ['app', 'max RSS', 'target', 'result'],
+    verdicts.map((v) => [v.app, v.maxRssMb === null ? '-' : `${v.maxRssMb} MB`, `<= ${v.limitMb} MB`, v.status]),
+  );
+}
+
+/** "gateway 97%, payments 41%" */
+function formatCpu(cpu) {
+  if (!cpu) return '';
+  const parts = Object.entries(cpu.perProcess).map(([name, pct]) => `${name} ${pct}%`);
+  if (cpu.machine)
+    parts.push(`machine ${cpu.machine.busyPct}% of ${cpu.machine.cores * 100}% (others ${cpu.machine.othersPct}%)`);
+  return parts.join(', ');
+}
+
+/**
+ * CPU microseconds each process spent per request: unlike req/s this hardly moves when other work shares
+ * the machine, and the largest one says which process caps the throughput (1e6 / µs = req/s at 100 % of a core).
+ */
+function cpuPerRequest(cpu, rps) {
+  if (!cpu || !rps) return {};
+  const out = {};
+  for (const [name, pct] of Object.entries(cpu.perProcess)) {
+    if (name === 'bench' || name.startsWith('postgres') || pct < 5) continue;
+    out[name] = Math.round(((pct / 100) * 1e6) / rps);
+  }
+  return out;
+}
+
+function formatCpuPerRequest(perRequest) {
+  return Object.entries(perRequest)
+    .map(([name, us]) => `${name} ${us} µs (max ${Math.round(1e6 / us).toLocaleString('en-US')} req/s per core)`)
+    .join(', ');
+}
+
+function formatRss(rss, heap = {}) {
+  return Object.entries(rss || {})
+    .map(([name, mb]) => `${name} ${mb.toFixed(0)} MB${heap[name] ? ` (heap ${heap[name].used.toFixed(0)} MB)` : ''}`)
+    .join(', ');
+}
+
+module.exports = {
+  cpuPerRequest,
+  formatCpu,
+  formatCpuPerRequest,
+  formatRss,
+  memoryTable,
+  memoryVerdicts,
+  scenarioTable,
+  verdict,
+};

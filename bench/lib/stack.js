@@ -1,0 +1,199 @@
+'use strict';
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { connect } = require('nats');
+const { Client } = require('pg');
+const { freePort, sleep, waitForHttp } = require('./procs');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+
+/** The apps and how each is started and probed; the gateway serves on PORT, services on their *_HTTP_PORT. */
+const APPS = [
+  { name: 'gateway', db: 'gateway', portVar: 'PORT', dbVar: 'GATEWAY_DATABASE_URL' },
+  { name: 'payments', db: 'payments', portVar: 'PAYMENTS_HTTP_PORT', dbVar: 'PAYMENTS_DATABASE_URL' },
+  {
+    name: 'payment-links',
+    db: 'payment_links',
+    portVar: 'PAYMENT_LINKS_HTTP_PORT',
+    dbVar: 'PAYMENT_LINKS_DATABASE_URL',
+  },
+  { name: 'billing', db: 'billing', portVar: 'BILLING_HTTP_PORT', dbVar: 'BILLING_DATABASE_URL' },
+];
+
+async function adminQuery(pgBase, sql) {
+  const client = new Client({ connectionString: `${pgBase}/postgres` });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Fresh databases named `<prefix>_<suffix>`; the returned function drops them (it never throws). */
+async function createDatabases(pgBase, prefix, suffixes) {
+  const names = suffixes.map((s) => `${prefix}_${s}`);
+  const created = [];
+  const drop = async () => {
+    const problems = [];
+    for (const name of created) {
+      await adminQuery(pgBase, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e) =>
+        problems.push(`${name}: ${e.message}`),
+      );
+    }
+    created.length = 0;
+    return problems;
+  };
+  try {
+    for (const name of names) {
+      await adminQuery(pgBase, `CREATE DATABASE "${name}"`);
+      created.push(name);
+    }
+  } catch (e) {
+    await drop();
+    throw new Error(`could not create database at ${pgBase}: ${e.message}`, { cause: e });
+  }
+  return { urls: Object.fromEntries(suffixes.map((s, i) => [s, `${pgBase}/${names[i]}`])), drop };
+}
+
+async function waitForNats(url, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      const nc = await connect({ servers: url, timeout: 500, reconnect: false });
+      await nc.close();
+      return;
+    } catch (e) {
+      last = e;
+      await sleep(100);
+    }
+  }
+  throw new Error(`NATS does not answer at ${url}: ${last && last.message}`);
+}
+
+/**
+ * A private nats-server with JetStream when the binary exists: a developer's `npm start` on the shared NATS
+ * subscribes to the same subjects in the same queue groups and would answer (and eat) part of our requests.
+ */
+async function startNats(children, fallbackUrl, say) {
+  const binary = NATS_BINARIES.find((b) => fs.existsSync(b));
+  if (!binary) {
+    say(`no nats-server binary found; using the shared NATS at ${fallbackUrl} (other subscribers may skew results)`);
+    await waitForNats(fallbackUrl);
+    return { url: fallbackUrl, entry: undefined, cleanup: async () => undefined };
+  }
+  const port = await freePort();
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nats-'));
+  const entry = children.spawn('nats-server', binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+    PATH: process.env.PATH,
+  });
+  const url = `nats://127.0.0.1:${port}`;
+  await waitForNats(url);
+  say(`private nats-server on ${url} (pid ${entry.pid})`);
+  const cleanup = async () => {
+    await children.stop(entry);
+    fs.rmSync(storeDir, { recursive: true, force: true });
+  };
+  return { url, entry, cleanup };
+}
+
+async function adminPost(baseUrl, token, route, body) {
+  const res = await fetch(`${baseUrl}/v1/admin/${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST /v1/admin/${route} answered ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+/**
+ * The built suite as child processes on fresh databases: gateway, payments, payment-links and billing, a
+ * merchant and a sandbox private key. `onCleanup` receives each undo step as soon as there is something to
+ * undo, so a failure or Ctrl-C halfway still drops what was created.
+ */
+async function startStack({ options, children, onCleanup, say }) {
+  const prefix = `bench_${crypto.randomBytes(4).toString('hex')}`;
+  const dbs = await createDatabases(
+    options.pgBase,
+    prefix,
+    APPS.map((a) => a.db),
+  );
+  onCleanup(`drop databases ${prefix}_*`, async () => {
+    const problems = await dbs.drop();
+    if (problems.length) throw new Error(problems.join('; '));
+  });
+  say(`databases ${prefix}_{${APPS.map((a) => a.db).join(',')}} created`);
+
+  const nats = await startNats(children, options.natsUrl, say);
+  onCleanup('stop nats-server', nats.cleanup);
+
+  const adminToken = crypto.randomBytes(24).toString('base64url');
+  const ports = {};
+  for (const app of APPS) ports[app.portVar] = await freePort();
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'development',
+    NATS_URL: nats.url,
+    LOG_LEVEL: options.logLevel,
+    ADMIN_TOKEN: adminToken,
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_SECOND: '0',
+    DEMO_MERCHANT: 'false',
+    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+    ...Object.fromEntries(APPS.map((a) => [a.dbVar, dbs.urls[a.db]])),
+  };
+
+  const started = Date.now();
+  const entries = APPS.map((app) => {
+    const main = path.join(ROOT, 'dist', 'apps', app.name, 'src', 'main.js');
+    if (!fs.existsSync(main)) throw new Error(`${path.relative(ROOT, main)} is missing: run npm run build`);
+    return { app, entry: children.spawn(app.name, process.execPath, [...options.appNodeArgs, main], env) };
+  });
+  onCleanup('stop apps', () => Promise.all(entries.map(({ entry }) => children.stop(entry))));
+  await Promise.all(
+    entries.map(({ app, entry }) =>
+      waitForHttp(`http://127.0.0.1:${ports[app.portVar]}/health/ready`, entry, children),
+    ),
+  );
+  const gatewayUrl = `http://127.0.0.1:${ports.PORT}`;
+  say(
+    `apps ready in ${((Date.now() - started) / 1000).toFixed(1)} s (gateway ${gatewayUrl}, LOG_LEVEL=${options.logLevel})`,
+  );
+
+  const merchantCode = `bench${crypto.randomBytes(3).toString('hex')}`;
+  await adminPost(gatewayUrl, adminToken, 'merchants', { merchantCode, name: 'Bench merchant' });
+  const { key } = await adminPost(gatewayUrl, adminToken, 'keys', {
+    merchantCodes: [merchantCode],
+    type: 'private',
+    environment: 'sandbox',
+  });
+  say(`merchant ${merchantCode} and a sandbox private key created`);
+
+  return {
+    gatewayUrl,
+    merchantCode,
+    key,
+    pgBase: options.pgBase,
+    databases: dbs.urls,
+    natsUrl: nats.url,
+    processes: [
+      ...entries.map(({ app, entry }) => ({
+        name: app.name,
+        pid: entry.pid,
+        app: true,
+        metricsUrl: `http://127.0.0.1:${ports[app.portVar]}/metrics`,
+      })),
+      ...(nats.entry ? [{ name: 'nats-server', pid: nats.entry.pid, app: false }] : []),
+    ],
+  };
+}
+
+module.exports = { createDatabases, startStack };

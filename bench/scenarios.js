@@ -1,0 +1,175 @@
+'use strict';
+
+/**
+ * The bench scenarios, run in this order. To add one, append an object:
+ *
+ *   {
+ *     id: 'short-id',              // what --scenarios / BENCH_SCENARIOS select
+ *     name: 'what the table shows',
+ *     stack: true,                 // needs the suite (gateway + services); ctx.stack is set then
+ *     rate: 300,                   // optional fixed rate (autocannon overallRate); default: as fast as possible
+ *     target: { minRps, maxP99Ms, maxErrors, maxNon2xx, label },  // optional; every bound given must hold
+ *     async setup(ctx) {           // returns { skip: 'why' } or
+ *       return { request, processes, teardown };
+ *     },
+ *   }
+ *
+ * `request` is autocannon's: url plus method/headers/body, or `requests` with `setupRequest` for a body that
+ * changes per request. `processes` ([{name, pid}]) are measured (CPU, RSS) besides the suite's own;
+ * `teardown` runs after the scenario. The runner adds connections, duration, warm-up and rate.
+ *
+ * ctx: { options, stack: {gatewayUrl, merchantCode, key, pgBase}, say(text), memo(key, fn),
+ *        startServer(name, script, env) → {url, processes, teardown}, createDatabase(suffix) → url }
+ */
+
+const path = require('node:path');
+
+const PURCHASE_PATH = '/v1/payment/purchase';
+
+function purchaseBody(merchantCode, orderCode) {
+  return {
+    merchantCode,
+    orderCode,
+    amount: { currency: 'USD', value: 1999, exponent: 2 },
+    card: {
+      cardData: {
+        cardNumber: '4111111111111111',
+        cardholderName: 'Bench Tester',
+        expiryMonth: '12',
+        expiryYear: String(new Date().getFullYear() + 3),
+        cvv: '123',
+      },
+    },
+  };
+}
+
+/** Requests whose body carries a fresh orderCode each time (SPEC: orderCode is unique per merchant). */
+function uniqueOrderRequests({ path: route, headers, merchantCode }) {
+  const prefix = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}-`;
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: route,
+      headers: { 'content-type': 'application/json', ...headers },
+      setupRequest(request) {
+        request.body = JSON.stringify(purchaseBody(merchantCode, `${prefix}${++n}`));
+        return request;
+      },
+    },
+  ];
+}
+
+/**
+ * One purchase before loading the route: a 404 "Cannot POST" means the route is not built yet (skip, do not
+ * fail); any other non-2xx means the bench body or the stack is wrong, which should not be hidden.
+ */
+async function probePurchase(stack) {
+  const res = await fetch(`${stack.gatewayUrl}${PURCHASE_PATH}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(purchaseBody(stack.merchantCode, `bench-probe-${Date.now()}`)),
+  });
+  const text = await res.text();
+  let error;
+  try {
+    error = JSON.parse(text).error;
+  } catch {
+    error = undefined;
+  }
+  if (res.status === 404 && error && error.code === 'NOT_FOUND' && /^Cannot POST/i.test(error.message || '')) {
+    return { skip: `POST ${PURCHASE_PATH} answers 404 NOT_FOUND "${error.message}": the route is not built yet` };
+  }
+  if (res.status < 200 || res.status > 299) {
+    throw new Error(`probe POST ${PURCHASE_PATH} answered ${res.status}: ${text.slice(0, 400)}`);
+  }
+  return { ok: true };
+}
+
+async function purchaseSetup(ctx) {
+  const probe = await ctx.memo('purchase-probe', () => probePurchase(ctx.stack));
+  if (probe.skip) return { skip: probe.skip };
+  const { gatewayUrl, key, merchantCode } = ctx.stack;
+  return {
+    request: {
+      url: gatewayUrl,
+      requests: uniqueOrderRequests({ path: PURCHASE_PATH, headers: { authorization: `Bearer ${key}` }, merchantCode }),
+    },
+  };
+}
+
+function installed(moduleName) {
+  try {
+    require.resolve(moduleName);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function serverScenario(id, name, script, { env = {}, requires } = {}) {
+  return {
+    id,
+    name,
+    async setup(ctx) {
+      if (requires && !installed(requires)) return { skip: `${requires} is not installed` };
+      const server = await ctx.startServer(id, path.join(__dirname, 'servers', script), env);
+      return { request: { url: `${server.url}/hello` }, processes: server.processes, teardown: server.teardown };
+    },
+  };
+}
+
+const scenarios = [
+  {
+    id: 'ping',
+    name: 'ping round trip (gateway→NATS→payments)',
+    stack: true,
+    target: { minRps: 3000, label: '>= 3,000 req/s' },
+    async setup(ctx) {
+      const { gatewayUrl, key } = ctx.stack;
+      return { request: { url: `${gatewayUrl}/v1/ping`, headers: { authorization: `Bearer ${key}` } } };
+    },
+  },
+  {
+    id: 'purchase',
+    name: 'card purchase (max rate)',
+    stack: true,
+    target: { minRps: 1000, label: '>= 1,000 req/s' },
+    setup: purchaseSetup,
+  },
+  {
+    id: 'purchase-300',
+    name: 'card purchase @ 300 req/s',
+    stack: true,
+    rate: 300,
+    target: { maxP99Ms: 50, maxErrors: 0, maxNon2xx: 0, label: 'p99 <= 50 ms, 0 errors' },
+    setup: purchaseSetup,
+  },
+  serverScenario('bare-fastify', 'baseline: bare Fastify JSON', 'bare-fastify.js', { requires: 'fastify' }),
+  serverScenario('bare-express', 'baseline: bare Express JSON', 'bare-express.js', { requires: 'express' }),
+  serverScenario('nest-fastify', 'Nest + FastifyAdapter JSON', 'nest-app.js', {
+    env: { BENCH_ADAPTER: 'fastify' },
+    requires: '@nestjs/platform-fastify',
+  }),
+  serverScenario('nest-express', 'Nest + ExpressAdapter JSON', 'nest-app.js', {
+    env: { BENCH_ADAPTER: 'express' },
+    requires: '@nestjs/platform-express',
+  }),
+  {
+    id: 'pg-insert',
+    name: 'baseline: bare Fastify + 1 pg INSERT',
+    async setup(ctx) {
+      const databaseUrl = await ctx.createDatabase('baseline');
+      const server = await ctx.startServer('pg-insert', path.join(__dirname, 'servers', 'pg-insert.js'), {
+        DATABASE_URL: databaseUrl,
+      });
+      return {
+        request: { url: server.url, requests: uniqueOrderRequests({ path: '/purchase', merchantCode: 'bench' }) },
+        processes: server.processes,
+        teardown: server.teardown,
+      };
+    },
+  },
+];
+
+module.exports = { scenarios, purchaseBody };
