@@ -1,0 +1,59 @@
+import { DomainError } from '@app/errors';
+import { resolveCaller } from './caller.decorator';
+import { KeyCache } from './key-cache';
+import { Principal } from './principal';
+
+const key = (codes: string[]): Principal => ({
+  keyId: 'k1',
+  type: 'private',
+  environment: 'sandbox',
+  merchantCodes: codes,
+});
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+    return 'ok';
+  } catch (e) {
+    return (e as DomainError).code;
+  }
+};
+
+describe('resolveCaller', () => {
+  it('implies the merchant of a single-merchant key', () => {
+    expect(resolveCaller(key(['a']), 'r1', undefined)).toEqual({
+      requestId: 'r1',
+      environment: 'sandbox',
+      merchantCode: 'a',
+      keyId: 'k1',
+    });
+  });
+  it('requires merchantCode for a multi-merchant key and checks it belongs to the key', () => {
+    expect(codeOf(() => resolveCaller(key(['a', 'b']), 'r', undefined))).toBe('MERCHANT_CODE_REQUIRED');
+    expect(resolveCaller(key(['a', 'b']), 'r', 'b').merchantCode).toBe('b');
+    expect(codeOf(() => resolveCaller(key(['a', 'b']), 'r', 'c'))).toBe('MERCHANT_MISMATCH');
+    expect(codeOf(() => resolveCaller(key(['a']), 'r', 'c'))).toBe('MERCHANT_MISMATCH');
+    expect(codeOf(() => resolveCaller(key(['a']), 'r', 7))).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('KeyCache', () => {
+  const p = key(['a']);
+  it('expires entries after the TTL and evicts by key id', () => {
+    const cache = new KeyCache(5000);
+    cache.set('h', p, 0);
+    expect(cache.get('h', 4999)?.principal).toBe(p);
+    expect(cache.get('h', 5000)).toBeUndefined();
+    cache.set('h', p, 0);
+    cache.evictKey('k1');
+    expect(cache.get('h', 1)).toBeUndefined();
+  });
+  it('caches unknown keys too, and stays bounded', () => {
+    const cache = new KeyCache(5000, 2);
+    cache.set('x', null, 0);
+    expect(cache.get('x', 1)).toEqual({ principal: null, expiresAt: 5000 });
+    cache.set('y', p, 0);
+    cache.set('z', p, 0);
+    expect(cache.get('x', 1)).toBeUndefined();
+    expect(cache.get('z', 1)?.principal).toBe(p);
+  });
+});

@@ -1,0 +1,49 @@
+import { loadGatewayConfig } from '../../../apps/gateway/src/config';
+import { loadPaymentsConfig } from '../../../apps/payments/src/config';
+import { ConfigError } from './env';
+
+describe('configuration', () => {
+  it('defaults to a local machine', () => {
+    const c = loadGatewayConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.PUBLIC_BASE_URL).toBe('http://localhost:3000');
+    expect(c.NATS_URL).toBe('nats://127.0.0.1:4222');
+    expect(c.GATEWAY_DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/gateway');
+    expect(loadPaymentsConfig({}).PAYMENTS_DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/payments');
+  });
+
+  it('PUBLIC_BASE_URL follows PORT unless set', () => {
+    expect(loadGatewayConfig({ PORT: '4000' }).PUBLIC_BASE_URL).toBe('http://localhost:4000');
+    expect(loadGatewayConfig({ PUBLIC_BASE_URL: 'https://pay.example.com' }).PUBLIC_BASE_URL).toBe(
+      'https://pay.example.com',
+    );
+  });
+
+  it('a bad value stops start-up with a message naming every bad variable', () => {
+    let error: unknown;
+    try {
+      loadGatewayConfig({
+        PORT: 'eighty',
+        NATS_URL: 'http://nats',
+        RPC_TIMEOUT_MS: '5',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const name of ['PORT', 'NATS_URL', 'RPC_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_TARGETS'])
+      expect(message).toContain(name);
+    expect(() => loadPaymentsConfig({ PAYMENTS_DATABASE_URL: 'mysql://x/y' })).toThrow(/PAYMENTS_DATABASE_URL/);
+  });
+
+  it('does not echo database passwords in errors', () => {
+    expect(() => loadGatewayConfig({ GATEWAY_DATABASE_URL: 'not a url with secret@' })).toThrow(ConfigError);
+    try {
+      loadGatewayConfig({ GATEWAY_DATABASE_URL: '::://user:hunter2@host' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('hunter2');
+    }
+  });
+});
