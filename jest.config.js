@@ -11,15 +11,18 @@ const swc = [
   },
 ];
 const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
-// content-disposition 3 (used by @fastify/static for the /docs page) ships ESM only; compile it for Jest.
+// content-disposition 3 (used by @fastify/static for the /docs page) and jose 6 (SDK client tokens) ship ESM only;
+// compile them for Jest.
 const base = {
-  transform: { '^.+\\.ts$': swc, '/node_modules/content-disposition/.+\\.js$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  transform: { '^.+\\.ts$': swc, '/node_modules/(content-disposition|jose)/.+\\.js$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|jose)/)'],
   moduleNameMapper,
   testEnvironment: 'node',
 };
 
 module.exports = {
+  // A root option: Jest does not take testTimeout per project.
+  testTimeout: 60_000,
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'] },
     {
@@ -28,7 +31,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60_000,
     },
   ],
 };

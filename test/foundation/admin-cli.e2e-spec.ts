@@ -103,7 +103,7 @@ describe('admin API and CLI', () => {
       const url = (await off.getUrl()).replace('[::1]', '127.0.0.1');
       const r = await fetch(`${url}/v1/admin/merchants`, { headers: { authorization: 'Bearer anything' } });
       expect(r.status).toBe(403);
-      expect((await r.json()).error.code).toBe('AUTH_INSUFFICIENT_SCOPE');
+      expect(((await r.json()) as any).error.code).toBe('AUTH_INSUFFICIENT_SCOPE');
     } finally {
       await off.close();
     }

@@ -95,17 +95,18 @@ describe('transactional outbox', () => {
     const merchant = `two${Date.now()}`;
     await Promise.all([write(merchant, 100), write(merchant, 100)]);
     const db = replicaA.get(DataSource);
-    const rows = await until(
+    type Row = { id: string; attempts: number; published_at: Date | null };
+    const rows = await until<Row[]>(
       () => db.query("SELECT id, attempts, published_at FROM outbox WHERE envelope->>'merchantCode' = $1", [merchant]),
-      (r: Array<{ published_at: Date | null }>) => r.length === 200 && r.every((x) => x.published_at),
+      (r) => r.length === 200 && r.every((x) => x.published_at),
     );
     expect(rows).toHaveLength(200);
     // attempts counts claims: no row was ever claimed by both relays.
-    expect(rows.every((r: { attempts: number }) => r.attempts === 1)).toBe(true);
+    expect(rows.every((r) => r.attempts === 1)).toBe(true);
     const events = await published(nc, merchant);
     expect(events).toHaveLength(200);
     expect(new Set(events.map((e) => e.id)).size).toBe(200);
-    expect(new Set(events.map((e) => e.id))).toEqual(new Set(rows.map((r: { id: string }) => r.id)));
+    expect(new Set(events.map((e) => e.id))).toEqual(new Set(rows.map((r) => r.id)));
     expect(events[0]).toMatchObject({ type: 'payment.pending', environment: 'sandbox', merchantCode: merchant });
   });
 

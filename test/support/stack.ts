@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { Clock } from '@app/clock';
 import { ServiceName } from '@app/contracts';
 import { startBilling } from '../../apps/billing/src/main';
 import { startGateway } from '../../apps/gateway/src/main';
@@ -31,6 +32,12 @@ export class TestStack {
   readonly logs = new Map<string, LogCapture>();
   readonly services = new Map<ServiceName, INestApplication[]>();
   gateway?: INestApplication;
+  /** Every running gateway replica (startGateway adds one; `gateway` is the latest). */
+  readonly gateways: INestApplication[] = [];
+  /** Extra CA (PEM) the gateways trust for webhook targets (a test's self-signed receiver). */
+  webhookCa?: string;
+  /** Clock the services start with (a ManualClock in tests of time-driven rules); real time when unset. */
+  clock?: Clock;
   url = '';
 
   private constructor(
@@ -39,7 +46,13 @@ export class TestStack {
   ) {}
 
   static async start(
-    o: { services?: ServiceName[]; env?: Record<string, string>; gateway?: boolean } = {},
+    o: {
+      services?: ServiceName[];
+      env?: Record<string, string>;
+      gateway?: boolean;
+      webhookCa?: string;
+      clock?: Clock;
+    } = {},
   ): Promise<TestStack> {
     const state = runState();
     const prefix = `t_${state.runId}_${process.pid}_${++stackCounter}`;
@@ -59,9 +72,13 @@ export class TestStack {
       DEMO_MERCHANT: 'false',
       OUTBOX_POLL_MS: '50',
       RATE_LIMIT_PER_SECOND: '0',
+      // Its own durable EVENTS consumer: stacks share the NATS server but not the gateway database.
+      WEBHOOK_CONSUMER_NAME: `${prefix}_webhooks`,
       ...o.env,
     };
     const stack = new TestStack(env, prefix);
+    stack.webhookCa = o.webhookCa;
+    stack.clock = o.clock;
     for (const s of o.services ?? ['payments']) await stack.startService(s);
     if (o.gateway !== false) await stack.startGateway();
     return stack;
@@ -73,20 +90,28 @@ export class TestStack {
     return capture;
   }
 
-  async startGateway(extraEnv: Record<string, string> = {}): Promise<INestApplication> {
+  /** `clock`: the gateway's own clock (client token expiry); real time unless a test passes one. */
+  async startGateway(extraEnv: Record<string, string> = {}, clock?: Clock): Promise<INestApplication> {
     const app = await startGateway({
       env: { ...this.env, ...extraEnv },
+      clock,
       logDestination: this.log('gateway'),
       print: () => undefined,
+      webhookCa: this.webhookCa,
     });
     this.gateway = app;
+    this.gateways.push(app);
     this.url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
     return app;
   }
 
   /** Starts one more replica of a service (they share the service's queue group and database). */
   async startService(name: ServiceName, extraEnv: Record<string, string> = {}): Promise<INestApplication> {
-    const app = await STARTERS[name]({ env: { ...this.env, ...extraEnv }, logDestination: this.log(name) });
+    const app = await STARTERS[name]({
+      env: { ...this.env, ...extraEnv },
+      logDestination: this.log(name),
+      clock: this.clock,
+    });
     this.services.set(name, [...(this.services.get(name) ?? []), app]);
     return app;
   }
@@ -96,8 +121,18 @@ export class TestStack {
     this.services.set(name, []);
   }
 
+  /** Stops one gateway replica (the latest by default), as a deploy or a crash-free restart would. */
+  async stopGateway(app = this.gateway): Promise<void> {
+    if (!app) return;
+    this.gateways.splice(this.gateways.indexOf(app), 1);
+    await app.close();
+    if (this.gateway !== app) return;
+    this.gateway = this.gateways[this.gateways.length - 1];
+    if (this.gateway) this.url = (await this.gateway.getUrl()).replace('[::1]', '127.0.0.1');
+  }
+
   async stop(): Promise<void> {
-    if (this.gateway) await this.gateway.close();
+    for (const app of [...this.gateways]) await this.stopGateway(app);
     for (const name of this.services.keys()) await this.stopService(name);
   }
 

@@ -28,6 +28,21 @@ export const gatewayEnv = {
     [30, 300, 1800, 7200, 21600, 43200, 86400],
     'Seconds between webhook delivery attempts, comma-separated',
   ),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 'How long a webhook delivery waits for the receiver before the attempt fails', {
+    min: 100,
+    max: 60_000,
+  }),
+  WEBHOOK_DISPATCH_POLL_MS: int(1_000, 'How often the webhook worker looks for deliveries that fell due', {
+    min: 10,
+    max: 60_000,
+  }),
+  WEBHOOK_CONSUMER_NAME: str(
+    'gateway-webhooks',
+    'Durable JetStream consumer the webhook dispatcher reads EVENTS with',
+    {
+      pattern: /^[A-Za-z0-9_-]{1,64}$/,
+    },
+  ),
   DEMO_MERCHANT: bool(true, 'Create a demo merchant and sandbox key on an empty database (never in production)'),
 };
 export type GatewayConfig = ConfigOf<typeof gatewayEnv>;

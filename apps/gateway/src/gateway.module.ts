@@ -23,12 +23,17 @@ import { RequestContextInterceptor } from './http/request-context.interceptor';
 import { GatewayValidationPipe } from './http/validation.pipe';
 import { migrations } from './migrations';
 import { PingController } from './ping/ping.controller';
+import { paymentControllers } from './payments/payments.wiring';
+import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
+import { webhookControllers, webhookEntities, webhookProviders } from './webhooks/webhooks.providers';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
   logger: Logger;
   clock?: Clock;
   print?: (text: string) => void;
+  /** Tests only: extra CA (PEM) trusted for webhook targets (see WebhookOptions.extraCa). */
+  webhookCa?: string;
 }
 
 /** Merchants, keys and the admin API: what both the HTTP gateway and the CLI need. */
@@ -42,7 +47,7 @@ export class AccountsModule {
         serviceDatabase(() => ({
           app: 'gateway',
           url: config.GATEWAY_DATABASE_URL,
-          entities: [OutboxRow, Merchant, ApiKey],
+          entities: [OutboxRow, Merchant, ApiKey, ...webhookEntities],
           migrations,
         })),
       ],
@@ -59,7 +64,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [AccountsModule.forRoot(o), PassportModule, OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS })],
-      controllers: [AdminController, PingController],
+      controllers: [AdminController, PingController, ...paymentControllers, ...webhookControllers, ...sdkControllers],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
@@ -80,6 +85,8 @@ export class GatewayModule {
         BearerStrategy,
         RpcClient,
         DemoSeeder,
+        ...webhookProviders(config, o.webhookCa),
+        ...sdkProviders(config),
       ],
     };
   }

@@ -16,6 +16,8 @@ export interface StartGatewayOptions {
   logDestination?: DestinationStream;
   clock?: Clock;
   print?: (text: string) => void;
+  /** Tests only: extra CA (PEM) trusted for webhook targets; deployments use NODE_EXTRA_CA_CERTS. */
+  webhookCa?: string;
 }
 
 export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
@@ -30,7 +32,7 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     return503OnClosing: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayModule.forRoot({ config, logger, clock: o.clock, print: o.print }),
+    GatewayModule.forRoot({ config, logger, clock: o.clock, print: o.print, webhookCa: o.webhookCa }),
     adapter,
     { logger: new PinoNestLogger(logger) },
   );

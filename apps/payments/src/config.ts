@@ -1,15 +1,25 @@
-import { commonEnv, ConfigOf, databaseUrl, int, loadConfig, str } from '@app/config';
+import { commonEnv, ConfigOf, databaseUrl, int, loadConfig, str, url } from '@app/config';
 
 export const paymentsEnv = {
   ...commonEnv,
   PAYMENTS_HTTP_PORT: int(3001, 'Port of the payments service health and metrics endpoints', { min: 0, max: 65535 }),
   PAYMENTS_DATABASE_URL: databaseUrl('payments'),
   AUTH_HOLD_DAYS: int(7, 'Days an uncaptured authorization is held before it is voided', { min: 1, max: 30 }),
+  HOLD_EXPIRY_SWEEP_MS: int(60_000, 'How often expired authorization holds are looked for, in ms (0 turns it off)', {
+    min: 0,
+  }),
   VAULT_KEYS: str(
     undefined,
     'Vault encryption keys as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
     { secret: true },
   ),
+  PUBLIC_BASE_URL: url(
+    'http://localhost:3000',
+    "The gateway's public base URL: 3DS challenge and APM pages in actionRequired.url point there",
+    ['http:', 'https:'],
+  ),
 };
 export type PaymentsConfig = ConfigOf<typeof paymentsEnv>;
+/** Injection token of the payments service's parsed config. */
+export const PAYMENTS_CONFIG = Symbol('PAYMENTS_CONFIG');
 export const loadPaymentsConfig = (env = process.env): PaymentsConfig => loadConfig(paymentsEnv, env);

@@ -4,8 +4,37 @@ import { Clock } from '@app/clock';
 import { serviceDatabase } from '@app/database';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
-import { PaymentsConfig } from './config';
+import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
+import { ConnectorRegistry } from './connector/connector.registry';
+import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
+import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
+import { IdempotencyRecord } from './idempotency/idempotency.entity';
+import { IdempotencyRepository } from './idempotency/idempotency.repository';
+import { IdempotencyService } from './idempotency/idempotency.service';
+import { IdempotencySweeper } from './idempotency/idempotency.sweeper';
+import { InquiryHandler } from './inquiry/inquiry.handler';
+import { InquiryService } from './inquiry/inquiry.service';
 import { migrations } from './migrations';
+import { PaymentOperationsHandler } from './operations/payment-operations.handler';
+import { PaymentOperationsService } from './operations/payment-operations.service';
+import { PaymentEntity, PaymentOperationEntity } from './payment/payment.entity';
+import { PaymentRecorder } from './payment/payment-recorder';
+import { PaymentRepository } from './payment/payment.repository';
+import { APM_PORT } from './purchase/apm.port';
+import { CARD_VAULT_PORT } from './purchase/card-vault.port';
+import { InstrumentResolver } from './purchase/instrument.resolver';
+import { PurchaseHandler } from './purchase/purchase.handler';
+import { PurchaseUseCase } from './purchase/purchase.use-case';
+import { ConnectionEntity } from './routing/connection.entity';
+import { ConnectionRepository } from './routing/connection.repository';
+import { ConnectionsHandler } from './routing/connections.handler';
+import { ConnectionsUseCase } from './routing/connections.use-case';
+import { RoutingService } from './routing/routing.service';
+import { THREE_DS_PORT } from './threeds/threeds.port';
+import { ApmService } from './apm/apm.service';
+import { extrasEntities, extrasHandlers, extrasProviders } from './threeds/extras.wiring';
+import { ThreeDsService } from './threeds/threeds.service';
+import { VaultService } from './vault/vault.service';
 
 @Module({})
 export class PaymentsModule {
@@ -17,12 +46,49 @@ export class PaymentsModule {
         serviceDatabase(() => ({
           app: 'payments',
           url: config.PAYMENTS_DATABASE_URL,
-          entities: [OutboxRow],
+          entities: [
+            OutboxRow,
+            PaymentEntity,
+            PaymentOperationEntity,
+            ConnectionEntity,
+            IdempotencyRecord,
+            ...extrasEntities,
+          ],
           migrations,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('payments')],
+      controllers: [
+        pingHandler('payments'),
+        PurchaseHandler,
+        PaymentOperationsHandler,
+        InquiryHandler,
+        ConnectionsHandler,
+        ...extrasHandlers,
+      ],
+      providers: [
+        { provide: PAYMENTS_CONFIG, useValue: config },
+        // The 3DS, APM and vault modules behind the purchase flow's ports (no-op.ports.ts has stand-ins).
+        { provide: THREE_DS_PORT, useExisting: ThreeDsService },
+        { provide: APM_PORT, useExisting: ApmService },
+        { provide: CARD_VAULT_PORT, useExisting: VaultService },
+        SandboxAcquirerConnector,
+        ConnectorRegistry,
+        PaymentRepository,
+        PaymentRecorder,
+        IdempotencyRepository,
+        IdempotencyService,
+        IdempotencySweeper,
+        ConnectionRepository,
+        RoutingService,
+        ConnectionsUseCase,
+        InstrumentResolver,
+        PurchaseUseCase,
+        PaymentOperationsService,
+        InquiryService,
+        HoldExpirySweeper,
+        ...extrasProviders(config),
+      ],
     };
   }
 }

@@ -54,3 +54,75 @@ export interface EventEnvelope<T = Record<string, unknown>> {
   merchantCode: string;
   data: T;
 }
+
+export const isEventType = (value: unknown): value is EventType =>
+  typeof value === 'string' && (ALL_EVENT_TYPES as readonly string[]).includes(value);
+
+/** The object an event's `data` carries: the aggregate after the change, with its `metadata`. */
+export type EventAggregate = 'payment' | 'payment_link' | 'subscription' | 'invoice';
+
+/**
+ * What each event means (docs/events.md lists the same). `data` is always the aggregate
+ * named by the subject's first token, as the service's GET answer for it would show it after the change.
+ */
+export const EVENT_CATALOGUE: Readonly<Record<EventType, string>> = {
+  'payment.authorized': 'Funds are held (authorization approved); capture or cancel follows.',
+  'payment.captured': 'Money was captured (a purchase, or a capture of an authorization).',
+  'payment.refused': 'The acquirer declined the payment (the provider calls a decline "refused").',
+  'payment.failed': 'The payment could not be processed (technical failure, not a decline).',
+  'payment.cancelled': 'An authorization was cancelled and the hold released.',
+  'payment.refunded': 'A refund was made (full or partial).',
+  'payment.pending': 'The payment waits for the shopper (3DS challenge) or the acquirer.',
+  'payment_link.created': 'A payment link was created.',
+  'payment_link.used': 'A shopper paid through the link.',
+  'payment_link.expired': 'The link passed its expiry unused.',
+  'payment_link.cancelled': 'The merchant cancelled the link.',
+  'subscription.created': 'A subscription was created (trialing, pending start or active).',
+  'subscription.activated': 'The subscription became active (first charge succeeded or trial converted).',
+  'subscription.trial_ended': 'The trial period ended.',
+  'subscription.renewed': 'A new billing period started and its invoice was paid.',
+  'subscription.payment_failed': 'A charge for the subscription was declined; dunning retries follow.',
+  'subscription.past_due': 'The subscription is past due (unpaid invoice, retries pending).',
+  'subscription.suspended': 'Dunning gave up: the subscription is suspended.',
+  'subscription.reactivated': 'A suspended or past-due subscription was paid and is active again.',
+  'subscription.paused': 'The merchant paused the subscription.',
+  'subscription.resumed': 'A paused subscription resumed.',
+  'subscription.cancelled': 'The subscription was cancelled (now or at period end).',
+  'subscription.completed': 'A fixed-term subscription ran its last period.',
+  'subscription.plan_changed': 'The plan changed (upgrade now, or a scheduled change took effect).',
+  'subscription.plan_change_scheduled': 'A plan change was scheduled for the period end.',
+  'subscription.payment_method_updated': 'The card or token that pays the subscription changed.',
+  'invoice.created': 'An invoice was issued for a period.',
+  'invoice.paid': 'An invoice was paid.',
+  'invoice.failed': 'A charge for an invoice was declined.',
+  'invoice.voided': 'An invoice was voided.',
+};
+
+export const aggregateOf = (type: EventType): EventAggregate => type.split('.')[0] as EventAggregate;
+
+/**
+ * Webhook-only event type: `POST /v1/webhook-endpoint/{id}/test` sends it. It never goes through NATS and is
+ * not a subscribable `events[]` value.
+ */
+export const WEBHOOK_PING_EVENT = 'ping';
+export type WebhookEventType = EventType | typeof WEBHOOK_PING_EVENT;
+
+/** `events: ["*"]` subscribes an endpoint to every event type, present and future. */
+export const WEBHOOK_ANY_EVENT = '*';
+
+/** `data` of a `ping` delivery. */
+export interface WebhookPingData {
+  endpointId: string;
+  message: string;
+}
+
+/** What a webhook receiver gets: the event envelope, or a `ping`. */
+export type WebhookEnvelope<T = object> = Omit<EventEnvelope<T>, 'type'> & {
+  type: WebhookEventType;
+};
+
+/** HTTP headers of every webhook delivery. */
+export const WebhookHeaders = {
+  id: 'Webhook-Id',
+  signature: 'Webhook-Signature',
+} as const;

@@ -2,4 +2,6 @@ export * from './context';
 export * from './error-codes';
 export * from './events';
 export * from './ping.dto';
+export * from './payments';
 export * from './subjects';
+export * from './payments-extras';

@@ -16,6 +16,17 @@ export const queueGroupOf = (service: ServiceName): string => `svc.${service}`;
 
 export const PaymentsSubjects = {
   ping: 'cmd.payments.ping',
+  purchase: 'cmd.payments.purchase',
+  authorize: 'cmd.payments.authorize',
+  capture: 'cmd.payments.capture',
+  refund: 'cmd.payments.refund',
+  cancel: 'cmd.payments.cancel',
+  cancelOrRefund: 'cmd.payments.cancel-or-refund',
+  get: 'cmd.payments.get',
+  inquiry: 'cmd.payments.inquiry',
+  list: 'cmd.payments.list',
+  upsertConnection: 'cmd.payments.connections.upsert',
+  listConnections: 'cmd.payments.connections.list',
 } as const;
 
 export const PaymentLinksSubjects = {
@@ -35,4 +46,16 @@ export const PingSubjects: Record<ServiceName, string> = {
 /** Broadcasts between gateway replicas (no queue group: every replica hears them; never in the stream). */
 export const GatewaySubjects = {
   keyRevoked: 'internal.gateway.key-revoked',
+} as const;
+
+/** SDK nonces, 3DS sessions, APM settlement and the hosted pages (payments service). */
+export const PaymentsExtrasSubjects = {
+  createNonce: 'cmd.payments.nonce.create',
+  resume: 'cmd.payments.resume',
+  sessionView: 'cmd.payments.session.view',
+  /** The hosted challenge page's buttons (keyless: the session is the credential). */
+  completeChallenge: 'cmd.payments.threeds.complete',
+  /** POST /v1/sandbox/3ds/{sessionId} (sandbox private key, scoped to its merchant). */
+  sandboxChallenge: 'cmd.payments.sandbox.threeds',
+  sandboxSettle: 'cmd.payments.sandbox.settle',
 } as const;

@@ -1,4 +1,4 @@
-import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@app/errors';
@@ -6,6 +6,9 @@ import { Principal } from './principal';
 import { RateLimiter } from './rate-limiter';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
+/** Recognizes a validly signed SDK client token: one on a server route is 403, not 401 (DECISIONS §1). */
+export const CLIENT_TOKEN_CHECK = Symbol('CLIENT_TOKEN_CHECK');
+export type ClientTokenCheck = (credential: string) => Promise<boolean>;
 
 /**
  * Private keys only (DECISIONS §2): 401 AUTH_MISSING without a credential, 401 AUTH_INVALID for another
@@ -14,7 +17,10 @@ export const RATE_LIMITER = Symbol('RATE_LIMITER');
  */
 @Injectable()
 export class PrivateKeyGuard extends AuthGuard('bearer') {
-  constructor(@Inject(RATE_LIMITER) private readonly limiter: RateLimiter) {
+  constructor(
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Optional() @Inject(CLIENT_TOKEN_CHECK) private readonly isClientToken?: ClientTokenCheck,
+  ) {
     super();
   }
 
@@ -25,6 +31,9 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
       throw new DomainError('AUTH_MISSING', 'Authorization header with a Bearer key is required');
     if (!/^bearer\s+\S+$/i.test(header))
       throw new DomainError('AUTH_INVALID', 'Use the Bearer scheme with one API key');
+    if (this.isClientToken && (await this.isClientToken(header.replace(/^bearer\s+/i, '')))) {
+      throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'A client token only authorizes the browser SDK routes');
+    }
     // passport-http-bearer would also read access_token from the query or body; hide those from it.
     const query = request.query as Record<string, unknown> | undefined;
     const body = request.body as Record<string, unknown> | undefined;

@@ -1,4 +1,14 @@
 import { CreateOutbox1763700000000 } from '@app/outbox';
+import { CreatePayments1763800000000 } from './1763800000000-payments';
+import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
+import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
+import { CreateStoredCards1764100000000 } from '../vault/vault.migration';
 
 /** Every migration of the payments database, in order. */
-export const migrations = [CreateOutbox1763700000000];
+export const migrations = [
+  CreateOutbox1763700000000,
+  CreatePayments1763800000000,
+  CreateStoredCards1764100000000,
+  CreateCardNonces1764100000001,
+  CreatePaymentSessions1764100000002,
+];

@@ -1,0 +1,93 @@
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CallerContext,
+  ConnectionRequest,
+  ConnectionResponse,
+  ENVIRONMENTS,
+  Environment,
+  ListConnectionsQuery,
+  PaymentsSubjects,
+  UpsertConnectionResult,
+} from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { RpcClient } from '@app/messaging';
+import { MerchantsService } from '../auth/merchants.service';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { AdminGuard } from './admin.guard';
+
+/** Operators' API for a merchant's routing connections (DECISIONS §2); they live in the payments service. */
+@ApiTags('admin')
+@ApiBearerAuth('adminToken')
+@UseGuards(AdminGuard)
+@Controller('v1/admin/merchants/:merchantCode/connections')
+export class ConnectionsController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly merchants: MerchantsService,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create a connection (201), or replace the one with the same connectionCode (200)',
+  })
+  @ApiCreatedResponse({ type: ConnectionResponse })
+  @ApiOkResponse({ type: ConnectionResponse })
+  @ApiNotFoundResponse({ description: 'Unknown merchant', type: ErrorEnvelope })
+  async upsert(
+    @Param('merchantCode') merchantCode: string,
+    @Body() body: ConnectionRequest,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConnectionResponse> {
+    await this.requireMerchant(merchantCode);
+    const ctx = this.context(request, merchantCode, body.environment);
+    const result = await this.rpc.send<UpsertConnectionResult>(PaymentsSubjects.upsertConnection, ctx, body);
+    void reply.status(result.created ? 201 : 200);
+    return result.connection;
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'A merchant’s connections in routing order (its default sandbox-acquirer one included)' })
+  @ApiOkResponse({ type: [ConnectionResponse] })
+  @ApiNotFoundResponse({ description: 'Unknown merchant', type: ErrorEnvelope })
+  async list(
+    @Param('merchantCode') merchantCode: string,
+    @Query() query: ListConnectionsQuery,
+    @Req() request: FastifyRequest,
+  ): Promise<ConnectionResponse[]> {
+    await this.requireMerchant(merchantCode);
+    const environments: readonly Environment[] = query.environment ? [query.environment] : ENVIRONMENTS;
+    const lists = await Promise.all(
+      environments.map((e) =>
+        this.rpc.send<ConnectionResponse[]>(
+          PaymentsSubjects.listConnections,
+          this.context(request, merchantCode, e),
+          {},
+        ),
+      ),
+    );
+    return lists.flat();
+  }
+
+  private async requireMerchant(merchantCode: string): Promise<void> {
+    try {
+      await this.merchants.requireAll([merchantCode]);
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'NOT_FOUND') throw DomainError.notFound('merchant', 'merchantCode');
+      throw e;
+    }
+  }
+
+  private context(request: FastifyRequest, merchantCode: string, environment: Environment): CallerContext {
+    return { requestId: String(request.id), environment, merchantCode };
+  }
+}

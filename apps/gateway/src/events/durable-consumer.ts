@@ -1,0 +1,134 @@
+import { AckPolicy, ConsumerConfig, ConsumerMessages, DeliverPolicy, JsMsg, NatsConnection, nanos } from 'nats';
+import { Logger } from 'pino';
+import { EventEnvelope, EVENTS_STREAM } from '@app/contracts';
+import { ensureEventsStream, NatsClient } from '@app/messaging';
+import { parseEventEnvelope, PoisonEventError } from './event-envelope';
+
+export interface DurableConsumerOptions {
+  /** Durable name: every replica of the consuming app uses the same one, and each message goes to one of them. */
+  durable: string;
+  /** Only these subjects (e.g. `['subscription.>']`); the whole stream when absent. */
+  filterSubjects?: string[];
+  /** Unacknowledged messages the server hands out at once, over all replicas. */
+  maxAckPending?: number;
+  /** How long a message may stay unacknowledged before the server redelivers it. */
+  ackWaitMs?: number;
+}
+
+export type EventHandler = (event: EventEnvelope) => Promise<unknown>;
+
+const RETRY_START_MS = 1_000;
+const NAK_DELAY_MS = 2_000;
+
+/** The consumer's configuration: durable, explicit ack, from the start of the stream. */
+export function durableConsumerConfig(o: DurableConsumerOptions): Partial<ConsumerConfig> {
+  return {
+    durable_name: o.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    max_ack_pending: o.maxAckPending ?? 1000,
+    ack_wait: nanos(o.ackWaitMs ?? 30_000),
+    max_deliver: -1,
+    ...(o.filterSubjects?.length === 1 ? { filter_subject: o.filterSubjects[0] } : {}),
+    ...((o.filterSubjects?.length ?? 0) > 1 ? { filter_subjects: o.filterSubjects } : {}),
+  };
+}
+
+/** Creates the durable consumer on EVENTS when missing (replicas race here: the loser finds it made). */
+export async function ensureDurableConsumer(nc: NatsConnection, o: DurableConsumerOptions): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  try {
+    await jsm.consumers.info(EVENTS_STREAM, o.durable);
+    return;
+  } catch (e) {
+    if (!/consumer not found/i.test((e as Error).message)) throw e;
+  }
+  try {
+    await jsm.consumers.add(EVENTS_STREAM, durableConsumerConfig(o));
+  } catch (e) {
+    if (!/already (exists|in use)/i.test((e as Error).message)) throw e;
+  }
+}
+
+/**
+ * The internal-subscriber pattern (docs/events.md): a durable JetStream pull consumer on the EVENTS stream
+ * with explicit acks. A message is acknowledged only after the handler has committed its work, so a crash
+ * means a redelivery, never a loss; handlers are therefore idempotent on the event id. An envelope that cannot
+ * be parsed is terminated (no redelivery); a handler error is nak'ed and retried shortly.
+ */
+export class DurableEventConsumer {
+  private messages?: ConsumerMessages;
+  private loop?: Promise<void>;
+  private starting?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly nats: NatsClient,
+    private readonly options: DurableConsumerOptions,
+    private readonly handler: EventHandler,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts in the background and keeps trying until NATS is reachable; app start never waits on it. */
+  start(): void {
+    this.starting = this.startWithRetry();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.starting;
+    if (this.messages) await this.messages.close().catch(() => undefined);
+    await this.loop;
+  }
+
+  private async startWithRetry(): Promise<void> {
+    for (let wait = RETRY_START_MS; !this.stopped; wait = Math.min(wait * 2, 30_000)) {
+      try {
+        const nc = await this.nats.get();
+        await ensureEventsStream(nc);
+        await ensureDurableConsumer(nc, this.options);
+        if (this.stopped) return;
+        const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, this.options.durable);
+        this.messages = await consumer.consume({ max_messages: 100 });
+        this.loop = this.run(this.messages).catch((e: Error) =>
+          this.logger.error({ err: e, consumer: this.options.durable }, 'EVENTS consumer stopped'),
+        );
+        this.logger.info({ consumer: this.options.durable }, 'Consuming the EVENTS stream');
+        return;
+      } catch (e) {
+        this.logger.warn({ err: e, consumer: this.options.durable }, 'Cannot consume the EVENTS stream yet; retrying');
+        await new Promise((r) => setTimeout(r, wait).unref());
+      }
+    }
+  }
+
+  private async run(messages: ConsumerMessages): Promise<void> {
+    for await (const m of messages) {
+      // Stopping: hand what is still buffered straight back to the server for another replica.
+      if (this.stopped) {
+        m.nak();
+        continue;
+      }
+      await this.handle(m);
+    }
+  }
+
+  private async handle(m: JsMsg): Promise<void> {
+    let event: EventEnvelope;
+    try {
+      event = parseEventEnvelope(m.data, m.subject);
+    } catch (e) {
+      if (!(e instanceof PoisonEventError)) throw e;
+      this.logger.warn({ subject: m.subject, seq: m.seq, reason: e.message }, 'Dropping an invalid event');
+      m.term(e.message);
+      return;
+    }
+    try {
+      await this.handler(event);
+      m.ack();
+    } catch (e) {
+      this.logger.warn({ err: e, eventId: event.id, eventType: event.type }, 'Event not handled; redelivering');
+      m.nak(NAK_DELAY_MS);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { SessionView } from '@app/contracts';
+import { escapeHtml, formatAmount, layout } from './html';
+
+function summary(view: SessionView): string {
+  return `<dl>
+<dt>Merchant</dt><dd>${escapeHtml(view.merchantCode)}</dd>
+<dt>Amount</dt><dd>${escapeHtml(formatAmount(view.amount))}</dd>
+${view.maskedCard ? `<dt>Card</dt><dd>${escapeHtml(view.maskedCard)}</dd>` : ''}
+<dt>Valid until</dt><dd>${escapeHtml(view.expiresAt)}</dd>
+</dl>`;
+}
+
+/**
+ * The 3DS challenge page. The built-in acquirer is simulated in both environments, so its issuer
+ * challenge is simulated too: the cardholder picks the outcome. A real acquirer would frame its ACS here.
+ */
+export function challengePage(view: SessionView, nonce: string): string {
+  const title = 'Verify your payment';
+  let state: string;
+  if (view.expired) state = '<p>This verification has expired. Return to the merchant and try again.</p>';
+  else if (view.status !== 'pending') state = `<p id="result">Verification finished: ${escapeHtml(view.status)}.</p>`;
+  else
+    state = `<p class="note">Simulated issuer authentication (${escapeHtml(view.environment)})</p>
+<p><button class="ok" data-outcome="authenticated">Authenticate</button><button class="ko" data-outcome="failed">Fail</button></p>
+<p id="result" role="status"></p>`;
+  const script = `
+const id = ${JSON.stringify(view.sessionId)};
+for (const b of document.querySelectorAll('button[data-outcome]')) {
+  b.addEventListener('click', async () => {
+    for (const x of document.querySelectorAll('button')) x.disabled = true;
+    const r = await fetch(location.pathname, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome: b.dataset.outcome }) });
+    const body = await r.json().catch(() => ({}));
+    const outcome = r.ok ? body.outcome : 'error';
+    document.getElementById('result').textContent = r.ok
+      ? 'Verification finished: ' + outcome + '. You can return to the merchant.'
+      : (body.error && body.error.message) || 'Something went wrong';
+    const message = { type: 'threeds_challenge_complete', sessionId: id, outcome };
+    if (window.parent !== window) window.parent.postMessage(message, '*');
+    if (window.opener) window.opener.postMessage(message, '*');
+  });
+}`;
+  return layout(
+    title,
+    `<h1>${title}</h1>${summary(view)}${state}`,
+    view.status === 'pending' && !view.expired ? script : '',
+    nonce,
+  );
+}
+
+/** Payment instructions of a pending APM: the Pix code, the boleto line or the ACH authorization. */
+export function apmPage(view: SessionView): string {
+  const apm = view.apm ?? { expiresAt: view.expiresAt };
+  let body: string;
+  switch (view.actionType) {
+    case 'qr_code':
+      body = `<h1>Pay with Pix</h1>${summary(view)}<p>Scan the QR code in your bank app or paste this code:</p><p class="code">${escapeHtml(apm.qrCode)}</p>`;
+      break;
+    case 'barcode':
+      body = `<h1>Pay with boleto</h1>${summary(view)}<p>Pay this boleto at a bank, lottery outlet or in your bank app:</p><p class="code">${escapeHtml(apm.barcode)}</p>`;
+      break;
+    default:
+      body = `<h1>Authorize the bank debit</h1>${summary(view)}<p>The debit is authorized; your bank settles it in a few days. You can return to the merchant.</p>`;
+  }
+  const status = view.status === 'open' ? '' : `<p class="note">Status: ${escapeHtml(view.status)}</p>`;
+  return layout('Payment instructions', body + status);
+}

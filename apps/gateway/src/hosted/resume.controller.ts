@@ -1,0 +1,41 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { keylessContext, PaymentResponse, PaymentsExtrasSubjects, ResumeRequest } from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+
+@ApiTags('payments')
+@Controller('v1/payment')
+export class ResumeController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  /** No guard and no rate limit: the session id is the credential, scoped to one pending payment. */
+  @Post('resume')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Resume a payment after its 3DS challenge (no API key)',
+    description:
+      'The `sessionId` from `actionRequired` is the credential. A pending_3ds session is single-use and valid 15 ' +
+      'minutes; the answer is the final Payment. A pending_action session answers the Payment as it stands.',
+  })
+  @ApiOkResponse({ type: PaymentResponse })
+  @ApiBadRequestResponse({ description: 'SESSION_EXPIRED (checked first) or VALIDATION_FAILED', type: ErrorEnvelope })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session', type: ErrorEnvelope })
+  @ApiConflictResponse({
+    description: 'CHALLENGE_NOT_COMPLETED, or INVALID_STATE when the session was already used',
+    type: ErrorEnvelope,
+  })
+  resume(@Body() body: ResumeRequest, @Req() request: FastifyRequest): Promise<PaymentResponse> {
+    return this.rpc.send<PaymentResponse>(PaymentsExtrasSubjects.resume, keylessContext(String(request.id)), {
+      sessionId: body.sessionId,
+    });
+  }
+}

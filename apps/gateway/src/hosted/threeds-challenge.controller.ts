@@ -1,0 +1,100 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ChallengeOutcomeRequest,
+  ChallengeOutcomeResponse,
+  keylessContext,
+  PaymentsExtrasSubjects,
+  SessionView,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { htmlHeaders } from './html';
+import { apmPage, challengePage } from './pages';
+
+/**
+ * Hosted pages the cardholder's browser opens from `actionRequired.url`. No key: the session id in the path
+ * is the credential (DECISIONS §2), and the service scopes everything by the session.
+ */
+@ApiTags('hosted pages')
+@Controller('v1')
+export class HostedPagesController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get('3ds/challenge/:sessionId')
+  @ApiOperation({
+    summary: '3DS challenge page (HTML, no key)',
+    description: 'actionRequired.url of a pending_3ds payment.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The challenge page' })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session', type: ErrorEnvelope })
+  async challenge(
+    @Param('sessionId') sessionId: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const view = await this.view(request, sessionId, 'threeds');
+    const nonce = htmlHeaders(reply);
+    return challengePage(view, nonce);
+  }
+
+  @Post('3ds/challenge/:sessionId')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Finish the 3DS challenge (the challenge page’s buttons; no key)',
+    description: 'Records the cardholder’s outcome; the merchant then calls POST /v1/payment/resume.',
+  })
+  @ApiOkResponse({ type: ChallengeOutcomeResponse })
+  @ApiBadRequestResponse({ description: 'SESSION_EXPIRED or VALIDATION_FAILED', type: ErrorEnvelope })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session', type: ErrorEnvelope })
+  @ApiConflictResponse({ description: 'INVALID_STATE: already finished or resumed', type: ErrorEnvelope })
+  complete(
+    @Param('sessionId') sessionId: string,
+    @Body() body: ChallengeOutcomeRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<ChallengeOutcomeResponse> {
+    return this.rpc.send<ChallengeOutcomeResponse>(
+      PaymentsExtrasSubjects.completeChallenge,
+      keylessContext(String(request.id)),
+      {
+        sessionId,
+        outcome: body.outcome,
+      },
+    );
+  }
+
+  @Get('apm/:sessionId')
+  @ApiOperation({
+    summary: 'APM payment instructions (HTML, no key)',
+    description: 'actionRequired.url of a pending_action payment.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The instructions page' })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session', type: ErrorEnvelope })
+  async apm(
+    @Param('sessionId') sessionId: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const view = await this.view(request, sessionId, 'apm');
+    htmlHeaders(reply);
+    return apmPage(view);
+  }
+
+  private view(request: FastifyRequest, sessionId: string, kind: SessionView['kind']): Promise<SessionView> {
+    return this.rpc.send<SessionView>(PaymentsExtrasSubjects.sessionView, keylessContext(String(request.id)), {
+      sessionId,
+      kind,
+    });
+  }
+}

@@ -1,0 +1,86 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CallerContext,
+  CancelOrRefundRequest,
+  CancelRequest,
+  CaptureRequest,
+  OperationResult,
+  PaymentsSubjects,
+  RefundRequest,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { PrivateRoute } from '../auth/caller.decorator';
+import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
+import { PaymentErrorResponses } from './payment-errors';
+
+const CONFLICT = 'INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1)';
+const UNPROCESSABLE = 'AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED';
+const NOT_FOUND = 'No such payment for this merchant and environment';
+
+/** Operations on an existing payment, addressed by its id (never orderCode or paymentCode). */
+@ApiTags('payments')
+@Controller('v1/payment/:id')
+export class PaymentOperationsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post('capture')
+  @HttpCode(200)
+  @PrivateRoute()
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Capture an authorization once, in full or in part (the rest of the hold is released)' })
+  @ApiOkResponse({ type: OperationResult })
+  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE })
+  capture(
+    @Param('id') id: string,
+    @Body() body: CaptureRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<OperationResult> {
+    return this.rpc.send<OperationResult>(PaymentsSubjects.capture, caller, { ...body, id });
+  }
+
+  @Post('refund')
+  @HttpCode(200)
+  @PrivateRoute()
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Refund a captured payment, repeatedly while the total stays within the captured amount' })
+  @ApiOkResponse({ type: OperationResult })
+  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE })
+  refund(
+    @Param('id') id: string,
+    @Body() body: RefundRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<OperationResult> {
+    return this.rpc.send<OperationResult>(PaymentsSubjects.refund, caller, { ...body, id });
+  }
+
+  @Post('cancel')
+  @HttpCode(200)
+  @PrivateRoute()
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Void an authorization: the whole hold is released' })
+  @ApiOkResponse({ type: OperationResult })
+  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE })
+  cancel(
+    @Param('id') id: string,
+    @Body() body: CancelRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<OperationResult> {
+    return this.rpc.send<OperationResult>(PaymentsSubjects.cancel, caller, { ...body, id });
+  }
+
+  @Post('cancel_or_refund')
+  @HttpCode(200)
+  @PrivateRoute()
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Reverse the whole payment: cancel an authorization or refund what is left of a capture' })
+  @ApiOkResponse({ type: OperationResult })
+  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: 'IDEMPOTENCY_KEY_REUSED' })
+  cancelOrRefund(
+    @Param('id') id: string,
+    @Body() body: CancelOrRefundRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<OperationResult> {
+    return this.rpc.send<OperationResult>(PaymentsSubjects.cancelOrRefund, caller, { ...body, id });
+  }
+}

@@ -1,0 +1,91 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CallerContext,
+  ListPaymentsQuery,
+  MerchantQuery,
+  PaymentLookupCommand,
+  PaymentResponse,
+  PaymentsSubjects,
+  PurchaseRequest,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
+import { PaymentErrorResponses } from './payment-errors';
+
+const CREATE_CONFLICTS = 'DUPLICATE_ORDER_CODE, DUPLICATE_PAYMENT_CODE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1)';
+const CREATE_UNPROCESSABLE = 'INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED';
+
+/** Card and APM payments: creation and inquiry. Declines are answers (200, status declined), not errors. */
+@ApiTags('payments')
+@Controller('v1/payment')
+export class PaymentsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post('purchase')
+  @HttpCode(200)
+  @PrivateRoute()
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Authorize and capture in one call' })
+  @ApiOkResponse({ type: PaymentResponse })
+  @PaymentErrorResponses({
+    notFound: 'Unknown connectionCode, nonce or token',
+    conflict: CREATE_CONFLICTS,
+    unprocessable: CREATE_UNPROCESSABLE,
+  })
+  purchase(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
+    return this.rpc.send<PaymentResponse>(PaymentsSubjects.purchase, caller, body);
+  }
+
+  @Post('authorization')
+  @HttpCode(200)
+  @PrivateRoute()
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Hold funds for a later capture; an amount of 0 verifies the card' })
+  @ApiOkResponse({ type: PaymentResponse })
+  @PaymentErrorResponses({
+    notFound: 'Unknown connectionCode, nonce or token',
+    conflict: CREATE_CONFLICTS,
+    unprocessable: CREATE_UNPROCESSABLE,
+  })
+  authorization(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
+    return this.rpc.send<PaymentResponse>(PaymentsSubjects.authorize, caller, body);
+  }
+
+  @Get()
+  @PrivateRoute()
+  @ApiOperation({ summary: 'Payments, newest first: every attempt of an orderCode, or all of them (paged)' })
+  @ApiOkResponse({ type: [PaymentResponse] })
+  @PaymentErrorResponses()
+  list(@Query() query: ListPaymentsQuery, @Caller() caller: CallerContext): Promise<PaymentResponse[]> {
+    const { merchantCode: _merchantCode, ...filters } = query;
+    return this.rpc.send<PaymentResponse[]>(PaymentsSubjects.list, caller, filters);
+  }
+
+  @Get('inquiry/:reference')
+  @PrivateRoute()
+  @ApiOperation({ summary: 'A payment by its paymentCode or its id' })
+  @ApiOkResponse({ type: PaymentResponse })
+  @PaymentErrorResponses({ notFound: 'NOT_FOUND' })
+  inquiry(
+    @Param('reference') reference: string,
+    @Query() _query: MerchantQuery,
+    @Caller() caller: CallerContext,
+  ): Promise<PaymentResponse> {
+    return this.rpc.send<PaymentResponse, PaymentLookupCommand>(PaymentsSubjects.inquiry, caller, { reference });
+  }
+
+  @Get(':id')
+  @PrivateRoute()
+  @ApiOperation({ summary: 'A payment by id' })
+  @ApiOkResponse({ type: PaymentResponse })
+  @PaymentErrorResponses({ notFound: 'NOT_FOUND' })
+  get(
+    @Param('id') id: string,
+    @Query() _query: MerchantQuery,
+    @Caller() caller: CallerContext,
+  ): Promise<PaymentResponse> {
+    return this.rpc.send<PaymentResponse, PaymentLookupCommand>(PaymentsSubjects.get, caller, { reference: id });
+  }
+}

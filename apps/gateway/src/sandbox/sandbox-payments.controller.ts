@@ -1,0 +1,78 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  CallerContext,
+  ChallengeOutcomeResponse,
+  PaymentResponse,
+  PaymentsExtrasSubjects,
+  SandboxChallengeRequest,
+  SettleRequest,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { Caller } from '../auth/caller.decorator';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { SandboxRoute } from './sandbox-route';
+
+@ApiTags('sandbox')
+@Controller('v1/sandbox')
+export class SandboxPaymentsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post('3ds/:sessionId')
+  @HttpCode(200)
+  @SandboxRoute()
+  @ApiOperation({
+    summary: 'Act as the cardholder finishing a 3DS challenge (sandbox key only)',
+    description:
+      'Records `authenticated` or `failed` for the session, as the hosted challenge page’s buttons do. The card ' +
+      '4000000000003055 always fails. Then POST /v1/payment/resume answers the final Payment.',
+  })
+  @ApiOkResponse({ type: ChallengeOutcomeResponse })
+  @ApiBadRequestResponse({ description: 'SESSION_EXPIRED or VALIDATION_FAILED', type: ErrorEnvelope })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session or another merchant’s', type: ErrorEnvelope })
+  @ApiConflictResponse({
+    description: 'INVALID_STATE: already finished with another outcome, or resumed',
+    type: ErrorEnvelope,
+  })
+  challenge(
+    @Param('sessionId') sessionId: string,
+    @Body() body: SandboxChallengeRequest,
+    @Caller() caller: CallerContext,
+  ): Promise<ChallengeOutcomeResponse> {
+    return this.rpc.send<ChallengeOutcomeResponse>(PaymentsExtrasSubjects.sandboxChallenge, caller, {
+      sessionId,
+      outcome: body.outcome,
+    });
+  }
+
+  @Post('payment/:id/settle')
+  @HttpCode(200)
+  @SandboxRoute()
+  @ApiOperation({
+    summary: 'Settle a pending APM payment now (sandbox key only)',
+    description:
+      '`paid` → captured, `failed` → failed, `expired` → cancelled. Answers the Payment in its final status; the ' +
+      'events and webhooks follow asynchronously.',
+  })
+  @ApiOkResponse({ type: PaymentResponse })
+  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED', type: ErrorEnvelope })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown payment or another merchant’s', type: ErrorEnvelope })
+  @ApiConflictResponse({ description: 'INVALID_STATE: the payment is not pending_action', type: ErrorEnvelope })
+  settle(
+    @Param('id') id: string,
+    @Body() body: SettleRequest,
+    @Caller() caller: CallerContext,
+  ): Promise<PaymentResponse> {
+    return this.rpc.send<PaymentResponse>(PaymentsExtrasSubjects.sandboxSettle, caller, {
+      paymentId: id,
+      outcome: body.outcome,
+    });
+  }
+}

@@ -1,0 +1,103 @@
+import {
+  applyDecorators,
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+import { CallerContext } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { RATE_LIMITER } from '../auth/api-key.guard';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { KEY_PATTERN } from '../auth/principal';
+import { RateLimiter } from '../auth/rate-limiter';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { ClientTokenClaims, ClientTokens } from './client-tokens.service';
+
+type SdkRequest = FastifyRequest & { clientToken?: ClientTokenClaims };
+
+/**
+ * The browser SDK routes take a client token only (DECISIONS §2): 401 AUTH_MISSING without a credential,
+ * 401 AUTH_INVALID for a bad, expired or orphaned token (its minting key revoked), 403
+ * AUTH_INSUFFICIENT_SCOPE for a valid API key of either type.
+ */
+@Injectable()
+export class ClientTokenGuard implements CanActivate {
+  constructor(
+    private readonly tokens: ClientTokens,
+    private readonly keys: ApiKeysService,
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<SdkRequest>();
+    const header = (request.headers.authorization ?? '').trim();
+    if (!header || /^bearer$/i.test(header)) {
+      throw new DomainError('AUTH_MISSING', 'Authorization header with a Bearer client token is required');
+    }
+    const match = /^bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new DomainError('AUTH_INVALID', 'Use the Bearer scheme with one client token');
+    const credential = match[1];
+    if (KEY_PATTERN.test(credential)) {
+      await this.keys.authenticate(credential); // an unknown or revoked key stays 401
+      throw new DomainError(
+        'AUTH_INSUFFICIENT_SCOPE',
+        'This browser SDK route takes a client token from POST /v1/sdk/session, not an API key',
+      );
+    }
+    const claims = await this.tokens.verify(credential);
+    if (!claims || !(await this.mintingKeyActive(claims))) {
+      throw new DomainError('AUTH_INVALID', 'Invalid or expired client token');
+    }
+    if (this.limiter.take(claims.keyId, Date.now()) > 0) {
+      throw new DomainError('RATE_LIMITED', 'Too many requests for this key', undefined, { retryAfter: 1 });
+    }
+    request.clientToken = claims;
+    return true;
+  }
+
+  /** A token outlives neither its key's revocation nor the key leaving the merchant. */
+  private async mintingKeyActive(claims: ClientTokenClaims): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM api_keys k
+       JOIN api_key_merchants km ON km.key_id = k.id JOIN merchants m ON m.id = km.merchant_id
+       WHERE k.id::text = $1 AND k.revoked_at IS NULL AND k.type = 'private' AND k.environment = $2
+         AND m.merchant_code = $3`,
+      [claims.keyId, claims.environment, claims.merchantCode],
+    );
+    return rows.length > 0;
+  }
+}
+
+/** `@ClientCaller() ctx` on a `@ClientTokenRoute()`: the merchant and environment the token was minted for. */
+export const ClientCaller = createParamDecorator((_: unknown, context: ExecutionContext): CallerContext => {
+  const request = context.switchToHttp().getRequest<SdkRequest>();
+  const claims = request.clientToken!;
+  return {
+    requestId: String(request.id),
+    merchantCode: claims.merchantCode,
+    environment: claims.environment,
+    keyId: claims.keyId,
+  };
+});
+
+/** A browser SDK route: client token required. */
+export const ClientTokenRoute = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    UseGuards(ClientTokenGuard),
+    ApiUnauthorizedResponse({
+      description: 'AUTH_MISSING or AUTH_INVALID (bad or expired client token)',
+      type: ErrorEnvelope,
+    }),
+    ApiForbiddenResponse({
+      description: 'AUTH_INSUFFICIENT_SCOPE: an API key instead of a client token',
+      type: ErrorEnvelope,
+    }),
+  );

@@ -1,0 +1,54 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CallerContext,
+  CreateNonceRequest,
+  NonceResponse,
+  PaymentsExtrasSubjects,
+  SdkSessionRequest,
+  SdkSessionResponse,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { ClientCaller, ClientTokenRoute } from './client-token.guard';
+import { ClientTokens } from './client-tokens.service';
+
+@ApiTags('sdk')
+@Controller('v1/sdk')
+export class SdkController {
+  constructor(
+    private readonly tokens: ClientTokens,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  @Post('session')
+  @HttpCode(200)
+  @PrivateRoute()
+  @ApiOperation({
+    summary: 'Mint a client token for the browser SDK',
+    description:
+      'Server side, with a private key. The token (a JWT, 30 minutes) authorizes only the browser SDK routes, for ' +
+      'this merchant and environment; optional checkout details are recorded in it. Mint a new one after expiry.',
+  })
+  @ApiOkResponse({ type: SdkSessionResponse })
+  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED', type: ErrorEnvelope })
+  session(@Body() body: SdkSessionRequest, @Caller() caller: CallerContext): Promise<SdkSessionResponse> {
+    return this.tokens.mint(caller, body);
+  }
+
+  @Post('nonce')
+  @HttpCode(201)
+  @ClientTokenRoute()
+  @ApiOperation({
+    summary: 'Turn a card into a single-use nonce (browser SDK)',
+    description:
+      'Authenticated by a client token (`Authorization: Bearer <clientToken>`), never by an API key. The nonce is ' +
+      'valid 15 minutes for one purchase or authorization (`card.nonceData.nonce`); used or expired it is 404.',
+  })
+  @ApiCreatedResponse({ type: NonceResponse })
+  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED (Luhn, past expiry, format)', type: ErrorEnvelope })
+  nonce(@Body() body: CreateNonceRequest, @ClientCaller() caller: CallerContext): Promise<NonceResponse> {
+    return this.rpc.send<NonceResponse>(PaymentsExtrasSubjects.createNonce, caller, body);
+  }
+}

@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { uuidv7 } from '@app/clock';
+import { WebhookEnvelope } from '@app/contracts';
+import { AttemptDecision, SendOutcome, statesBefore } from './delivery-policy';
+import { AttemptStatus } from './webhook-delivery.entity';
+import { newSigningSecret } from './signature';
+
+/** One row of `GET /v1/webhook-endpoint/{id}/deliveries`. */
+export interface AttemptRow {
+  id: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  status: AttemptStatus;
+  responseStatus: number | null;
+  durationMs: number | null;
+  attemptedAt: Date | null;
+  nextAttemptAt: Date | null;
+  error: string | null;
+}
+
+/** A try the worker holds a lease on, with what it needs to send it. */
+export interface ClaimedAttempt {
+  id: string;
+  attempt: number;
+  deliveryId: string;
+  eventId: string;
+  url: string;
+  body: string;
+  /** The endpoint's secret, or the account secret for a payment's webhookUrl. */
+  secret: string | null;
+  endpointDeleted: boolean;
+}
+
+export interface DeliveryTarget {
+  target: string;
+  endpointId: string | null;
+  url: string;
+}
+
+const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType", a.attempt, a.status,
+  a.response_status AS "responseStatus", a.duration_ms AS "durationMs", a.attempted_at AS "attemptedAt",
+  CASE WHEN a.status = 'pending' THEN a.due_at ELSE a.next_attempt_at END AS "nextAttemptAt", a.error`;
+
+/**
+ * The delivery log. Scheduling uses the database clock (real time, shared by every replica), never the
+ * sandbox clock: webhook retry timing is real time in both environments (DECISIONS §7).
+ */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async merchantExists(merchantCode: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query('SELECT 1 FROM merchants WHERE merchant_code = $1', [merchantCode]);
+    return rows.length > 0;
+  }
+
+  /** Endpoints of the event's merchant and environment subscribed to its type (or to `*`). */
+  async subscribedEndpoints(envelope: WebhookEnvelope): Promise<DeliveryTarget[]> {
+    const rows: Array<{ id: string; url: string }> = await this.db.query(
+      `SELECT id, url FROM webhook_endpoints
+       WHERE merchant_code = $1 AND environment = $2 AND deleted_at IS NULL AND ($3 = ANY(events) OR '*' = ANY(events))`,
+      [envelope.merchantCode, envelope.environment, envelope.type],
+    );
+    return rows.map((r) => ({ target: `endpoint:${r.id}`, endpointId: r.id, url: r.url }));
+  }
+
+  /**
+   * Inserts one delivery per target and its first try, due now, in one transaction. UNIQUE (event_id, target)
+   * with ON CONFLICT DO NOTHING makes a second call for the same event (a redelivery, another replica) a no-op.
+   * Returns the first tries that were created.
+   */
+  async insertDeliveries(envelope: WebhookEnvelope, body: string, targets: DeliveryTarget[]): Promise<AttemptRow[]> {
+    if (!targets.length) return [];
+    return this.db.transaction(async (m) => {
+      const created: AttemptRow[] = [];
+      for (const t of targets) {
+        const rows: Array<{ id: string }> = await m.query(
+          `INSERT INTO webhook_deliveries
+             (id, event_id, event_type, merchant_code, environment, target, endpoint_id, url, body, status)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending')
+           ON CONFLICT (event_id, target) DO NOTHING RETURNING id`,
+          [
+            uuidv7(),
+            envelope.id,
+            envelope.type,
+            envelope.merchantCode,
+            envelope.environment,
+            t.target,
+            t.endpointId,
+            t.url,
+            body,
+          ],
+        );
+        if (!rows.length) continue;
+        if (!t.endpointId) await this.ensureAccountSecret(m, envelope);
+        created.push(await this.insertAttempt(m, rows[0].id, 1, null));
+      }
+      return created;
+    });
+  }
+
+  /** Claims tries that are due: FOR UPDATE SKIP LOCKED plus a lease, so a crashed replica's claim lapses. */
+  claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
+    return this.db.query(
+      `WITH claimed AS (
+         UPDATE webhook_attempts SET claimed_until = now() + make_interval(secs => $2)
+         WHERE id IN (
+           SELECT id FROM webhook_attempts
+           WHERE status = 'pending' AND due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+           ORDER BY due_at
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED)
+         RETURNING id, delivery_id, attempt)
+       SELECT c.id, c.attempt, d.id AS "deliveryId", d.event_id AS "eventId", d.url, d.body,
+              COALESCE(e.secret, s.secret) AS secret, (e.deleted_at IS NOT NULL) AS "endpointDeleted"
+       FROM claimed c
+       JOIN webhook_deliveries d ON d.id = c.delivery_id
+       LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       LEFT JOIN webhook_secrets s
+         ON d.endpoint_id IS NULL AND s.merchant_code = d.merchant_code AND s.environment = d.environment`,
+      [limit, leaseSeconds],
+    );
+  }
+
+  /**
+   * Records how a try ended and, when it failed with retries left, schedules the next one. Guarded on the
+   * try still being pending: a try whose lease lapsed and that another replica finished is not recorded twice.
+   */
+  async complete(
+    claim: ClaimedAttempt,
+    outcome: SendOutcome,
+    decision: AttemptDecision,
+    attemptedAt: Date,
+  ): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const [rows]: [Array<{ next: Date | null }>, number] = await m.query(
+        `UPDATE webhook_attempts
+         SET status = $2, attempted_at = $3, response_status = $4, duration_ms = $5, error = $6, claimed_until = NULL,
+             next_attempt_at = CASE WHEN $7::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $7::float8) END
+         WHERE id = $1 AND status = ANY($8)
+         RETURNING next_attempt_at AS next`,
+        [
+          claim.id,
+          decision.attempt,
+          attemptedAt,
+          outcome.responseStatus,
+          outcome.durationMs,
+          outcome.error?.slice(0, 500) ?? null,
+          decision.retryInSeconds,
+          statesBefore(decision.attempt),
+        ],
+      );
+      if (!rows.length) return;
+      if (rows[0].next) await this.insertAttempt(m, claim.deliveryId, claim.attempt + 1, rows[0].next);
+      await m.query('UPDATE webhook_deliveries SET status = $2 WHERE id = $1', [claim.deliveryId, decision.delivery]);
+    });
+  }
+
+  /** Tries of an endpoint's deliveries, newest first (the caller checked the endpoint and the cursor). */
+  listForEndpoint(endpointId: string, limit: number, startingAfter?: string): Promise<AttemptRow[]> {
+    const params: unknown[] = [endpointId, limit];
+    let cursor = '';
+    if (startingAfter) {
+      params.push(startingAfter);
+      cursor = 'AND (a.created_at, a.id) < (SELECT created_at, id FROM webhook_attempts WHERE id = $3)';
+    }
+    return this.db.query(
+      `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+       WHERE d.endpoint_id = $1 ${cursor}
+       ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+      params,
+    );
+  }
+
+  async attemptOfEndpoint(endpointId: string, attemptId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+       WHERE a.id = $1 AND d.endpoint_id = $2`,
+      [attemptId, endpointId],
+    );
+    return rows.length > 0;
+  }
+
+  private async insertAttempt(
+    m: EntityManager,
+    deliveryId: string,
+    attempt: number,
+    due: Date | null,
+  ): Promise<AttemptRow> {
+    const id = uuidv7();
+    await m.query(
+      `INSERT INTO webhook_attempts (id, delivery_id, attempt, status, due_at)
+       VALUES ($1, $2, $3, 'pending', COALESCE($4, now()))
+       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+      [id, deliveryId, attempt, due],
+    );
+    const rows: AttemptRow[] = await m.query(
+      `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+       WHERE a.delivery_id = $1 AND a.attempt = $2`,
+      [deliveryId, attempt],
+    );
+    return rows[0];
+  }
+
+  /** A payment's webhookUrl is signed with the account secret: make sure there is one to sign with. */
+  private async ensureAccountSecret(m: EntityManager, envelope: WebhookEnvelope): Promise<void> {
+    await m.query(
+      `INSERT INTO webhook_secrets (merchant_code, environment, secret, created_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (merchant_code, environment) DO NOTHING`,
+      [envelope.merchantCode, envelope.environment, newSigningSecret()],
+    );
+  }
+}

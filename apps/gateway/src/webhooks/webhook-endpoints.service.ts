@@ -1,0 +1,147 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock, uuidv7 } from '@app/clock';
+import { CallerContext, WEBHOOK_PING_EVENT, WebhookEnvelope, WebhookPingData } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { resolveTarget, TargetRefused } from './target-guard';
+import { newSigningSecret } from './signature';
+import { AttemptRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { Scope, WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { webhookBody } from './webhook-fanout.service';
+import {
+  CreatedWebhookEndpointResponse,
+  CreateWebhookEndpointRequest,
+  DeletedWebhookEndpointResponse,
+  ListQuery,
+  WebhookDeliveryResponse,
+  WebhookEndpointResponse,
+  WebhookSecretResponse,
+} from './webhooks.dto';
+import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DEFAULT_LIMIT = 20;
+
+const scopeOf = (c: CallerContext): Scope => ({ merchantCode: c.merchantCode, environment: c.environment });
+const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+export const toEndpointView = (e: WebhookEndpoint): WebhookEndpointResponse => ({
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  environment: e.environment,
+  createdAt: iso(e.createdAt)!,
+});
+
+export const toDeliveryView = (a: AttemptRow): WebhookDeliveryResponse => ({
+  id: a.id,
+  eventId: a.eventId,
+  eventType: a.eventType,
+  attempt: a.attempt,
+  status: a.status,
+  responseStatus: a.responseStatus,
+  durationMs: a.durationMs,
+  attemptedAt: iso(a.attemptedAt),
+  nextAttemptAt: iso(a.nextAttemptAt),
+  error: a.error,
+});
+
+/** Merchant webhook endpoints, their delivery log and the account signing secret (DECISIONS §6). */
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly worker: WebhookDeliveryWorker,
+    private readonly clock: Clock,
+    @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
+  ) {}
+
+  async create(caller: CallerContext, body: CreateWebhookEndpointRequest): Promise<CreatedWebhookEndpointResponse> {
+    try {
+      await resolveTarget(body.url, { allowPrivate: this.options.allowPrivateTargets, requireResolution: false });
+    } catch (e) {
+      if (e instanceof TargetRefused) throw DomainError.validation(e.message, 'url');
+      throw e;
+    }
+    const endpoint: WebhookEndpoint = {
+      id: uuidv7(),
+      merchantCode: caller.merchantCode,
+      environment: caller.environment,
+      url: body.url,
+      events: [...new Set(body.events)],
+      secret: newSigningSecret(),
+      createdAt: this.clock.now(caller),
+      deletedAt: null,
+    };
+    await this.endpoints.insert(endpoint);
+    return { ...toEndpointView(endpoint), secret: endpoint.secret };
+  }
+
+  async list(caller: CallerContext, query: ListQuery): Promise<WebhookEndpointResponse[]> {
+    if (query.startingAfter) await this.require(caller, query.startingAfter, 'startingAfter', true);
+    const rows = await this.endpoints.list(scopeOf(caller), query.limit ?? DEFAULT_LIMIT, query.startingAfter);
+    return rows.map(toEndpointView);
+  }
+
+  async get(caller: CallerContext, id: string): Promise<WebhookEndpointResponse> {
+    return toEndpointView(await this.require(caller, id));
+  }
+
+  async remove(caller: CallerContext, id: string): Promise<DeletedWebhookEndpointResponse> {
+    if (!UUID.test(id)) throw DomainError.notFound('webhook endpoint', 'id');
+    const deleted = await this.endpoints.softDelete(scopeOf(caller), id, this.clock.now(caller));
+    if (!deleted) throw DomainError.notFound('webhook endpoint', 'id');
+    return { id: deleted.id, deleted: true };
+  }
+
+  async deliveriesOf(caller: CallerContext, id: string, query: ListQuery): Promise<WebhookDeliveryResponse[]> {
+    const endpoint = await this.require(caller, id);
+    const cursor = query.startingAfter;
+    if (cursor && !(UUID.test(cursor) && (await this.deliveries.attemptOfEndpoint(endpoint.id, cursor)))) {
+      throw DomainError.notFound('delivery', 'startingAfter');
+    }
+    const rows = await this.deliveries.listForEndpoint(endpoint.id, query.limit ?? DEFAULT_LIMIT, cursor);
+    return rows.map(toDeliveryView);
+  }
+
+  /** Queues a signed `ping` to the endpoint through the normal delivery path; answers its first try. */
+  async test(caller: CallerContext, id: string): Promise<WebhookDeliveryResponse> {
+    const endpoint = await this.require(caller, id);
+    const ping: WebhookEnvelope<WebhookPingData> = {
+      id: uuidv7(),
+      type: WEBHOOK_PING_EVENT,
+      createdAt: this.clock.now(caller).toISOString(),
+      environment: caller.environment,
+      merchantCode: caller.merchantCode,
+      data: { endpointId: endpoint.id, message: 'Test event from the webhook settings' },
+    };
+    const [attempt] = await this.deliveries.insertDeliveries(ping, webhookBody(ping), [
+      { target: `endpoint:${endpoint.id}`, endpointId: endpoint.id, url: endpoint.url },
+    ]);
+    this.worker.kick();
+    return toDeliveryView(attempt);
+  }
+
+  async secret(caller: CallerContext): Promise<WebhookSecretResponse> {
+    const s = await this.endpoints.secret(scopeOf(caller), newSigningSecret(), this.clock.now(caller));
+    return { secret: s.secret, createdAt: iso(s.createdAt)! };
+  }
+
+  async rollSecret(caller: CallerContext): Promise<WebhookSecretResponse> {
+    const s = await this.endpoints.rollSecret(scopeOf(caller), newSigningSecret(), this.clock.now(caller));
+    return { secret: s.secret, createdAt: iso(s.createdAt)! };
+  }
+
+  private async require(
+    caller: CallerContext,
+    id: string,
+    param = 'id',
+    includeDeleted = false,
+  ): Promise<WebhookEndpoint> {
+    const found = UUID.test(id) ? await this.endpoints.find(scopeOf(caller), id, { includeDeleted }) : undefined;
+    if (!found) throw DomainError.notFound('webhook endpoint', param);
+    return found;
+  }
+}

@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Logger } from 'pino';
+import { EventEnvelope, WebhookEnvelope } from '@app/contracts';
+import { LOGGER } from '@app/observability';
+import { DeliveryTarget, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+
+/** The exact bytes a receiver gets, in the envelope's documented key order. */
+export const webhookBody = (e: WebhookEnvelope): string =>
+  JSON.stringify({
+    id: e.id,
+    type: e.type,
+    createdAt: e.createdAt,
+    environment: e.environment,
+    merchantCode: e.merchantCode,
+    data: e.data,
+  });
+
+/**
+ * Turns one event into deliveries: one per endpoint of the merchant and environment subscribed to its type,
+ * plus one to `data.webhookUrl` when the object carries one. Idempotent on the event id.
+ */
+@Injectable()
+export class WebhookFanout {
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly worker: WebhookDeliveryWorker,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Returns how many deliveries were created (0 for a redelivered event). */
+  async accept(event: EventEnvelope): Promise<number> {
+    // A merchant this gateway does not know cannot have endpoints or keys here (another deployment or a test
+    // stack sharing the NATS server): nothing to deliver.
+    if (!(await this.deliveries.merchantExists(event.merchantCode))) return 0;
+    const targets: DeliveryTarget[] = await this.deliveries.subscribedEndpoints(event);
+    const webhookUrl = (event.data as { webhookUrl?: unknown } | null)?.webhookUrl;
+    if (typeof webhookUrl === 'string' && webhookUrl) {
+      targets.push({ target: `url:${webhookUrl}`, endpointId: null, url: webhookUrl });
+    }
+    const created = await this.deliveries.insertDeliveries(event, webhookBody(event), targets);
+    if (created.length) {
+      this.logger.debug(
+        { eventId: event.id, eventType: event.type, deliveries: created.length },
+        'Webhook deliveries queued',
+      );
+      this.worker.kick();
+    }
+    return created.length;
+  }
+}

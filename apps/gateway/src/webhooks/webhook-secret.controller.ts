@@ -1,0 +1,35 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CallerContext } from '@app/contracts';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { MerchantScope, WebhookSecretResponse } from './webhooks.dto';
+
+/** The account signing secret of the key's merchant and environment (signs deliveries to a payment's webhookUrl). */
+@ApiTags('webhooks')
+@Controller('v1/webhook-secret')
+@PrivateRoute()
+export class WebhookSecretController {
+  constructor(private readonly webhooks: WebhookEndpointsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Read the account signing secret',
+    description: 'Created on first read. Signs deliveries to the `webhookUrl` given on a payment.',
+  })
+  @ApiOkResponse({ type: WebhookSecretResponse })
+  get(@Query() _scope: MerchantScope, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
+    return this.webhooks.secret(caller);
+  }
+
+  @Post('roll')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Replace the account signing secret',
+    description: 'Deliveries sent from now on, retries included, are signed with the new secret.',
+  })
+  @ApiOkResponse({ type: WebhookSecretResponse })
+  roll(@Body() _scope: MerchantScope, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
+    return this.webhooks.rollSecret(caller);
+  }
+}

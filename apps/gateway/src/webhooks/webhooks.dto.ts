@@ -1,0 +1,110 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT } from '@app/contracts';
+
+const SUBSCRIBABLE = [...ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT];
+
+export class MerchantScope {
+  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
+  @IsOptional()
+  @IsString()
+  merchantCode?: string;
+}
+
+export class CreateWebhookEndpointRequest extends MerchantScope {
+  @ApiProperty({
+    example: 'https://shop.example.com/webhooks/payments',
+    description: 'HTTPS only; private, loopback and link-local addresses are refused',
+  })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  url: string;
+
+  @ApiProperty({
+    example: ['payment.captured', 'payment.refunded'],
+    description: 'Event types to receive, or ["*"] for every type',
+    enum: SUBSCRIBABLE,
+    isArray: true,
+  })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(SUBSCRIBABLE.length)
+  @IsIn(SUBSCRIBABLE, { each: true, message: `events must hold known event types or "${WEBHOOK_ANY_EVENT}"` })
+  events: string[];
+}
+
+export class ListQuery extends MerchantScope {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'An id from the previous page: answers the items after it' })
+  @IsOptional()
+  @IsString()
+  startingAfter?: string;
+}
+
+export class WebhookEndpointResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'https://shop.example.com/webhooks/payments' }) url: string;
+  @ApiProperty({ example: ['payment.captured'], isArray: true, enum: SUBSCRIBABLE }) events: string[];
+  @ApiProperty({ enum: ['production', 'sandbox'] }) environment: string;
+  @ApiProperty({ example: '2025-11-21T10:00:00.000Z' }) createdAt: string;
+}
+
+export class CreatedWebhookEndpointResponse extends WebhookEndpointResponse {
+  @ApiProperty({
+    example: 'whsec_9eT0c…',
+    description: 'Signing secret of this endpoint: shown only in this answer',
+  })
+  secret: string;
+}
+
+export class DeletedWebhookEndpointResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: true }) deleted: boolean;
+}
+
+export class WebhookDeliveryResponse {
+  @ApiProperty({ format: 'uuid', description: 'Id of this attempt' }) id: string;
+  @ApiProperty({ format: 'uuid', description: 'The event id; equals the Webhook-Id header' }) eventId: string;
+  @ApiProperty({ example: 'payment.captured' }) eventType: string;
+  @ApiProperty({ example: 1, description: '1 for the first try, then 2, 3, …' }) attempt: number;
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'dead'] }) status: string;
+  @ApiProperty({ type: Number, nullable: true, example: 200 }) responseStatus: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 84 }) durationMs: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'When the receiver was called' })
+  attemptedAt: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'When this pending try is due, or when the try after this failed one is',
+  })
+  nextAttemptAt: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'HTTP 500', description: 'Why the try failed' })
+  error: string | null;
+}
+
+export class WebhookSecretResponse {
+  @ApiProperty({ example: 'whsec_9eT0c…', description: 'Signs deliveries to a payment’s webhookUrl' })
+  secret: string;
+  @ApiProperty({ example: '2025-11-21T10:00:00.000Z' }) createdAt: string;
+}

@@ -1,0 +1,40 @@
+import { Provider } from '@nestjs/common';
+import { GatewayConfig } from '../config';
+import { WebhookEventsConsumer } from '../events/webhook-events.consumer';
+import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookFanout } from './webhook-fanout.service';
+import { WebhookSecret } from './webhook-secret.entity';
+import { WebhookSecretController } from './webhook-secret.controller';
+import { WebhookSender } from './webhook-sender';
+import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
+
+/** Wiring of the webhooks context into the gateway module (entities go to the gateway DataSource). */
+export const webhookEntities = [WebhookEndpoint, WebhookSecret, WebhookDelivery, WebhookAttempt];
+export const webhookControllers = [WebhookEndpointsController, WebhookSecretController];
+
+export function webhookProviders(config: GatewayConfig, extraCa?: string): Provider[] {
+  const options: WebhookOptions = {
+    allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
+    consumerName: config.WEBHOOK_CONSUMER_NAME ?? 'gateway-webhooks',
+    extraCa,
+  };
+  return [
+    { provide: WEBHOOK_OPTIONS, useValue: options },
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    WebhookSender,
+    WebhookDeliveryWorker,
+    WebhookFanout,
+    WebhookEndpointsService,
+    WebhookEventsConsumer,
+  ];
+}

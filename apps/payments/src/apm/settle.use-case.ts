@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '@app/clock';
+import { CallerContext, PaymentResponse, SettleCommand, SettleOutcome } from '@app/contracts';
+import { PaymentRecorder } from '../payment/payment-recorder';
+import { PaymentRepository } from '../payment/payment.repository';
+import { PaymentTrigger, transition } from '../payment/payment-state';
+import { PaymentSessionRepository } from '../threeds/payment-session.repository';
+
+const TRIGGER: Record<SettleOutcome, PaymentTrigger> = {
+  paid: 'approve_purchase',
+  failed: 'fail',
+  expired: 'abandon',
+};
+
+/**
+ * Settles a `pending_action` APM payment (DECISIONS §3): `paid` → captured, `failed` → failed, `expired` →
+ * cancelled, through the payment's transition table (anything but pending_action is 409 INVALID_STATE), with
+ * its event in the outbox in the same transaction.
+ */
+@Injectable()
+export class SettleUseCase {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly payments: PaymentRepository,
+    private readonly recorder: PaymentRecorder,
+    private readonly sessions: PaymentSessionRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  run(ctx: CallerContext, body: SettleCommand): Promise<PaymentResponse> {
+    return this.db.transaction(async (m) => {
+      const payment = await this.payments.lock(m, ctx, body.paymentId);
+      // Only APM payments wait in pending_action; the table refuses every other status.
+      const { to, event } = transition(payment.status, TRIGGER[body.outcome]);
+      const now = this.clock.now(ctx);
+      payment.status = to;
+      payment.updatedAt = now;
+      payment.actionRequired = null;
+      if (to === 'captured') payment.amountCaptured = payment.amountValue;
+      if (to === 'cancelled') payment.cancelReason = 'abandoned';
+      const session = await this.sessions.findByPayment(payment.id, 'apm', m);
+      if (session) {
+        session.status = to === 'captured' ? 'captured' : to === 'failed' ? 'failed' : 'cancelled';
+        session.completedAt = now;
+        await this.sessions.save(m, session);
+      }
+      return this.recorder.changed(m, payment, event, now);
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import { CardType, CardView } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { cardExpired, luhnValid } from '../nonce/card-checks';
+
+/** Card brand from the IIN (issuer identification number) ranges of the networks. */
+export function cardBrand(pan: string): string {
+  const p2 = Number(pan.slice(0, 2));
+  const p3 = Number(pan.slice(0, 3));
+  const p4 = Number(pan.slice(0, 4));
+  const p6 = Number(pan.slice(0, 6));
+  if (pan.startsWith('4')) return 'visa';
+  if ((p2 >= 51 && p2 <= 55) || (p6 >= 222100 && p6 <= 272099)) return 'mastercard';
+  if (p2 === 34 || p2 === 37) return 'amex';
+  if (p4 === 6011 || p2 === 65 || (p3 >= 644 && p3 <= 649) || (p6 >= 622126 && p6 <= 622925)) return 'discover';
+  if (p4 >= 3528 && p4 <= 3589) return 'jcb';
+  if ((p3 >= 300 && p3 <= 305) || p2 === 36 || p2 === 38 || p2 === 39) return 'diners';
+  if (p2 === 62) return 'unionpay';
+  return 'unknown';
+}
+
+/** First 6, four asterisks, last 4, whatever the length (DECISIONS §3): never more of the PAN. */
+export function maskCardNumber(pan: string): string {
+  return `${pan.slice(0, 6)}****${pan.slice(-4)}`;
+}
+
+/** The sandbox issues credit cards; a merchant that knows better sends `typeOverride`. */
+export function cardType(override?: CardType): CardType {
+  return override ?? 'credit';
+}
+
+/** The response `card` of a payment. */
+export function cardView(
+  card: { cardNumber: string; brand: string; type: CardType; expiryMonth: string; expiryYear: string },
+  network: { networkTransactionId?: string | null; networkReferenceId?: string | null } = {},
+): CardView {
+  return {
+    cardData: {
+      brand: card.brand,
+      cardNumber: maskCardNumber(card.cardNumber),
+      type: card.type,
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+    },
+    networkTransactionId: network.networkTransactionId ?? null,
+    networkReferenceId: network.networkReferenceId ?? null,
+  };
+}
+
+/**
+ * DECISIONS §3 documents two sandbox test numbers that fail the Luhn check (the amex 374251018720955 and the
+ * decline card 4000000000001341); the documented test values win, so they are accepted as they are.
+ */
+export const LUHN_EXEMPT_TEST_CARDS: ReadonlySet<string> = new Set(['374251018720955', '4000000000001341']);
+
+/** 400 VALIDATION_FAILED for a Luhn-invalid number or a past expiry (DECISIONS §3); `now` from the clock. */
+export function assertUsableCard(
+  card: { cardNumber: string; expiryMonth: string; expiryYear: string },
+  now: Date,
+  prefix: string,
+): void {
+  if (!luhnValid(card.cardNumber) && !LUHN_EXEMPT_TEST_CARDS.has(card.cardNumber)) {
+    throw DomainError.validation(`${prefix}.cardNumber is not a valid card number (Luhn)`, `${prefix}.cardNumber`);
+  }
+  if (cardExpired(card.expiryMonth, card.expiryYear, now)) {
+    throw DomainError.validation('The card has expired', `${prefix}.expiryYear`);
+  }
+}

@@ -1,0 +1,68 @@
+import { Acquirer, CardOnFileInitiator, PaymentMethod, RefusalCodeDto } from '@app/contracts';
+import { AmountJson } from '@app/money';
+import { ResolvedCard } from '../purchase/instrument';
+
+/** What an acquirer answered to an authorization; mapped to a payment transition by `outcomeTrigger`. */
+export type AcquirerOutcome =
+  | {
+      kind: 'approved';
+      acquirerReference: string;
+      authorizationCode: string;
+      networkTransactionId: string;
+      networkReferenceId: string;
+    }
+  | { kind: 'declined'; acquirerReference: string; refusalCode: RefusalCodeDto }
+  | { kind: 'failed'; acquirerReference: string | null; message: string }
+  | { kind: 'challenge_required'; acquirerReference: string }
+  | { kind: 'pending_action'; acquirerReference: string };
+
+export type AcquirerOutcomeKind = AcquirerOutcome['kind'];
+
+export interface AuthorizeRequest {
+  paymentId: string;
+  amount: AmountJson;
+  /** A purchase authorizes and captures at once. */
+  capture: boolean;
+  paymentMethod: PaymentMethod;
+  /** Absent for APMs. Holds the PAN: never log it. */
+  card?: ResolvedCard;
+  /** `merchant` for merchant-initiated charges (renewals, retries) on a stored credential. */
+  initiator: CardOnFileInitiator;
+  /** Network transaction id of the original cardholder-initiated payment, cited on merchant-initiated ones. */
+  networkTransactionId?: string;
+}
+
+export interface CompleteChallengeRequest {
+  acquirerReference: string;
+  /** Whether the cardholder passed the challenge. */
+  authenticated: boolean;
+  capture: boolean;
+  amount: AmountJson;
+}
+
+/** Capture, refund or cancel of an earlier authorization. */
+export interface ModificationRequest {
+  paymentId: string;
+  acquirerReference: string | null;
+  amount: AmountJson;
+}
+
+export type ModificationOutcome = { kind: 'succeeded' } | { kind: 'failed'; message: string };
+
+/**
+ * One acquirer adapter. The sandbox acquirer is the only one that ships; a real one implements the same
+ * interface and maps its own statuses onto these outcomes.
+ */
+export interface Connector {
+  readonly acquirer: Acquirer;
+  authorize(request: AuthorizeRequest): Promise<AcquirerOutcome>;
+  /** The final answer for a payment that was sent to 3DS (`challenge_required`). */
+  completeChallenge(request: CompleteChallengeRequest): Promise<AcquirerOutcome>;
+  capture(request: ModificationRequest): Promise<ModificationOutcome>;
+  refund(request: ModificationRequest): Promise<ModificationOutcome>;
+  cancel(request: ModificationRequest): Promise<ModificationOutcome>;
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,94 @@
+import { PaymentEntity } from '../payment/payment.entity';
+import { applyOutcome } from '../payment/payment-outcome';
+import { AcquirerOutcome, AuthorizeRequest } from './connector';
+import { SANDBOX_CARDS } from './sandbox-cards';
+import { SandboxAcquirerConnector } from './sandbox-acquirer.connector';
+
+const acquirer = new SandboxAcquirerConnector();
+const request = (cardNumber: string, initiator: 'cardholder' | 'merchant' = 'cardholder'): AuthorizeRequest => ({
+  paymentId: 'p1',
+  amount: { currency: 'USD', value: 1000, exponent: 2 },
+  capture: true,
+  paymentMethod: 'card',
+  initiator,
+  card: {
+    source: 'cardData',
+    cardNumber,
+    expiryMonth: '12',
+    expiryYear: '2035',
+    brand: 'visa',
+    type: 'credit',
+    tokenize: false,
+  },
+});
+
+describe('sandbox acquirer', () => {
+  it('knows every test card of DECISIONS §3', () => {
+    expect(Object.keys(SANDBOX_CARDS).sort()).toEqual(
+      [
+        '4000000000000002',
+        '4000000000009995',
+        '4000000000000069',
+        '4000000000000127',
+        '4000000000009235',
+        '4000000000001341',
+        '4000000000000119',
+        '4000003220000000',
+        '4000002500003155',
+        '4000000000003055',
+        '4000000000000341',
+        '4000000000004954',
+      ].sort(),
+    );
+  });
+
+  it('approves any other card with an authorization code and network ids', async () => {
+    const outcome = await acquirer.authorize(request('5500005555555559'));
+    expect(outcome).toMatchObject({ kind: 'approved', authorizationCode: expect.stringMatching(/^[A-Z0-9]{6}$/) });
+  });
+
+  it('declines merchant-initiated charges of the MIT-decline cards only', async () => {
+    expect((await acquirer.authorize(request('4000000000000341'))).kind).toBe('approved');
+    expect(await acquirer.authorize(request('4000000000000341', 'merchant'))).toMatchObject({
+      kind: 'declined',
+      refusalCode: { reasonCode: '51', recoveryAction: 'switch_method' },
+    });
+    expect(await acquirer.authorize(request('4000000000004954', 'merchant'))).toMatchObject({
+      refusalCode: { reasonCode: '59', recoveryAction: 'terminal' },
+    });
+  });
+
+  it('completes a challenge: approved unless it failed or the card always fails it (Q1)', async () => {
+    const passes = await acquirer.authorize(request('4000002500003155'));
+    const fails = await acquirer.authorize(request('4000000000003055'));
+    expect([passes.kind, fails.kind]).toEqual(['challenge_required', 'challenge_required']);
+    const ref = (o: AcquirerOutcome) => (o as { acquirerReference: string }).acquirerReference;
+    const amount = { currency: 'USD', value: 1, exponent: 2 };
+    const complete = (o: AcquirerOutcome, authenticated: boolean) =>
+      acquirer.completeChallenge({ acquirerReference: ref(o), authenticated, capture: true, amount });
+    expect((await complete(passes, true)).kind).toBe('approved');
+    expect(await complete(passes, false)).toMatchObject({ refusalCode: { reasonCode: 'Q1' } });
+    expect(await complete(fails, true)).toMatchObject({ refusalCode: { reasonCode: 'Q1' } });
+  });
+
+  it('maps every outcome kind to a status through the transition table', async () => {
+    const statusOf = (outcome: AcquirerOutcome, intent: 'purchase' | 'authorization' = 'purchase') => {
+      const p = Object.assign(new PaymentEntity(), { intent, amountValue: 1000, card: null });
+      applyOutcome(p, 'new', outcome, new Date('2030-01-01T00:00:00Z'), 7);
+      return p;
+    };
+    const approved = await acquirer.authorize(request(VISA_OK));
+    expect(statusOf(approved).status).toBe('captured');
+    const held = statusOf(approved, 'authorization');
+    expect(held.status).toBe('authorized');
+    expect(held.holdExpiresAt?.toISOString()).toBe('2030-01-08T00:00:00.000Z');
+    expect(statusOf(await acquirer.authorize(request('4000000000000002'))).status).toBe('declined');
+    expect(statusOf(await acquirer.authorize(request('4000000000000119'))).status).toBe('failed');
+    expect(statusOf(await acquirer.authorize(request('4000002500003155'))).status).toBe('pending_3ds');
+    expect(
+      statusOf(await acquirer.authorize({ ...request(VISA_OK), paymentMethod: 'pix', card: undefined })).status,
+    ).toBe('pending_action');
+  });
+});
+
+const VISA_OK = '4111111111111111';

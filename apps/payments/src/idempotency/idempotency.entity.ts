@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Environment } from '@app/contracts';
+
+/** A stored 2xx answer to a request that carried an Idempotency-Key (DECISIONS §1, §3 Rules). */
+@Entity('idempotency_keys')
+export class IdempotencyRecord {
+  @PrimaryColumn({ name: 'merchant_code', type: 'text' }) merchantCode: string;
+  @PrimaryColumn({ type: 'text' }) environment: Environment;
+  @PrimaryColumn({ name: 'idempotency_key', type: 'text' }) key: string;
+  @Column({ type: 'text' }) operation: string;
+  @Column({ name: 'request_hash', type: 'text' }) requestHash: string;
+  @Column({ name: 'response_status', type: 'int' }) responseStatus: number;
+  @Column({ name: 'response_body', type: 'jsonb' }) responseBody: object;
+  /** Set by the database: retention (24 hours) is wall-clock time, not a sandbox clock. */
+  @Column({ name: 'created_at', type: 'timestamptz', insert: false }) createdAt: Date;
+}

@@ -1,0 +1,31 @@
+import { MessagePattern } from '@nestjs/microservices';
+import {
+  CallerContext,
+  ListPaymentsQuery,
+  PaymentLookupCommand,
+  PaymentResponse,
+  PaymentsSubjects,
+} from '@app/contracts';
+import { Caller, CommandBody, CommandHandler } from '@app/messaging';
+import { InquiryService } from './inquiry.service';
+
+/** GET /v1/payment/{id}, /v1/payment/inquiry/{paymentCode or id}, /v1/payment?orderCode=. */
+@CommandHandler()
+export class InquiryHandler {
+  constructor(private readonly inquiries: InquiryService) {}
+
+  @MessagePattern(PaymentsSubjects.get)
+  get(@Caller() ctx: CallerContext, @CommandBody() body: PaymentLookupCommand): Promise<PaymentResponse> {
+    return this.inquiries.get(ctx, body.reference);
+  }
+
+  @MessagePattern(PaymentsSubjects.inquiry)
+  inquiry(@Caller() ctx: CallerContext, @CommandBody() body: PaymentLookupCommand): Promise<PaymentResponse> {
+    return this.inquiries.inquire(ctx, body.reference);
+  }
+
+  @MessagePattern(PaymentsSubjects.list)
+  list(@Caller() ctx: CallerContext, @CommandBody() query: ListPaymentsQuery): Promise<PaymentResponse[]> {
+    return this.inquiries.list(ctx, query);
+  }
+}

@@ -1,0 +1,65 @@
+import { PAYMENT_STATUSES } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { canTransition, PAYMENT_TRANSITIONS, PaymentState, PaymentTrigger, transition } from './payment-state';
+
+const STATES: PaymentState[] = ['new', ...PAYMENT_STATUSES];
+const TRIGGERS = Object.keys(PAYMENT_TRANSITIONS) as PaymentTrigger[];
+
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof DomainError ? e.code : 'OTHER';
+  }
+  return undefined;
+};
+
+describe('payment transition table', () => {
+  it.each([
+    ['new', 'approve_purchase', 'captured', 'payment.captured'],
+    ['new', 'approve_authorization', 'authorized', 'payment.authorized'],
+    ['new', 'decline', 'declined', 'payment.refused'],
+    ['new', 'fail', 'failed', 'payment.failed'],
+    ['new', 'require_challenge', 'pending_3ds', 'payment.pending'],
+    ['new', 'require_action', 'pending_action', 'payment.pending'],
+    ['pending_3ds', 'approve_purchase', 'captured', 'payment.captured'],
+    ['pending_3ds', 'decline', 'declined', 'payment.refused'],
+    ['pending_action', 'approve_purchase', 'captured', 'payment.captured'],
+    ['pending_action', 'abandon', 'cancelled', 'payment.cancelled'],
+    ['authorized', 'capture', 'captured', 'payment.captured'],
+    ['authorized', 'cancel', 'cancelled', 'payment.cancelled'],
+    ['authorized', 'expire_hold', 'cancelled', 'payment.cancelled'],
+    ['captured', 'refund_partial', 'captured', 'payment.refunded'],
+    ['captured', 'refund_full', 'refunded', 'payment.refunded'],
+  ] as const)('%s --%s--> %s emitting %s', (from, trigger, to, event) => {
+    expect(transition(from, trigger)).toEqual({ to, event });
+  });
+
+  it.each([
+    ['captured', 'capture'],
+    ['authorized', 'refund_partial'],
+    ['captured', 'cancel'],
+    ['refunded', 'refund_partial'],
+    ['cancelled', 'capture'],
+    ['declined', 'capture'],
+    ['pending_3ds', 'capture'],
+    ['new', 'capture'],
+  ] as const)('refuses %s --%s with 409 INVALID_STATE', (from, trigger) => {
+    expect(codeOf(() => transition(from, trigger))).toBe('INVALID_STATE');
+    expect(canTransition(from, trigger)).toBe(false);
+  });
+
+  it('has no way out of the final states', () => {
+    for (const final of ['declined', 'failed', 'cancelled', 'refunded'] as const) {
+      expect(TRIGGERS.filter((t) => canTransition(final, t))).toEqual([]);
+    }
+  });
+
+  it('agrees with canTransition for every state and trigger', () => {
+    for (const from of STATES) {
+      for (const trigger of TRIGGERS) {
+        expect(codeOf(() => transition(from, trigger)) === undefined).toBe(canTransition(from, trigger));
+      }
+    }
+  });
+});

@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { CallerContext } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { PaymentEntity, PaymentOperationEntity } from './payment.entity';
+
+export type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+const notFound = (): DomainError => DomainError.notFound('payment', 'id');
+
+/** Name of the unique constraint a statement broke, if that is what failed. */
+export function uniqueViolation(e: unknown): string | undefined {
+  const driver = e instanceof QueryFailedError ? (e.driverError as { code?: string; constraint?: string }) : undefined;
+  return driver?.code === '23505' ? (driver.constraint ?? '') : undefined;
+}
+
+/** Payments SQL: scoping by merchant and environment, and the row locks of operations and sweeps. */
+@Injectable()
+export class PaymentRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Serializes creations for one order code, so two concurrent attempts cannot both reach the acquirer: the
+   * second waits, then sees the first one's payment (transaction-scoped: released at commit or rollback).
+   */
+  async lockOrderCode(manager: EntityManager, scope: Scope, orderCode: string): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+      `order:${scope.environment}:${scope.merchantCode}`,
+      orderCode,
+    ]);
+  }
+
+  /** 409 when the order code is held by a live payment, or the merchant's paymentCode is taken. */
+  async assertCodesFree(manager: EntityManager, scope: Scope, orderCode: string, paymentCode?: string): Promise<void> {
+    const rows: Array<{ order_taken: boolean; code_taken: boolean }> = await manager.query(
+      `SELECT
+         EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2 AND order_code = $3
+                 AND status NOT IN ('declined', 'failed', 'cancelled')) AS order_taken,
+         ($4::text IS NOT NULL AND EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2
+                 AND payment_code = $4)) AS code_taken`,
+      [scope.merchantCode, scope.environment, orderCode, paymentCode ?? null],
+    );
+    if (rows[0].order_taken) throw duplicateOrder();
+    if (rows[0].code_taken) throw duplicatePaymentCode();
+  }
+
+  async insert(manager: EntityManager, payment: PaymentEntity): Promise<void> {
+    try {
+      await manager.insert(PaymentEntity, payment);
+    } catch (e) {
+      const constraint = uniqueViolation(e);
+      if (constraint === 'payments_order_code_live') throw duplicateOrder();
+      if (constraint === 'payments_payment_code') throw duplicatePaymentCode();
+      throw e;
+    }
+  }
+
+  async update(manager: EntityManager, payment: PaymentEntity): Promise<void> {
+    const { id, ...fields } = payment;
+    await manager.update(PaymentEntity, { id }, fields);
+  }
+
+  async addOperation(manager: EntityManager, operation: PaymentOperationEntity): Promise<void> {
+    await manager.insert(PaymentOperationEntity, operation);
+  }
+
+  /** The payment, row-locked until the transaction ends; 404 unless it is this merchant's in this environment. */
+  async lock(manager: EntityManager, scope: Scope, id: string): Promise<PaymentEntity> {
+    if (!isUuid(id)) throw notFound();
+    const payment = await manager
+      .getRepository(PaymentEntity)
+      .createQueryBuilder('p')
+      .setLock('pessimistic_write')
+      .where('p.id = :id AND p.merchant_code = :m AND p.environment = :e', {
+        id,
+        m: scope.merchantCode,
+        e: scope.environment,
+      })
+      .getOne();
+    if (!payment) throw notFound();
+    return payment;
+  }
+
+  async get(scope: Scope, id: string): Promise<PaymentEntity> {
+    const payment = isUuid(id)
+      ? await this.db
+          .getRepository(PaymentEntity)
+          .findOneBy({ id, merchantCode: scope.merchantCode, environment: scope.environment })
+      : null;
+    if (!payment) throw notFound();
+    return payment;
+  }
+
+  /** By paymentCode, else by id: a merchant's own receipt id wins over an id that happens to look like it. */
+  async getByReference(scope: Scope, reference: string): Promise<PaymentEntity> {
+    const payment = await this.db
+      .getRepository(PaymentEntity)
+      .createQueryBuilder('p')
+      .where('p.merchant_code = :m AND p.environment = :e', { m: scope.merchantCode, e: scope.environment })
+      .andWhere(isUuid(reference) ? '(p.payment_code = :ref OR p.id = :ref::uuid)' : 'p.payment_code = :ref', {
+        ref: reference,
+      })
+      .orderBy('(p.payment_code = :ref)', 'DESC')
+      .limit(1)
+      .getOne();
+    if (!payment) throw DomainError.notFound('payment', 'reference');
+    return payment;
+  }
+
+  /** Newest first; `startingAfter` is the last id of the previous page. */
+  list(scope: Scope, o: { orderCode?: string; limit: number; startingAfter?: string }): Promise<PaymentEntity[]> {
+    const q = this.db
+      .getRepository(PaymentEntity)
+      .createQueryBuilder('p')
+      .where('p.merchant_code = :m AND p.environment = :e', { m: scope.merchantCode, e: scope.environment });
+    if (o.orderCode !== undefined) q.andWhere('p.order_code = :orderCode', { orderCode: o.orderCode });
+    if (o.startingAfter !== undefined) {
+      if (!isUuid(o.startingAfter)) throw DomainError.notFound('payment', 'startingAfter');
+      q.andWhere(
+        '(p.created_at, p.id) < (SELECT c.created_at, c.id FROM payments c WHERE c.id = :after AND c.merchant_code = :m AND c.environment = :e)',
+        { after: o.startingAfter },
+      );
+    }
+    return q.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').limit(o.limit).getMany();
+  }
+
+  /**
+   * Authorizations whose hold ended by `now`, row-locked and skipped by any other sweeper replica that holds
+   * them already (FOR UPDATE SKIP LOCKED).
+   */
+  claimExpiredHolds(manager: EntityManager, now: Date, limit: number, scope?: Scope): Promise<PaymentEntity[]> {
+    const q = manager
+      .getRepository(PaymentEntity)
+      .createQueryBuilder('p')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where("p.status = 'authorized' AND p.hold_expires_at IS NOT NULL AND p.hold_expires_at <= :now", { now });
+    if (scope)
+      q.andWhere('p.merchant_code = :m AND p.environment = :e', { m: scope.merchantCode, e: scope.environment });
+    return q.orderBy('p.hold_expires_at').limit(limit).getMany();
+  }
+}
+
+const duplicateOrder = (): DomainError =>
+  new DomainError(
+    'DUPLICATE_ORDER_CODE',
+    'This orderCode belongs to a payment that was not declined, failed or cancelled',
+    'orderCode',
+  );
+const duplicatePaymentCode = (): DomainError =>
+  new DomainError('DUPLICATE_PAYMENT_CODE', 'This paymentCode is already used', 'paymentCode');

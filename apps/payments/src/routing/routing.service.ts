@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '@app/clock';
+import { CallerContext, PaymentMethod } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { ConnectionEntity } from './connection.entity';
+import { ConnectionRepository } from './connection.repository';
+
+export interface RouteRequest {
+  currency: string;
+  method: PaymentMethod;
+  /** Pins one connection: no routing, no cascade. */
+  connectionCode?: string;
+}
+
+const accepts = (c: ConnectionEntity, r: RouteRequest): boolean =>
+  (c.currencies.length === 0 || c.currencies.includes(r.currency)) &&
+  (c.methods.length === 0 || c.methods.includes(r.method));
+
+/**
+ * Which connections a payment goes to (DECISIONS §3 Routing): the pinned one, or the first that accepts the
+ * currency and method by priority plus the next one for a single cascade after a `retry` decline.
+ */
+@Injectable()
+export class RoutingService {
+  /** Scopes whose default connection exists already: it is created once, on first use. */
+  private readonly ensured = new Set<string>();
+
+  constructor(
+    private readonly connections: ConnectionRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async connectionsOf(ctx: CallerContext): Promise<ConnectionEntity[]> {
+    const key = `${ctx.environment}:${ctx.merchantCode}`;
+    if (!this.ensured.has(key)) {
+      await this.connections.ensureDefault(ctx, this.clock.now(ctx));
+      this.ensured.add(key);
+    }
+    return this.connections.list(ctx);
+  }
+
+  /** The connections to try, in order: one when pinned, at most two otherwise. */
+  async route(ctx: CallerContext, request: RouteRequest): Promise<ConnectionEntity[]> {
+    const all = await this.connectionsOf(ctx);
+    if (request.connectionCode !== undefined) {
+      const pinned = all.find((c) => c.connectionCode === request.connectionCode);
+      if (!pinned) throw DomainError.notFound('connection', 'connectionCode');
+      if (!accepts(pinned, request)) {
+        throw DomainError.validation(
+          `Connection ${pinned.connectionCode} does not accept ${request.method} payments in ${request.currency}`,
+          'connectionCode',
+        );
+      }
+      return [pinned];
+    }
+    const matching = all.filter((c) => accepts(c, request));
+    if (!matching.length) {
+      throw DomainError.validation(
+        `No connection accepts ${request.method} payments in ${request.currency}`,
+        'amount.currency',
+      );
+    }
+    return matching.slice(0, 2);
+  }
+}

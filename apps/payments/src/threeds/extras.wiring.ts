@@ -1,0 +1,41 @@
+import { Provider, Type } from '@nestjs/common';
+import { ApmService } from '../apm/apm.service';
+import { SettleUseCase } from '../apm/settle.use-case';
+import { PaymentsConfig } from '../config';
+import { CardNonce } from '../nonce/card-nonce.entity';
+import { NonceHandler } from '../nonce/nonce.handler';
+import { NonceRepository } from '../nonce/nonce.repository';
+import { NonceService } from '../nonce/nonce.service';
+import { StoredCard } from '../vault/stored-card.entity';
+import { VaultCipher } from '../vault/vault-cipher';
+import { VaultKeyring } from '../vault/vault-keyring';
+import { VaultRepository } from '../vault/vault.repository';
+import { VaultService } from '../vault/vault.service';
+import { PaymentSession } from './payment-session.entity';
+import { PaymentSessionRepository } from './payment-session.repository';
+import { ResumeUseCase } from './resume.use-case';
+import { ThreeDsExpiryService } from './threeds-expiry.service';
+import { PaymentSessionsHandler } from './threeds.handler';
+import { ThreeDsService } from './threeds.service';
+
+/** Vault, SDK nonces, 3DS sessions and APMs: what the payments module adds for them. */
+export const extrasEntities = [StoredCard, CardNonce, PaymentSession];
+export const extrasHandlers: Type<unknown>[] = [NonceHandler, PaymentSessionsHandler];
+
+export function extrasProviders(config: PaymentsConfig): Provider[] {
+  // Built now, so a bad or (in production) missing VAULT_KEYS stops the service before it starts.
+  const cipher = new VaultCipher(VaultKeyring.fromConfig(config));
+  return [
+    { provide: VaultCipher, useValue: cipher },
+    VaultRepository,
+    VaultService,
+    NonceRepository,
+    NonceService,
+    PaymentSessionRepository,
+    ThreeDsService,
+    ThreeDsExpiryService,
+    ResumeUseCase,
+    ApmService,
+    SettleUseCase,
+  ];
+}

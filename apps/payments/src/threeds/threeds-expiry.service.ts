@@ -1,0 +1,84 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Logger } from 'pino';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock, ClockScope } from '@app/clock';
+import { LOGGER } from '@app/observability';
+import { PaymentRecorder } from '../payment/payment-recorder';
+import { PaymentRepository } from '../payment/payment.repository';
+import { transition } from '../payment/payment-state';
+import { PaymentSession } from './payment-session.entity';
+import { PaymentSessionRepository } from './payment-session.repository';
+
+const SWEEP_EVERY_MS = 30_000;
+const BATCH = 100;
+
+/**
+ * A 3DS session nobody resumed within 15 minutes ends its payment: `pending_3ds` → `cancelled` (abandoned),
+ * which frees the order code for a retry. Done lazily by resume and by a sweep, whichever comes first.
+ */
+@Injectable()
+export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: PaymentSessionRepository,
+    private readonly payments: PaymentRepository,
+    private readonly recorder: PaymentRecorder,
+    private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (!this.running)
+        this.running = this.sweep()
+          .catch((e: unknown) => this.logger.error({ err: e }, '3DS expiry sweep failed'))
+          .finally(() => (this.running = undefined));
+    }, SWEEP_EVERY_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Expires every due session (of one merchant's sandbox when `scope` is given, on its clock). */
+  async sweep(scope?: ClockScope): Promise<number> {
+    const now = this.clock.now(scope);
+    let total = 0;
+    for (;;) {
+      const done = await this.db.transaction(async (m) => {
+        const due = await this.sessions.claimExpired(m, now, BATCH, scope);
+        for (const s of due) await this.expire(m, s, now);
+        return due.length;
+      });
+      total += done;
+      if (done < BATCH) return total;
+    }
+  }
+
+  /** Marks a locked session expired and abandons its payment if it is still waiting. */
+  async expire(m: EntityManager, session: PaymentSession, now: Date): Promise<void> {
+    if (session.status === 'expired' || session.status === 'consumed') return;
+    session.status = 'expired';
+    session.cardKeyId = null;
+    session.cardSealed = null;
+    await this.sessions.save(m, session);
+    const payment = await this.payments.lock(m, session, session.paymentId);
+    if (payment.status !== 'pending_3ds') return;
+    const { to, event } = transition(payment.status, 'abandon');
+    payment.status = to;
+    payment.cancelReason = 'abandoned';
+    payment.actionRequired = null;
+    payment.updatedAt = now;
+    await this.recorder.changed(m, payment, event, now);
+    this.logger.info(
+      { paymentId: payment.id, merchantCode: payment.merchantCode },
+      '3DS session expired; payment abandoned',
+    );
+  }
+}

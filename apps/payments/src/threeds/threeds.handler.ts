@@ -1,0 +1,57 @@
+import { MessagePattern } from '@nestjs/microservices';
+import {
+  CallerContext,
+  ChallengeOutcomeResponse,
+  CompleteChallengeCommand,
+  PaymentResponse,
+  PaymentsExtrasSubjects,
+  ResumeRequest,
+  SessionView,
+  SessionViewRequest,
+  SettleCommand,
+} from '@app/contracts';
+import { Caller, CommandBody, CommandHandler } from '@app/messaging';
+import { SettleUseCase } from '../apm/settle.use-case';
+import { ResumeUseCase } from './resume.use-case';
+import { ThreeDsService } from './threeds.service';
+
+/**
+ * Session commands. The keyless ones (resume, hosted pages) carry no merchant: the session decides the
+ * scope. The sandbox ones are scoped by the caller's key.
+ */
+@CommandHandler()
+export class PaymentSessionsHandler {
+  constructor(
+    private readonly threeDs: ThreeDsService,
+    private readonly resumeUseCase: ResumeUseCase,
+    private readonly settleUseCase: SettleUseCase,
+  ) {}
+
+  @MessagePattern(PaymentsExtrasSubjects.resume)
+  resume(@CommandBody() body: ResumeRequest): Promise<PaymentResponse> {
+    return this.resumeUseCase.run(body.sessionId);
+  }
+
+  @MessagePattern(PaymentsExtrasSubjects.sessionView)
+  view(@CommandBody() body: SessionViewRequest): Promise<SessionView> {
+    return this.threeDs.view(body.sessionId, body.kind);
+  }
+
+  @MessagePattern(PaymentsExtrasSubjects.completeChallenge)
+  complete(@CommandBody() body: CompleteChallengeCommand): Promise<ChallengeOutcomeResponse> {
+    return this.threeDs.complete(null, body.sessionId, body.outcome);
+  }
+
+  @MessagePattern(PaymentsExtrasSubjects.sandboxChallenge)
+  sandboxChallenge(
+    @Caller() ctx: CallerContext,
+    @CommandBody() body: CompleteChallengeCommand,
+  ): Promise<ChallengeOutcomeResponse> {
+    return this.threeDs.complete(ctx, body.sessionId, body.outcome);
+  }
+
+  @MessagePattern(PaymentsExtrasSubjects.sandboxSettle)
+  settle(@Caller() ctx: CallerContext, @CommandBody() body: SettleCommand): Promise<PaymentResponse> {
+    return this.settleUseCase.run(ctx, body);
+  }
+}

@@ -1,0 +1,103 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsInt,
+  IsISO31661Alpha2,
+  IsISO4217CurrencyCode,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+
+/** The amount a checkout is for, recorded in the client token for the SDK to show. */
+export class SdkAmount {
+  @ApiProperty({ example: 'USD' }) @IsISO4217CurrencyCode() currency: string;
+  @ApiProperty({ example: 1000, description: 'Minor units' })
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  value: number;
+  @ApiProperty({ example: 2 }) @IsInt() @Min(0) @Max(4) exponent: number;
+}
+
+export class SdkSessionRequest {
+  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
+  @IsOptional()
+  @IsString()
+  merchantCode?: string;
+
+  @ApiPropertyOptional({ example: 'BR', description: 'ISO 3166-1 alpha-2 country of the checkout' })
+  @IsOptional()
+  @IsISO31661Alpha2()
+  country?: string;
+
+  @ApiPropertyOptional({ example: 'BRL' }) @IsOptional() @IsISO4217CurrencyCode() currency?: string;
+
+  @ApiPropertyOptional({ type: SdkAmount })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SdkAmount)
+  amount?: SdkAmount;
+
+  @ApiPropertyOptional({ description: "The merchant's id of the shopper", maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  customerId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() checkoutConfigId?: string;
+}
+
+export class SdkSessionResponse {
+  @ApiProperty({ description: 'JWT for the browser SDK (Authorization: Bearer <clientToken>); valid 30 minutes' })
+  clientToken: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}
+
+/** The raw card the browser SDK collects; it becomes a single-use nonce. */
+export class NonceCardData {
+  @ApiProperty({ example: '4111111111111111', description: 'Digits only; Luhn-checked' })
+  @IsString()
+  @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12 to 19 digits' })
+  cardNumber: string;
+
+  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) cardholderName?: string;
+
+  @ApiProperty({ example: '12' })
+  @IsString()
+  @Matches(/^(0[1-9]|1[0-2])$/, { message: 'expiryMonth must be "01" to "12"' })
+  expiryMonth: string;
+
+  @ApiProperty({ example: '2030' })
+  @IsString()
+  @Matches(/^\d{4}$/, { message: 'expiryYear must be four digits' })
+  expiryYear: string;
+
+  @ApiPropertyOptional({ example: '123' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{3,4}$/, { message: 'cvv must be 3 or 4 digits' })
+  cvv?: string;
+}
+
+export class CreateNonceRequest {
+  @ApiProperty({ type: NonceCardData })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => NonceCardData)
+  cardData: NonceCardData;
+}
+
+export class NonceResponse {
+  @ApiProperty({ description: 'Single-use; pass it as card.nonceData.nonce within 15 minutes' }) nonce: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}

@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import type { Environment } from '../context';
+
+export const CHALLENGE_OUTCOMES = ['authenticated', 'failed'] as const;
+export type ChallengeOutcome = (typeof CHALLENGE_OUTCOMES)[number];
+
+export class ResumeRequest {
+  @ApiProperty({ description: 'actionRequired.sessionId of a pending_3ds or pending_action payment' })
+  @IsString()
+  @Length(1, 255)
+  sessionId: string;
+}
+
+export class ChallengeOutcomeRequest {
+  @ApiProperty({ enum: CHALLENGE_OUTCOMES }) @IsIn(CHALLENGE_OUTCOMES) outcome: ChallengeOutcome;
+}
+
+export class SandboxChallengeRequest extends ChallengeOutcomeRequest {
+  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
+  @IsOptional()
+  @IsString()
+  merchantCode?: string;
+}
+
+/** Command body of the sandbox and hosted-page challenge commands. */
+export class CompleteChallengeCommand extends ChallengeOutcomeRequest {
+  @IsString() @Length(1, 255) sessionId: string;
+}
+
+export class ChallengeOutcomeResponse {
+  @ApiProperty() sessionId: string;
+  @ApiProperty({ enum: CHALLENGE_OUTCOMES }) outcome: ChallengeOutcome;
+}
+
+export class SessionViewRequest {
+  @IsString() @Length(1, 255) sessionId: string;
+  /** The page asking: a 3DS session on the APM page (or the reverse) is NOT_FOUND. */
+  @IsIn(['threeds', 'apm']) kind: 'threeds' | 'apm';
+}
+
+/** What a hosted page shows about a session (never card data). */
+export interface SessionView {
+  sessionId: string;
+  kind: 'threeds' | 'apm';
+  status: string;
+  expired: boolean;
+  environment: Environment;
+  merchantCode: string;
+  amount: { currency: string; value: number; exponent: number };
+  expiresAt: string;
+  /** Masked card of a 3DS challenge, e.g. 400000****3155. */
+  maskedCard?: string;
+  /** APM payment instructions. */
+  actionType?: string;
+  apm?: { qrCode?: string; barcode?: string; url?: string; expiresAt: string };
+}
+
+export class ActionRequiredView {
+  @ApiProperty({ enum: ['threeds_challenge', 'redirect', 'qr_code', 'barcode'] }) type: string;
+  @ApiProperty({ description: 'Where to send the cardholder' }) url: string;
+  @ApiProperty() sessionId: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}
+
+export class ApmView {
+  @ApiPropertyOptional({ description: 'Pix "copia e cola" payload (EMV BR Code)' }) qrCode?: string;
+  @ApiPropertyOptional({ description: 'Boleto linha digitável (47 digits)' }) barcode?: string;
+  @ApiPropertyOptional({ description: 'Where to send the payer (ACH bank authorization)' }) url?: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}

@@ -1,0 +1,8 @@
+/** The request header that makes a POST safe to retry (DECISIONS §1). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+/** 1-255 printable ASCII characters; a uuid v4 is recommended. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
+
+export const isValidIdempotencyKey = (key: unknown): key is string =>
+  typeof key === 'string' && IDEMPOTENCY_KEY_PATTERN.test(key);

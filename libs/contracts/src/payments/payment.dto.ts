@@ -1,0 +1,84 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AmountDto } from './amount.dto';
+import { ActionRequiredView, ApmView } from '../payments-extras/threeds.dto';
+import {
+  CARD_TYPES,
+  CardType,
+  OPERATION_STATUSES,
+  OperationStatus,
+  PAYMENT_STATUSES,
+  PaymentStatus,
+  RECOVERY_ACTIONS,
+  RecoveryAction,
+} from './payment-types';
+
+/** Why a payment was declined (DECISIONS §3). */
+export class RefusalCodeDto {
+  @ApiProperty({ example: '51', description: 'Normalized ISO 8583 code without a leading zero' }) reasonCode: string;
+  @ApiProperty({ example: 'Insufficient funds' }) reason: string;
+  @ApiProperty({ example: '51', description: 'The code as the acquirer sent it' }) originalReasonCode: string;
+  @ApiProperty({ example: 'INSUFFICIENT_FUNDS' }) originalReason: string;
+  @ApiProperty({ enum: RECOVERY_ACTIONS }) recoveryAction: RecoveryAction;
+}
+
+export class CardDataView {
+  @ApiProperty({ example: 'visa' }) brand: string;
+  @ApiProperty({ example: '411111****1111', description: 'First 6, four asterisks, last 4' }) cardNumber: string;
+  @ApiProperty({ enum: CARD_TYPES }) type: CardType;
+  @ApiProperty({ example: '12' }) expiryMonth: string;
+  @ApiProperty({ example: '2030' }) expiryYear: string;
+}
+
+export class CardView {
+  @ApiProperty({ type: CardDataView }) cardData: CardDataView;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Cite it on later merchant-initiated charges',
+  })
+  networkTransactionId: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true }) networkReferenceId: string | null;
+}
+
+export class TokenView {
+  @ApiProperty({ example: 'vt_…' }) token: string;
+  @ApiProperty() expirationDate: string;
+}
+
+/** The Payment of SPEC: response of purchase, authorization, resume and the inquiries; `data` of payment events. */
+export class PaymentResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: PAYMENT_STATUSES }) status: PaymentStatus;
+  @ApiProperty({ description: 'Receipt id; not a handle for operations' }) paymentCode: string;
+  @ApiProperty() orderCode: string;
+  @ApiProperty() merchantCode: string;
+
+  @ApiPropertyOptional({ description: 'Issuer authorization code of an approved payment (spelled without h)' })
+  autorizationCode?: string;
+
+  @ApiProperty({ example: 'card' }) paymentMethod: string;
+  @ApiProperty({ description: 'The connection that answered' }) connectionCode: string;
+  @ApiProperty() connectionName: string;
+  @ApiProperty({ type: AmountDto }) amount: AmountDto;
+  @ApiProperty({ type: AmountDto }) amountCaptured: AmountDto;
+  @ApiProperty({ type: AmountDto }) amountRefunded: AmountDto;
+  @ApiPropertyOptional({ type: CardView }) card?: CardView;
+  @ApiPropertyOptional({ type: ApmView }) apm?: ApmView;
+  @ApiPropertyOptional({ type: TokenView }) token?: TokenView;
+  @ApiPropertyOptional({ type: ActionRequiredView }) actionRequired?: ActionRequiredView;
+  @ApiPropertyOptional({ type: RefusalCodeDto }) refusalCode?: RefusalCodeDto;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata: Record<string, string>;
+  @ApiProperty() createdAt: string;
+}
+
+/** Response of capture, refund, cancel and cancel_or_refund (SPEC "Operation result"). */
+export class OperationResult {
+  @ApiProperty({ format: 'uuid', description: 'The payment id' }) id: string;
+  @ApiProperty() merchantCode: string;
+  @ApiProperty() orderCode: string;
+  @ApiProperty() paymentCode: string;
+  @ApiProperty({ type: AmountDto, description: 'The amount this operation moved' }) amount: AmountDto;
+  @ApiProperty({ enum: OPERATION_STATUSES }) status: OperationStatus;
+}

@@ -1,0 +1,277 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsIP,
+  IsISO31661Alpha2,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { AmountDto } from './amount.dto';
+import { CARD_ON_FILE_INITIATORS, CARD_ON_FILE_TYPES, CARD_TYPES } from './payment-types';
+import { IsMetadata } from './validators';
+
+/** A merchant-supplied receipt id: it is also a path segment of the inquiry route, so no slashes or spaces. */
+export const PAYMENT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:#-]{0,63}$/;
+
+export class CardAddressDto {
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) line1?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(0, 255) line2?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) city?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) state?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 32) postalCode?: string;
+  @ApiPropertyOptional({ example: 'US', description: 'ISO 3166-1 alpha-2' })
+  @IsOptional()
+  @IsISO31661Alpha2()
+  country?: string;
+}
+
+export class CardDataDto {
+  @ApiProperty({ example: '4111111111111111', description: 'Digits only; must pass the Luhn check' })
+  @IsString()
+  @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12-19 digits' })
+  cardNumber: string;
+
+  @ApiPropertyOptional({ example: 'Jane Doe' }) @IsOptional() @IsString() @Length(1, 255) cardholderName?: string;
+
+  @ApiProperty({ example: '12', description: '"MM"' })
+  @IsString()
+  @Matches(/^(0[1-9]|1[0-2])$/, { message: 'expiryMonth must be "MM" (01-12)' })
+  expiryMonth: string;
+
+  @ApiProperty({ example: '2030', description: '"YYYY"' })
+  @IsString()
+  @Matches(/^\d{4}$/, { message: 'expiryYear must be "YYYY"' })
+  expiryYear: string;
+
+  @ApiPropertyOptional({ example: '123', description: '3-4 digits; never stored' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{3,4}$/, { message: 'cvv must be 3-4 digits' })
+  cvv?: string;
+
+  @ApiPropertyOptional({ description: 'Store the card in the vault (needs shopper.id)' })
+  @IsOptional()
+  @IsBoolean()
+  tokenize?: boolean;
+
+  @ApiPropertyOptional({ type: CardAddressDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CardAddressDto)
+  cardAddress?: CardAddressDto;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) documentNumber?: string;
+
+  @ApiPropertyOptional({ enum: CARD_TYPES }) @IsOptional() @IsIn(CARD_TYPES) typeOverride?: 'credit' | 'debit';
+}
+
+export class NonceDataDto {
+  @ApiProperty({ description: 'From POST /v1/sdk/nonce' }) @IsString() @Length(1, 255) nonce: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) cardholderName?: string;
+
+  @ApiPropertyOptional({ type: CardAddressDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CardAddressDto)
+  cardAddress?: CardAddressDto;
+
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() tokenize?: boolean;
+  @ApiPropertyOptional({ enum: CARD_TYPES }) @IsOptional() @IsIn(CARD_TYPES) typeOverride?: 'credit' | 'debit';
+}
+
+export class TokenDataDto {
+  @ApiProperty({ example: 'vt_…' }) @IsString() @Length(1, 255) token: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{3,4}$/, { message: 'cvv must be 3-4 digits' })
+  cvv?: string;
+
+  @ApiPropertyOptional({ type: CardAddressDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CardAddressDto)
+  cardAddress?: CardAddressDto;
+}
+
+export class CardOnFileDto {
+  @ApiProperty({ enum: CARD_ON_FILE_TYPES }) @IsIn(CARD_ON_FILE_TYPES) type: (typeof CARD_ON_FILE_TYPES)[number];
+
+  @ApiProperty({ enum: CARD_ON_FILE_INITIATORS, description: '`merchant` marks a merchant-initiated transaction' })
+  @IsIn(CARD_ON_FILE_INITIATORS)
+  initiator: (typeof CARD_ON_FILE_INITIATORS)[number];
+}
+
+/** Exactly one instrument among cardData, nonceData and tokenData, plus stored-credential modifiers. */
+export class CardRequestDto {
+  @ApiPropertyOptional({ type: CardDataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CardDataDto)
+  cardData?: CardDataDto;
+
+  @ApiPropertyOptional({ type: NonceDataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => NonceDataDto)
+  nonceData?: NonceDataDto;
+
+  @ApiPropertyOptional({ type: TokenDataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TokenDataDto)
+  tokenData?: TokenDataDto;
+
+  @ApiPropertyOptional({ type: CardOnFileDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CardOnFileDto)
+  cardOnFile?: CardOnFileDto;
+
+  @ApiPropertyOptional({ example: 3 }) @IsOptional() @IsInt() @Min(1) @Max(99) instalments?: number;
+
+  @ApiPropertyOptional({ description: 'Network transaction id of the original cardholder-initiated payment' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  networkTransactionId?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) networkReferenceId?: string;
+}
+
+/** APM details; which fields a method needs is checked by the service per `paymentMethod`. */
+export class ApmRequestDto {
+  @ApiPropertyOptional({ description: 'pix, boleto' }) @IsOptional() @IsString() @Length(1, 64) payerDocument?: string;
+
+  @ApiPropertyOptional({ description: 'pix' })
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  @Max(30 * 24 * 3600)
+  expiresInSeconds?: number;
+
+  @ApiPropertyOptional({ description: 'boleto' }) @IsOptional() @IsString() @Length(1, 255) payerName?: string;
+
+  @ApiPropertyOptional({ description: 'boleto, "YYYY-MM-DD"' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dueDate must be "YYYY-MM-DD"' })
+  dueDate?: string;
+
+  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @Length(1, 255) accountHolderName?: string;
+  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @Length(1, 34) accountNumber?: string;
+  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @Length(1, 34) routingNumber?: string;
+
+  @ApiPropertyOptional({ enum: ['checking', 'savings'], description: 'ach' })
+  @IsOptional()
+  @IsIn(['checking', 'savings'])
+  accountType?: 'checking' | 'savings';
+}
+
+export class ShopperDto {
+  @ApiPropertyOptional({ description: 'The merchant’s id of the shopper; required when tokenizing' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  id?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsEmail() @Length(1, 255) email?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) name?: string;
+}
+
+export class ThreeDsSetupDto {
+  @ApiPropertyOptional({ description: 'Device-data-collection session id, on a retry of the original request' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  sessionId?: string;
+}
+
+/** POST /v1/payment/purchase and /v1/payment/authorization. */
+export class PurchaseRequest {
+  @ApiProperty({ example: 'acme' }) @IsString() @Length(1, 64) merchantCode: string;
+
+  @ApiProperty({ example: 'order-1001', description: 'The merchant’s order reference' })
+  @IsString()
+  @Length(1, 255)
+  orderCode: string;
+
+  @ApiPropertyOptional({
+    description: 'The merchant’s receipt id (unique per merchant and environment); generated when absent',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(PAYMENT_CODE_PATTERN, { message: 'paymentCode must be 1-64 letters, digits or . _ : # -' })
+  paymentCode?: string;
+
+  @ApiProperty({ type: AmountDto }) @IsObject() @ValidateNested() @Type(() => AmountDto) amount: AmountDto;
+
+  @ApiPropertyOptional({ type: CardRequestDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CardRequestDto)
+  card?: CardRequestDto;
+
+  @ApiPropertyOptional({ type: ApmRequestDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ApmRequestDto)
+  apm?: ApmRequestDto;
+
+  @ApiPropertyOptional({ example: 'card', description: 'Omit for card; `pix`, `boleto` or `ach` for an APM' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 32)
+  paymentMethod?: string;
+
+  @ApiPropertyOptional({ type: ShopperDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ShopperDto)
+  shopper?: ShopperDto;
+
+  @ApiPropertyOptional({ example: 'https://shop.example.com/hooks/payments' })
+  @IsOptional()
+  @IsUrl(
+    { protocols: ['https'], require_protocol: true, require_tld: false },
+    { message: 'webhookUrl must be an https URL' },
+  )
+  @Length(1, 2048)
+  webhookUrl?: string;
+
+  @ApiPropertyOptional({ description: 'Pins the payment to one connection' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  connectionCode?: string;
+
+  @ApiPropertyOptional({ example: '203.0.113.7' }) @IsOptional() @IsIP() ipAddress?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'At most 50 string pairs; key ≤ 40 characters, value ≤ 500',
+  })
+  @IsOptional()
+  @IsObject()
+  @IsMetadata()
+  metadata?: Record<string, string>;
+
+  @ApiPropertyOptional({ type: ThreeDsSetupDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ThreeDsSetupDto)
+  threeDsSetup?: ThreeDsSetupDto;
+}

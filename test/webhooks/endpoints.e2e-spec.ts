@@ -1,0 +1,280 @@
+import { DataSource } from 'typeorm';
+import { EventTypes } from '@app/contracts';
+import { NatsClient } from '@app/messaging';
+import { TestStack } from '../support/stack';
+import { Attempt, emit, signatureValid } from './emit';
+import { selfSignedCert, until, WebhookReceiver } from './receiver';
+
+// Real-time retries and restarts take seconds; Jest ignores testTimeout inside a project entry (default 5 s).
+jest.setTimeout(60_000);
+
+describe('webhook endpoints, signing and retries', () => {
+  let stack: TestStack;
+  let receiver: WebhookReceiver;
+  let m: string;
+  let key: string;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    stack = await TestStack.start({
+      services: [],
+      webhookCa: selfSignedCert().cert,
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1', WEBHOOK_DISPATCH_POLL_MS: '100' },
+    });
+    m = await stack.merchant();
+    key = (await stack.key([m])).key;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+  });
+  beforeEach(() => {
+    receiver.respond = () => 200;
+  });
+
+  const create = (body: unknown, k = key) => stack.http('POST', '/v1/webhook-endpoint', { key: k, body });
+  const deliveries = async (id: string, k = key) =>
+    (await stack.http<Attempt[]>('GET', `/v1/webhook-endpoint/${id}/deliveries`, { key: k })).body;
+  /** A merchant of its own, so that no other test's endpoint receives this test's events. */
+  const account = async () => {
+    const code = await stack.merchant();
+    return { code, key: (await stack.key([code])).key };
+  };
+
+  it('creates an endpoint (201, secret shown once), lists newest first, reads and deletes it', async () => {
+    const a = await create({ url: receiver.url('/a'), events: ['payment.captured'] });
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({ url: receiver.url('/a'), events: ['payment.captured'], environment: 'sandbox' });
+    expect(a.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    const b = await create({ url: receiver.url('/b'), events: ['*'] });
+    expect(b.status).toBe(201);
+
+    const list = await stack.http('GET', '/v1/webhook-endpoint', { key });
+    expect(list.status).toBe(200);
+    expect(list.body.map((e: { id: string }) => e.id).slice(0, 2)).toEqual([b.body.id, a.body.id]);
+    expect(list.body.every((e: object) => !('secret' in e))).toBe(true);
+    const page = await stack.http('GET', `/v1/webhook-endpoint?limit=1&startingAfter=${b.body.id}`, { key });
+    expect(page.body.map((e: { id: string }) => e.id)).toEqual([a.body.id]);
+
+    const one = await stack.http('GET', `/v1/webhook-endpoint/${a.body.id}`, { key });
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({ ...a.body, secret: undefined, createdAt: a.body.createdAt });
+    expect(one.body.secret).toBeUndefined();
+
+    const del = await stack.http('DELETE', `/v1/webhook-endpoint/${a.body.id}`, { key });
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ id: a.body.id, deleted: true });
+    expect((await stack.http('GET', `/v1/webhook-endpoint/${a.body.id}`, { key })).status).toBe(404);
+    expect((await stack.http('DELETE', `/v1/webhook-endpoint/${a.body.id}`, { key })).status).toBe(404);
+    const after = await stack.http('GET', '/v1/webhook-endpoint', { key });
+    expect(after.body.map((e: { id: string }) => e.id)).not.toContain(a.body.id);
+    await stack.http('DELETE', `/v1/webhook-endpoint/${b.body.id}`, { key });
+  });
+
+  it('another merchant or environment sees 404; unknown and non-uuid ids are 404', async () => {
+    const mine = await create({ url: receiver.url(), events: ['*'] });
+    const other = await stack.merchant();
+    const otherKey = (await stack.key([other])).key;
+    const prodKey = (await stack.key([m], 'private', 'production')).key;
+    for (const k of [otherKey, prodKey]) {
+      const r = await stack.http('GET', `/v1/webhook-endpoint/${mine.body.id}`, { key: k });
+      expect(r.status).toBe(404);
+      expect(r.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'id' });
+      expect((await stack.http('GET', `/v1/webhook-endpoint/${mine.body.id}/deliveries`, { key: k })).status).toBe(404);
+    }
+    expect((await stack.http('GET', '/v1/webhook-endpoint', { key: prodKey })).body).toEqual([]);
+    expect((await stack.http('GET', '/v1/webhook-endpoint/00000000-0000-7000-8000-000000000000', { key })).status).toBe(
+      404,
+    );
+    expect((await stack.http('GET', '/v1/webhook-endpoint/not-a-uuid', { key })).status).toBe(404);
+    await stack.http('DELETE', `/v1/webhook-endpoint/${mine.body.id}`, { key });
+  });
+
+  it.each([
+    ['an unknown event type', { events: ['payment.exploded'] }, 'events'],
+    ['the webhook-only ping type', { events: ['ping'] }, 'events'],
+    ['no events', { events: [] }, 'events'],
+    ['events that are not a list', { events: 'payment.captured' }, 'events'],
+    ['no url', { url: undefined }, 'url'],
+    ['a relative url', { url: '/hook' }, 'url'],
+  ])('400 VALIDATION_FAILED for %s', async (_, patch, param) => {
+    const r = await create({ url: receiver.url(), events: ['*'], ...patch });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'VALIDATION_FAILED', param });
+  });
+
+  it('needs a private key', async () => {
+    expect((await stack.http('GET', '/v1/webhook-endpoint')).status).toBe(401);
+    const pub = (await stack.key([m], 'public')).key;
+    expect((await stack.http('GET', '/v1/webhook-secret', { key: pub })).status).toBe(403);
+  });
+
+  it('the account secret is created on first read, stable, and rolled on request', async () => {
+    const first = await stack.http('GET', '/v1/webhook-secret', { key });
+    expect(first.status).toBe(200);
+    expect(first.body.secret).toMatch(/^whsec_/);
+    expect(new Date(first.body.createdAt).toISOString()).toBe(first.body.createdAt);
+    expect((await stack.http('GET', '/v1/webhook-secret', { key })).body).toEqual(first.body);
+    const rolled = await stack.http('POST', '/v1/webhook-secret/roll', { key });
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.secret).not.toBe(first.body.secret);
+    expect((await stack.http('GET', '/v1/webhook-secret', { key })).body.secret).toBe(rolled.body.secret);
+    const prodKey = (await stack.key([m], 'private', 'production')).key;
+    const prod = await stack.http('GET', '/v1/webhook-secret', { key: prodKey });
+    expect(prod.body.secret).not.toBe(rolled.body.secret);
+    expect(stack.log('gateway').text()).not.toContain(rolled.body.secret);
+  });
+
+  it('POST /test sends a signed ping through the delivery path (202 with the pending try)', async () => {
+    const a = await account();
+    const ep = await create({ url: receiver.url('/ping'), events: ['payment.captured'] }, a.key);
+    const r = await stack.http('POST', `/v1/webhook-endpoint/${ep.body.id}/test`, { key: a.key });
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ eventType: 'ping', attempt: 1, status: 'pending', attemptedAt: null });
+    const got = await until(
+      () => receiver.of(r.body.eventId),
+      (x) => x.length > 0,
+    );
+    expect(got).toHaveLength(1);
+    const req = got[0];
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['user-agent']).toMatch(/Webhooks/);
+    expect(signatureValid(req.headers['webhook-signature'], req.body, ep.body.secret)).toBe(true);
+    expect(signatureValid(req.headers['webhook-signature'], `${req.body} `, ep.body.secret)).toBe(false);
+    expect(signatureValid(req.headers['webhook-signature'], req.body, 'whsec_wrong')).toBe(false);
+    const envelope = JSON.parse(req.body);
+    expect(Object.keys(envelope)).toEqual(['id', 'type', 'createdAt', 'environment', 'merchantCode', 'data']);
+    expect(envelope).toMatchObject({ id: r.body.eventId, type: 'ping', merchantCode: a.code, environment: 'sandbox' });
+    expect(envelope.data.endpointId).toBe(ep.body.id);
+    const log = await until(
+      () => deliveries(ep.body.id, a.key),
+      (l) => l[0]?.status === 'succeeded',
+    );
+    expect(log).toEqual([
+      expect.objectContaining({ id: r.body.id, eventId: r.body.eventId, status: 'succeeded', responseStatus: 200 }),
+    ]);
+    expect(log[0].durationMs).toEqual(expect.any(Number));
+    expect(log[0].nextAttemptAt).toBeNull();
+  });
+
+  it('an event reaches the endpoints subscribed to its type, signed with each endpoint secret', async () => {
+    const a = await account();
+    const captured = await create({ url: receiver.url('/captured'), events: ['payment.captured'] }, a.key);
+    const all = await create({ url: receiver.url('/all'), events: ['*'] }, a.key);
+    const refunds = await create({ url: receiver.url('/refunds'), events: ['payment.refunded'] }, a.key);
+    const event = await emit(stack.gateway!, EventTypes.paymentCaptured, a.code, { id: 'pay_1', status: 'captured' });
+    const got = await until(
+      () => receiver.of(event.id),
+      (x) => x.length >= 2,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      receiver
+        .of(event.id)
+        .map((g) => g.path)
+        .sort(),
+    ).toEqual(['/all', '/captured']);
+    const secretOf: Record<string, string> = { '/all': all.body.secret, '/captured': captured.body.secret };
+    for (const g of got) {
+      expect(signatureValid(g.headers['webhook-signature'], g.body, secretOf[g.path])).toBe(true);
+      expect(signatureValid(g.headers['webhook-signature'], g.body, refunds.body.secret)).toBe(false);
+      expect(JSON.parse(g.body)).toEqual(event);
+    }
+    expect(await deliveries(refunds.body.id, a.key)).toEqual([]);
+    for (const ep of [captured, all, refunds])
+      await stack.http('DELETE', `/v1/webhook-endpoint/${ep.body.id}`, { key: a.key });
+  });
+
+  it('a receiver failing twice gets three tries at the configured backoff, the same Webhook-Id each time', async () => {
+    const a = await account();
+    const ep = await create({ url: receiver.url('/flaky'), events: ['payment.refunded'] }, a.key);
+    let calls = 0;
+    receiver.respond = () => (++calls <= 2 ? 503 : 204);
+    const event = await emit(stack.gateway!, EventTypes.paymentRefunded, a.code, { id: 'pay_2' });
+    const got = await until(
+      () => receiver.of(event.id),
+      (x) => x.length >= 3,
+    );
+    expect(got.map((g) => g.status)).toEqual([503, 503, 204]);
+    expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(900);
+    expect(got[2].at - got[1].at).toBeGreaterThanOrEqual(900);
+    for (const g of got) expect(signatureValid(g.headers['webhook-signature'], g.body, ep.body.secret)).toBe(true);
+    expect(new Set(got.map((g) => g.body)).size).toBe(1);
+
+    const log = await until(
+      () => deliveries(ep.body.id, a.key),
+      (l) => l[0]?.status === 'succeeded',
+    );
+    expect(log.map((a) => [a.attempt, a.status, a.responseStatus])).toEqual([
+      [3, 'succeeded', 204],
+      [2, 'failed', 503],
+      [1, 'failed', 503],
+    ]);
+    expect(log.every((a) => a.eventId === event.id && a.eventType === 'payment.refunded')).toBe(true);
+    expect(log[1].nextAttemptAt).toEqual(expect.any(String));
+    const gap = Date.parse(log[1].nextAttemptAt!) - Date.parse(log[1].attemptedAt!);
+    expect(gap).toBeGreaterThanOrEqual(900);
+    await stack.http('DELETE', `/v1/webhook-endpoint/${ep.body.id}`, { key: a.key });
+  });
+
+  it('after the schedule is used up the last try is dead; the list pages newest first', async () => {
+    const a = await account();
+    const ep = await create({ url: receiver.url('/down'), events: ['invoice.failed'] }, a.key);
+    receiver.respond = () => 500;
+    const event = await emit(stack.gateway!, EventTypes.invoiceFailed, a.code, { id: 'inv_1' });
+    const log = await until(
+      () => deliveries(ep.body.id, a.key),
+      (l) => l[0]?.status === 'dead',
+    );
+    expect(log.map((a) => [a.attempt, a.status])).toEqual([
+      [3, 'dead'],
+      [2, 'failed'],
+      [1, 'failed'],
+    ]);
+    expect(log[0].nextAttemptAt).toBeNull();
+    expect(receiver.of(event.id)).toHaveLength(3);
+    const page = await stack.http(
+      'GET',
+      `/v1/webhook-endpoint/${ep.body.id}/deliveries?limit=1&startingAfter=${log[0].id}`,
+      { key: a.key },
+    );
+    expect(page.body.map((a: { id: string }) => a.id)).toEqual([log[1].id]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.of(event.id)).toHaveLength(3);
+  });
+
+  it("delivers to a payment's webhookUrl signed with the account secret", async () => {
+    const a = await account();
+    const { secret } = (await stack.http('GET', '/v1/webhook-secret', { key: a.key })).body;
+    const event = await emit(stack.gateway!, EventTypes.paymentAuthorized, a.code, {
+      id: 'pay_3',
+      webhookUrl: receiver.url('/payment-hook'),
+    });
+    const got = await until(
+      () => receiver.of(event.id),
+      (x) => x.length > 0,
+    );
+    expect(got).toHaveLength(1);
+    expect(signatureValid(got[0].headers['webhook-signature'], got[0].body, secret)).toBe(true);
+  });
+
+  it('a redelivered event (same id twice on the stream) makes one delivery and one POST', async () => {
+    const a = await account();
+    const ep = await create({ url: receiver.url('/once'), events: ['payment.cancelled'] }, a.key);
+    const event = await emit(stack.gateway!, EventTypes.paymentCancelled, a.code, { id: 'pay_4' });
+    await until(
+      () => receiver.of(event.id),
+      (x) => x.length > 0,
+    );
+    // The relay would drop a re-publish by message id; this one bypasses that, as a redelivery would.
+    const nc = await stack.gateway!.get(NatsClient).get();
+    await nc.jetstream().publish(event.type, Buffer.from(JSON.stringify(event)));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.of(event.id)).toHaveLength(1);
+    const rows = await stack
+      .gateway!.get(DataSource)
+      .query('SELECT id FROM webhook_deliveries WHERE event_id = $1', [event.id]);
+    expect(rows).toHaveLength(1);
+    expect(await deliveries(ep.body.id, a.key)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, Server } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ReceivedWebhook {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  at: number;
+  status: number;
+}
+
+let cert: { key: string; cert: string } | undefined;
+
+/** A self-signed certificate for localhost and 127.0.0.1, made with openssl once per test file. */
+export function selfSignedCert(): { key: string; cert: string } {
+  if (cert) return cert;
+  const dir = mkdtempSync(join(tmpdir(), 'webhook-cert-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    cert = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+    return cert;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A merchant's HTTPS webhook receiver on 127.0.0.1: records every request, answers what `respond` says
+ * (200 by default; `failFirst(n)` makes the first n answers 500).
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  respond: (n: number, body: string) => number = () => 200;
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<WebhookReceiver> {
+    const server = createServer(selfSignedCert());
+    const receiver = new WebhookReceiver(server);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const status = receiver.respond(receiver.received.length + 1, body);
+        receiver.received.push({ path: req.url ?? '', headers: req.headers, body, at: Date.now(), status });
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  url(path = '/hook'): string {
+    return `https://127.0.0.1:${this.port}${path}`;
+  }
+
+  failFirst(n: number): void {
+    this.respond = (i) => (i <= n ? 500 : 200);
+  }
+
+  /** Requests whose body is the envelope of this event. */
+  of(eventId: string): ReceivedWebhook[] {
+    return this.received.filter((r) => r.headers['webhook-id'] === eventId);
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Polls until `ok(value)`; returns the last value either way, so the assertion after it says what was seen. */
+export async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let v = await fn();
+  while (!ok(v) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    v = await fn();
+  }
+  return v;
+}
