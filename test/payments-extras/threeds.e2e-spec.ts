@@ -187,11 +187,11 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
       const p = await challenged();
       clock.advance(15 * MINUTE);
       const sweeper = stack.services.get('payments')![0].get(ThreeDsExpiryService);
-      expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
+      expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
       expect((await client.get(p.id)).body.status).toBe('cancelled');
       expect(await events(p.id)).toEqual(['payment.pending', 'payment.cancelled']);
       expectError(await resume(p.actionRequired.sessionId), 400, 'SESSION_EXPIRED');
-      expect(await sweeper.sweep()).toBe(0);
+      expect(await sweeper.runOnce()).toBe(0);
     });
   });
 });

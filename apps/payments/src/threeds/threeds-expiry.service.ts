@@ -34,7 +34,7 @@ export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicati
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
       if (!this.running)
-        this.running = this.sweep()
+        this.running = this.runOnce()
           .catch((e: unknown) => this.logger.error({ err: e }, '3DS expiry sweep failed'))
           .finally(() => (this.running = undefined));
     }, SWEEP_EVERY_MS);
@@ -47,7 +47,7 @@ export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicati
   }
 
   /** Expires every due session (of one merchant's sandbox when `scope` is given, on its clock). */
-  async sweep(scope?: ClockScope): Promise<number> {
+  async runOnce(scope?: ClockScope): Promise<number> {
     const now = this.clock.now(scope);
     let total = 0;
     for (;;) {
