@@ -47,3 +47,18 @@ describe('configuration', () => {
     }
   });
 });
+
+describe('README configuration table', () => {
+  it('lists every environment variable every app reads', () => {
+    const { readFileSync } = jest.requireActual<typeof import('node:fs')>('node:fs');
+    const readme = readFileSync(`${__dirname}/../../../README.md`, 'utf8');
+    const schemas = [
+      require('../../../apps/gateway/src/config').gatewayEnv,
+      require('../../../apps/payments/src/config').paymentsEnv,
+      require('../../../apps/payment-links/src/config').paymentLinksEnv,
+      require('../../../apps/billing/src/config').billingEnv,
+    ];
+    const missing = schemas.flatMap((s) => Object.keys(s)).filter((name) => !readme.includes(`| \`${name}\` |`));
+    expect(missing).toEqual([]);
+  });
+});
