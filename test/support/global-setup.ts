@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,18 +38,32 @@ export default async function globalSetup(): Promise<void> {
   const state: TestRunState = { runId, pgBase, natsUrl: process.env.TEST_NATS_URL ?? '' };
   const binary = NATS_BINARIES.find((b) => existsSync(b));
   if (!state.natsUrl && binary) {
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'nats-test-'));
-    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
-      stdio: 'ignore',
-      detached: true,
-    });
-    child.unref();
-    state.natsUrl = `nats://127.0.0.1:${port}`;
-    state.natsPid = child.pid;
-    state.natsBinary = binary;
-    state.natsStoreDir = dir;
-    state.natsPort = port;
+    // Two runs may pick the same free port at once: the server is named after this run, and the run only
+    // goes on once it talks to a server of that name (else it tries another port).
+    for (let attempt = 0; attempt < 5 && !state.natsPid; attempt++) {
+      const port = await freePort();
+      const dir = mkdtempSync(join(tmpdir(), 'nats-test-'));
+      const name = `test-${runId}-${attempt}`;
+      const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir, '-n', name], {
+        stdio: 'ignore',
+        detached: true,
+      });
+      child.unref();
+      const url = `nats://127.0.0.1:${port}`;
+      if ((await waitForNats(url)) === name) {
+        Object.assign(state, {
+          natsUrl: url,
+          natsPid: child.pid,
+          natsBinary: binary,
+          natsStoreDir: dir,
+          natsPort: port,
+        });
+      } else {
+        child.kill();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    if (!state.natsPid) throw new Error('Could not start a private nats-server for the test run');
   }
   state.natsUrl ||= process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   await waitForNats(state.natsUrl);
@@ -58,12 +72,14 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_RUN_STATE = file;
 }
 
-async function waitForNats(url: string): Promise<void> {
+/** The name of the server answering at `url`. */
+async function waitForNats(url: string): Promise<string> {
   for (let i = 0; i < 50; i++) {
     try {
       const nc = await connect({ servers: url, timeout: 500 });
+      const name = nc.info?.server_name ?? '';
       await nc.close();
-      return;
+      return name;
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }

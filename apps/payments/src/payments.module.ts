@@ -68,7 +68,7 @@ export class PaymentsModule {
       ],
       providers: [
         { provide: PAYMENTS_CONFIG, useValue: config },
-        // The 3DS, APM and vault modules behind the purchase flow's ports (no-op.ports.ts has stand-ins).
+        // The 3DS, APM and vault modules behind the purchase flow's ports.
         { provide: THREE_DS_PORT, useExisting: ThreeDsService },
         { provide: APM_PORT, useExisting: ApmService },
         { provide: CARD_VAULT_PORT, useExisting: VaultService },
