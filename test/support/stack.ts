@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import { Clock } from '@app/clock';
 import { ServiceName } from '@app/contracts';
@@ -7,8 +8,6 @@ import { startPaymentLinks } from '../../apps/payment-links/src/main';
 import { startPayments } from '../../apps/payments/src/main';
 import { LogCapture } from './log-capture';
 import { runState } from './run-state';
-
-let stackCounter = 0;
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -55,7 +54,9 @@ export class TestStack {
     } = {},
   ): Promise<TestStack> {
     const state = runState();
-    const prefix = `t_${state.runId}_${process.pid}_${++stackCounter}`;
+    // Random, not a counter: Jest gives every test file a fresh module registry, so a module-level counter
+    // would hand the same databases to the first stack of every file.
+    const prefix = `t_${state.runId}_${randomBytes(5).toString('hex')}`;
     const env: Record<string, string> = {
       NODE_ENV: 'test',
       NATS_URL: state.natsUrl,

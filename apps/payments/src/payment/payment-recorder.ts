@@ -22,15 +22,27 @@ export class PaymentRecorder {
     return this.emit(manager, payment, event, now);
   }
 
+  /**
+   * A change after creation (3DS resume, APM settlement, hold expiry, capture, refund, cancel): the merchant
+   * did not get it as the answer to its create call, so its event also names the payment's `webhookUrl` and
+   * the gateway posts it there (SPEC: the final status when it changes asynchronously).
+   */
   async changed(manager: EntityManager, payment: PaymentEntity, event: EventType, now: Date): Promise<PaymentResponse> {
     await this.payments.update(manager, payment);
-    return this.emit(manager, payment, event, now);
+    return this.emit(manager, payment, event, now, true);
   }
 
   /** The event alone, for a flow that wrote the row itself. */
-  async emit(manager: EntityManager, payment: PaymentEntity, event: EventType, now: Date): Promise<PaymentResponse> {
+  async emit(
+    manager: EntityManager,
+    payment: PaymentEntity,
+    event: EventType,
+    now: Date,
+    toWebhookUrl = false,
+  ): Promise<PaymentResponse> {
     const view = toPaymentResponse(payment);
-    await this.outbox.add(manager, event, payment, view, now);
+    const data = toWebhookUrl && payment.webhookUrl ? { ...view, webhookUrl: payment.webhookUrl } : view;
+    await this.outbox.add(manager, event, payment, data, now);
     return view;
   }
 }
