@@ -29,6 +29,9 @@ const base = {
 module.exports = {
   // A root option: Jest does not take testTimeout per project.
   testTimeout: 60_000,
+  // Exit when the run (and global teardown) is done: a NATS reconnect timer or pg pool left by a failed test
+  // must not keep CI waiting until its time limit.
+  forceExit: true,
   projects: [
     {
       ...base,
