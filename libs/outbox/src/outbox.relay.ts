@@ -4,6 +4,7 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
 import { LOGGER } from '@app/observability';
+import { PollingLoop } from '@app/platform';
 import { OutboxRow } from './outbox.entity';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
@@ -22,10 +23,7 @@ export interface OutboxOptions {
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running = false;
-  private again = false;
-  private stopped = false;
+  private readonly loop: PollingLoop;
   private js?: JetStreamClient;
   private streamReady = false;
 
@@ -34,53 +32,31 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly nats: NatsClient,
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.loop = new PollingLoop(
+      async () => (await this.publishBatch()) >= (options.batchSize ?? 100),
+      options.pollMs,
+      (e) => logger.warn({ err: e }, 'Outbox relay could not publish; will retry'),
+    );
+  }
 
   onApplicationBootstrap(): void {
     // Not awaited: a service starts (and answers commands) while NATS is still coming up.
     this.jetstream().catch((e: unknown) => this.logger.warn({ err: e }, 'EVENTS stream not ready yet'));
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    while (this.running) await new Promise((r) => setTimeout(r, 10));
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
+    this.loop.kick();
   }
 
   /** Called inside a transaction: give it a moment to commit before looking. */
   kickAfterCommit(): void {
-    if (!this.stopped) setTimeout(() => this.kick(), 5).unref();
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running || this.stopped) return;
-    this.running = true;
-    let published = 0;
-    try {
-      published = await this.publishBatch();
-    } catch (e) {
-      this.logger.warn({ err: e }, 'Outbox relay could not publish; will retry');
-    } finally {
-      this.running = false;
-    }
-    const full = published >= (this.options.batchSize ?? 100);
-    const more = full || this.again;
-    this.again = false;
-    this.schedule(more ? 0 : this.options.pollMs);
+    setTimeout(() => this.loop.kick(), 5).unref();
   }
 
   /** One claim-publish-mark round; returns how many rows were published. */

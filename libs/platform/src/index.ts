@@ -1,3 +1,4 @@
 export * from './bootstrap-service';
 export * from './ping.handler';
 export * from './platform.module';
+export * from './polling-loop';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from 'pino';
 import { LOGGER, Metrics } from '@app/observability';
+import { PollingLoop } from '@app/platform';
 import { decideAttempt, SendOutcome } from './delivery-policy';
 import { ClaimedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
@@ -17,10 +18,7 @@ const LEASE_MARGIN_SECONDS = 30;
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -28,54 +26,36 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.schedule(0);
+  ) {
+    this.loop = new PollingLoop(
+      () => this.sendDue(),
+      options.pollMs,
+      (e) => logger.warn({ err: e }, 'Webhook worker could not run; will retry'),
+    );
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** New tries were queued: look now instead of at the next poll. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
+    this.loop.kick();
   }
 
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running || this.stopped) return;
-    let full = false;
-    const run = (async () => {
-      try {
-        const claimed = await this.deliveries.claimDue(BATCH_SIZE, this.leaseSeconds());
-        full = claimed.length === BATCH_SIZE;
-        const results = await Promise.allSettled(claimed.map((c) => this.deliver(c)));
-        // An unrecorded try keeps its lease and is sent again once it lapses (at least once).
-        for (const r of results) {
-          if (r.status === 'rejected') this.logger.warn({ err: r.reason }, 'Webhook try not recorded; retried later');
-        }
-      } catch (e) {
-        this.logger.warn({ err: e }, 'Webhook worker could not run; will retry');
-      }
-    })();
-    this.running = run;
-    await run;
-    this.running = undefined;
-    const more = full || this.again;
-    this.again = false;
-    this.schedule(more ? 0 : this.options.pollMs);
+  /** One batch of due tries; answers whether the batch was full (more may be due). */
+  private async sendDue(): Promise<boolean> {
+    const claimed = await this.deliveries.claimDue(BATCH_SIZE, this.leaseSeconds());
+    const results = await Promise.allSettled(claimed.map((c) => this.deliver(c)));
+    // An unrecorded try keeps its lease and is sent again once it lapses (at least once).
+    for (const r of results) {
+      if (r.status === 'rejected') this.logger.warn({ err: r.reason }, 'Webhook try not recorded; retried later');
+    }
+    return claimed.length === BATCH_SIZE;
   }
 
   private leaseSeconds(): number {

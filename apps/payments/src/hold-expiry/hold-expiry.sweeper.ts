@@ -4,6 +4,7 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock, ClockScope } from '@app/clock';
 import { LOGGER } from '@app/observability';
+import { PollingLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { decideHoldExpiry } from '../payment/payment-money';
 import { applyDecision } from '../payment/payment-outcome';
@@ -19,8 +20,7 @@ const BATCH = 100;
  */
 @Injectable()
 export class HoldExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly loop: PollingLoop;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -29,16 +29,25 @@ export class HoldExpirySweeper implements OnApplicationBootstrap, OnApplicationS
     private readonly clock: Clock,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const every = this.config.HOLD_EXPIRY_SWEEP_MS;
-    if (every > 0) this.timer = setInterval(() => void this.tick(), every).unref();
+  ) {
+    this.loop = new PollingLoop(
+      async () => {
+        const swept = await this.runOnce();
+        if (swept) logger.info({ swept }, 'expired authorization holds cancelled');
+        return false;
+      },
+      config.HOLD_EXPIRY_SWEEP_MS,
+      (e) => logger.warn({ err: e }, 'hold-expiry sweep failed; will retry'),
+    );
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  /** HOLD_EXPIRY_SWEEP_MS = 0 turns the periodic sweep off (runOnce still works, e.g. from a clock advance). */
+  onApplicationBootstrap(): void {
+    if (this.config.HOLD_EXPIRY_SWEEP_MS > 0) this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /**
@@ -59,19 +68,6 @@ export class HoldExpirySweeper implements OnApplicationBootstrap, OnApplicationS
       });
       total += swept;
       if (swept < BATCH) return total;
-    }
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = this.runOnce();
-    try {
-      const swept = await this.running;
-      if (swept) this.logger.info({ swept }, 'expired authorization holds cancelled');
-    } catch (e) {
-      this.logger.warn({ err: e }, 'hold-expiry sweep failed; will retry');
-    } finally {
-      this.running = undefined;
     }
   }
 }

@@ -4,6 +4,7 @@ import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, ClockScope } from '@app/clock';
 import { LOGGER } from '@app/observability';
+import { PollingLoop } from '@app/platform';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
 import { transition } from '../payment/payment-state';
@@ -19,8 +20,7 @@ const BATCH = 100;
  */
 @Injectable()
 export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly loop: PollingLoop;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -29,21 +29,20 @@ export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicati
     private readonly recorder: PaymentRecorder,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (!this.running)
-        this.running = this.runOnce()
-          .catch((e: unknown) => this.logger.error({ err: e }, '3DS expiry sweep failed'))
-          .finally(() => (this.running = undefined));
-    }, SWEEP_EVERY_MS);
-    this.timer.unref();
+  ) {
+    this.loop = new PollingLoop(
+      async () => (await this.runOnce(), false),
+      SWEEP_EVERY_MS,
+      (e) => logger.error({ err: e }, '3DS expiry sweep failed'),
+    );
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Expires every due session (of one merchant's sandbox when `scope` is given, on its clock). */
