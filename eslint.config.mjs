@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', 'scripts/**', 'bench/**', 'test/**', '**/config.ts', 'libs/config/**', '**/*.spec.ts', '**/main.ts', '**/cli.ts'],
+    files: ['**/*.js', 'scripts/**', 'bench/**', 'test/**', '**/config.ts', 'libs/config/**', '**/*.spec.ts', '**/main.ts'],
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-restricted-syntax': 'off' },
   },
   {

@@ -76,7 +76,7 @@ async function run(app: INestApplicationContext, argv: string[], out: Out): Prom
 /** Runs one CLI command; returns the exit code. */
 export async function runCli(
   argv: string[],
-  env: NodeJS.ProcessEnv,
+  env?: NodeJS.ProcessEnv,
   out: Out = console.log,
   err: Out = console.error,
 ): Promise<number> {
@@ -102,7 +102,7 @@ export async function runCli(
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2), process.env).then(
+  runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e: Error) => {
       console.error(e.message);
