@@ -5,3 +5,4 @@ export * from './ping.dto';
 export * from './payments';
 export * from './subjects';
 export * from './payments-extras';
+export * from './query.dto';

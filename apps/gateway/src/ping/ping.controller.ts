@@ -6,22 +6,17 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString } from 'class-validator';
-import { CallerContext, PingResponse, PingSubjects, ServiceName, ServiceNames } from '@app/contracts';
+import { IsIn, IsOptional } from 'class-validator';
+import { CallerContext, MerchantQuery, PingResponse, PingSubjects, ServiceName, ServiceNames } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 
-class PingQuery {
+class PingQuery extends MerchantQuery {
   @ApiPropertyOptional({ enum: Object.values(ServiceNames), default: 'payments' })
   @IsOptional()
   @IsIn(Object.values(ServiceNames))
   service?: ServiceName;
-
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
 }
 
 @ApiTags('ping')

@@ -9,7 +9,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CallerContext } from '@app/contracts';
+import { CallerContext, MerchantQuery, PageQuery } from '@app/contracts';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -17,8 +17,6 @@ import {
   CreatedWebhookEndpointResponse,
   CreateWebhookEndpointRequest,
   DeletedWebhookEndpointResponse,
-  ListQuery,
-  MerchantScope,
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
 } from './webhooks.dto';
@@ -51,7 +49,7 @@ export class WebhookEndpointsController {
   @Get()
   @ApiOperation({ summary: 'List webhook endpoints, newest first' })
   @ApiOkResponse({ type: [WebhookEndpointResponse] })
-  list(@Query() query: ListQuery, @Caller() caller: CallerContext): Promise<WebhookEndpointResponse[]> {
+  list(@Query() query: PageQuery, @Caller() caller: CallerContext): Promise<WebhookEndpointResponse[]> {
     return this.webhooks.list(caller, query);
   }
 
@@ -62,7 +60,7 @@ export class WebhookEndpointsController {
   @ApiNotFoundResponse({ type: ErrorEnvelope })
   get(
     @Param('id') id: string,
-    @Query() _scope: MerchantScope,
+    @Query() _scope: MerchantQuery,
     @Caller() caller: CallerContext,
   ): Promise<WebhookEndpointResponse> {
     return this.webhooks.get(caller, id);
@@ -76,7 +74,7 @@ export class WebhookEndpointsController {
   @ApiNotFoundResponse({ type: ErrorEnvelope })
   remove(
     @Param('id') id: string,
-    @Query() _scope: MerchantScope,
+    @Query() _scope: MerchantQuery,
     @Caller() caller: CallerContext,
   ): Promise<DeletedWebhookEndpointResponse> {
     return this.webhooks.remove(caller, id);
@@ -92,7 +90,7 @@ export class WebhookEndpointsController {
   @ApiNotFoundResponse({ type: ErrorEnvelope })
   deliveries(
     @Param('id') id: string,
-    @Query() query: ListQuery,
+    @Query() query: PageQuery,
     @Caller() caller: CallerContext,
   ): Promise<WebhookDeliveryResponse[]> {
     return this.webhooks.deliveriesOf(caller, id, query);
@@ -109,7 +107,7 @@ export class WebhookEndpointsController {
   @ApiNotFoundResponse({ type: ErrorEnvelope })
   test(
     @Param('id') id: string,
-    @Body() _scope: MerchantScope,
+    @Body() _scope: MerchantQuery,
     @Caller() caller: CallerContext,
   ): Promise<WebhookDeliveryResponse> {
     return this.webhooks.test(caller, id);

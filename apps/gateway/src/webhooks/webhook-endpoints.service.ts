@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, uuidv7 } from '@app/clock';
-import { CallerContext, WEBHOOK_PING_EVENT, WebhookEnvelope, WebhookPingData } from '@app/contracts';
+import { CallerContext, WEBHOOK_PING_EVENT, WebhookEnvelope, WebhookPingData, PageQuery } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { resolveTarget, TargetRefused } from './target-guard';
 import { newSigningSecret } from './signature';
@@ -13,7 +13,6 @@ import {
   CreatedWebhookEndpointResponse,
   CreateWebhookEndpointRequest,
   DeletedWebhookEndpointResponse,
-  ListQuery,
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
   WebhookSecretResponse,
@@ -79,7 +78,7 @@ export class WebhookEndpointsService {
     return { ...toEndpointView(endpoint), secret: endpoint.secret };
   }
 
-  async list(caller: CallerContext, query: ListQuery): Promise<WebhookEndpointResponse[]> {
+  async list(caller: CallerContext, query: PageQuery): Promise<WebhookEndpointResponse[]> {
     if (query.startingAfter) await this.require(caller, query.startingAfter, 'startingAfter', true);
     const rows = await this.endpoints.list(scopeOf(caller), query.limit ?? DEFAULT_LIMIT, query.startingAfter);
     return rows.map(toEndpointView);
@@ -96,7 +95,7 @@ export class WebhookEndpointsService {
     return { id: deleted.id, deleted: true };
   }
 
-  async deliveriesOf(caller: CallerContext, id: string, query: ListQuery): Promise<WebhookDeliveryResponse[]> {
+  async deliveriesOf(caller: CallerContext, id: string, query: PageQuery): Promise<WebhookDeliveryResponse[]> {
     const endpoint = await this.require(caller, id);
     const cursor = query.startingAfter;
     if (cursor && !(UUID.test(cursor) && (await this.deliveries.attemptOfEndpoint(endpoint.id, cursor)))) {

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CallerContext } from '@app/contracts';
+import { CallerContext, MerchantQuery } from '@app/contracts';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { MerchantScope, WebhookSecretResponse } from './webhooks.dto';
+import { WebhookSecretResponse } from './webhooks.dto';
 
 /** The account signing secret of the key's merchant and environment (signs deliveries to a payment's webhookUrl). */
 @ApiTags('webhooks')
@@ -18,7 +18,7 @@ export class WebhookSecretController {
     description: 'Created on first read. Signs deliveries to the `webhookUrl` given on a payment.',
   })
   @ApiOkResponse({ type: WebhookSecretResponse })
-  get(@Query() _scope: MerchantScope, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
+  get(@Query() _scope: MerchantQuery, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
     return this.webhooks.secret(caller);
   }
 
@@ -29,7 +29,7 @@ export class WebhookSecretController {
     description: 'Deliveries sent from now on, retries included, are signed with the new secret.',
   })
   @ApiOkResponse({ type: WebhookSecretResponse })
-  roll(@Body() _scope: MerchantScope, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
+  roll(@Body() _scope: MerchantQuery, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
     return this.webhooks.rollSecret(caller);
   }
 }

@@ -1,30 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
-import { ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT } from '@app/contracts';
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { ALL_EVENT_TYPES, MerchantQuery, WEBHOOK_ANY_EVENT } from '@app/contracts';
 
 const SUBSCRIBABLE = [...ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT];
 
-export class MerchantScope {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
-}
-
-export class CreateWebhookEndpointRequest extends MerchantScope {
+export class CreateWebhookEndpointRequest extends MerchantQuery {
   @ApiProperty({
     example: 'https://shop.example.com/webhooks/payments',
     description: 'HTTPS only; private, loopback and link-local addresses are refused',
@@ -45,21 +25,6 @@ export class CreateWebhookEndpointRequest extends MerchantScope {
   @ArrayMaxSize(SUBSCRIBABLE.length)
   @IsIn(SUBSCRIBABLE, { each: true, message: `events must hold known event types or "${WEBHOOK_ANY_EVENT}"` })
   events: string[];
-}
-
-export class ListQuery extends MerchantScope {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'An id from the previous page: answers the items after it' })
-  @IsOptional()
-  @IsString()
-  startingAfter?: string;
 }
 
 export class WebhookEndpointResponse {

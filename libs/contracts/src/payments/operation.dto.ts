@@ -1,6 +1,7 @@
+import { PageQuery } from '../query.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
 import { AmountDto } from './amount.dto';
 
 /** capture and refund: `merchantCode` is required there (SPEC). */
@@ -57,27 +58,7 @@ export class PaymentLookupCommand {
   @IsString() @Length(1, 255) reference: string;
 }
 
-export class MerchantQuery {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
-}
-
 /** GET /v1/payment: every attempt with an orderCode (or all payments), newest first. */
-export class ListPaymentsQuery extends MerchantQuery {
+export class ListPaymentsQuery extends PageQuery {
   @ApiPropertyOptional({ example: 'order-1001' }) @IsOptional() @IsString() @Length(1, 255) orderCode?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'Id of the last payment of the previous page' })
-  @IsOptional()
-  @IsString()
-  startingAfter?: string;
 }
