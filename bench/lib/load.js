@@ -1,6 +1,7 @@
 'use strict';
 
 const autocannon = require('autocannon');
+const { steadyLoad } = require('./steady');
 
 /** The instance running now, so Ctrl-C can stop it before cleaning up. */
 let current;
@@ -10,6 +11,11 @@ function stopCurrent() {
 }
 
 function runOnce(opts) {
+  if (opts.rate) {
+    const run = steadyLoad(opts, { rate: opts.rate, durationSec: opts.duration, connections: opts.connections });
+    current = run;
+    return run.promise.finally(() => (current = undefined));
+  }
   return new Promise((resolve, reject) => {
     current = autocannon(opts, (err, result) => {
       current = undefined;
@@ -21,16 +27,17 @@ function runOnce(opts) {
 
 /**
  * One measured run: `warmup` seconds of the same load first (JIT, pools, caches; its numbers are dropped),
- * then `duration` seconds that count. `request` holds url and method, headers, body or requests.
+ * then `duration` seconds that count. `request` holds url and method, headers, body or requests. Without a
+ * rate autocannon loads as fast as the server answers; with one, steady.js sends at exactly that rate.
  * `onMeasureStart` is called between the two, so CPU can be sampled over the measured part only.
  */
 async function measure(request, { connections, duration, warmup, rate, onMeasureStart }) {
   const base = { ...request, connections, timeout: 10 };
-  if (rate) base.overallRate = rate;
+  if (rate) base.rate = rate;
   if (warmup > 0) await runOnce({ ...base, duration: warmup });
   if (onMeasureStart) onMeasureStart();
   const result = await runOnce({ ...base, duration });
-  return summarize(result);
+  return rate ? result : summarize(result);
 }
 
 function round(n, digits = 1) {

@@ -2,3 +2,4 @@ export * from './database.module';
 export * from './ensure-database';
 export * from './migrate';
 export * from './transformers';
+export * from './prepared';

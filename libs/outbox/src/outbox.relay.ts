@@ -26,6 +26,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly loop: PollingLoop;
   private js?: JetStreamClient;
   private streamReady = false;
+  private kickTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -56,7 +57,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Called inside a transaction: give it a moment to commit before looking. */
   kickAfterCommit(): void {
-    setTimeout(() => this.loop.kick(), 5).unref();
+    // One timer however many transactions commit meanwhile: under load the next round takes them all.
+    if (this.kickTimer) return;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = undefined;
+      this.loop.kick();
+    }, 5).unref();
   }
 
   /** One claim-publish-mark round; returns how many rows were published. */
@@ -64,24 +70,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const rows = await this.claim();
     if (!rows.length) return 0;
     const js = await this.jetstream();
-    const done: string[] = [];
-    try {
-      for (const row of rows) {
+    // Published in order on one connection, acknowledged together: one round trip per batch, not per row.
+    const results = await Promise.allSettled(
+      rows.map((row) => {
         const h = natsHeaders();
         h.set('Nats-Msg-Id', row.id);
-        await js.publish(row.type, Buffer.from(JSON.stringify(row.envelope)), { msgID: row.id, headers: h });
-        done.push(row.id);
-      }
-    } catch (e) {
+        return js.publish(row.type, Buffer.from(JSON.stringify(row.envelope)), { msgID: row.id, headers: h });
+      }),
+    );
+    const done = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
+    await this.markPublished(done);
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) {
       // Release what was not published, so the next round (of any relay) retries it without waiting for the lease.
-      const rest = rows.slice(done.length).map((r) => r.id);
+      const rest = rows.filter((_, i) => results[i].status === 'rejected').map((r) => r.id);
       await this.dataSource.query('UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1)', [
         rest,
-        String((e as Error).message).slice(0, 500),
+        String((failure.reason as Error)?.message).slice(0, 500),
       ]);
-      throw e;
-    } finally {
-      await this.markPublished(done);
+      throw failure.reason;
     }
     return rows.length;
   }

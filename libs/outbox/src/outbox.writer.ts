@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventEnvelope, EventType } from '@app/contracts';
-import { OutboxRow } from './outbox.entity';
+import { runStatement, statement } from '@app/database';
 import { OutboxRelay } from './outbox.relay';
+
+const INSERT_EVENT = statement('outbox_insert', 'INSERT INTO outbox (id, type, envelope) VALUES ($1, $2, $3)');
 
 /**
  * Adds an event to the outbox inside the caller's transaction: it is published only if that transaction
@@ -28,7 +30,7 @@ export class OutboxWriter {
       merchantCode: scope.merchantCode,
       data,
     };
-    await manager.insert(OutboxRow, { id: envelope.id, type, envelope: envelope as never });
+    await runStatement(manager, INSERT_EVENT, [envelope.id, type, JSON.stringify(envelope)]);
     // Publishing soon after commit keeps event latency low; the poll loop is the safety net.
     if (manager.queryRunner?.isTransactionActive) this.relay.kickAfterCommit();
     else this.relay.kick();

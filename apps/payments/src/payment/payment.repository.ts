@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
+import { entityInsert, runStatement, statement, uniqueViolation } from '@app/database';
 import { DomainError } from '@app/errors';
 import { PaymentEntity, PaymentOperationEntity } from './payment.entity';
 
@@ -12,11 +13,19 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 
 const notFound = (): DomainError => DomainError.notFound('payment', 'id');
 
-/** Name of the unique constraint a statement broke, if that is what failed. */
-export function uniqueViolation(e: unknown): string | undefined {
-  const driver = e instanceof QueryFailedError ? (e.driverError as { code?: string; constraint?: string }) : undefined;
-  return driver?.code === '23505' ? (driver.constraint ?? '') : undefined;
-}
+const LOCK_ORDER_CODE = statement(
+  'payments_lock_order_code',
+  'SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))',
+);
+const CODES_TAKEN = statement(
+  'payments_codes_taken',
+  `SELECT
+     EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2 AND order_code = $3
+             AND status NOT IN ('declined', 'failed', 'cancelled')) AS order_taken,
+     ($4::text IS NOT NULL AND EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2
+             AND payment_code = $4)) AS code_taken`,
+);
+const insertPayment = entityInsert(PaymentEntity, 'payments_insert');
 
 /** Payments SQL: scoping by merchant and environment, and the row locks of operations and sweeps. */
 @Injectable()
@@ -28,29 +37,24 @@ export class PaymentRepository {
    * second waits, then sees the first one's payment (transaction-scoped: released at commit or rollback).
    */
   async lockOrderCode(manager: EntityManager, scope: Scope, orderCode: string): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
-      `order:${scope.environment}:${scope.merchantCode}`,
-      orderCode,
-    ]);
+    await runStatement(manager, LOCK_ORDER_CODE, [`order:${scope.environment}:${scope.merchantCode}`, orderCode]);
   }
 
   /** 409 when the order code is held by a live payment, or the merchant's paymentCode is taken. */
   async assertCodesFree(manager: EntityManager, scope: Scope, orderCode: string, paymentCode?: string): Promise<void> {
-    const rows: Array<{ order_taken: boolean; code_taken: boolean }> = await manager.query(
-      `SELECT
-         EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2 AND order_code = $3
-                 AND status NOT IN ('declined', 'failed', 'cancelled')) AS order_taken,
-         ($4::text IS NOT NULL AND EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2
-                 AND payment_code = $4)) AS code_taken`,
-      [scope.merchantCode, scope.environment, orderCode, paymentCode ?? null],
-    );
+    const rows = await runStatement<{ order_taken: boolean; code_taken: boolean }>(manager, CODES_TAKEN, [
+      scope.merchantCode,
+      scope.environment,
+      orderCode,
+      paymentCode ?? null,
+    ]);
     if (rows[0].order_taken) throw duplicateOrder();
     if (rows[0].code_taken) throw duplicatePaymentCode();
   }
 
   async insert(manager: EntityManager, payment: PaymentEntity): Promise<void> {
     try {
-      await manager.insert(PaymentEntity, payment);
+      await insertPayment(manager, payment);
     } catch (e) {
       const constraint = uniqueViolation(e);
       if (constraint === 'payments_order_code_live') throw duplicateOrder();

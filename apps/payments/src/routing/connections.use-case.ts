@@ -31,10 +31,11 @@ export class ConnectionsUseCase {
     // The default exists before the first custom one, so "every merchant gets a default" stays true.
     await this.routing.connectionsOf(ctx);
     const { created, row } = await this.connections.upsert(ctx, body, this.clock.now(ctx));
+    this.routing.forget(ctx);
     return { created, connection: view(row) };
   }
 
   async list(ctx: CallerContext): Promise<ConnectionResponse[]> {
-    return (await this.routing.connectionsOf(ctx)).map(view);
+    return (await this.routing.connectionsOf(ctx, { fresh: true })).map(view);
   }
 }

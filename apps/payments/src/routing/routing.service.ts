@@ -20,23 +20,38 @@ const accepts = (c: ConnectionEntity, r: RouteRequest): boolean =>
  * Which connections a payment goes to (DECISIONS §3 Routing): the pinned one, or the first that accepts the
  * currency and method by priority plus the next one for a single cascade after a `retry` decline.
  */
+/** How long a replica routes with the connections it read: an admin change on another replica shows within it. */
+export const CONNECTIONS_CACHE_MS = 5_000;
+
 @Injectable()
 export class RoutingService {
   /** Scopes whose default connection exists already: it is created once, on first use. */
   private readonly ensured = new Set<string>();
+  /** Connections by scope, read at most every CONNECTIONS_CACHE_MS: a purchase does not read them each time. */
+  private readonly cache = new Map<string, { readAt: number; connections: ConnectionEntity[] }>();
 
   constructor(
     private readonly connections: ConnectionRepository,
     private readonly clock: Clock,
   ) {}
 
-  async connectionsOf(ctx: CallerContext): Promise<ConnectionEntity[]> {
+  async connectionsOf(ctx: CallerContext, { fresh = false } = {}): Promise<ConnectionEntity[]> {
     const key = `${ctx.environment}:${ctx.merchantCode}`;
+    const cached = this.cache.get(key);
+    if (!fresh && cached && performance.now() - cached.readAt < CONNECTIONS_CACHE_MS) return cached.connections;
     if (!this.ensured.has(key)) {
       await this.connections.ensureDefault(ctx, this.clock.now(ctx));
       this.ensured.add(key);
     }
-    return this.connections.list(ctx);
+    const readAt = performance.now();
+    const connections = await this.connections.list(ctx);
+    this.cache.set(key, { readAt, connections });
+    return connections;
+  }
+
+  /** After a change on this replica: the next payment routes with it at once. */
+  forget(ctx: CallerContext): void {
+    this.cache.delete(`${ctx.environment}:${ctx.merchantCode}`);
   }
 
   /** The connections to try, in order: one when pinned, at most two otherwise. */
