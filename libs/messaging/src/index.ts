@@ -3,3 +3,4 @@ export * from './jetstream';
 export * from './nats-connection';
 export * from './rpc-client';
 export * from './transport';
+export * from './coalesce-writes';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { connect, NatsConnection } from 'nats';
 import { HealthCheck } from '@app/observability';
+import { coalesceNatsWrites } from './coalesce-writes';
 
 export const NATS_OPTIONS = Symbol('NATS_OPTIONS');
 export interface NatsOptions {
@@ -21,6 +22,7 @@ export class NatsClient implements OnApplicationShutdown {
 
   async get(): Promise<NatsConnection> {
     if (this.connection && !this.connection.isClosed()) return this.connection;
+    coalesceNatsWrites();
     this.connecting ??= connect({
       servers: this.options.url.split(','),
       name: this.options.name,

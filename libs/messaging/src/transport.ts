@@ -1,8 +1,10 @@
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { queueGroupOf, ServiceName } from '@app/contracts';
+import { coalesceNatsWrites } from './coalesce-writes';
 
 /** NATS transport of a service: every replica joins the service's queue group, so N replicas share the load. */
 export function natsTransport(service: ServiceName, url: string): MicroserviceOptions {
+  coalesceNatsWrites();
   return {
     transport: Transport.NATS,
     options: {
