@@ -55,6 +55,7 @@ export class PaymentsModule {
             ...extrasEntities,
           ],
           migrations,
+          pipeline: true,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],

@@ -14,6 +14,11 @@ export interface ServiceDatabaseOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: Function[];
   poolSize?: number;
+  /**
+   * Connections in the driver's pipeline mode: statements are sent without waiting for the previous answer
+   * (pipelinedTransaction, deferStatement). Everything else behaves as before.
+   */
+  pipeline?: boolean;
 }
 
 export function dataSourceOptions(o: ServiceDatabaseOptions): DataSourceOptions {
@@ -25,7 +30,7 @@ export function dataSourceOptions(o: ServiceDatabaseOptions): DataSourceOptions 
     migrationsTableName: `${o.app.replace(/-/g, '_')}_migrations`,
     migrationsRun: false,
     synchronize: false,
-    extra: { max: o.poolSize ?? 20 },
+    extra: { max: o.poolSize ?? 20, pipeline: o.pipeline ?? false },
   };
 }
 

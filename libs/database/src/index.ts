@@ -3,3 +3,5 @@ export * from './ensure-database';
 export * from './migrate';
 export * from './transformers';
 export * from './prepared';
+export * from './pipelined-transaction';
+export * from './entity-insert';

@@ -1,6 +1,5 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 /**
  * A named SQL statement for the hot paths. PostgreSQL parses and plans it once per connection and the
@@ -32,8 +31,31 @@ export async function runStatement<R extends QueryResultRow = QueryResultRow>(
   values: unknown[],
 ): Promise<R[]> {
   const client = on instanceof EntityManager && on.queryRunner ? await on.queryRunner.connect() : poolOf(on);
+  if (client !== poolOf(on)) coalesceWrites(client as PoolClient);
   const result = await (client as PoolClient).query<R>({ name: st.name, text: st.text, values });
   return result.rows;
+}
+
+type PipelinedClient = PoolClient & { pipeline?: boolean; connection?: { stream?: NodeJS.WritableStream & Corkable } };
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+const corked = new WeakSet<object>();
+
+/**
+ * On a connection in pipeline mode, holds the socket's writes until the end of this event-loop turn, so the
+ * statements issued meanwhile leave in one write (the driver writes each one as soon as it is issued).
+ */
+export function coalesceWrites(client: PoolClient): void {
+  const stream = (client as PipelinedClient).pipeline ? (client as PipelinedClient).connection?.stream : undefined;
+  if (!stream || corked.has(stream)) return;
+  corked.add(stream);
+  stream.cork();
+  setImmediate(() => {
+    corked.delete(stream);
+    stream.uncork();
+  });
 }
 
 function poolOf(on: EntityManager | DataSource): Pool {
@@ -46,37 +68,4 @@ export function uniqueViolation(e: unknown): string | undefined {
   const cause = (e as { driverError?: unknown } | null)?.driverError ?? e;
   const driver = cause as { code?: string; constraint?: string } | null;
   return driver?.code === '23505' ? (driver.constraint ?? '') : undefined;
-}
-
-/**
- * A prepared INSERT of every column of an entity, built from its TypeORM metadata on first use (so the entity
- * stays the one description of the table): column transformers apply, json/jsonb values are serialized.
- */
-export function entityInsert<T extends object>(
-  target: new () => T,
-  name: string,
-): (manager: EntityManager, entity: T) => Promise<void> {
-  let prepared: { st: Statement; columns: ColumnMetadata[] } | undefined;
-  return async (manager, entity) => {
-    if (!prepared) {
-      const meta = manager.connection.getMetadata(target);
-      const columns = meta.columns;
-      const text = `INSERT INTO ${meta.tableName} (${columns.map((c) => `"${c.databaseName}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
-      prepared = { st: statement(name, text), columns };
-    }
-    await runStatement(
-      manager,
-      prepared.st,
-      prepared.columns.map((c) => columnValue(c, entity)),
-    );
-  };
-}
-
-function columnValue(column: ColumnMetadata, entity: object): unknown {
-  let value: unknown = column.getEntityValue(entity);
-  const transformer = column.transformer;
-  if (transformer && !Array.isArray(transformer)) value = transformer.to(value);
-  if (value === undefined) return null;
-  if (value !== null && (column.type === 'jsonb' || column.type === 'json')) return JSON.stringify(value);
-  return value;
 }

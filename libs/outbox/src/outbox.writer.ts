@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventEnvelope, EventType } from '@app/contracts';
-import { runStatement, statement } from '@app/database';
+import { deferStatement, statement } from '@app/database';
 import { OutboxRelay } from './outbox.relay';
 
 const INSERT_EVENT = statement('outbox_insert', 'INSERT INTO outbox (id, type, envelope) VALUES ($1, $2, $3)');
@@ -30,7 +30,8 @@ export class OutboxWriter {
       merchantCode: scope.merchantCode,
       data,
     };
-    await runStatement(manager, INSERT_EVENT, [envelope.id, type, JSON.stringify(envelope)]);
+    // Sent with the commit inside a pipelined transaction: nothing reads the row back before it.
+    await deferStatement(manager, INSERT_EVENT, [envelope.id, type, JSON.stringify(envelope)]);
     // Publishing soon after commit keeps event latency low; the poll loop is the safety net.
     if (manager.queryRunner?.isTransactionActive) this.relay.kickAfterCommit();
     else this.relay.kick();

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { WebhookEnvelope } from '@app/contracts';
+import { runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome, statesBefore } from './delivery-policy';
 import { AttemptStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from './signature';
@@ -40,6 +41,15 @@ export interface DeliveryTarget {
   url: string;
 }
 
+/** One row per subscribed endpoint, one row of nulls when the merchant has none, no row for an unknown one. */
+const SUBSCRIBED_ENDPOINTS = statement(
+  'webhooks_subscribed_endpoints',
+  `SELECT e.id, e.url FROM merchants m
+   LEFT JOIN webhook_endpoints e ON e.merchant_code = m.merchant_code AND e.environment = $2
+     AND e.deleted_at IS NULL AND ($3 = ANY(e.events) OR '*' = ANY(e.events))
+   WHERE m.merchant_code = $1`,
+);
+
 const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType", a.attempt, a.status,
   a.response_status AS "responseStatus", a.duration_ms AS "durationMs", a.attempted_at AS "attemptedAt",
   CASE WHEN a.status = 'pending' THEN a.due_at ELSE a.next_attempt_at END AS "nextAttemptAt", a.error`;
@@ -52,19 +62,21 @@ const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType"
 export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async merchantExists(merchantCode: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query('SELECT 1 FROM merchants WHERE merchant_code = $1', [merchantCode]);
-    return rows.length > 0;
-  }
-
-  /** Endpoints of the event's merchant and environment subscribed to its type (or to `*`). */
-  async subscribedEndpoints(envelope: WebhookEnvelope): Promise<DeliveryTarget[]> {
-    const rows: Array<{ id: string; url: string }> = await this.db.query(
-      `SELECT id, url FROM webhook_endpoints
-       WHERE merchant_code = $1 AND environment = $2 AND deleted_at IS NULL AND ($3 = ANY(events) OR '*' = ANY(events))`,
-      [envelope.merchantCode, envelope.environment, envelope.type],
-    );
-    return rows.map((r) => ({ target: `endpoint:${r.id}`, endpointId: r.id, url: r.url }));
+  /**
+   * Endpoints of the event's merchant and environment subscribed to its type (or to `*`), in one statement;
+   * `undefined` when this gateway does not know the merchant at all (another deployment sharing the NATS
+   * server, or a test stack): then nothing is delivered, not even to a `webhookUrl`.
+   */
+  async subscribedEndpoints(envelope: WebhookEnvelope): Promise<DeliveryTarget[] | undefined> {
+    const rows = await runStatement<{ id: string | null; url: string | null }>(this.db, SUBSCRIBED_ENDPOINTS, [
+      envelope.merchantCode,
+      envelope.environment,
+      envelope.type,
+    ]);
+    if (!rows.length) return undefined;
+    return rows
+      .filter((r): r is { id: string; url: string } => r.id !== null && r.url !== null)
+      .map((r) => ({ target: `endpoint:${r.id}`, endpointId: r.id, url: r.url }));
   }
 
   /**

@@ -32,8 +32,8 @@ export class WebhookFanout {
   async accept(event: EventEnvelope): Promise<number> {
     // A merchant this gateway does not know cannot have endpoints or keys here (another deployment or a test
     // stack sharing the NATS server): nothing to deliver.
-    if (!(await this.deliveries.merchantExists(event.merchantCode))) return 0;
-    const targets: DeliveryTarget[] = await this.deliveries.subscribedEndpoints(event);
+    const targets: DeliveryTarget[] | undefined = await this.deliveries.subscribedEndpoints(event);
+    if (!targets) return 0;
     const webhookUrl = (event.data as { webhookUrl?: unknown } | null)?.webhookUrl;
     if (typeof webhookUrl === 'string' && webhookUrl) {
       targets.push({ target: `url:${webhookUrl}`, endpointId: null, url: webhookUrl });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { pipelinedTransaction } from '@app/database';
 import { CallerContext } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { checkIdempotencyKey, IdempotentOperation, requestHash } from './idempotency-key';
@@ -27,17 +28,21 @@ export class IdempotencyService {
   ): Promise<T> {
     const key = ctx.idempotencyKey;
     checkIdempotencyKey(ctx.environment, key);
-    if (key === undefined) return this.db.transaction(work);
+    if (key === undefined) return pipelinedTransaction(this.db, work);
     const hash = requestHash(request);
-    return this.db.transaction(async (manager) => {
-      if (!(await this.keys.tryLock(manager, ctx, key))) {
+    return pipelinedTransaction(this.db, async (manager) => {
+      // Both leave together: the lookup runs after the lock is taken (or refused) either way.
+      const [locked, earlier] = await Promise.all([
+        this.keys.tryLock(manager, ctx, key),
+        this.keys.find(manager, ctx, key),
+      ]);
+      if (!locked) {
         throw new DomainError(
           'IDEMPOTENCY_IN_PROGRESS',
           'A request with this Idempotency-Key is still in progress; retry shortly',
           'Idempotency-Key',
         );
       }
-      const earlier = await this.keys.find(manager, ctx, key);
       if (earlier) {
         if (earlier.operation !== operation || earlier.requestHash !== hash) {
           throw new DomainError(

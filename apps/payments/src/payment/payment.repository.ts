@@ -52,15 +52,14 @@ export class PaymentRepository {
     if (rows[0].code_taken) throw duplicatePaymentCode();
   }
 
-  async insert(manager: EntityManager, payment: PaymentEntity): Promise<void> {
-    try {
-      await insertPayment(manager, payment);
-    } catch (e) {
+  /** Deferred to the commit inside a pipelined transaction; a taken order or payment code fails it with 409. */
+  insert(manager: EntityManager, payment: PaymentEntity): Promise<void> {
+    return insertPayment(manager, payment, (e) => {
       const constraint = uniqueViolation(e);
-      if (constraint === 'payments_order_code_live') throw duplicateOrder();
-      if (constraint === 'payments_payment_code') throw duplicatePaymentCode();
-      throw e;
-    }
+      if (constraint === 'payments_order_code_live') return duplicateOrder();
+      if (constraint === 'payments_payment_code') return duplicatePaymentCode();
+      return e;
+    });
   }
 
   async update(manager: EntityManager, payment: PaymentEntity): Promise<void> {

@@ -54,8 +54,11 @@ export class PurchaseUseCase {
       const now = this.clock.now(ctx);
       // Date-dependent checks come after the replay check: a replay answers what the original answered.
       if (method !== 'card') this.apm.validate(method, body.apm, body.amount, ctx);
-      await this.payments.lockOrderCode(manager, ctx, body.orderCode);
-      await this.payments.assertCodesFree(manager, ctx, body.orderCode, body.paymentCode);
+      // Sent together (pipelined); the check runs after the lock is granted, on a fresh snapshot.
+      await Promise.all([
+        this.payments.lockOrderCode(manager, ctx, body.orderCode),
+        this.payments.assertCodesFree(manager, ctx, body.orderCode, body.paymentCode),
+      ]);
       const card = method === 'card' ? await this.instruments.resolveInstrument(ctx, body.card!, manager) : undefined;
       const payment = newPayment(ctx, body, intent, method, amount, card, now);
       const outcome = await this.authorize(payment, connections, card, body);

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { deferStatement, ensureDatabase, pipelinedTransaction, runStatement, statement } from '@app/database';
+import { runState } from '../support/run-state';
+
+const INSERT = statement('pipe_test_insert', 'INSERT INTO items (id, label) VALUES ($1, $2)');
+const COUNT = statement('pipe_test_count', 'SELECT count(*)::int AS n FROM items');
+
+class Mapped extends Error {}
+
+/** pipelinedTransaction on real PostgreSQL, with and without the driver's pipeline mode. */
+describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipeline) => {
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    const url = `${runState().pgBase}/t_${runState().runId}_${randomBytes(4).toString('hex')}_pipe`;
+    await ensureDatabase(url);
+    ds = await new DataSource({ type: 'postgres', url, extra: { max: 2, pipeline } }).initialize();
+    await ds.query('CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL)');
+  });
+  afterAll(() => ds?.destroy());
+  beforeEach(() => ds.query('TRUNCATE items'));
+
+  const count = async () => (await runStatement<{ n: number }>(ds, COUNT, []))[0].n;
+
+  it('commits deferred and immediate writes together, and reads see earlier deferred writes', async () => {
+    const seen = await pipelinedTransaction(ds, async (m) => {
+      await deferStatement(m, INSERT, [1, 'a']);
+      await deferStatement(m, INSERT, [2, 'b']);
+      return (await runStatement<{ n: number }>(m, COUNT, []))[0].n;
+    });
+    expect(seen).toBe(2);
+    expect(await count()).toBe(2);
+  });
+
+  it('a deferred write that fails fails the transaction with its mapped error and writes nothing', async () => {
+    await ds.query("INSERT INTO items VALUES (7, 'taken')");
+    const attempt = pipelinedTransaction(ds, async (m) => {
+      await deferStatement(m, INSERT, [1, 'a']);
+      await deferStatement(m, INSERT, [7, 'duplicate'], (e) => new Mapped((e as Error).message));
+      await deferStatement(m, INSERT, [3, 'c']);
+      return 'done';
+    });
+    await expect(attempt).rejects.toBeInstanceOf(Mapped);
+    expect(await count()).toBe(1);
+  });
+
+  it('reports the failed deferred write, not the statement it aborted', async () => {
+    await ds.query("INSERT INTO items VALUES (7, 'taken')");
+    const attempt = pipelinedTransaction(ds, async (m) => {
+      await deferStatement(m, INSERT, [7, 'duplicate'], () => new Mapped('duplicate'));
+      // Runs after the failed insert in the same transaction: "current transaction is aborted".
+      await runStatement(m, COUNT, []);
+    });
+    await expect(attempt).rejects.toThrow(Mapped);
+    expect(await count()).toBe(1);
+  });
+
+  it('rolls back when the work throws, and the connection serves the next transaction', async () => {
+    await expect(
+      pipelinedTransaction(ds, async (m) => {
+        await deferStatement(m, INSERT, [1, 'a']);
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(await count()).toBe(0);
+    await pipelinedTransaction(ds, (m) => deferStatement(m, INSERT, [4, 'd']));
+    expect(await count()).toBe(1);
+  });
+
+  it('outside a transaction a deferred write simply runs', async () => {
+    await deferStatement(ds.manager, INSERT, [5, 'e']);
+    expect(await count()).toBe(1);
+  });
+});
