@@ -23,6 +23,8 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# The same flags as scripts/app-node-options.js (checked by test/deploy): keeps each app under 200 MB RSS.
+ENV NODE_OPTIONS=--max-old-space-size=128
 WORKDIR /app
 # Owned by root and read-only for the app user: the process needs no writable path in /app.
 COPY package.json ./

@@ -12,9 +12,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { measure, stopCurrent } = require('./lib/load');
 const { parseOptions, USAGE } = require('./lib/options');
-const { Children, cpuMeter, heapMb, machineLoad, rssMb } = require('./lib/procs');
+const { Children, cpuMeter, heapMb, machineLoad, rssMb, waitForQuiet } = require('./lib/procs');
 const report = require('./lib/report');
-const { createDatabases, startStack } = require('./lib/stack');
+const { createDatabases, standInForAutovacuum, startStack } = require('./lib/stack');
 const { scenarios } = require('./scenarios');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -62,7 +62,8 @@ function selectScenarios(ids) {
   if (unknown.length) {
     throw new Error(`unknown scenario "${unknown[0]}"; known: ${scenarios.map((s) => s.id).join(', ')}`);
   }
-  return scenarios.filter((s) => ids.includes(s.id));
+  // In the order asked for, repeats allowed (e.g. purchase-300,purchase,purchase-300).
+  return ids.map((id) => scenarios.find((s) => s.id === id));
 }
 
 /** What scenarios get to work with (documented in bench/scenarios.js). */
@@ -216,8 +217,17 @@ async function main() {
   const ctx = makeContext(options, children, stack);
 
   const outcomes = [];
-  for (const scenario of selected) {
+  for (const [i, scenario] of selected.entries()) {
     if (stopping) return 130;
+    if (i > 0 && scenario.stack && stack) {
+      if (await standInForAutovacuum(stack.databases)) say('autovacuum is off on this server: ran VACUUM ANALYZE');
+      const { quiet, ms } = await waitForQuiet(stack.processes);
+      say(
+        quiet
+          ? `suite quiet again after ${ms} ms`
+          : `WARNING: the suite is still busy after ${ms} ms; measuring anyway`,
+      );
+    }
     const outcome = await runScenario(scenario, ctx, options);
     if (outcome.status === 'skip') say(`${scenario.name}: SKIPPED: ${outcome.message}`);
     if (outcome.status === 'error') {

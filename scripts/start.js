@@ -4,6 +4,8 @@
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
 
+const { withAppNodeOptions } = require('./app-node-options');
+
 const root = path.join(__dirname, '..');
 const build = spawnSync(process.execPath, [path.join(__dirname, 'ensure-build.js')], { stdio: 'inherit', cwd: root });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -33,7 +35,7 @@ function prefixLines(stream, app, out) {
 function start(app) {
   const child = spawn(process.execPath, [path.join(root, 'dist/apps', app.name, 'src/main.js')], {
     cwd: root,
-    env: process.env,
+    env: withAppNodeOptions(process.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   prefixLines(child.stdout, app, process.stdout);

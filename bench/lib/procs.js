@@ -267,4 +267,21 @@ function machineLoad() {
   return { cores: os.cpus().length, loadavg1: Number(one.toFixed(2)), loadavg5: Number(five.toFixed(2)) };
 }
 
-module.exports = { Children, cpuMeter, freePort, heapMb, machineLoad, rssMb, sleep, waitForHttp };
+/**
+ * Waits until the processes (and Postgres) use less than `maxPercent` of one core over a second, or `timeoutMs`
+ * passed: the previous scenario's backlog (outbox, webhook fan-out) is drained before the next one is measured.
+ * Answers how long it took and whether it got quiet.
+ */
+async function waitForQuiet(processes, { maxPercent = 20, timeoutMs = 60_000 } = {}) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const meter = cpuMeter(processes);
+    await sleep(1000);
+    const { perProcess } = meter.finish();
+    const busy = Object.values(perProcess).reduce((a, b) => a + b, 0);
+    if (busy < maxPercent) return { quiet: true, ms: Date.now() - started };
+  }
+  return { quiet: false, ms: Date.now() - started };
+}
+
+module.exports = { Children, cpuMeter, freePort, heapMb, machineLoad, rssMb, sleep, waitForHttp, waitForQuiet };

@@ -6,6 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { connect } = require('nats');
 const { Client } = require('pg');
+const { withAppNodeOptions } = require('../../scripts/app-node-options');
 const { freePort, sleep, waitForHttp } = require('./procs');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -137,7 +138,7 @@ async function startStack({ options, children, onCleanup, say }) {
   const adminToken = crypto.randomBytes(24).toString('base64url');
   const ports = {};
   for (const app of APPS) ports[app.portVar] = await freePort();
-  const env = {
+  const env = withAppNodeOptions({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'development',
@@ -149,7 +150,7 @@ async function startStack({ options, children, onCleanup, say }) {
     DEMO_MERCHANT: 'false',
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     ...Object.fromEntries(APPS.map((a) => [a.dbVar, dbs.urls[a.db]])),
-  };
+  });
 
   const started = Date.now();
   const entries = APPS.map((app) => {
@@ -196,4 +197,33 @@ async function startStack({ options, children, onCleanup, say }) {
   };
 }
 
-module.exports = { createDatabases, startStack };
+/**
+ * What autovacuum would have done by now, when the server runs without it (this machine's PostgreSQL has
+ * `autovacuum = off`): VACUUM ANALYZE each database, so the next scenario meets fresh planner statistics and no
+ * pile of dead outbox rows, as it would on a standard server. Answers whether it had to.
+ */
+async function standInForAutovacuum(databases) {
+  const urls = Object.values(databases || {});
+  if (!urls.length) return false;
+  const probe = new Client({ connectionString: urls[0] });
+  await probe.connect();
+  const { rows } = await probe.query("SELECT setting FROM pg_settings WHERE name = 'autovacuum'");
+  await probe.end();
+  if (rows[0] && rows[0].setting === 'on') return false;
+  for (const url of urls) {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('VACUUM ANALYZE');
+    } finally {
+      await client.end();
+    }
+  }
+  return true;
+}
+
+module.exports = {
+  standInForAutovacuum,
+  createDatabases,
+  startStack,
+};
