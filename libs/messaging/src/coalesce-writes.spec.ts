@@ -1,6 +1,5 @@
 import { coalesceNatsWrites } from './coalesce-writes';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ProtocolHandler } = require('nats/lib/nats-base-client/protocol') as {
   ProtocolHandler: { prototype: { sendCommand(this: unknown, cmd: string): void } };
 };
