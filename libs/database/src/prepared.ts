@@ -22,17 +22,18 @@ export function statement(name: string, text: string): Statement {
 }
 
 /**
- * Runs a statement on the caller's transaction (an EntityManager from `DataSource.transaction`) or, given the
- * DataSource, on any pooled connection. Answers the rows; errors are the driver's (`code`, `constraint`).
+ * Runs a statement on the caller's transaction (the EntityManager of `pipelinedTransaction` or
+ * `DataSource.transaction`) or, given the DataSource, on any pooled connection. Answers the rows; errors are the driver's (`code`, `constraint`).
  */
 export async function runStatement<R extends QueryResultRow = QueryResultRow>(
   on: EntityManager | DataSource,
   st: Statement,
   values: unknown[],
 ): Promise<R[]> {
-  const client = on instanceof EntityManager && on.queryRunner ? await on.queryRunner.connect() : poolOf(on);
-  if (client !== poolOf(on)) coalesceWrites(client as PoolClient);
-  const result = await (client as PoolClient).query<R>({ name: st.name, text: st.text, values });
+  const runner = on instanceof EntityManager ? on.queryRunner : undefined;
+  const client: Pool | PoolClient = runner ? ((await runner.connect()) as PoolClient) : poolOf(on);
+  if (runner) coalesceWrites(client as PoolClient);
+  const result = await client.query<R>({ name: st.name, text: st.text, values });
   return result.rows;
 }
 

@@ -4,8 +4,8 @@
  * nats.js buffers outgoing protocol commands and flushes them in a microtask: each HTTP request the gateway
  * handles (its own I/O callback) costs one socket write for its NATS request, and each service reply one more.
  * Flushing in `setImmediate` instead lets every command queued during one event-loop turn leave in a single
- * write (the check phase runs right after the poll phase that handled the I/O), which is a third of the
- * gateway's CPU at load. Latency is unchanged: nothing waits longer than the current turn.
+ * write (the check phase runs right after the poll phase that handled the I/O). Measured in the bench:
+ * nats-server CPU per ping 85 → 12 µs, ping round trips up to +23%. Nothing waits longer than the current turn.
  *
  * This replaces `ProtocolHandler.prototype.sendCommand` of nats 2.x (lib/nats-base-client/protocol.js) with
  * the same code and another flush trigger. If that class or its fields change shape, it leaves the library as

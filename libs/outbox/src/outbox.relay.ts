@@ -78,12 +78,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
         return js.publish(row.type, Buffer.from(JSON.stringify(row.envelope)), { msgID: row.id, headers: h });
       }),
     );
-    const done = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
+    const done: string[] = [];
+    const rest: string[] = [];
+    results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
     await this.markPublished(done);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
       // Release what was not published, so the next round (of any relay) retries it without waiting for the lease.
-      const rest = rows.filter((_, i) => results[i].status === 'rejected').map((r) => r.id);
       await this.dataSource.query('UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1)', [
         rest,
         String((failure.reason as Error)?.message).slice(0, 500),

@@ -16,13 +16,13 @@ const accepts = (c: ConnectionEntity, r: RouteRequest): boolean =>
   (c.currencies.length === 0 || c.currencies.includes(r.currency)) &&
   (c.methods.length === 0 || c.methods.includes(r.method));
 
+/** How long a replica routes with the connections it read: an admin change on another replica shows within it. */
+export const CONNECTIONS_CACHE_MS = 5_000;
+
 /**
  * Which connections a payment goes to (DECISIONS §3 Routing): the pinned one, or the first that accepts the
  * currency and method by priority plus the next one for a single cascade after a `retry` decline.
  */
-/** How long a replica routes with the connections it read: an admin change on another replica shows within it. */
-export const CONNECTIONS_CACHE_MS = 5_000;
-
 @Injectable()
 export class RoutingService {
   /** Scopes whose default connection exists already: it is created once, on first use. */
