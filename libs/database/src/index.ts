@@ -5,3 +5,4 @@ export * from './transformers';
 export * from './prepared';
 export * from './pipelined-transaction';
 export * from './entity-insert';
+export * from './sweep';

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock, ClockScope } from '@app/clock';
+import { sweepInBatches } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { PollingLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
@@ -56,18 +57,14 @@ export class HoldExpirySweeper implements OnApplicationBootstrap, OnApplicationS
    */
   async runOnce(scope?: ClockScope): Promise<number> {
     const now = this.clock.now(scope);
-    let total = 0;
-    for (;;) {
-      const swept = await this.db.transaction(async (manager) => {
-        const due = await this.payments.claimExpiredHolds(manager, now, BATCH, scope);
-        for (const payment of due) {
-          const event = applyDecision(payment, decideHoldExpiry(payment, now), now);
-          await this.recorder.changed(manager, payment, event, now);
-        }
-        return due.length;
-      });
-      total += swept;
-      if (swept < BATCH) return total;
-    }
+    return sweepInBatches(
+      this.db,
+      BATCH,
+      (manager, limit) => this.payments.claimExpiredHolds(manager, now, limit, scope),
+      (manager, payment) => {
+        const event = applyDecision(payment, decideHoldExpiry(payment, now), now);
+        return this.recorder.changed(manager, payment, event, now);
+      },
+    );
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, ClockScope } from '@app/clock';
+import { sweepInBatches } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { PollingLoop } from '@app/platform';
 import { PaymentRecorder } from '../payment/payment-recorder';
@@ -48,16 +49,12 @@ export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicati
   /** Expires every due session (of one merchant's sandbox when `scope` is given, on its clock). */
   async runOnce(scope?: ClockScope): Promise<number> {
     const now = this.clock.now(scope);
-    let total = 0;
-    for (;;) {
-      const done = await this.db.transaction(async (m) => {
-        const due = await this.sessions.claimExpired(m, now, BATCH, scope);
-        for (const s of due) await this.expire(m, s, now);
-        return due.length;
-      });
-      total += done;
-      if (done < BATCH) return total;
-    }
+    return sweepInBatches(
+      this.db,
+      BATCH,
+      (m, limit) => this.sessions.claimExpired(m, now, limit, scope),
+      (m, session) => this.expire(m, session, now),
+    );
   }
 
   /** Marks a locked session expired and abandons its payment if it is still waiting. */

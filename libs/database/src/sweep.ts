@@ -1,0 +1,24 @@
+import { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * The shape of every expiry sweep: claim up to `batchSize` due rows (FOR UPDATE SKIP LOCKED, so replicas
+ * split the work), handle each in the same transaction, and go on until a batch comes back short.
+ * Answers how many rows were handled.
+ */
+export async function sweepInBatches<T>(
+  ds: DataSource,
+  batchSize: number,
+  claim: (manager: EntityManager, limit: number) => Promise<T[]>,
+  handle: (manager: EntityManager, row: T) => Promise<unknown>,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const handled = await ds.transaction(async (manager) => {
+      const due = await claim(manager, batchSize);
+      for (const row of due) await handle(manager, row);
+      return due.length;
+    });
+    total += handled;
+    if (handled < batchSize) return total;
+  }
+}
