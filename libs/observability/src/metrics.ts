@@ -5,6 +5,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
+  private readonly published: Counter;
 
   constructor(app: string) {
     this.registry.setDefaultLabels({ app });
@@ -22,12 +23,21 @@ export class Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
+    this.published = new Counter({
+      name: 'outbox_events_published_total',
+      help: 'Events the outbox relay published to JetStream',
+      registers: [this.registry],
+    });
   }
 
   observe(method: string, route: string, status: string | number, seconds: number): void {
     const labels = { method, route, status: String(status) };
     this.requests.inc(labels);
     this.duration.observe(labels, seconds);
+  }
+
+  eventsPublished(n: number): void {
+    if (n > 0) this.published.inc(n);
   }
 
   text(): Promise<string> {

@@ -1,25 +1,48 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { headers as natsHeaders, JetStreamClient } from 'nats';
+import { headers as natsHeaders, JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
-import { LOGGER } from '@app/observability';
+import { deferStatement, pipelinedTransaction, runStatement, statement } from '@app/database';
+import { LOGGER, Metrics } from '@app/observability';
 import { PollingLoop } from '@app/platform';
-import { OutboxRow } from './outbox.entity';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
 export interface OutboxOptions {
   pollMs: number;
   batchSize?: number;
-  /** How long a claim is held before another relay may take the rows over. */
-  leaseSeconds?: number;
 }
 
+interface PendingRow {
+  id: string;
+  type: string;
+  envelope: string;
+}
+
+const CLAIM = statement(
+  'outbox_claim',
+  `SELECT id, type, envelope::text AS envelope FROM outbox
+   WHERE published_at IS NULL
+   ORDER BY created_at, id
+   LIMIT $1
+   FOR UPDATE SKIP LOCKED`,
+);
+const MARK_PUBLISHED = statement(
+  'outbox_mark_published',
+  'UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1)',
+);
+const RECORD_FAILURE = statement(
+  'outbox_record_failure',
+  'UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1)',
+);
+
 /**
- * Publishes outbox rows to JetStream. Rows are claimed with FOR UPDATE SKIP LOCKED and a short lease, so
- * concurrent relays (replicas) never publish the same row at the same time; publishing happens outside any
- * transaction; the message id is the event id, so a re-publish after a crash is dropped by JetStream's
- * duplicate window. At-least-once.
+ * Publishes outbox rows to JetStream. One round is one transaction: the oldest unpublished rows are locked
+ * with FOR UPDATE SKIP LOCKED (so concurrent relays, one per replica, never take the same row and never wait
+ * for each other), published in order and acknowledged together, and marked published in the same
+ * transaction. If the relay dies mid-round, the locks go with its connection and the next round publishes
+ * the rows again; the message id is the event id, so JetStream's duplicate window drops the second copy.
+ * At-least-once. `attempts` counts publish attempts (a row published once by one relay reads 1).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +54,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(
     private readonly dataSource: DataSource,
     private readonly nats: NatsClient,
+    private readonly metrics: Metrics,
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -65,60 +89,29 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     }, 5).unref();
   }
 
-  /** One claim-publish-mark round; returns how many rows were published. */
+  /** One lock-publish-delete round; returns how many rows it published. */
   async publishBatch(): Promise<number> {
-    const rows = await this.claim();
-    if (!rows.length) return 0;
+    // Reached before any row is locked: with NATS down the rows stay free for a relay that can publish.
     const js = await this.jetstream();
-    // Published in order on one connection, acknowledged together: one round trip per batch, not per row.
-    const results = await Promise.allSettled(
-      rows.map((row) => {
-        const h = natsHeaders();
-        h.set('Nats-Msg-Id', row.id);
-        return js.publish(row.type, Buffer.from(JSON.stringify(row.envelope)), { msgID: row.id, headers: h });
-      }),
-    );
-    const done: string[] = [];
-    const rest: string[] = [];
-    results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
-    await this.markPublished(done);
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure) {
-      // Release what was not published, so the next round (of any relay) retries it without waiting for the lease.
-      await this.dataSource.query('UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1)', [
-        rest,
-        String((failure.reason as Error)?.message).slice(0, 500),
-      ]);
-      throw failure.reason;
-    }
-    return rows.length;
-  }
-
-  private async claim(): Promise<OutboxRow[]> {
-    const limit = this.options.batchSize ?? 100;
-    const lease = this.options.leaseSeconds ?? 30;
-    const result: [Array<{ id: string; type: string; envelope: Record<string, unknown> }>, number] =
-      await this.dataSource.query(
-        `UPDATE outbox SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
-         WHERE id IN (
-           SELECT id FROM outbox
-           WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
-           ORDER BY created_at, id
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED)
-         RETURNING id, type, envelope, created_at`,
-        [limit, lease],
-      );
-    const rows = (result[0] ?? []) as unknown as Array<OutboxRow & { created_at: Date }>;
-    return rows.sort((a, b) => +a.created_at - +b.created_at || a.id.localeCompare(b.id));
-  }
-
-  private async markPublished(ids: string[]): Promise<void> {
-    if (!ids.length) return;
-    await this.dataSource.query(
-      'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1)',
-      [ids],
-    );
+    let failure: unknown;
+    const published = await pipelinedTransaction(this.dataSource, async (manager) => {
+      const rows = await runStatement<PendingRow>(manager, CLAIM, [this.options.batchSize ?? 100]);
+      if (!rows.length) return 0;
+      // Sent in order on one connection and acknowledged together: one round trip per batch, not per row.
+      const results = await Promise.allSettled(rows.map((row) => publishRow(js, row)));
+      const done: string[] = [];
+      const rest: string[] = [];
+      results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
+      if (done.length) await deferStatement(manager, MARK_PUBLISHED, [done]);
+      failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
+      if (failure) {
+        await deferStatement(manager, RECORD_FAILURE, [rest, String((failure as Error)?.message).slice(0, 500)]);
+      }
+      return done.length;
+    });
+    this.metrics.eventsPublished(published);
+    if (failure) throw failure;
+    return published;
   }
 
   private async jetstream(): Promise<JetStreamClient> {
@@ -130,4 +123,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.js ??= nc.jetstream();
     return this.js;
   }
+}
+
+function publishRow(js: JetStreamClient, row: PendingRow): Promise<PubAck> {
+  const h = natsHeaders();
+  h.set('Nats-Msg-Id', row.id);
+  return js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id, headers: h });
 }

@@ -1,4 +1,4 @@
-import { CreateOutbox1763700000000 } from '@app/outbox';
+import { CreateOutbox1763700000000, LeanOutbox1765000000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
 import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
@@ -11,4 +11,5 @@ export const migrations = [
   CreateStoredCards1764100000000,
   CreateCardNonces1764100000001,
   CreatePaymentSessions1764100000002,
+  LeanOutbox1765000000000,
 ];
