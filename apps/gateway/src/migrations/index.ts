@@ -3,4 +3,9 @@ import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-key
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
 
 /** Every migration of the gateway database, in order. */
-export const migrations = [CreateOutbox1763700000000, MerchantsAndKeys1763700000001, Webhooks1763700000030, LeanOutbox1765000000000];
+export const migrations = [
+  CreateOutbox1763700000000,
+  MerchantsAndKeys1763700000001,
+  Webhooks1763700000030,
+  LeanOutbox1765000000000,
+];
