@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { EventTypes } from '@app/contracts';
+import { EventType, EventTypes } from '@app/contracts';
+import { OutboxWriter } from '@app/outbox';
 import { NatsClient } from '@app/messaging';
 import { TestStack } from '../support/stack';
 import { Attempt, emit, signatureValid } from './emit';
@@ -183,6 +184,40 @@ describe('webhook endpoints, signing and retries', () => {
     expect(await deliveries(refunds.body.id, a.key)).toEqual([]);
     for (const ep of [captured, all, refunds])
       await stack.http('DELETE', `/v1/webhook-endpoint/${ep.body.id}`, { key: a.key });
+  });
+
+  it('events that arrive together each reach their own subscribers (one lookup for the batch)', async () => {
+    const a = await account();
+    const b = await account();
+    const captured = await create({ url: receiver.url('/batch-a'), events: ['payment.captured'] }, a.key);
+    const gw = stack.gateway!;
+    const unknown = `nobody${Date.now()}`;
+    // One transaction: the relay publishes them in one round and the consumer receives them together.
+    const events = await gw.get(DataSource).transaction(async (tx) => {
+      const add = (type: EventType, merchantCode: string, data: object) =>
+        gw.get(OutboxWriter).add(tx, type, { merchantCode, environment: 'sandbox' }, data, new Date());
+      return [
+        await add(EventTypes.paymentCaptured, a.code, { id: 'pay_b1' }),
+        await add(EventTypes.paymentRefunded, a.code, { id: 'pay_b1' }),
+        await add(EventTypes.paymentCaptured, b.code, { id: 'pay_b2', webhookUrl: receiver.url('/batch-b') }),
+        await add(EventTypes.paymentCaptured, unknown, { id: 'pay_b3', webhookUrl: receiver.url('/batch-unknown') }),
+        await add(EventTypes.paymentCaptured, a.code, { id: 'pay_b4' }),
+      ];
+    });
+    const [aCaptured, aRefunded, bCaptured, unknownCaptured, aCapturedAgain] = events;
+    await until(
+      () => [aCaptured, bCaptured, aCapturedAgain].flatMap((e) => receiver.of(e.id)),
+      (x) => x.length >= 3,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.of(aCaptured.id).map((g) => g.path)).toEqual(['/batch-a']);
+    expect(receiver.of(aCapturedAgain.id).map((g) => g.path)).toEqual(['/batch-a']);
+    expect(receiver.of(bCaptured.id).map((g) => g.path)).toEqual(['/batch-b']);
+    expect(receiver.of(aRefunded.id)).toEqual([]);
+    expect(receiver.of(unknownCaptured.id)).toEqual([]);
+    const log = await deliveries(captured.body.id, a.key);
+    expect(log.map((x) => x.eventId).sort()).toEqual([aCaptured.id, aCapturedAgain.id].sort());
+    await stack.http('DELETE', `/v1/webhook-endpoint/${captured.body.id}`, { key: a.key });
   });
 
   it('a receiver failing twice gets three tries at the configured backoff, the same Webhook-Id each time', async () => {

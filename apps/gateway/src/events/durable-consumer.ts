@@ -3,6 +3,7 @@ import { Logger } from 'pino';
 import { EventEnvelope, EVENTS_STREAM } from '@app/contracts';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
 import { parseEventEnvelope, PoisonEventError } from './event-envelope';
+import { TurnBatcher } from './turn-batcher';
 
 export interface DurableConsumerOptions {
   /** Durable name: every replica of the consuming app uses the same one, and each message goes to one of them. */
@@ -16,6 +17,8 @@ export interface DurableConsumerOptions {
 }
 
 export type EventHandler = (event: EventEnvelope) => Promise<unknown>;
+/** Handles events that arrived together, in order; if it throws, each event is retried alone with the handler. */
+export type BatchEventHandler = (events: EventEnvelope[]) => Promise<unknown>;
 
 const RETRY_START_MS = 1_000;
 const NAK_DELAY_MS = 2_000;
@@ -67,6 +70,7 @@ export class DurableEventConsumer {
     private readonly options: DurableConsumerOptions,
     private readonly handler: EventHandler,
     private readonly logger: Logger,
+    private readonly batchHandler?: BatchEventHandler,
   ) {}
 
   /** Starts in the background and keeps trying until NATS is reachable; app start never waits on it. */
@@ -103,26 +107,47 @@ export class DurableEventConsumer {
   }
 
   private async run(messages: ConsumerMessages): Promise<void> {
+    // Messages that arrive together are handled (and acknowledged) together.
+    const batcher = new TurnBatcher<JsMsg>((batch) => this.handleBatch(batch));
     for await (const m of messages) {
       // Stopping: hand what is still buffered straight back to the server for another replica.
       if (this.stopped) {
         m.nak();
         continue;
       }
-      await this.handle(m);
+      batcher.add(m);
     }
+    await batcher.drain();
   }
 
-  private async handle(m: JsMsg): Promise<void> {
-    let event: EventEnvelope;
-    try {
-      event = parseEventEnvelope(m.data, m.subject);
-    } catch (e) {
-      if (!(e instanceof PoisonEventError)) throw e;
-      this.logger.warn({ subject: m.subject, seq: m.seq, reason: e.message }, 'Dropping an invalid event');
-      m.term(e.message);
-      return;
+  private async handleBatch(batch: JsMsg[]): Promise<void> {
+    const parsed: Array<{ m: JsMsg; event: EventEnvelope }> = [];
+    for (const m of batch) {
+      try {
+        parsed.push({ m, event: parseEventEnvelope(m.data, m.subject) });
+      } catch (e) {
+        if (e instanceof PoisonEventError) {
+          this.logger.warn({ subject: m.subject, seq: m.seq, reason: e.message }, 'Dropping an invalid event');
+          m.term(e.message);
+        } else {
+          this.logger.warn({ err: e, subject: m.subject, seq: m.seq }, 'Event not read; redelivering');
+          m.nak(NAK_DELAY_MS);
+        }
+      }
     }
+    if (this.batchHandler && parsed.length > 1) {
+      try {
+        await this.batchHandler(parsed.map((p) => p.event));
+        parsed.forEach((p) => p.m.ack());
+        return;
+      } catch (e) {
+        this.logger.warn({ err: e, events: parsed.length }, 'Event batch not handled; handling its events one by one');
+      }
+    }
+    for (const { m, event } of parsed) await this.handle(m, event);
+  }
+
+  private async handle(m: JsMsg, event: EventEnvelope): Promise<void> {
     try {
       await this.handler(event);
       m.ack();

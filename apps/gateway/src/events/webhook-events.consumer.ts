@@ -25,6 +25,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnModuleDe
       { durable: options.consumerName },
       (event) => fanout.accept(event),
       logger,
+      (events) => fanout.acceptAll(events),
     );
   }
 

@@ -30,14 +30,28 @@ export class WebhookFanout {
 
   /** Returns how many deliveries were created (0 for a redelivered event). */
   async accept(event: EventEnvelope): Promise<number> {
-    // A merchant this gateway does not know cannot have endpoints or keys here (another deployment or a test
-    // stack sharing the NATS server): nothing to deliver.
-    const targets: DeliveryTarget[] | undefined = await this.deliveries.subscribedEndpoints(event);
+    return this.deliver(event, await this.deliveries.subscribedEndpoints(event));
+  }
+
+  /** `accept` for events that arrived together: one lookup for all of them. Returns the deliveries created. */
+  async acceptAll(events: EventEnvelope[]): Promise<number> {
+    const targets = await this.deliveries.subscribedEndpointsOfEach(events);
+    let created = 0;
+    for (let i = 0; i < events.length; i++) created += await this.deliver(events[i], targets[i]);
+    return created;
+  }
+
+  /**
+   * `targets` is undefined for a merchant this gateway does not know: it cannot have endpoints or keys here
+   * (another deployment or a test stack sharing the NATS server), so nothing is delivered.
+   */
+  private async deliver(event: EventEnvelope, targets: DeliveryTarget[] | undefined): Promise<number> {
     if (!targets) return 0;
     const webhookUrl = (event.data as { webhookUrl?: unknown } | null)?.webhookUrl;
     if (typeof webhookUrl === 'string' && webhookUrl) {
       targets.push({ target: `url:${webhookUrl}`, endpointId: null, url: webhookUrl });
     }
+    if (!targets.length) return 0;
     const created = await this.deliveries.insertDeliveries(event, webhookBody(event), targets);
     if (created.length) {
       this.logger.debug(
