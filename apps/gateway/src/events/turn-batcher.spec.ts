@@ -22,7 +22,10 @@ describe('TurnBatcher', () => {
     expect(batches).toEqual([[1, 2, 3]]);
     release();
     await batcher.drain();
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('never hands over more than the maximum at once, and drain waits for every item', async () => {
