@@ -1,20 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { TestStack } from '../support/stack';
-import { PaymentsClient, paymentsQuery, sandboxMerchant, usd } from './payments-fixtures';
-import { SwitchableAcquirer } from './switchable-acquirer';
+import { expectError, PaymentsClient, paymentsQuery, sandboxMerchant, usd } from './payments-fixtures';
+import { ADAPTER_ERROR, SwitchableAcquirer } from './switchable-acquirer';
+
+type Operation = 'capture' | 'refund' | 'cancel' | 'cancel_or_refund';
 
 /**
- * Capture, refund, cancel and cancel_or_refund when the acquirer refuses the operation: an Operation result
- * `failed` (a 200, stored and replayed under its Idempotency-Key), and nothing written, so the operation can
- * be tried again.
+ * Capture, refund, cancel and cancel_or_refund when the acquirer refuses the operation, when its adapter
+ * throws and when it does not answer. A refusal is an Operation result `failed` (a 200, stored and replayed
+ * under its Idempotency-Key); the other two are 503 / 504 in the error envelope (DECISIONS §1). In no case is
+ * anything written, so the operation can be tried again.
  */
 describe('payment operations when the acquirer fails', () => {
+  const ACQUIRER_TIMEOUT_MS = 500;
   const acquirer = new SwitchableAcquirer();
   let stack: TestStack;
   let m: PaymentsClient;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ connectors: [acquirer] });
+    stack = await TestStack.start({
+      connectors: [acquirer],
+      env: { ACQUIRER_TIMEOUT_MS: String(ACQUIRER_TIMEOUT_MS) },
+    });
     m = await sandboxMerchant(stack);
   });
   afterEach(() => {
@@ -147,5 +154,78 @@ describe('payment operations when the acquirer fails', () => {
       expect((await m.operate(p.id, 'cancel_or_refund')).body).toMatchObject({ amount: usd(value), status });
       expect((await m.get(p.id)).body.status).toBe(status);
     });
+  });
+
+  it.each([
+    ['capture', 'authorized', { amount: usd(400) }, 'captured'],
+    ['refund', 'captured', { amount: usd(400) }, 'refunded'],
+    ['cancel', 'authorized', {}, 'cancelled'],
+    ['cancel_or_refund', 'captured', {}, 'refunded'],
+  ] as const)(
+    '%s with an adapter that throws: 503 SERVICE_UNAVAILABLE, nothing written, the same key then proceeds',
+    async (operation: Operation, start, body, status) => {
+      const p = start === 'authorized' ? await authorized(1000) : await captured(1000);
+      const before = await written(p.id);
+      acquirer.modifications = 'throws';
+      const calls = callsFrom();
+      const key = randomUUID();
+      const r = await m.operate(p.id, operation, body, key);
+      expectError(r, 503, 'SERVICE_UNAVAILABLE');
+      expect(r.body).toEqual({
+        error: {
+          status: 503,
+          code: 'SERVICE_UNAVAILABLE',
+          message: expect.stringMatching(/acquirer/i),
+          requestId: r.headers.get('x-request-id'),
+        },
+      });
+      expect(JSON.stringify(r.body)).not.toContain('ECONNREFUSED');
+      expect(calls()).toHaveLength(1);
+      expect(await written(p.id)).toEqual(before);
+      expect(await storedAnswers(key)).toEqual([]);
+      // Operators see what the adapter said, under the request id.
+      const logged = stack
+        .log('payments')
+        .json()
+        .filter((l) => l.requestId === r.body.error.requestId && JSON.stringify(l).includes(ADAPTER_ERROR));
+      expect(logged).not.toHaveLength(0);
+
+      acquirer.modifications = 'sandbox';
+      const retry = await m.operate(p.id, operation, body, key);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ id: p.id, status });
+      expect((await written(p.id)).operations).toHaveLength(before.operations.length + 1);
+      expect(await storedAnswers(key)).toEqual([{ operation, status: 200, body: retry.body }]);
+    },
+  );
+
+  it('an acquirer that does not answer: 504 UPSTREAM_TIMEOUT in time, locks freed, a late answer writes nothing', async () => {
+    const p = await authorized(1000);
+    const before = await written(p.id);
+    acquirer.modifications = 'hangs';
+    const key = randomUUID();
+    const started = Date.now();
+    const r = await m.capture(p.id, 1000, key);
+    const elapsed = Date.now() - started;
+    expectError(r, 504, 'UPSTREAM_TIMEOUT');
+    // The payments service gave up on the acquirer, long before the gateway would give up on it (10 s).
+    expect(r.body.error.message).toMatch(/acquirer/i);
+    expect(elapsed).toBeGreaterThanOrEqual(ACQUIRER_TIMEOUT_MS - 50);
+    expect(elapsed).toBeLessThan(3_000);
+    expect(await written(p.id)).toEqual(before);
+    expect(await storedAnswers(key)).toEqual([]);
+
+    // While the first call still hangs, the payment row and the key are free: the same key proceeds.
+    acquirer.modifications = 'sandbox';
+    const retry = await m.capture(p.id, 1000, key);
+    expect(retry.body).toMatchObject({ id: p.id, amount: usd(1000), status: 'captured' });
+
+    // The acquirer answers the first call after all: too late, it was rolled back and answered.
+    acquirer.answerHung();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = await written(p.id);
+    expect(after.operations).toEqual([{ kind: 'capture', amount_value: '1000' }]);
+    expect(after.events.map((e) => e.type)).toEqual(['payment.authorized', 'payment.captured']);
+    expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountCaptured: usd(1000) });
   });
 });
