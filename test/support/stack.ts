@@ -5,6 +5,7 @@ import { ServiceName } from '@app/contracts';
 import { startBilling } from '../../apps/billing/src/main';
 import { startGateway } from '../../apps/gateway/src/main';
 import { startPaymentLinks } from '../../apps/payment-links/src/main';
+import { Connector } from '../../apps/payments/src/connector/connector';
 import { startPayments } from '../../apps/payments/src/main';
 import { LogCapture } from './log-capture';
 import { runState } from './run-state';
@@ -37,6 +38,8 @@ export class TestStack {
   webhookCa?: string;
   /** Clock the services start with (a ManualClock in tests of time-driven rules); real time when unset. */
   clock?: Clock;
+  /** Acquirer adapters the payments replicas start with; one named `sandbox` stands in for the built-in one. */
+  connectors?: readonly Connector[];
   url = '';
 
   private constructor(
@@ -51,6 +54,7 @@ export class TestStack {
       gateway?: boolean;
       webhookCa?: string;
       clock?: Clock;
+      connectors?: readonly Connector[];
     } = {},
   ): Promise<TestStack> {
     const state = runState();
@@ -80,6 +84,7 @@ export class TestStack {
     const stack = new TestStack(env, prefix);
     stack.webhookCa = o.webhookCa;
     stack.clock = o.clock;
+    stack.connectors = o.connectors;
     for (const s of o.services ?? ['payments']) await stack.startService(s);
     if (o.gateway !== false) await stack.startGateway();
     return stack;
@@ -112,6 +117,7 @@ export class TestStack {
       env: { ...this.env, ...extraEnv },
       logDestination: this.log(name),
       clock: this.clock,
+      ...(name === 'payments' ? { connectors: this.connectors } : {}),
     });
     this.services.set(name, [...(this.services.get(name) ?? []), app]);
     return app;

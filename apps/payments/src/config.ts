@@ -8,6 +8,11 @@ export const paymentsEnv = {
   HOLD_EXPIRY_SWEEP_MS: int(60_000, 'How often expired authorization holds are looked for, in ms (0 turns it off)', {
     min: 0,
   }),
+  ACQUIRER_TIMEOUT_MS: int(
+    8_000,
+    "How long a capture, refund or cancel waits for the acquirer before answering 504 (keep it below the gateway's RPC_TIMEOUT_MS)",
+    { min: 1 },
+  ),
   VAULT_KEYS: str(
     undefined,
     'Vault encryption keys as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',

@@ -5,12 +5,18 @@ import { Clock } from '@app/clock';
 import { createLogger } from '@app/observability';
 import { bootstrapService } from '@app/platform';
 import { loadPaymentsConfig } from './config';
+import { Connector } from './connector/connector';
 import { PaymentsModule } from './payments.module';
 
 export interface StartPaymentsOptions {
   env?: NodeJS.ProcessEnv;
   logDestination?: DestinationStream;
   clock?: Clock;
+  /**
+   * Acquirer adapters besides the built-in sandbox one. One that names an acquirer already served takes its
+   * place: that is how a test stands a misbehaving acquirer in for the sandbox.
+   */
+  connectors?: readonly Connector[];
 }
 
 export async function startPayments(o: StartPaymentsOptions = {}): Promise<INestApplication> {
@@ -18,7 +24,7 @@ export async function startPayments(o: StartPaymentsOptions = {}): Promise<INest
   const logger = createLogger({ app: 'payments', level: config.LOG_LEVEL, destination: o.logDestination });
   return bootstrapService({
     service: 'payments',
-    module: PaymentsModule.forRoot(config, logger, o.clock),
+    module: PaymentsModule.forRoot(config, logger, { clock: o.clock, connectors: o.connectors }),
     natsUrl: config.NATS_URL,
     httpPort: config.PAYMENTS_HTTP_PORT,
     logger,

@@ -5,7 +5,8 @@ import { serviceDatabase } from '@app/database';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
-import { ConnectorRegistry } from './connector/connector.registry';
+import { Connector } from './connector/connector';
+import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
 import { IdempotencyRecord } from './idempotency/idempotency.entity';
@@ -36,13 +37,19 @@ import { extrasEntities, extrasHandlers, extrasProviders } from './threeds/extra
 import { ThreeDsService } from './threeds/threeds.service';
 import { VaultService } from './vault/vault.service';
 
+export interface PaymentsModuleOptions {
+  clock?: Clock;
+  /** Acquirer adapters served next to the built-in sandbox one (see ConnectorRegistry). */
+  connectors?: readonly Connector[];
+}
+
 @Module({})
 export class PaymentsModule {
-  static forRoot(config: PaymentsConfig, logger: Logger, clock?: Clock): DynamicModule {
+  static forRoot(config: PaymentsConfig, logger: Logger, o: PaymentsModuleOptions = {}): DynamicModule {
     return {
       module: PaymentsModule,
       imports: [
-        PlatformModule.forRoot({ app: 'payments', natsUrl: config.NATS_URL, logger, clock }),
+        PlatformModule.forRoot({ app: 'payments', natsUrl: config.NATS_URL, logger, clock: o.clock }),
         serviceDatabase(() => ({
           app: 'payments',
           url: config.PAYMENTS_DATABASE_URL,
@@ -74,6 +81,11 @@ export class PaymentsModule {
         { provide: APM_PORT, useExisting: ApmService },
         { provide: CARD_VAULT_PORT, useExisting: VaultService },
         SandboxAcquirerConnector,
+        {
+          provide: CONNECTORS,
+          useFactory: (sandbox: SandboxAcquirerConnector) => [sandbox, ...(o.connectors ?? [])],
+          inject: [SandboxAcquirerConnector],
+        },
         ConnectorRegistry,
         PaymentRepository,
         PaymentRecorder,

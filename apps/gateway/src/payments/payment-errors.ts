@@ -2,13 +2,22 @@ import { applyDecorators } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
+  ApiGatewayTimeoutResponse,
   ApiNotFoundResponse,
+  ApiServiceUnavailableResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 
-/** The error answers of the payment routes, documented once. */
-export const PaymentErrorResponses = (o: { conflict?: string; unprocessable?: string; notFound?: string } = {}) =>
+const ACQUIRER_TROUBLE = 'nothing was recorded; the operation may be retried with the same Idempotency-Key';
+
+/**
+ * The error answers of the payment routes, documented once. `acquirer`: the route waits for the acquirer,
+ * which may be unreachable or slow (an acquirer's refusal is a 200 with status `failed`).
+ */
+export const PaymentErrorResponses = (
+  o: { conflict?: string; unprocessable?: string; notFound?: string; acquirer?: boolean } = {},
+) =>
   applyDecorators(
     ApiBadRequestResponse({
       description: 'VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED',
@@ -17,4 +26,16 @@ export const PaymentErrorResponses = (o: { conflict?: string; unprocessable?: st
     ...(o.notFound ? [ApiNotFoundResponse({ description: o.notFound, type: ErrorEnvelope })] : []),
     ...(o.conflict ? [ApiConflictResponse({ description: o.conflict, type: ErrorEnvelope })] : []),
     ...(o.unprocessable ? [ApiUnprocessableEntityResponse({ description: o.unprocessable, type: ErrorEnvelope })] : []),
+    ...(o.acquirer
+      ? [
+          ApiServiceUnavailableResponse({
+            description: `SERVICE_UNAVAILABLE: the acquirer could not be reached; ${ACQUIRER_TROUBLE}`,
+            type: ErrorEnvelope,
+          }),
+          ApiGatewayTimeoutResponse({
+            description: `UPSTREAM_TIMEOUT: the acquirer did not answer in time; ${ACQUIRER_TROUBLE}`,
+            type: ErrorEnvelope,
+          }),
+        ]
+      : []),
   );

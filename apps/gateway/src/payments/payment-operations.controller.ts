@@ -30,7 +30,7 @@ export class PaymentOperationsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Capture an authorization once, in full or in part (the rest of the hold is released)' })
   @ApiOkResponse({ type: OperationResult })
-  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE })
+  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE, acquirer: true })
   capture(
     @Param('id') id: string,
     @Body() body: CaptureRequest,
@@ -45,7 +45,7 @@ export class PaymentOperationsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Refund a captured payment, repeatedly while the total stays within the captured amount' })
   @ApiOkResponse({ type: OperationResult })
-  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE })
+  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE, acquirer: true })
   refund(
     @Param('id') id: string,
     @Body() body: RefundRequest,
@@ -60,7 +60,7 @@ export class PaymentOperationsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Void an authorization: the whole hold is released' })
   @ApiOkResponse({ type: OperationResult })
-  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE })
+  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE, acquirer: true })
   cancel(
     @Param('id') id: string,
     @Body() body: CancelRequest,
@@ -75,7 +75,12 @@ export class PaymentOperationsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Reverse the whole payment: cancel an authorization or refund what is left of a capture' })
   @ApiOkResponse({ type: OperationResult })
-  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: 'IDEMPOTENCY_KEY_REUSED' })
+  @PaymentErrorResponses({
+    notFound: NOT_FOUND,
+    conflict: CONFLICT,
+    unprocessable: 'IDEMPOTENCY_KEY_REUSED',
+    acquirer: true,
+  })
   cancelOrRefund(
     @Param('id') id: string,
     @Body() body: CancelOrRefundRequest,

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Logger } from 'pino';
 import { Clock, uuidv7 } from '@app/clock';
 import {
   CallerContext,
@@ -8,8 +9,12 @@ import {
   OperationResult,
   RefundCommand,
 } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { LOGGER } from '@app/observability';
+import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { assertNever, Connector, ModificationOutcome, ModificationRequest } from '../connector/connector';
 import { ConnectorRegistry } from '../connector/connector.registry';
+import { DeadlineExceeded, withDeadline } from '../connector/deadline';
 import { IdempotentOperation } from '../idempotency/idempotency-key';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import {
@@ -32,6 +37,10 @@ type Decide = (payment: PaymentSnapshot, now: Date) => Decision;
  * Capture, refund, cancel and cancel_or_refund. Each runs in one transaction that row-locks the payment
  * (so concurrent operations on it queue up and see each other's totals), asks the money rules, tells the
  * acquirer, then saves the change, its operation row, its event and the idempotency record.
+ *
+ * The acquirer refusing the operation is an answer: Operation result `failed`, nothing changed, stored under
+ * the Idempotency-Key like any 200. An adapter that throws or does not answer within ACQUIRER_TIMEOUT_MS is
+ * not: 503 / 504, the transaction rolls back (key record included), so the same key can be retried.
  */
 @Injectable()
 export class PaymentOperationsService {
@@ -41,6 +50,8 @@ export class PaymentOperationsService {
     private readonly recorder: PaymentRecorder,
     private readonly connectors: ConnectorRegistry,
     private readonly clock: Clock,
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   capture(ctx: CallerContext, cmd: CaptureCommand): Promise<OperationResult> {
@@ -69,8 +80,7 @@ export class PaymentOperationsService {
       const payment = await this.payments.lock(manager, ctx, cmd.id);
       const now = this.clock.now(ctx);
       const decision = decide(payment, now);
-      const connector = this.connectors.get(payment.acquirer);
-      const answer = await modify(connector, decision.kind, {
+      const answer = await this.askAcquirer(payment.acquirer, decision.kind, {
         paymentId: payment.id,
         acquirerReference: payment.acquirerReference,
         amount: decision.amount,
@@ -88,6 +98,38 @@ export class PaymentOperationsService {
       });
       return toOperationResult(payment, decision.amount, decision.result);
     });
+  }
+
+  /**
+   * The acquirer's answer, or the error the merchant gets instead (DECISIONS §1, downstream trouble). The
+   * transaction holds the payment's row lock and the Idempotency-Key while it waits, hence the deadline. A
+   * late answer is dropped: nothing was recorded, and the merchant was told so.
+   */
+  private async askAcquirer(
+    acquirer: string,
+    kind: OperationKind,
+    request: ModificationRequest,
+  ): Promise<ModificationOutcome> {
+    const connector = this.connectors.get(acquirer);
+    const timeoutMs = this.config.ACQUIRER_TIMEOUT_MS;
+    try {
+      return await withDeadline(modify(connector, kind, request), timeoutMs);
+    } catch (e) {
+      const about = { acquirer, operation: kind, paymentId: request.paymentId };
+      if (e instanceof DeadlineExceeded) {
+        this.logger.error({ ...about, timeoutMs }, 'Acquirer did not answer in time');
+        throw new DomainError(
+          'UPSTREAM_TIMEOUT',
+          'The acquirer did not answer in time; nothing was recorded and the operation can be retried',
+        );
+      }
+      // The adapter's error may name hosts or the acquirer's own codes: for the logs, not for the merchant.
+      this.logger.error({ ...about, err: e }, 'Acquirer call failed');
+      throw new DomainError(
+        'SERVICE_UNAVAILABLE',
+        'The acquirer could not be reached; nothing was recorded and the operation can be retried',
+      );
+    }
   }
 }
 

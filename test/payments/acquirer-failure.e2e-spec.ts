@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import { TestStack } from '../support/stack';
+import { expectError, PaymentsClient, paymentsQuery, sandboxMerchant, usd } from './payments-fixtures';
+import { ADAPTER_ERROR, SwitchableAcquirer } from './switchable-acquirer';
+
+type Operation = 'capture' | 'refund' | 'cancel' | 'cancel_or_refund';
+
+/**
+ * Capture, refund, cancel and cancel_or_refund when the acquirer refuses the operation, when its adapter
+ * throws and when it does not answer. A refusal is an Operation result `failed` (a 200, stored and replayed
+ * under its Idempotency-Key); the other two are 503 / 504 in the error envelope (DECISIONS §1). In no case is
+ * anything written, so the operation can be tried again.
+ */
+describe('payment operations when the acquirer fails', () => {
+  const ACQUIRER_TIMEOUT_MS = 500;
+  const acquirer = new SwitchableAcquirer();
+  let stack: TestStack;
+  let m: PaymentsClient;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      connectors: [acquirer],
+      env: { ACQUIRER_TIMEOUT_MS: String(ACQUIRER_TIMEOUT_MS) },
+    });
+    m = await sandboxMerchant(stack);
+  });
+  afterEach(() => {
+    acquirer.modifications = 'sandbox';
+    acquirer.answerHung();
+  });
+  afterAll(() => stack.stop());
+
+  const authorized = async (value = 1000) => (await m.authorize({ amount: usd(value) })).body;
+  const captured = async (value = 1000) => (await m.purchase({ amount: usd(value) })).body;
+
+  /** Everything an operation writes about a payment: its row, its operation rows and its events. */
+  const written = async (paymentId: string) => ({
+    payment: await paymentsQuery(stack, 'SELECT * FROM payments WHERE id = $1', [paymentId]),
+    operations: await paymentsQuery(
+      stack,
+      'SELECT kind, amount_value FROM payment_operations WHERE payment_id = $1 ORDER BY created_at, id',
+      [paymentId],
+    ),
+    events: await paymentsQuery<{ id: string; type: string }>(
+      stack,
+      "SELECT id, type FROM outbox WHERE envelope->'data'->>'id' = $1 ORDER BY created_at, id",
+      [paymentId],
+    ),
+  });
+  const eventTypes = async (paymentId: string) => (await written(paymentId)).events.map((e) => e.type);
+  const storedAnswers = (key: string) =>
+    paymentsQuery(
+      stack,
+      `SELECT operation, response_status AS status, response_body AS body
+       FROM idempotency_keys WHERE merchant_code = $1 AND idempotency_key = $2`,
+      [m.merchantCode, key],
+    );
+  /** The modifications the acquirer was asked for from now on. */
+  const callsFrom =
+    (mark = acquirer.calls.length) =>
+    () =>
+      acquirer.calls.slice(mark);
+
+  describe('the acquirer refuses: Operation result `failed`, nothing changes', () => {
+    it('capture; the failed answer is replayed under its key, a new key captures once the acquirer works', async () => {
+      const p = await authorized(1000);
+      const before = await written(p.id);
+      acquirer.modifications = 'failed';
+      const calls = callsFrom();
+      const key = randomUUID();
+      const r = await m.capture(p.id, 600, key);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({
+        id: p.id,
+        merchantCode: m.merchantCode,
+        orderCode: p.orderCode,
+        paymentCode: p.paymentCode,
+        amount: usd(600),
+        status: 'failed',
+      });
+      expect(calls()).toEqual([expect.objectContaining({ kind: 'capture', paymentId: p.id, amount: usd(600) })]);
+      expect((await m.get(p.id)).body).toMatchObject({ status: 'authorized', amountCaptured: usd(0) });
+      expect(await written(p.id)).toEqual(before);
+      expect(before.events.map((e) => e.type)).toEqual(['payment.authorized']);
+
+      // A 200 is stored and replayed (DECISIONS §3), also once the acquirer works again: no second call.
+      expect(await storedAnswers(key)).toEqual([{ operation: 'capture', status: 200, body: r.body }]);
+      acquirer.modifications = 'sandbox';
+      expect(await m.capture(p.id, 600, key)).toMatchObject({ status: 200, body: r.body });
+      expect(calls()).toHaveLength(1);
+      expect(await written(p.id)).toEqual(before);
+
+      const retry = await m.capture(p.id, 600);
+      expect(retry.body).toMatchObject({ id: p.id, amount: usd(600), status: 'captured' });
+      expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountCaptured: usd(600) });
+      const after = await written(p.id);
+      expect(after.operations).toEqual([{ kind: 'capture', amount_value: '600' }]);
+      expect(after.events.map((e) => e.type)).toEqual(['payment.authorized', 'payment.captured']);
+    });
+
+    it('refund of the rest of a partly refunded payment: still captured, amountRefunded unchanged', async () => {
+      const p = await captured(1000);
+      expect((await m.refund(p.id, 200)).body.status).toBe('refunded');
+      const before = await written(p.id);
+      acquirer.modifications = 'failed';
+      const calls = callsFrom();
+      const r = await m.refund(p.id, 800);
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id: p.id, amount: usd(800), status: 'failed' });
+      expect(calls()).toEqual([expect.objectContaining({ kind: 'refund', paymentId: p.id, amount: usd(800) })]);
+      expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountRefunded: usd(200) });
+      expect(await written(p.id)).toEqual(before);
+
+      acquirer.modifications = 'sandbox';
+      expect((await m.refund(p.id, 800)).body.status).toBe('refunded');
+      expect((await m.get(p.id)).body).toMatchObject({ status: 'refunded', amountRefunded: usd(1000) });
+      expect(await eventTypes(p.id)).toEqual(['payment.captured', 'payment.refunded', 'payment.refunded']);
+    });
+
+    it('cancel: still authorized', async () => {
+      const p = await authorized(700);
+      const before = await written(p.id);
+      acquirer.modifications = 'failed';
+      const calls = callsFrom();
+      const r = await m.operate(p.id, 'cancel');
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id: p.id, amount: usd(700), status: 'failed' });
+      expect(calls()).toEqual([expect.objectContaining({ kind: 'cancel', paymentId: p.id, amount: usd(700) })]);
+      expect((await m.get(p.id)).body.status).toBe('authorized');
+      expect(await written(p.id)).toEqual(before);
+
+      acquirer.modifications = 'sandbox';
+      expect((await m.operate(p.id, 'cancel')).body.status).toBe('cancelled');
+      expect(await eventTypes(p.id)).toEqual(['payment.authorized', 'payment.cancelled']);
+    });
+
+    it.each([
+      ['an authorization: the void', 'authorized', 'cancel', 1000, 'cancelled'],
+      ['a partly refunded payment: the refund of the rest', 'captured', 'refund', 700, 'refunded'],
+    ] as const)('cancel_or_refund of %s fails', async (_, start, kind, value, status) => {
+      const p = start === 'authorized' ? await authorized(1000) : await captured(1000);
+      if (start === 'captured') await m.refund(p.id, 300);
+      const before = await written(p.id);
+      acquirer.modifications = 'failed';
+      const calls = callsFrom();
+      const r = await m.operate(p.id, 'cancel_or_refund');
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id: p.id, amount: usd(value), status: 'failed' });
+      expect(calls()).toEqual([expect.objectContaining({ kind, paymentId: p.id, amount: usd(value) })]);
+      expect((await m.get(p.id)).body.status).toBe(start);
+      expect(await written(p.id)).toEqual(before);
+
+      acquirer.modifications = 'sandbox';
+      expect((await m.operate(p.id, 'cancel_or_refund')).body).toMatchObject({ amount: usd(value), status });
+      expect((await m.get(p.id)).body.status).toBe(status);
+    });
+  });
+
+  it.each([
+    ['capture', 'authorized', { amount: usd(400) }, 'captured'],
+    ['refund', 'captured', { amount: usd(400) }, 'refunded'],
+    ['cancel', 'authorized', {}, 'cancelled'],
+    ['cancel_or_refund', 'captured', {}, 'refunded'],
+  ] as const)(
+    '%s with an adapter that throws: 503 SERVICE_UNAVAILABLE, nothing written, the same key then proceeds',
+    async (operation: Operation, start, body, status) => {
+      const p = start === 'authorized' ? await authorized(1000) : await captured(1000);
+      const before = await written(p.id);
+      acquirer.modifications = 'throws';
+      const calls = callsFrom();
+      const key = randomUUID();
+      const r = await m.operate(p.id, operation, body, key);
+      expectError(r, 503, 'SERVICE_UNAVAILABLE');
+      expect(r.body).toEqual({
+        error: {
+          status: 503,
+          code: 'SERVICE_UNAVAILABLE',
+          message: expect.stringMatching(/acquirer/i),
+          requestId: r.headers.get('x-request-id'),
+        },
+      });
+      expect(JSON.stringify(r.body)).not.toContain('ECONNREFUSED');
+      expect(calls()).toHaveLength(1);
+      expect(await written(p.id)).toEqual(before);
+      expect(await storedAnswers(key)).toEqual([]);
+      // Operators see what the adapter said, under the request id.
+      const logged = stack
+        .log('payments')
+        .json()
+        .filter((l) => l.requestId === r.body.error.requestId && JSON.stringify(l).includes(ADAPTER_ERROR));
+      expect(logged).not.toHaveLength(0);
+
+      acquirer.modifications = 'sandbox';
+      const retry = await m.operate(p.id, operation, body, key);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ id: p.id, status });
+      expect((await written(p.id)).operations).toHaveLength(before.operations.length + 1);
+      expect(await storedAnswers(key)).toEqual([{ operation, status: 200, body: retry.body }]);
+    },
+  );
+
+  it('an acquirer that does not answer: 504 UPSTREAM_TIMEOUT in time, locks freed, a late answer writes nothing', async () => {
+    const p = await authorized(1000);
+    const before = await written(p.id);
+    acquirer.modifications = 'hangs';
+    const key = randomUUID();
+    const started = Date.now();
+    const r = await m.capture(p.id, 1000, key);
+    const elapsed = Date.now() - started;
+    expectError(r, 504, 'UPSTREAM_TIMEOUT');
+    // The payments service gave up on the acquirer, long before the gateway would give up on it (10 s).
+    expect(r.body.error.message).toMatch(/acquirer/i);
+    expect(elapsed).toBeGreaterThanOrEqual(ACQUIRER_TIMEOUT_MS - 50);
+    expect(elapsed).toBeLessThan(3_000);
+    expect(await written(p.id)).toEqual(before);
+    expect(await storedAnswers(key)).toEqual([]);
+
+    // While the first call still hangs, the payment row and the key are free: the same key proceeds.
+    acquirer.modifications = 'sandbox';
+    const retry = await m.capture(p.id, 1000, key);
+    expect(retry.body).toMatchObject({ id: p.id, amount: usd(1000), status: 'captured' });
+
+    // The acquirer answers the first call after all: too late, it was rolled back and answered.
+    acquirer.answerHung();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = await written(p.id);
+    expect(after.operations).toEqual([{ kind: 'capture', amount_value: '1000' }]);
+    expect(after.events.map((e) => e.type)).toEqual(['payment.authorized', 'payment.captured']);
+    expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountCaptured: usd(1000) });
+  });
+});
