@@ -1,5 +1,28 @@
-import { ValidationError } from 'class-validator';
+import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { validate, ValidationError } from 'class-validator';
 import { DomainError } from './domain-error';
+import { memoizeValidationMetadata } from './validation-metadata';
+
+memoizeValidationMetadata();
+
+/**
+ * A JSON body (already parsed, so no prototype keys, binary values or sparse arrays) as an instance of its
+ * DTO class: fields the class does not declare are dropped, and the first rule it breaks is a 400
+ * VALIDATION_FAILED naming the field. The one validation of the gateway's bodies and of the services' commands.
+ */
+export async function validatedBody<T extends object>(type: ClassConstructor<T>, value: unknown): Promise<T> {
+  if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+    throw DomainError.validation('The request body must be a JSON object');
+  }
+  const instance = plainToInstance(type, value ?? {});
+  const errors = await validate(instance, {
+    whitelist: true,
+    forbidUnknownValues: false,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length) throw validationFailed(errors);
+  return instance;
+}
 
 /** First constraint failure of a class-validator result as a VALIDATION_FAILED error naming the field path. */
 export function validationFailed(errors: ValidationError[], prefix = ''): DomainError {

@@ -15,13 +15,12 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Payload, RpcException } from '@nestjs/microservices';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
+import { ClassConstructor } from 'class-transformer';
 import { Logger } from 'pino';
 import { Observable, throwError } from 'rxjs';
 import { finalize, tap } from 'rxjs/operators';
 import { CommandMessage, ENVIRONMENTS } from '@app/contracts';
-import { DomainError, RpcErrorPayload, toRpcError, validationFailed } from '@app/errors';
+import { DomainError, RpcErrorPayload, toRpcError, validatedBody } from '@app/errors';
 import { LOGGER, Metrics, requestContext } from '@app/observability';
 
 /**
@@ -32,10 +31,7 @@ export class CommandBodyPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const type = metadata.metatype;
     if (!type || [Object, String, Number, Boolean, Array].includes(type as never)) return value;
-    const instance = plainToInstance(type, value ?? {});
-    const errors = await validate(instance as object, { whitelist: true });
-    if (errors.length) throw validationFailed(errors);
-    return instance;
+    return validatedBody(type as ClassConstructor<object>, value);
   }
 }
 

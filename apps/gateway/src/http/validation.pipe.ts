@@ -1,11 +1,13 @@
 import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
-import { validationFailed } from '@app/errors';
+import { ClassConstructor } from 'class-transformer';
+import { validatedBody, validationFailed } from '@app/errors';
 import { requestContext } from '@app/observability';
 import { unknownFieldPaths } from './ignored-fields';
 
 /**
  * class-validator with transform and whitelist: unknown fields are dropped (and recorded for the
- * X-Ignored-Fields header); the first failure becomes 400 VALIDATION_FAILED naming the field.
+ * X-Ignored-Fields header); the first failure becomes 400 VALIDATION_FAILED naming the field. Bodies take
+ * `validatedBody` (the same validation the services apply to commands); queries and params Nest's pipe.
  */
 @Injectable()
 export class GatewayValidationPipe extends ValidationPipe {
@@ -26,13 +28,9 @@ export class GatewayValidationPipe extends ValidationPipe {
       const store = requestContext.getStore();
       if (ignored.length && store) (store.ignoredFields ??= []).push(...ignored);
     }
-    if (
-      metadata.type === 'body' &&
-      metadata.metatype &&
-      this.toValidate(metadata) &&
-      (value === undefined || value === null)
-    ) {
-      value = {};
+    // A JSON body is parsed by Fastify, which refuses prototype keys: the lean path of @app/errors serves it.
+    if (metadata.type === 'body' && metadata.metatype && this.toValidate(metadata)) {
+      return validatedBody(metadata.metatype as ClassConstructor<object>, value);
     }
     return super.transform(value, metadata);
   }
