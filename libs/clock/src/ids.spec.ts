@@ -1,4 +1,4 @@
-import { uuidv7 } from './ids';
+import { randomString, uuidv7 } from './ids';
 
 describe('uuidv7', () => {
   it('is a version 7, RFC 9562 variant uuid carrying the time', () => {
@@ -20,5 +20,28 @@ describe('uuidv7', () => {
     await new Promise((r) => setTimeout(r, 2));
     const b = uuidv7();
     expect(a < b).toBe(true);
+  });
+});
+
+describe('randomString', () => {
+  it('draws only from the alphabet, at the asked length, and uses every letter about equally', () => {
+    const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789'; // 34 letters: 256 is not a multiple of it
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 2000; i++) {
+      const s = randomString(alphabet, 17);
+      expect(s).toHaveLength(17);
+      for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    expect([...counts.keys()].sort().join('')).toBe([...alphabet].sort().join(''));
+    // 34,000 draws: 1,000 expected per letter. A modulo bias would give the first 18 letters ~1,066 each and the rest ~933.
+    for (const n of counts.values()) expect(Math.abs(n - 1000)).toBeLessThan(160);
+    const first = [...alphabet.slice(0, 18)].reduce((sum, c) => sum + counts.get(c)!, 0) / 18;
+    const rest = [...alphabet.slice(18)].reduce((sum, c) => sum + counts.get(c)!, 0) / 16;
+    expect(Math.abs(first - rest)).toBeLessThan(40);
+  });
+
+  it('does not repeat codes', () => {
+    const codes = new Set(Array.from({ length: 5000 }, () => randomString('0123456789ABCDEF', 12)));
+    expect(codes.size).toBe(5000);
   });
 });

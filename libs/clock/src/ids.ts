@@ -4,13 +4,32 @@ import { randomFillSync } from 'node:crypto';
 const pool = Buffer.alloc(4096);
 let offset = pool.length;
 
-function random8(): Buffer {
-  if (offset + 8 > pool.length) {
+/** `n` (at most 4096) bytes from the CSPRNG; the view is valid until the next call. */
+function randomView(n: number): Buffer {
+  if (offset + n > pool.length) {
     randomFillSync(pool);
     offset = 0;
   }
-  offset += 8;
-  return pool.subarray(offset - 8, offset);
+  offset += n;
+  return pool.subarray(offset - n, offset);
+}
+
+const random8 = (): Buffer => randomView(8);
+
+/**
+ * `length` characters drawn uniformly from `alphabet` (at most 256 characters) with the CSPRNG: bytes that
+ * would favour the first letters are skipped, so every character is equally likely.
+ */
+export function randomString(alphabet: string, length: number): string {
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomView(length)) {
+      if (b < limit) out += alphabet[b % alphabet.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
 }
 
 /**

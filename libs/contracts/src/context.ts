@@ -20,6 +20,3 @@ export interface CommandMessage<T = unknown> {
   ctx: CallerContext;
   body: T;
 }
-
-/** NATS header that carries the request id next to the payload. */
-export const REQUEST_ID_HEADER = 'x-request-id';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode as NatsErrorCode, headers as natsHeaders, NatsError } from 'nats';
-import { CallerContext, CommandMessage, REQUEST_ID_HEADER } from '@app/contracts';
+import { ErrorCode as NatsErrorCode, NatsError } from 'nats';
+import { CallerContext, CommandMessage } from '@app/contracts';
 import { DomainError, fromRpcError, isRpcErrorPayload } from '@app/errors';
 import { NatsClient } from './nats-connection';
 
@@ -25,11 +25,9 @@ export class RpcClient {
     const nc = this.nats.current() ?? (await this.nats.get());
     const message: CommandMessage<TReq> = { ctx, body };
     const packet = JSON.stringify({ pattern: subject, data: message, id: `${process.pid}-${++sequence}` });
-    const h = natsHeaders();
-    h.set(REQUEST_ID_HEADER, ctx.requestId);
     let reply;
     try {
-      reply = await nc.request(subject, Buffer.from(packet), { timeout: timeoutMs ?? this.timeoutMs, headers: h });
+      reply = await nc.request(subject, Buffer.from(packet), { timeout: timeoutMs ?? this.timeoutMs });
     } catch (e) {
       throw toTransportError(e, subject);
     }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { randomBytes, randomInt } from 'node:crypto';
-import { uuidv7 } from '@app/clock';
+import { randomString, uuidv7 } from '@app/clock';
 import {
   AcquirerOutcome,
   assertNever,
@@ -12,9 +11,8 @@ import {
 import { SANDBOX_DECLINES, sandboxBehaviour } from './sandbox-cards';
 
 const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
-const randomCode = (length: number): string =>
-  Array.from(randomBytes(length), (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
-const randomDigits = (length: number): string => Array.from({ length }, () => randomInt(10)).join('');
+const randomCode = (length: number): string => randomString(ALPHANUMERIC, length);
+const randomDigits = (length: number): string => randomString('0123456789', length);
 
 // The challenge outcome travels in the acquirer's own reference, so any replica can complete it.
 const CHALLENGE_FAILS_PREFIX = 'sbx3ds_f_';

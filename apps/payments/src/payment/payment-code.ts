@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '@app/clock';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** A receipt id for support and reconciliation: short, unambiguous to read out, unique per merchant (index). */
 export function generatePaymentCode(): string {
-  return `PAY-${Array.from(randomBytes(12), (b) => ALPHABET[b % ALPHABET.length]).join('')}`;
+  return `PAY-${randomString(ALPHABET, 12)}`;
 }
