@@ -19,7 +19,6 @@ export async function startBilling(o: StartBillingOptions = {}): Promise<INestAp
   return bootstrapService({
     service: 'billing',
     module: BillingModule.forRoot(config, logger, o.clock),
-    natsUrl: config.NATS_URL,
     httpPort: config.BILLING_HTTP_PORT,
     logger,
   });

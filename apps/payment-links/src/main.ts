@@ -19,7 +19,6 @@ export async function startPaymentLinks(o: StartPaymentLinksOptions = {}): Promi
   return bootstrapService({
     service: 'payment-links',
     module: PaymentLinksModule.forRoot(config, logger, o.clock),
-    natsUrl: config.NATS_URL,
     httpPort: config.PAYMENT_LINKS_HTTP_PORT,
     logger,
   });

@@ -25,7 +25,6 @@ export async function startPayments(o: StartPaymentsOptions = {}): Promise<INest
   return bootstrapService({
     service: 'payments',
     module: PaymentsModule.forRoot(config, logger, { clock: o.clock, connectors: o.connectors }),
-    natsUrl: config.NATS_URL,
     httpPort: config.PAYMENTS_HTTP_PORT,
     logger,
   });

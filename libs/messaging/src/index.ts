@@ -2,5 +2,5 @@ export * from './command';
 export * from './jetstream';
 export * from './nats-connection';
 export * from './rpc-client';
-export * from './transport';
 export * from './coalesce-writes';
+export * from './command-server';

@@ -10,8 +10,8 @@ export interface NatsOptions {
 }
 
 /**
- * The app's own NATS connection (command requests, JetStream publishing). The NestJS microservice transport
- * keeps a separate one for its subscriptions.
+ * The app's one NATS connection: command requests (gateway), command subscriptions (services, through the
+ * CommandServer) and JetStream publishing and consuming.
  */
 @Injectable()
 export class NatsClient implements OnApplicationShutdown {

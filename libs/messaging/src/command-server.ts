@@ -1,0 +1,183 @@
+import {
+  BeforeApplicationShutdown,
+  DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { PATTERN_METADATA } from '@nestjs/microservices/constants';
+import type { ClassConstructor } from 'class-transformer';
+import { Msg, Subscription } from 'nats';
+import { Logger } from 'pino';
+import { CommandMessage, ENVIRONMENTS, queueGroupOf, ServiceName } from '@app/contracts';
+import { DomainError, RpcErrorPayload, toRpcError, validatedBody } from '@app/errors';
+import { LOGGER, Metrics, requestContext } from '@app/observability';
+import { COMMAND_PARAMS, CommandParam } from './command';
+import { NatsClient } from './nats-connection';
+
+const SERVICE = Symbol('COMMAND_SERVICE');
+/** How long a stopping service waits for the commands it is still answering. */
+const GRACE_MS = 1_000;
+const UNVALIDATED = new Set<unknown>([undefined, Object, String, Number, Boolean, Array]);
+
+interface Route {
+  subject: string;
+  run(message: CommandMessage): Promise<unknown>;
+}
+
+/** The wire format the gateway's RpcClient speaks (NestJS's NATS packets): `{id, data}` in, `{id, response | err}` out. */
+interface Packet {
+  id?: unknown;
+  data?: CommandMessage;
+}
+
+/**
+ * Serves the `@MessagePattern` handlers of the service's `@CommandHandler` classes over NATS, every replica
+ * in the service's queue group. Each command is checked for a well-formed caller, its body validated against
+ * the handler's declared class, run inside the request's context (its requestId reaches every log line),
+ * counted in the metrics, and answered with the result or the error payload; an unexpected error is logged
+ * and answered as INTERNAL_ERROR, never leaked. A plain subscription per subject: no per-message framework
+ * pipeline between the socket and the handler.
+ */
+@Injectable()
+export class CommandServer implements BeforeApplicationShutdown, OnApplicationShutdown {
+  private subscriptions: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly nats: NatsClient,
+    private readonly metrics: Metrics,
+    @Inject(SERVICE) private readonly service: ServiceName,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Subscribes every handler; resolves once the NATS server has the subscriptions (waits for NATS to be up). */
+  async listen(): Promise<void> {
+    const nc = await this.nats.get();
+    const queue = queueGroupOf(this.service);
+    for (const route of this.routes()) {
+      const subscription = nc.subscribe(route.subject, {
+        queue,
+        callback: (err, msg) => {
+          if (err) return this.logger.warn({ err, subject: route.subject }, 'Command subscription error');
+          const done = this.answer(route, msg);
+          this.inFlight.add(done);
+          void done.finally(() => this.inFlight.delete(done));
+        },
+      });
+      this.subscriptions.push(subscription);
+    }
+    await nc.flush();
+  }
+
+  /** Stops taking commands and lets those in progress answer (within GRACE_MS) before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const subscriptions = this.subscriptions;
+    this.subscriptions = [];
+    await Promise.all(subscriptions.map((s) => s.drain().catch(() => undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => (timer = setTimeout(resolve, GRACE_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  onApplicationShutdown(): void {
+    for (const s of this.subscriptions) s.unsubscribe();
+  }
+
+  private async answer(route: Route, msg: Msg): Promise<void> {
+    const started = process.hrtime.bigint();
+    let status = 'ok';
+    let reply: { id: unknown; response?: unknown; err?: RpcErrorPayload; isDisposed: true };
+    let packet: Packet = {};
+    try {
+      packet = readPacket(msg);
+      const message = packet.data;
+      const ctx = message?.ctx;
+      if (!ctx || typeof ctx.merchantCode !== 'string' || !ENVIRONMENTS.includes(ctx.environment)) {
+        throw DomainError.validation('Command without a valid caller context', 'ctx');
+      }
+      const response = await requestContext.run({ requestId: ctx.requestId }, () => route.run(message!));
+      reply = { id: packet.id, response, isDisposed: true };
+    } catch (e) {
+      status = e instanceof DomainError ? e.code : 'error';
+      reply = { id: packet.id, err: this.errorPayload(e, packet), isDisposed: true };
+    }
+    if (msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)));
+    this.metrics.observe('rpc', route.subject, status, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  private errorPayload(e: unknown, packet: Packet): RpcErrorPayload {
+    if (e instanceof DomainError) return toRpcError(e);
+    this.logger.error({ err: e, requestId: packet.data?.ctx?.requestId }, 'Unexpected error in command handler');
+    return { code: 'INTERNAL_ERROR', message: 'Internal error' };
+  }
+
+  private routes(): Route[] {
+    const routes: Route[] = [];
+    for (const wrapper of this.discovery.getControllers()) {
+      const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown> | undefined;
+      if (!instance) continue;
+      const prototype = Object.getPrototypeOf(instance) as object;
+      for (const method of this.scanner.getAllMethodNames(prototype)) {
+        const patterns = Reflect.getMetadata(PATTERN_METADATA, instance[method]) as unknown[] | undefined;
+        if (!patterns?.length) continue;
+        const run = handlerOf(instance, prototype, method);
+        for (const subject of patterns) routes.push({ subject: String(subject), run });
+      }
+    }
+    return routes;
+  }
+}
+
+function readPacket(msg: Msg): Packet {
+  try {
+    const packet = msg.json<Packet>();
+    if (packet && typeof packet === 'object') return packet;
+  } catch {
+    // answered below
+  }
+  throw DomainError.validation('A command is a JSON object {id, data: {ctx, body}}');
+}
+
+/** Calls the handler with the arguments its `@Caller()` / `@CommandBody()` parameters ask for. */
+function handlerOf(
+  instance: Record<string, (...args: unknown[]) => unknown>,
+  prototype: object,
+  method: string,
+): Route['run'] {
+  const params: CommandParam[] = Reflect.getMetadata(COMMAND_PARAMS, prototype, method) ?? [];
+  const types: unknown[] = Reflect.getMetadata('design:paramtypes', prototype, method) ?? [];
+  return async (message) => {
+    const args: unknown[] = [];
+    for (const p of params) {
+      const type = types[p.index];
+      args[p.index] =
+        p.from === 'ctx'
+          ? message.ctx
+          : UNVALIDATED.has(type)
+            ? message.body
+            : await validatedBody(type as ClassConstructor<object>, message.body);
+    }
+    return instance[method](...args);
+  };
+}
+
+/** The command server of one service; `bootstrapService` imports it next to the service's own module. */
+@Module({})
+export class CommandsModule {
+  static forService(service: ServiceName): DynamicModule {
+    return {
+      module: CommandsModule,
+      imports: [DiscoveryModule],
+      providers: [{ provide: SERVICE, useValue: service }, CommandServer],
+      exports: [CommandServer],
+    };
+  }
+}
