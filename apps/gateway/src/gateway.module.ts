@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
@@ -19,7 +19,6 @@ import { RateLimiter } from './auth/rate-limiter';
 import { GatewayConfig } from './config';
 import { DEMO_OPTIONS, DemoSeeder } from './demo/demo-seeder';
 import { HttpExceptionFilter } from './http/http-exception.filter';
-import { RequestContextInterceptor } from './http/request-context.interceptor';
 import { GatewayValidationPipe } from './http/validation.pipe';
 import { migrations } from './migrations';
 import { PingController } from './ping/ping.controller';
@@ -67,7 +66,6 @@ export class GatewayModule {
       controllers: [AdminController, PingController, ...paymentControllers, ...webhookControllers, ...sdkControllers],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
         { provide: APP_PIPE, useClass: GatewayValidationPipe },
         { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
         { provide: RPC_TIMEOUT_MS, useValue: config.RPC_TIMEOUT_MS },

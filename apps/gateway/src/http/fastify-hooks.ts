@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
-import { Metrics, RequestStore } from '@app/observability';
+import { Metrics, requestContext, RequestStore } from '@app/observability';
 import { toErrorResponse } from './error-response';
 import { sendError } from './send-error';
 
@@ -17,9 +17,14 @@ export function requestIdFrom(header: string | string[] | undefined, generate: (
  * access logs and metrics, and the error envelope for errors raised before routing (body parsing, limits).
  */
 export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metrics): void {
-  app.addHook('onRequest', (request, reply, done) => {
+  // The rest of the request (body parsing, guards, pipes, handler) runs inside its context: the requestId
+  // reaches every log line and the validation pipe records ignored fields for the header below. Fastify
+  // carries the context across body parsing, so no Nest interceptor (and its per-request rxjs chain) is needed.
+  app.addHook('onRequest', (request: FastifyRequest & { store?: RequestStore }, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done();
+    const store: RequestStore = { requestId: String(request.id) };
+    request.store = store;
+    requestContext.run(store, done);
   });
 
   app.addHook('onSend', (request: FastifyRequest & { store?: RequestStore }, reply, payload, done) => {
