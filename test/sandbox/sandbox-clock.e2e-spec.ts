@@ -266,4 +266,13 @@ describe('sandbox clock', () => {
       near((await on(second, () => clockOf(m))).body.now, Date.parse(body.now));
     });
   });
+
+  // Last: it stops the payments service.
+  it('does not move when a service cannot run its due work: 503, and the clock reads as before', async () => {
+    const m = await sandboxMerchant(stack);
+    await advance(m, { by: 'P1D' });
+    await stack.stopService('payments');
+    expectError(await advance(m, { by: 'P7D' }), 503, 'SERVICE_UNAVAILABLE');
+    near((await clockOf(m)).body.now, Date.now() + DAY);
+  });
 });
