@@ -4,7 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { serviceDatabase } from '@app/database';
-import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
+import { RPC_TIMEOUT_MS } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
 import { AdminController } from './admin/admin.controller';
@@ -23,6 +23,7 @@ import { GatewayValidationPipe } from './http/validation.pipe';
 import { migrations } from './migrations';
 import { PingController } from './ping/ping.controller';
 import { paymentControllers } from './payments/payments.wiring';
+import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbox-clock.wiring';
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
 import { webhookControllers, webhookEntities, webhookProviders } from './webhooks/webhooks.providers';
 
@@ -63,7 +64,14 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [AccountsModule.forRoot(o), PassportModule, OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS })],
-      controllers: [AdminController, PingController, ...paymentControllers, ...webhookControllers, ...sdkControllers],
+      controllers: [
+        AdminController,
+        PingController,
+        ...paymentControllers,
+        ...webhookControllers,
+        ...sdkControllers,
+        ...sandboxClockControllers,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_PIPE, useClass: GatewayValidationPipe },
@@ -81,7 +89,7 @@ export class GatewayModule {
         AdminGuard,
         PrivateKeyGuard,
         BearerStrategy,
-        RpcClient,
+        ...sandboxClockProviders,
         DemoSeeder,
         ...webhookProviders(config, o.webhookCa),
         ...sdkProviders(config),

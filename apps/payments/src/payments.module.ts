@@ -31,6 +31,10 @@ import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
 import { ConnectionsUseCase } from './routing/connections.use-case';
 import { RoutingService } from './routing/routing.service';
+import { ClockAdvanceHandler } from './sandbox-clock/clock-advance.handler';
+import { ClockAdvanceUseCase } from './sandbox-clock/clock-advance.use-case';
+import { SandboxClockEntity } from './sandbox-clock/sandbox-clock.entity';
+import { SandboxClockRepository } from './sandbox-clock/sandbox-clock.repository';
 import { THREE_DS_PORT } from './threeds/threeds.port';
 import { ApmService } from './apm/apm.service';
 import { extrasEntities, extrasHandlers, extrasProviders } from './threeds/extras.wiring';
@@ -59,6 +63,7 @@ export class PaymentsModule {
             PaymentOperationEntity,
             ConnectionEntity,
             IdempotencyRecord,
+            SandboxClockEntity,
             ...extrasEntities,
           ],
           migrations,
@@ -72,6 +77,7 @@ export class PaymentsModule {
         PaymentOperationsHandler,
         InquiryHandler,
         ConnectionsHandler,
+        ClockAdvanceHandler,
         ...extrasHandlers,
       ],
       providers: [
@@ -100,6 +106,8 @@ export class PaymentsModule {
         PaymentOperationsService,
         InquiryService,
         HoldExpirySweeper,
+        SandboxClockRepository,
+        ClockAdvanceUseCase,
         ...extrasProviders(config),
       ],
     };

@@ -4,6 +4,11 @@ import { Environment } from '@app/contracts';
 export interface ClockScope {
   merchantCode: string;
   environment: Environment;
+  /**
+   * How far the merchant's sandbox clock runs ahead of real time, in ms (the gateway puts it into every
+   * sandbox command's context). Ignored outside the sandbox.
+   */
+  clockOffsetMs?: number;
 }
 
 /** The one source of "now". Domain code never calls `new Date()` or `Date.now()`. */
@@ -33,5 +38,28 @@ export class ManualClock extends Clock {
 
   advance(ms: number): void {
     this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+/** The offset a scope's clock runs ahead by: only a sandbox scope has one, and only a sane one counts. */
+export function sandboxOffsetOf(scope?: ClockScope): number {
+  if (!scope || scope.environment !== 'sandbox') return 0;
+  const offset = scope.clockOffsetMs;
+  return typeof offset === 'number' && Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+}
+
+/**
+ * The clock every app injects: the base clock (real time, or a test's ManualClock) plus the merchant's
+ * sandbox offset when the scope carries one (DECISIONS §7). Production time is always the base clock's.
+ */
+export class SandboxOffsetClock extends Clock {
+  constructor(readonly base: Clock) {
+    super();
+  }
+
+  now(scope?: ClockScope): Date {
+    const offset = sandboxOffsetOf(scope);
+    const now = this.base.now(scope);
+    return offset ? new Date(now.getTime() + offset) : now;
   }
 }

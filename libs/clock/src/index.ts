@@ -1,2 +1,3 @@
 export * from './clock';
+export * from './iso-time';
 export * from './ids';

@@ -13,6 +13,11 @@ export interface CallerContext {
   keyId?: string;
   /** The request's Idempotency-Key header, when it carried one. */
   idempotencyKey?: string;
+  /**
+   * Sandbox only: how far the merchant's sandbox clock runs ahead of real time, in ms (DECISIONS §7). The
+   * gateway adds it to every sandbox command; a service's Clock adds it to "now" for this caller.
+   */
+  clockOffsetMs?: number;
 }
 
 /** The shape of every command message on NATS. */

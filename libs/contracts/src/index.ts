@@ -6,3 +6,4 @@ export * from './payments';
 export * from './subjects';
 export * from './payments-extras';
 export * from './query.dto';
+export * from './sandbox-clock.dto';

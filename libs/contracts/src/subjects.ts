@@ -27,6 +27,8 @@ export const PaymentsSubjects = {
   list: 'cmd.payments.list',
   upsertConnection: 'cmd.payments.connections.upsert',
   listConnections: 'cmd.payments.connections.list',
+  /** A merchant's sandbox clock is being advanced: run the work due up to the new time (DECISIONS §7). */
+  clockAdvanced: 'cmd.payments.sandbox.clock-advanced',
 } as const;
 
 export const PaymentLinksSubjects = {
@@ -46,7 +48,16 @@ export const PingSubjects: Record<ServiceName, string> = {
 /** Broadcasts between gateway replicas (no queue group: every replica hears them; never in the stream). */
 export const GatewaySubjects = {
   keyRevoked: 'internal.gateway.key-revoked',
+  /** A merchant's sandbox clock moved (payload: the merchant code); replicas drop their cached offset. */
+  sandboxClockAdvanced: 'internal.gateway.sandbox-clock-advanced',
 } as const;
+
+/**
+ * The services that have time-driven work, in the order a sandbox clock advance asks them to run it. Each
+ * answers `cmd.<service>.sandbox.clock-advanced` (ClockAdvancedCommand → ClockAdvancedResult) only once its
+ * work due up to the new time has run. Billing and payment-links join here when they get such work.
+ */
+export const ClockAdvancedSubjects: readonly string[] = [PaymentsSubjects.clockAdvanced];
 
 /** SDK nonces, 3DS sessions, APM settlement and the hosted pages (payments service). */
 export const PaymentsExtrasSubjects = {

@@ -6,3 +6,4 @@ export * from './prepared';
 export * from './pipelined-transaction';
 export * from './entity-insert';
 export * from './sweep';
+export * from './due-work';

@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { Clock, SystemClock } from '@app/clock';
+import { Clock, SandboxOffsetClock, SystemClock } from '@app/clock';
 import { databaseHealth } from '@app/database';
 import { NATS_OPTIONS, NatsClient } from '@app/messaging';
 import { HEALTH_CHECKS, HealthController, LOGGER, Metrics } from '@app/observability';
@@ -11,6 +11,7 @@ export interface PlatformOptions {
   app: string;
   natsUrl: string;
   logger: Logger;
+  /** The base clock (a test's ManualClock); real time when unset. Sandbox offsets are added on top of it. */
   clock?: Clock;
 }
 
@@ -27,7 +28,7 @@ export class PlatformModule {
         { provide: Metrics, useValue: new Metrics(o.app) },
         { provide: NATS_OPTIONS, useValue: { url: o.natsUrl, name: o.app } },
         NatsClient,
-        { provide: Clock, useValue: o.clock ?? new SystemClock() },
+        { provide: Clock, useValue: new SandboxOffsetClock(o.clock ?? new SystemClock()) },
         {
           provide: HEALTH_CHECKS,
           inject: [NatsClient, ModuleRef],

@@ -1,6 +1,7 @@
 import { CreateOutbox1763700000000, LeanOutbox1765000000000 } from '@app/outbox';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
+import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';
 
 /** Every migration of the gateway database, in order. */
 export const migrations = [
@@ -8,4 +9,5 @@ export const migrations = [
   MerchantsAndKeys1763700000001,
   Webhooks1763700000030,
   LeanOutbox1765000000000,
+  SandboxClocks1765100000000,
 ];

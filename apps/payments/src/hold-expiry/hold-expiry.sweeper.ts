@@ -1,16 +1,17 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock, ClockScope } from '@app/clock';
-import { sweepInBatches } from '@app/database';
+import { DueWork, sweepInBatches } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { PollingLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { decideHoldExpiry } from '../payment/payment-money';
 import { applyDecision } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';
-import { PaymentRepository } from '../payment/payment.repository';
+import { PaymentEntity } from '../payment/payment.entity';
+import { PaymentRepository, Scope } from '../payment/payment.repository';
 
 const BATCH = 100;
 
@@ -53,18 +54,30 @@ export class HoldExpirySweeper implements OnApplicationBootstrap, OnApplicationS
 
   /**
    * Cancels every authorization whose hold ended by now and answers how many. Without a scope "now" is the
-   * service clock's; a sandbox clock advance passes its merchant's scope to sweep up to that merchant's time.
+   * service clock's; with one (a merchant's sandbox, with its clock offset) that merchant's clock decides.
    */
   async runOnce(scope?: ClockScope): Promise<number> {
     const now = this.clock.now(scope);
     return sweepInBatches(
       this.db,
       BATCH,
-      (manager, limit) => this.payments.claimExpiredHolds(manager, now, limit, scope),
-      (manager, payment) => {
-        const event = applyDecision(payment, decideHoldExpiry(payment, now), now);
-        return this.recorder.changed(manager, payment, event, now);
-      },
+      (manager, limit) => this.payments.claimExpiredHolds(manager, now, limit, { scope }),
+      (manager, payment) => this.expire(manager, payment, now),
     );
+  }
+
+  /** The hold expiries of one merchant's sandbox, as a clock advance runs them: each as of its hold's end. */
+  dueWork(scope: Scope): DueWork<PaymentEntity> {
+    return {
+      claim: (manager, upTo, limit) =>
+        this.payments.claimExpiredHolds(manager, upTo, limit, { scope, waitForLocks: true }),
+      dueAt: (payment) => payment.holdExpiresAt!,
+      run: (manager, payment, at) => this.expire(manager, payment, at),
+    };
+  }
+
+  private expire(manager: EntityManager, payment: PaymentEntity, now: Date): Promise<unknown> {
+    const event = applyDecision(payment, decideHoldExpiry(payment, now), now);
+    return this.recorder.changed(manager, payment, event, now);
   }
 }

@@ -2,6 +2,7 @@ import { CreateOutbox1763700000000, LeanOutbox1765000000000 } from '@app/outbox'
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
 import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
+import { CreateSandboxClocks1765100000000 } from '../sandbox-clock/sandbox-clock.migration';
 import { CreateStoredCards1764100000000 } from '../vault/vault.migration';
 
 /** Every migration of the payments database, in order. */
@@ -12,4 +13,5 @@ export const migrations = [
   CreateCardNonces1764100000001,
   CreatePaymentSessions1764100000002,
   LeanOutbox1765000000000,
+  CreateSandboxClocks1765100000000,
 ];

@@ -50,7 +50,8 @@ export class NonceService {
       expiresAt,
       createdAt: now,
     });
-    await this.repository.purgeExpired(now);
+    // Every merchant's nonces, so by real time: a sandbox clock running ahead must not end others' nonces.
+    await this.repository.purgeExpired(this.clock.now());
     this.logger.info({ merchantCode: ctx.merchantCode, expiresAt }, 'card nonce created');
     return { nonce, expiresAt: expiresAt.toISOString() };
   }

@@ -132,20 +132,28 @@ export class PaymentRepository {
   }
 
   /**
-   * Authorizations whose hold ended by `now`, row-locked and skipped by any other sweeper replica that holds
-   * them already (FOR UPDATE SKIP LOCKED).
+   * Authorizations whose hold ended by `now`, earliest first, row-locked. Sweeper replicas skip rows another
+   * one holds (FOR UPDATE SKIP LOCKED); a sandbox clock advance (`waitForLocks`) waits for them instead, so
+   * it never answers while one of its due holds is still being voided elsewhere.
    */
-  claimExpiredHolds(manager: EntityManager, now: Date, limit: number, scope?: Scope): Promise<PaymentEntity[]> {
+  claimExpiredHolds(manager: EntityManager, now: Date, limit: number, o: ClaimOptions = {}): Promise<PaymentEntity[]> {
     const q = manager
       .getRepository(PaymentEntity)
       .createQueryBuilder('p')
       .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
       .where("p.status = 'authorized' AND p.hold_expires_at IS NOT NULL AND p.hold_expires_at <= :now", { now });
-    if (scope)
-      q.andWhere('p.merchant_code = :m AND p.environment = :e', { m: scope.merchantCode, e: scope.environment });
-    return q.orderBy('p.hold_expires_at').limit(limit).getMany();
+    if (!o.waitForLocks) q.setOnLocked('skip_locked');
+    if (o.scope) {
+      q.andWhere('p.merchant_code = :m AND p.environment = :e', { m: o.scope.merchantCode, e: o.scope.environment });
+    }
+    return q.orderBy('p.hold_expires_at').addOrderBy('p.id').limit(limit).getMany();
   }
+}
+
+/** Which due rows a sweep claims: one merchant's in one environment, or all; skipping locked rows or not. */
+export interface ClaimOptions {
+  scope?: Scope;
+  waitForLocks?: boolean;
 }
 
 const duplicateOrder = (): DomainError =>

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThanOrEqual } from 'typeorm';
-import { Environment } from '@app/contracts';
+import { ClaimOptions } from '../payment/payment.repository';
 import { PaymentSession, SessionKind } from './payment-session.entity';
-
-type Scope = { merchantCode: string; environment: Environment };
 
 @Injectable()
 export class PaymentSessionRepository {
@@ -41,21 +39,22 @@ export class PaymentSessionRepository {
     await manager.save(PaymentSession, row);
   }
 
-  /** 3DS sessions past their expiry that nobody resumed, claimed so any number of replicas sweep once. */
-  claimExpired(manager: EntityManager, now: Date, limit: number, scope?: Scope): Promise<PaymentSession[]> {
-    return manager
+  /**
+   * 3DS sessions past their expiry that nobody resumed, earliest first, claimed so any number of replicas
+   * sweep once (a clock advance waits for locked rows instead of skipping them, see ClaimOptions).
+   */
+  claimExpired(manager: EntityManager, now: Date, limit: number, o: ClaimOptions = {}): Promise<PaymentSession[]> {
+    const q = manager
       .getRepository(PaymentSession)
       .createQueryBuilder('s')
       .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
       .where({
         kind: 'threeds',
         status: In(['pending', 'authenticated', 'failed']),
         expiresAt: LessThanOrEqual(now),
-        ...(scope ? { merchantCode: scope.merchantCode, environment: scope.environment } : {}),
-      })
-      .orderBy('s.expires_at')
-      .limit(limit)
-      .getMany();
+        ...(o.scope ? { merchantCode: o.scope.merchantCode, environment: o.scope.environment } : {}),
+      });
+    if (!o.waitForLocks) q.setOnLocked('skip_locked');
+    return q.orderBy('s.expires_at').addOrderBy('s.id').limit(limit).getMany();
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { Clock } from '@app/clock';
+import { Clock, ClockScope } from '@app/clock';
 import { PaymentResponse } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
@@ -13,6 +13,7 @@ import { applyOutcome } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
 import { toPaymentResponse } from '../payment/payment.view';
+import { SandboxClockRepository } from '../sandbox-clock/sandbox-clock.repository';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { isExpired } from './session-links';
@@ -38,6 +39,7 @@ export class ResumeUseCase {
     private readonly vault: VaultService,
     private readonly cipher: VaultCipher,
     private readonly clock: Clock,
+    private readonly clocks: SandboxClockRepository,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -47,7 +49,9 @@ export class ResumeUseCase {
     if (!found) throw sessionNotFound();
     if (found.kind === 'apm') return toPaymentResponse(await this.payments.get(found, found.paymentId));
 
-    const { session, card } = await this.consume(sessionId);
+    // No key, so no clock offset from the gateway: the session's merchant decides whose clock this is.
+    const clockScope = await this.clocks.clockScopeOf(found);
+    const { session, card } = await this.consume(sessionId, clockScope);
     const payment = await this.payments.get(session, session.paymentId);
     const outcome = await this.completeWithAcquirer(session, payment.acquirer, {
       currency: payment.currency,
@@ -58,7 +62,7 @@ export class ResumeUseCase {
       const p = await this.payments.lock(m, session, session.paymentId);
       // Only this resume could move it (the session is used up), but never apply an answer twice.
       if (p.status !== 'pending_3ds') return toPaymentResponse(p);
-      const now = this.clock.now(session);
+      const now = this.clock.now(clockScope);
       const event = applyOutcome(p, 'pending_3ds', outcome, now, this.config.AUTH_HOLD_DAYS);
       if (outcome.kind === 'approved' && card) {
         p.token = await this.vault.store(
@@ -80,11 +84,14 @@ export class ResumeUseCase {
    * Uses the session up, or says why not; an expired one also ends its payment. The card kept for the vault
    * comes out of the row in the same step.
    */
-  private async consume(sessionId: string): Promise<{ session: PaymentSession; card?: CardToVault }> {
+  private async consume(
+    sessionId: string,
+    clockScope: ClockScope,
+  ): Promise<{ session: PaymentSession; card?: CardToVault }> {
     const result = await this.db.transaction(async (m) => {
       const s = await this.sessions.lock(m, sessionId);
       if (!s) throw sessionNotFound();
-      const now = this.clock.now(s);
+      const now = this.clock.now(clockScope);
       if (s.status === 'expired' || isExpired(s, now)) {
         await this.expiry.expire(m, s, now);
         return { expired: true as const };

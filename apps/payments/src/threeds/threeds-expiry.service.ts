@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, ClockScope } from '@app/clock';
-import { sweepInBatches } from '@app/database';
+import { DueWork, sweepInBatches } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { PollingLoop } from '@app/platform';
 import { PaymentRecorder } from '../payment/payment-recorder';
-import { PaymentRepository } from '../payment/payment.repository';
+import { PaymentRepository, Scope } from '../payment/payment.repository';
 import { transition } from '../payment/payment-state';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
@@ -52,9 +52,18 @@ export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicati
     return sweepInBatches(
       this.db,
       BATCH,
-      (m, limit) => this.sessions.claimExpired(m, now, limit, scope),
+      (m, limit) => this.sessions.claimExpired(m, now, limit, { scope }),
       (m, session) => this.expire(m, session, now),
     );
+  }
+
+  /** The 3DS session expiries of one merchant's sandbox, as a clock advance runs them: each at its expiresAt. */
+  dueWork(scope: Scope): DueWork<PaymentSession> {
+    return {
+      claim: (m, upTo, limit) => this.sessions.claimExpired(m, upTo, limit, { scope, waitForLocks: true }),
+      dueAt: (session) => session.expiresAt,
+      run: (m, session, at) => this.expire(m, session, at),
+    };
   }
 
   /** Marks a locked session expired and abandons its payment if it is still waiting. */

@@ -11,6 +11,7 @@ import {
   SessionView,
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { SandboxClockRepository } from '../sandbox-clock/sandbox-clock.repository';
 import { VaultCipher } from '../vault/vault-cipher';
 import { randomToken } from '../vault/random-token';
 import { PaymentSession, SessionKind } from './payment-session.entity';
@@ -38,6 +39,7 @@ export class ThreeDsService implements ThreeDsPort {
     @InjectDataSource() private readonly db: DataSource,
     private readonly sessions: PaymentSessionRepository,
     private readonly clock: Clock,
+    private readonly clocks: SandboxClockRepository,
     private readonly cipher: VaultCipher,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
   ) {}
@@ -87,7 +89,9 @@ export class ThreeDsService implements ThreeDsPort {
     return this.db.transaction(async (m) => {
       const s = await this.sessions.lock(m, sessionId);
       if (!s || s.kind !== 'threeds' || (scope && !sameScope(s, scope))) throw sessionNotFound();
-      if (s.status === 'expired' || isExpired(s, this.clock.now(s))) throw sessionExpired();
+      // The sandbox route's context carries the merchant's clock offset; the hosted page's has no merchant.
+      const now = this.clock.now(scope ?? (await this.clocks.clockScopeOf(s)));
+      if (s.status === 'expired' || isExpired(s, now)) throw sessionExpired();
       if (s.status === 'consumed') throw DomainError.invalidState('The payment was already resumed with this session');
       // The acquirer has the last word: 4000000000003055 is declined on resume whatever is recorded here.
       const outcome = requested;
@@ -97,7 +101,7 @@ export class ThreeDsService implements ThreeDsPort {
       }
       s.status = outcome;
       s.outcome = outcome;
-      s.completedAt = this.clock.now(s);
+      s.completedAt = now;
       await this.sessions.save(m, s);
       return { sessionId: s.id, outcome };
     });
@@ -107,7 +111,7 @@ export class ThreeDsService implements ThreeDsPort {
   async view(sessionId: string, kind: SessionKind): Promise<SessionView> {
     const s = await this.sessions.find(sessionId, kind);
     if (!s) throw sessionNotFound();
-    const now = this.clock.now(s);
+    const now = this.clock.now(await this.clocks.clockScopeOf(s));
     return {
       sessionId: s.id,
       kind: s.kind,

@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiGatewayTimeoutResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { AdvanceClockRequest, CallerContext, MerchantQuery, SandboxClockResponse } from '@app/contracts';
+import { Caller } from '../auth/caller.decorator';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { SandboxRoute } from './sandbox-route';
+import { SandboxClockService } from './sandbox-clock.service';
+
+@ApiTags('sandbox')
+@Controller('v1/sandbox/clock')
+export class SandboxClockController {
+  constructor(private readonly clocks: SandboxClockService) {}
+
+  @Get()
+  @SandboxRoute()
+  @ApiOperation({
+    summary: 'Read the merchant’s sandbox clock (sandbox key only)',
+    description: 'Real time until the clock is first advanced; after that it keeps running from where it was moved.',
+  })
+  @ApiOkResponse({ type: SandboxClockResponse })
+  now(@Query() _query: MerchantQuery, @Caller() caller: CallerContext): Promise<SandboxClockResponse> {
+    return this.clocks.now(caller);
+  }
+
+  @Post('advance')
+  @HttpCode(200)
+  @SandboxRoute()
+  @ApiOperation({
+    summary: 'Move the merchant’s sandbox clock forward (sandbox key only)',
+    description:
+      'Send exactly one of `to` (RFC 3339) and `by` (ISO 8601 duration: P1M, P3D, PT16M…). Before answering, runs ' +
+      'the time-driven work of this merchant’s sandbox that falls due up to the new time, in time order (hold ' +
+      'expiries, 3DS session expiries), each as of the time it fell due. Other merchants and production are untouched.',
+  })
+  @ApiOkResponse({ type: SandboxClockResponse })
+  @ApiBadRequestResponse({
+    description: 'VALIDATION_FAILED: both or neither of to and by, or malformed',
+    type: ErrorEnvelope,
+  })
+  @ApiUnprocessableEntityResponse({
+    description: 'CLOCK_BACKWARDS: before the clock’s current time',
+    type: ErrorEnvelope,
+  })
+  @ApiServiceUnavailableResponse({ description: 'SERVICE_UNAVAILABLE: the clock did not move', type: ErrorEnvelope })
+  @ApiGatewayTimeoutResponse({ description: 'UPSTREAM_TIMEOUT: the clock did not move; retry', type: ErrorEnvelope })
+  advance(@Body() body: AdvanceClockRequest, @Caller() caller: CallerContext): Promise<SandboxClockResponse> {
+    return this.clocks.advance(caller, body);
+  }
+}

@@ -1,0 +1,54 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+
+/** POST /v1/sandbox/clock/advance: exactly one of `to` and `by` (DECISIONS §7). */
+export class AdvanceClockRequest {
+  @ApiPropertyOptional({
+    description: 'The time to move the clock to (RFC 3339 with a time zone); not earlier than the clock',
+    example: '2026-03-01T00:00:00.000Z',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  to?: string;
+
+  @ApiPropertyOptional({
+    description: 'How far to move the clock: an ISO 8601 duration, calendar arithmetic in UTC',
+    example: 'P1M',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  by?: string;
+
+  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
+  @IsOptional()
+  @IsString()
+  merchantCode?: string;
+}
+
+export class SandboxClockResponse {
+  @ApiProperty({ description: 'The merchant’s sandbox clock (RFC 3339 UTC)', example: '2026-03-01T00:00:00.000Z' })
+  now: string;
+}
+
+/** Milliseconds from year 0 to 9999: no offset of a sandbox clock is larger. */
+const MAX_OFFSET_MS = 253_402_300_800_000;
+
+/** What the gateway tells a service when a merchant's sandbox clock moves (ctx: that merchant, sandbox). */
+export class ClockAdvancedCommand {
+  /** The new time: the service runs every piece of its work due up to it, in time order. */
+  @IsISO8601({ strict: true, strictSeparator: true })
+  to: string;
+
+  /** The new offset of the merchant's clock from real time, for the service's keyless paths. */
+  @IsInt()
+  @Min(0)
+  @Max(MAX_OFFSET_MS)
+  offsetMs: number;
+}
+
+export interface ClockAdvancedResult {
+  /** How many pieces of due work ran. */
+  ran: number;
+}
