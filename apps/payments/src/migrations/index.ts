@@ -1,5 +1,6 @@
 import { CreateOutbox1763700000000, LeanOutbox1765000000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
+import { OrderCodeKey1765200000000 } from './1765200000000-order-code-key';
 import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
 import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
 import { CreateSandboxClocks1765100000000 } from '../sandbox-clock/sandbox-clock.migration';
@@ -14,4 +15,5 @@ export const migrations = [
   CreatePaymentSessions1764100000002,
   LeanOutbox1765000000000,
   CreateSandboxClocks1765100000000,
+  OrderCodeKey1765200000000,
 ];

@@ -17,14 +17,17 @@ const LOCK_ORDER_CODE = statement(
   'payments_lock_order_code',
   'SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))',
 );
-const CODES_TAKEN = statement(
+export const CODES_TAKEN = statement(
   'payments_codes_taken',
   `SELECT
-     EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2 AND order_code = $3
+     EXISTS (SELECT 1 FROM payments WHERE merchant_code || '/' || environment || '/' || order_code = $3
              AND status NOT IN ('declined', 'failed', 'cancelled')) AS order_taken,
      ($4::text IS NOT NULL AND EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2
              AND payment_code = $4)) AS code_taken`,
 );
+/** The key of the live order-code index (migration OrderCodeKey): the one index that can answer the check. */
+export const orderKey = (scope: Scope, orderCode: string): string =>
+  `${scope.merchantCode}/${scope.environment}/${orderCode}`;
 const insertPayment = entityInsert(PaymentEntity, 'payments_insert');
 
 /** Payments SQL: scoping by merchant and environment, and the row locks of operations and sweeps. */
@@ -45,7 +48,7 @@ export class PaymentRepository {
     const rows = await runStatement<{ order_taken: boolean; code_taken: boolean }>(manager, CODES_TAKEN, [
       scope.merchantCode,
       scope.environment,
-      orderCode,
+      orderKey(scope, orderCode),
       paymentCode ?? null,
     ]);
     if (rows[0].order_taken) throw duplicateOrder();
