@@ -8,6 +8,7 @@ export class OutboxRow {
   @Column('text') type: string;
   @Column('json') envelope: Record<string, unknown>;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @Column({ name: 'claimed_until', type: 'timestamptz', nullable: true }) claimedUntil: Date | null;
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true }) publishedAt: Date | null;
   @Column({ type: 'int', default: 0 }) attempts: number;
   @Column({ name: 'last_error', type: 'text', nullable: true }) lastError: string | null;

@@ -3,7 +3,7 @@ import { headers as natsHeaders, JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
-import { deferStatement, pipelinedTransaction, runStatement, statement } from '@app/database';
+import { runStatement, statement } from '@app/database';
 import { LOGGER, Metrics } from '@app/observability';
 import { PollingLoop } from '@app/platform';
 
@@ -11,38 +11,44 @@ export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
 export interface OutboxOptions {
   pollMs: number;
   batchSize?: number;
+  /** How long a claim is held before another relay may take the rows over. */
+  leaseSeconds?: number;
 }
 
-interface PendingRow {
+interface ClaimedRow {
   id: string;
   type: string;
   envelope: string;
 }
 
+/** The oldest unpublished rows nobody holds, leased to this relay; answered in created order. */
 const CLAIM = statement(
   'outbox_claim',
-  `SELECT id, type, envelope::text AS envelope FROM outbox
-   WHERE published_at IS NULL
-   ORDER BY created_at, id
-   LIMIT $1
-   FOR UPDATE SKIP LOCKED`,
+  `WITH claimed AS (
+     UPDATE outbox SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
+     WHERE id IN (
+       SELECT id FROM outbox
+       WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+       ORDER BY created_at, id
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED)
+     RETURNING id, type, envelope::text AS envelope, created_at)
+   SELECT id, type, envelope FROM claimed ORDER BY created_at, id`,
 );
 const MARK_PUBLISHED = statement(
   'outbox_mark_published',
-  'UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1)',
+  'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1)',
 );
-const RECORD_FAILURE = statement(
-  'outbox_record_failure',
-  'UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1)',
+const RELEASE = statement(
+  'outbox_release',
+  'UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1)',
 );
 
 /**
- * Publishes outbox rows to JetStream. One round is one transaction: the oldest unpublished rows are locked
- * with FOR UPDATE SKIP LOCKED (so concurrent relays, one per replica, never take the same row and never wait
- * for each other), published in order and acknowledged together, and marked published in the same
- * transaction. If the relay dies mid-round, the locks go with its connection and the next round publishes
- * the rows again; the message id is the event id, so JetStream's duplicate window drops the second copy.
- * At-least-once. `attempts` counts publish attempts (a row published once by one relay reads 1).
+ * Publishes outbox rows to JetStream. Rows are claimed with FOR UPDATE SKIP LOCKED and a short lease, so
+ * concurrent relays (replicas) never publish the same row at the same time; publishing happens outside any
+ * transaction (STYLE §9); the message id is the event id, so a re-publish after a crash is dropped by
+ * JetStream's duplicate window. At-least-once. `attempts` counts claims.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -89,29 +95,28 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     }, 5).unref();
   }
 
-  /** One lock-publish-delete round; returns how many rows it published. */
+  /** One claim-publish-mark round; returns how many rows were published. */
   async publishBatch(): Promise<number> {
-    // Reached before any row is locked: with NATS down the rows stay free for a relay that can publish.
+    const rows = await runStatement<ClaimedRow>(this.dataSource, CLAIM, [
+      this.options.batchSize ?? 100,
+      this.options.leaseSeconds ?? 30,
+    ]);
+    if (!rows.length) return 0;
     const js = await this.jetstream();
-    let failure: unknown;
-    const published = await pipelinedTransaction(this.dataSource, async (manager) => {
-      const rows = await runStatement<PendingRow>(manager, CLAIM, [this.options.batchSize ?? 100]);
-      if (!rows.length) return 0;
-      // Sent in order on one connection and acknowledged together: one round trip per batch, not per row.
-      const results = await Promise.allSettled(rows.map((row) => publishRow(js, row)));
-      const done: string[] = [];
-      const rest: string[] = [];
-      results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
-      if (done.length) await deferStatement(manager, MARK_PUBLISHED, [done]);
-      failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
-      if (failure) {
-        await deferStatement(manager, RECORD_FAILURE, [rest, String((failure as Error)?.message).slice(0, 500)]);
-      }
-      return done.length;
-    });
-    this.metrics.eventsPublished(published);
-    if (failure) throw failure;
-    return published;
+    // Published in order on one connection, acknowledged together: one round trip per batch, not per row.
+    const results = await Promise.allSettled(rows.map((row) => publishRow(js, row)));
+    const done: string[] = [];
+    const rest: string[] = [];
+    results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
+    if (done.length) await runStatement(this.dataSource, MARK_PUBLISHED, [done]);
+    this.metrics.eventsPublished(done.length);
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) {
+      // Release what was not published, so the next round (of any relay) retries it without waiting for the lease.
+      await runStatement(this.dataSource, RELEASE, [rest, String((failure.reason as Error)?.message).slice(0, 500)]);
+      throw failure.reason;
+    }
+    return rows.length;
   }
 
   private async jetstream(): Promise<JetStreamClient> {
@@ -125,7 +130,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 }
 
-function publishRow(js: JetStreamClient, row: PendingRow): Promise<PubAck> {
+function publishRow(js: JetStreamClient, row: ClaimedRow): Promise<PubAck> {
   const h = natsHeaders();
   h.set('Nats-Msg-Id', row.id);
   return js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id, headers: h });

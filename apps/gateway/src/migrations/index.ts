@@ -1,4 +1,4 @@
-import { CreateOutbox1763700000000, LeanOutbox1765000000000 } from '@app/outbox';
+import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
 import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';
@@ -8,6 +8,6 @@ export const migrations = [
   CreateOutbox1763700000000,
   MerchantsAndKeys1763700000001,
   Webhooks1763700000030,
-  LeanOutbox1765000000000,
+  OutboxJsonEnvelope1765000000000,
   SandboxClocks1765100000000,
 ];

@@ -1,4 +1,4 @@
-import { CreateOutbox1763700000000, LeanOutbox1765000000000 } from '@app/outbox';
+import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { OrderCodeKey1765200000000 } from './1765200000000-order-code-key';
 import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
@@ -13,7 +13,7 @@ export const migrations = [
   CreateStoredCards1764100000000,
   CreateCardNonces1764100000001,
   CreatePaymentSessions1764100000002,
-  LeanOutbox1765000000000,
+  OutboxJsonEnvelope1765000000000,
   CreateSandboxClocks1765100000000,
   OrderCodeKey1765200000000,
 ];
