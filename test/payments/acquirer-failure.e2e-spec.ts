@@ -26,6 +26,7 @@ describe('payment operations when the acquirer fails', () => {
   });
   afterEach(() => {
     acquirer.modifications = 'sandbox';
+    acquirer.authorizations = 'sandbox';
     acquirer.answerHung();
   });
   afterAll(() => stack.stop());
@@ -227,5 +228,56 @@ describe('payment operations when the acquirer fails', () => {
     expect(after.operations).toEqual([{ kind: 'capture', amount_value: '1000' }]);
     expect(after.events.map((e) => e.type)).toEqual(['payment.authorized', 'payment.captured']);
     expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountCaptured: usd(1000) });
+  });
+
+  describe('purchase and authorization', () => {
+    /** Every row the order code has: payments, their events, and the key's stored answer. */
+    const orderTrace = async (orderCode: string, key: string) => ({
+      payments: await paymentsQuery<{ id: string; status: string }>(
+        stack,
+        'SELECT id, status FROM payments WHERE merchant_code = $1 AND order_code = $2',
+        [m.merchantCode, orderCode],
+      ),
+      events: await paymentsQuery(stack, "SELECT type FROM outbox WHERE envelope->'data'->>'orderCode' = $1", [
+        orderCode,
+      ]),
+      answers: await storedAnswers(key),
+    });
+
+    it('an adapter that throws: 503 SERVICE_UNAVAILABLE, nothing written, the same key and order code retry', async () => {
+      const orderCode = `order-${randomUUID()}`;
+      const key = randomUUID();
+      acquirer.authorizations = 'throws';
+      const r = await m.purchase({ orderCode }, key);
+      expectError(r, 503, 'SERVICE_UNAVAILABLE');
+      expect(JSON.stringify(r.body)).not.toContain(ADAPTER_ERROR);
+      expect(await orderTrace(orderCode, key)).toEqual({ payments: [], events: [], answers: [] });
+
+      acquirer.authorizations = 'sandbox';
+      const retry = await m.purchase({ orderCode }, key);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ orderCode, status: 'captured' });
+      expect((await orderTrace(orderCode, key)).payments).toEqual([{ id: retry.body.id, status: 'captured' }]);
+    });
+
+    it('an acquirer that does not answer: 504 in time, the order code and key are free again, a late answer writes nothing', async () => {
+      const orderCode = `order-${randomUUID()}`;
+      const key = randomUUID();
+      acquirer.authorizations = 'hangs';
+      const started = Date.now();
+      const r = await m.authorize({ orderCode }, key);
+      expectError(r, 504, 'UPSTREAM_TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(await orderTrace(orderCode, key)).toEqual({ payments: [], events: [], answers: [] });
+
+      acquirer.authorizations = 'sandbox';
+      const retry = await m.authorize({ orderCode }, key);
+      expect(retry.body).toMatchObject({ orderCode, status: 'authorized' });
+      acquirer.answerHung();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const trace = await orderTrace(orderCode, key);
+      expect(trace.payments).toEqual([{ id: retry.body.id, status: 'authorized' }]);
+      expect(trace.events).toEqual([{ type: 'payment.authorized' }]);
+    });
   });
 });

@@ -25,13 +25,23 @@ export const ADAPTER_ERROR = 'connect ECONNREFUSED 203.0.113.7:443';
 export class SwitchableAcquirer implements Connector {
   readonly acquirer = 'sandbox' as const;
   modifications: ModificationBehaviour = 'sandbox';
+  /** Authorizations (purchase and authorization): as the sandbox does, or an adapter that throws or hangs. */
+  authorizations: Exclude<ModificationBehaviour, 'failed'> = 'sandbox';
   /** Every capture, refund and cancel the payments service asked for, in order. */
   readonly calls: ModificationCall[] = [];
   private readonly sandbox = new SandboxAcquirerConnector();
   private hung: Array<(outcome: ModificationOutcome) => void> = [];
+  private hungAuthorizations: Array<() => void> = [];
 
   authorize(request: AuthorizeRequest): Promise<AcquirerOutcome> {
-    return this.sandbox.authorize(request);
+    switch (this.authorizations) {
+      case 'sandbox':
+        return this.sandbox.authorize(request);
+      case 'throws':
+        return Promise.reject(new Error(ADAPTER_ERROR));
+      case 'hangs':
+        return new Promise((resolve) => this.hungAuthorizations.push(() => resolve(this.sandbox.authorize(request))));
+    }
   }
 
   completeChallenge(request: CompleteChallengeRequest): Promise<AcquirerOutcome> {
@@ -55,6 +65,9 @@ export class SwitchableAcquirer implements Connector {
     const waiting = this.hung;
     this.hung = [];
     waiting.forEach((answer) => answer(outcome));
+    const authorizations = this.hungAuthorizations;
+    this.hungAuthorizations = [];
+    authorizations.forEach((answer) => answer());
   }
 
   private modify(call: ModificationCall): Promise<ModificationOutcome> {

@@ -6,6 +6,7 @@ import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
 import { Connector } from './connector/connector';
+import { AcquirerCalls } from './connector/acquirer-call';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
@@ -93,6 +94,7 @@ export class PaymentsModule {
           inject: [SandboxAcquirerConnector],
         },
         ConnectorRegistry,
+        AcquirerCalls,
         PaymentRepository,
         PaymentRecorder,
         IdempotencyRepository,

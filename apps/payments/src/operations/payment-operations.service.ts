@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Logger } from 'pino';
+import { Injectable } from '@nestjs/common';
 import { Clock, uuidv7 } from '@app/clock';
 import {
   CallerContext,
@@ -9,12 +8,9 @@ import {
   OperationResult,
   RefundCommand,
 } from '@app/contracts';
-import { DomainError } from '@app/errors';
-import { LOGGER } from '@app/observability';
-import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { assertNever, Connector, ModificationOutcome, ModificationRequest } from '../connector/connector';
+import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
-import { DeadlineExceeded, withDeadline } from '../connector/deadline';
 import { IdempotentOperation } from '../idempotency/idempotency-key';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import {
@@ -50,8 +46,7 @@ export class PaymentOperationsService {
     private readonly recorder: PaymentRecorder,
     private readonly connectors: ConnectorRegistry,
     private readonly clock: Clock,
-    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly acquirer: AcquirerCalls,
   ) {}
 
   capture(ctx: CallerContext, cmd: CaptureCommand): Promise<OperationResult> {
@@ -80,11 +75,14 @@ export class PaymentOperationsService {
       const payment = await this.payments.lock(manager, ctx, cmd.id);
       const now = this.clock.now(ctx);
       const decision = decide(payment, now);
-      const answer = await this.askAcquirer(payment.acquirer, decision.kind, {
-        paymentId: payment.id,
-        acquirerReference: payment.acquirerReference,
-        amount: decision.amount,
-      });
+      const about = { acquirer: payment.acquirer, operation: decision.kind, paymentId: payment.id };
+      const answer = await this.acquirer.call(about, () =>
+        modify(this.connectors.get(payment.acquirer), decision.kind, {
+          paymentId: payment.id,
+          acquirerReference: payment.acquirerReference,
+          amount: decision.amount,
+        }),
+      );
       if (answer.kind === 'failed') return toOperationResult(payment, decision.amount, 'failed');
       const event = applyDecision(payment, decision, now);
       await this.recorder.changed(manager, payment, event, now);
@@ -98,38 +96,6 @@ export class PaymentOperationsService {
       });
       return toOperationResult(payment, decision.amount, decision.result);
     });
-  }
-
-  /**
-   * The acquirer's answer, or the error the merchant gets instead (DECISIONS §1, downstream trouble). The
-   * transaction holds the payment's row lock and the Idempotency-Key while it waits, hence the deadline. A
-   * late answer is dropped: nothing was recorded, and the merchant was told so.
-   */
-  private async askAcquirer(
-    acquirer: string,
-    kind: OperationKind,
-    request: ModificationRequest,
-  ): Promise<ModificationOutcome> {
-    const connector = this.connectors.get(acquirer);
-    const timeoutMs = this.config.ACQUIRER_TIMEOUT_MS;
-    try {
-      return await withDeadline(modify(connector, kind, request), timeoutMs);
-    } catch (e) {
-      const about = { acquirer, operation: kind, paymentId: request.paymentId };
-      if (e instanceof DeadlineExceeded) {
-        this.logger.error({ ...about, timeoutMs }, 'Acquirer did not answer in time');
-        throw new DomainError(
-          'UPSTREAM_TIMEOUT',
-          'The acquirer did not answer in time; nothing was recorded and the operation can be retried',
-        );
-      }
-      // The adapter's error may name hosts or the acquirer's own codes: for the logs, not for the merchant.
-      this.logger.error({ ...about, err: e }, 'Acquirer call failed');
-      throw new DomainError(
-        'SERVICE_UNAVAILABLE',
-        'The acquirer could not be reached; nothing was recorded and the operation can be retried',
-      );
-    }
   }
 }
 

@@ -6,6 +6,7 @@ import { Amount } from '@app/money';
 import { cardView } from '../card/card';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerOutcome } from '../connector/connector';
+import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { generatePaymentCode } from '../payment/payment-code';
@@ -33,6 +34,7 @@ export class PurchaseUseCase {
     private readonly instruments: InstrumentResolver,
     private readonly routing: RoutingService,
     private readonly connectors: ConnectorRegistry,
+    private readonly acquirer: AcquirerCalls,
     private readonly payments: PaymentRepository,
     private readonly recorder: PaymentRecorder,
     private readonly clock: Clock,
@@ -94,15 +96,19 @@ export class PurchaseUseCase {
       payment.connectionCode = connection.connectionCode;
       payment.connectionName = connection.connectionName;
       payment.acquirer = connection.acquirer;
-      outcome = await this.connectors.get(connection.acquirer).authorize({
-        paymentId: payment.id,
-        amount: { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent },
-        capture: payment.intent === 'purchase',
-        paymentMethod: payment.paymentMethod as PaymentMethod,
-        card,
-        initiator: body.card?.cardOnFile?.initiator ?? 'cardholder',
-        networkTransactionId: body.card?.networkTransactionId ?? card?.networkTransactionId ?? undefined,
-      });
+      const connector = this.connectors.get(connection.acquirer);
+      const about = { acquirer: connection.acquirer, operation: payment.intent, paymentId: payment.id };
+      outcome = await this.acquirer.call(about, () =>
+        connector.authorize({
+          paymentId: payment.id,
+          amount: { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent },
+          capture: payment.intent === 'purchase',
+          paymentMethod: payment.paymentMethod as PaymentMethod,
+          card,
+          initiator: body.card?.cardOnFile?.initiator ?? 'cardholder',
+          networkTransactionId: body.card?.networkTransactionId ?? card?.networkTransactionId ?? undefined,
+        }),
+      );
       payment.attempts.push({
         connectionCode: connection.connectionCode,
         outcome: outcome.kind,

@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Logger } from 'pino';
+import { DomainError } from '@app/errors';
+import { LOGGER } from '@app/observability';
+import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
+import { DeadlineExceeded, withDeadline } from './deadline';
+
+/** What a failed call was about, for the log line. */
+export interface AcquirerCallAbout {
+  acquirer: string;
+  operation: string;
+  paymentId: string;
+}
+
+/**
+ * Every call to an acquirer adapter goes through here: the caller's transaction holds locks (the payment row,
+ * the order code, the Idempotency-Key) while it waits, hence the deadline of ACQUIRER_TIMEOUT_MS. An adapter
+ * that throws answers 503 SERVICE_UNAVAILABLE, one that is too slow 504 UPSTREAM_TIMEOUT (DECISIONS §1,
+ * downstream trouble); the transaction then rolls back, so nothing is recorded and the request can be retried.
+ * A late answer is dropped.
+ */
+@Injectable()
+export class AcquirerCalls {
+  constructor(
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async call<T>(about: AcquirerCallAbout, call: () => Promise<T>): Promise<T> {
+    const timeoutMs = this.config.ACQUIRER_TIMEOUT_MS;
+    try {
+      return await withDeadline(call(), timeoutMs);
+    } catch (e) {
+      if (e instanceof DeadlineExceeded) {
+        this.logger.error({ ...about, timeoutMs }, 'Acquirer did not answer in time');
+        throw new DomainError(
+          'UPSTREAM_TIMEOUT',
+          'The acquirer did not answer in time; nothing was recorded and the request can be retried',
+        );
+      }
+      // The adapter's error may name hosts or the acquirer's own codes: for the logs, not for the merchant.
+      this.logger.error({ ...about, err: e }, 'Acquirer call failed');
+      throw new DomainError(
+        'SERVICE_UNAVAILABLE',
+        'The acquirer could not be reached; nothing was recorded and the request can be retried',
+      );
+    }
+  }
+}
