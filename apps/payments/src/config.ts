@@ -10,7 +10,7 @@ export const paymentsEnv = {
   }),
   ACQUIRER_TIMEOUT_MS: int(
     8_000,
-    "How long a capture, refund or cancel waits for the acquirer before answering 504 (keep it below the gateway's RPC_TIMEOUT_MS)",
+    "How long an authorization, capture, refund or cancel waits for the acquirer before answering 504 (keep it below the gateway's RPC_TIMEOUT_MS)",
     { min: 1 },
   ),
   VAULT_KEYS: str(

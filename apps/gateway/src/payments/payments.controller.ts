@@ -33,6 +33,7 @@ export class PaymentsController {
     notFound: 'Unknown connectionCode, nonce or token',
     conflict: CREATE_CONFLICTS,
     unprocessable: CREATE_UNPROCESSABLE,
+    acquirer: true,
   })
   purchase(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.purchase, caller, body);
@@ -48,6 +49,7 @@ export class PaymentsController {
     notFound: 'Unknown connectionCode, nonce or token',
     conflict: CREATE_CONFLICTS,
     unprocessable: CREATE_UNPROCESSABLE,
+    acquirer: true,
   })
   authorization(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.authorize, caller, body);
