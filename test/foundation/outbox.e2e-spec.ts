@@ -3,7 +3,8 @@ import { AckPolicy, connect, DeliverPolicy, NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
 import { EventEnvelope, EVENTS_STREAM, EventTypes } from '@app/contracts';
 import { ensureEventsStream } from '@app/messaging';
-import { OutboxRelay, OutboxWriter } from '@app/outbox';
+import { uuidv7 } from '@app/clock';
+import { OUTBOX_RETENTION_MS, OutboxPruner, OutboxRelay, OutboxWriter } from '@app/outbox';
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';
 
@@ -142,5 +143,37 @@ describe('transactional outbox', () => {
       () => published(nc, merchant),
       (e) => e.length === 1,
     );
+  });
+
+  it('published rows older than the retention are pruned; unpublished and recent ones stay', async () => {
+    const db = replicaA.get(DataSource);
+    const now = Date.now();
+    const old = now - OUTBOX_RETENTION_MS - 60_000;
+    const rows = {
+      oldPublished: uuidv7(old),
+      oldUnpublished: uuidv7(old + 1),
+      recentPublished: uuidv7(now - 1000),
+    };
+    const insert = (id: string, publishedAt: Date | null) =>
+      db.query(
+        "INSERT INTO outbox (id, type, envelope, published_at, claimed_until) VALUES ($1, 'payment.pending', '{}', $2, $3)",
+        [
+          id,
+          publishedAt,
+          // The unpublished one is held by a lease far in the future, so no relay publishes it meanwhile.
+          publishedAt ? null : new Date(now + 3_600_000),
+        ],
+      );
+    await insert(rows.oldPublished, new Date(old));
+    await insert(rows.oldUnpublished, null);
+    await insert(rows.recentPublished, new Date(now - 1000));
+
+    const pruner = replicaA.get(OutboxPruner);
+    for (let n = await pruner.pruneOnce(now); n > 0; n = await pruner.pruneOnce(now));
+    const left: Array<{ id: string }> = await db.query('SELECT id FROM outbox WHERE id = ANY($1)', [
+      Object.values(rows),
+    ]);
+    expect(left.map((r) => r.id).sort()).toEqual([rows.oldUnpublished, rows.recentPublished].sort());
+    await db.query('DELETE FROM outbox WHERE id = $1', [rows.oldUnpublished]);
   });
 });

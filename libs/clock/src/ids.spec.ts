@@ -1,4 +1,4 @@
-import { randomString, uuidv7 } from './ids';
+import { randomString, uuidv7, uuidv7Floor } from './ids';
 
 describe('uuidv7', () => {
   it('is a version 7, RFC 9562 variant uuid carrying the time', () => {
@@ -43,5 +43,16 @@ describe('randomString', () => {
   it('does not repeat codes', () => {
     const codes = new Set(Array.from({ length: 5000 }, () => randomString('0123456789ABCDEF', 12)));
     expect(codes.size).toBe(5000);
+  });
+});
+
+describe('uuidv7Floor', () => {
+  it('sorts after every id of earlier milliseconds and before or at every id of its own and later ones', () => {
+    const t = Date.UTC(2026, 10, 21, 12, 0, 0);
+    const floor = uuidv7Floor(t);
+    for (let i = 0; i < 200; i++) {
+      expect(uuidv7(t - 1 - i) < floor).toBe(true);
+      expect(uuidv7(t + i) >= floor).toBe(true);
+    }
   });
 });

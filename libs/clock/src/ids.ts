@@ -36,9 +36,8 @@ export function randomString(alphabet: string, length: number): string {
  * UUID v7 (RFC 9562): 48-bit millisecond timestamp then randomness, so ids sort by creation time and keep
  * b-tree inserts local. Ids are identifiers, not business time, so they read the real clock.
  */
-export function uuidv7(): string {
+export function uuidv7(ms: number = Date.now()): string {
   const bytes = Buffer.allocUnsafe(16);
-  const ms = Date.now();
   bytes.writeUIntBE(ms, 0, 6);
   random8().copy(bytes, 6);
   bytes.writeUInt16BE(random8().readUInt16BE(0), 14);
@@ -46,4 +45,10 @@ export function uuidv7(): string {
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The smallest UUID v7 of a millisecond: every UUID v7 made before `ms` sorts below it (bytewise, as PostgreSQL compares). */
+export function uuidv7Floor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
 }

@@ -2,5 +2,6 @@ export * from './outbox.entity';
 export * from './outbox.migration';
 export * from './outbox-json-envelope.migration';
 export * from './outbox.module';
+export * from './outbox.pruner';
 export * from './outbox.relay';
 export * from './outbox.writer';

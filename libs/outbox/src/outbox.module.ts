@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { OUTBOX_OPTIONS, OutboxOptions, OutboxRelay } from './outbox.relay';
+import { OutboxPruner } from './outbox.pruner';
 import { OutboxWriter } from './outbox.writer';
 
 /** Needs DataSource, NatsClient and a pino Logger from the importing app. */
@@ -9,8 +10,8 @@ export class OutboxModule {
     return {
       module: OutboxModule,
       global: true,
-      providers: [{ provide: OUTBOX_OPTIONS, useValue: options }, OutboxRelay, OutboxWriter],
-      exports: [OutboxWriter, OutboxRelay],
+      providers: [{ provide: OUTBOX_OPTIONS, useValue: options }, OutboxRelay, OutboxPruner, OutboxWriter],
+      exports: [OutboxWriter, OutboxRelay, OutboxPruner],
     };
   }
 }

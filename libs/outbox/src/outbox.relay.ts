@@ -13,6 +13,8 @@ export interface OutboxOptions {
   batchSize?: number;
   /** How long a claim is held before another relay may take the rows over. */
   leaseSeconds?: number;
+  /** How long published rows are kept (OutboxPruner); one hour when unset. */
+  retentionMs?: number;
 }
 
 interface ClaimedRow {
