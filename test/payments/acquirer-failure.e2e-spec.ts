@@ -220,6 +220,11 @@ describe('payment operations when the acquirer fails', () => {
     acquirer.modifications = 'sandbox';
     const retry = await m.capture(p.id, 1000, key);
     expect(retry.body).toMatchObject({ id: p.id, amount: usd(1000), status: 'captured' });
+    // The retry carried the first attempt's reference: an acquirer that did capture the first time answers it
+    // with that capture instead of capturing again.
+    const [hungCall, retryCall] = acquirer.calls.slice(-2);
+    expect(retryCall).toMatchObject({ kind: 'capture', paymentId: p.id });
+    expect(retryCall.reference).toBe(hungCall.reference);
 
     // The acquirer answers the first call after all: too late, it was rolled back and answered.
     acquirer.answerHung();
@@ -273,6 +278,12 @@ describe('payment operations when the acquirer fails', () => {
       acquirer.authorizations = 'sandbox';
       const retry = await m.authorize({ orderCode }, key);
       expect(retry.body).toMatchObject({ orderCode, status: 'authorized' });
+      // Same request, same reference at the acquirer (it de-duplicates on it); another key is another request.
+      const [hungCall, retryCall] = acquirer.authorizationCalls.slice(-2);
+      expect(retryCall.reference).toBe(hungCall.reference);
+      const other = await m.authorize({ orderCode: `order-${randomUUID()}` }, randomUUID());
+      expect(other.status).toBe(200);
+      expect(acquirer.authorizationCalls.at(-1)!.reference).not.toBe(retryCall.reference);
       acquirer.answerHung();
       await new Promise((resolve) => setTimeout(resolve, 200));
       const trace = await orderTrace(orderCode, key);

@@ -29,11 +29,14 @@ export class SwitchableAcquirer implements Connector {
   authorizations: Exclude<ModificationBehaviour, 'failed'> = 'sandbox';
   /** Every capture, refund and cancel the payments service asked for, in order. */
   readonly calls: ModificationCall[] = [];
+  /** Every authorization asked for, in order. */
+  readonly authorizationCalls: AuthorizeRequest[] = [];
   private readonly sandbox = new SandboxAcquirerConnector();
   private hung: Array<(outcome: ModificationOutcome) => void> = [];
   private hungAuthorizations: Array<() => void> = [];
 
   authorize(request: AuthorizeRequest): Promise<AcquirerOutcome> {
+    this.authorizationCalls.push(request);
     switch (this.authorizations) {
       case 'sandbox':
         return this.sandbox.authorize(request);
@@ -74,7 +77,7 @@ export class SwitchableAcquirer implements Connector {
     this.calls.push(call);
     switch (this.modifications) {
       case 'sandbox':
-        return this.sandbox[call.kind]();
+        return this.sandbox[call.kind](call);
       case 'failed':
         return Promise.resolve({ kind: 'failed', message: 'Acquirer refused the operation' });
       case 'throws':

@@ -20,6 +20,8 @@ export type AcquirerOutcomeKind = AcquirerOutcome['kind'];
 
 export interface AuthorizeRequest {
   paymentId: string;
+  /** The same for a retry of the same merchant request (`requestReference`): the acquirer de-duplicates on it. */
+  reference: string;
   amount: AmountJson;
   /** A purchase authorizes and captures at once. */
   capture: boolean;
@@ -43,6 +45,8 @@ export interface CompleteChallengeRequest {
 /** Capture, refund or cancel of an earlier authorization. */
 export interface ModificationRequest {
   paymentId: string;
+  /** The same for a retry of the same merchant request (`requestReference`): the acquirer de-duplicates on it. */
+  reference: string;
   acquirerReference: string | null;
   amount: AmountJson;
 }

@@ -7,12 +7,16 @@ import {
   CompleteChallengeRequest,
   Connector,
   ModificationOutcome,
+  ModificationRequest,
 } from './connector';
 import { SANDBOX_DECLINES, sandboxBehaviour } from './sandbox-cards';
 
 const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 const randomCode = (length: number): string => randomString(ALPHANUMERIC, length);
 const randomDigits = (length: number): string => randomString('0123456789', length);
+
+const SUCCEEDED: ModificationOutcome = { kind: 'succeeded' };
+const MEMORY = 10_000;
 
 // The challenge outcome travels in the acquirer's own reference, so any replica can complete it.
 const CHALLENGE_FAILS_PREFIX = 'sbx3ds_f_';
@@ -26,29 +30,34 @@ const CHALLENGE_PREFIX = 'sbx3ds_';
 export class SandboxAcquirerConnector implements Connector {
   readonly acquirer = 'sandbox' as const;
 
+  /** Answers of this process by request reference: a repeated reference gets the first answer again. */
+  private readonly answered = new Map<string, AcquirerOutcome | ModificationOutcome>();
+
   authorize(request: AuthorizeRequest): Promise<AcquirerOutcome> {
+    return Promise.resolve(this.once(request.reference, () => this.decide(request)));
+  }
+
+  private decide(request: AuthorizeRequest): AcquirerOutcome {
     if (request.paymentMethod !== 'card' || !request.card) {
-      return Promise.resolve({ kind: 'pending_action', acquirerReference: `sbxapm_${uuidv7()}` });
+      return { kind: 'pending_action', acquirerReference: `sbxapm_${uuidv7()}` };
     }
     const behaviour = sandboxBehaviour(request.card.cardNumber);
     const reference = `sbx_${uuidv7()}`;
     switch (behaviour.kind) {
       case 'approve':
-        return Promise.resolve(approved(reference));
+        return approved(reference);
       case 'decline':
-        return Promise.resolve({ kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal });
+        return { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal };
       case 'fail':
-        return Promise.resolve({ kind: 'failed', acquirerReference: reference, message: 'Processing error' });
+        return { kind: 'failed', acquirerReference: reference, message: 'Processing error' };
       case 'challenge': {
         const prefix = behaviour.challengeFails ? CHALLENGE_FAILS_PREFIX : CHALLENGE_PREFIX;
-        return Promise.resolve({ kind: 'challenge_required', acquirerReference: `${prefix}${uuidv7()}` });
+        return { kind: 'challenge_required', acquirerReference: `${prefix}${uuidv7()}` };
       }
       case 'decline_mit':
-        return Promise.resolve(
-          request.initiator === 'merchant'
-            ? { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal }
-            : approved(reference),
-        );
+        return request.initiator === 'merchant'
+          ? { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal }
+          : approved(reference);
       default:
         return assertNever(behaviour);
     }
@@ -66,16 +75,30 @@ export class SandboxAcquirerConnector implements Connector {
     return Promise.resolve(approved(reference));
   }
 
-  capture(): Promise<ModificationOutcome> {
-    return Promise.resolve({ kind: 'succeeded' });
+  capture(request: ModificationRequest): Promise<ModificationOutcome> {
+    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
   }
 
-  refund(): Promise<ModificationOutcome> {
-    return Promise.resolve({ kind: 'succeeded' });
+  refund(request: ModificationRequest): Promise<ModificationOutcome> {
+    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
   }
 
-  cancel(): Promise<ModificationOutcome> {
-    return Promise.resolve({ kind: 'succeeded' });
+  cancel(request: ModificationRequest): Promise<ModificationOutcome> {
+    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
+  }
+
+  /**
+   * As an acquirer de-duplicates on the merchant's reference: a retry whose first attempt was answered (the
+   * answer lost on the way back) gets that answer, and no second authorization or refund is made. The sandbox
+   * remembers the last MEMORY answers of this process.
+   */
+  private once<T extends AcquirerOutcome | ModificationOutcome>(reference: string, answer: () => T): T {
+    const earlier = this.answered.get(reference) as T | undefined;
+    if (earlier) return earlier;
+    const fresh = answer();
+    if (this.answered.size >= MEMORY) this.answered.delete(this.answered.keys().next().value!);
+    this.answered.set(reference, fresh);
+    return fresh;
   }
 }
 

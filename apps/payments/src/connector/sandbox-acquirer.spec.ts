@@ -5,8 +5,10 @@ import { SANDBOX_CARDS } from './sandbox-cards';
 import { SandboxAcquirerConnector } from './sandbox-acquirer.connector';
 
 const acquirer = new SandboxAcquirerConnector();
+let n = 0;
 const request = (cardNumber: string, initiator: 'cardholder' | 'merchant' = 'cardholder'): AuthorizeRequest => ({
   paymentId: 'p1',
+  reference: `rq_test_${++n}`,
   amount: { currency: 'USD', value: 1000, exponent: 2 },
   capture: true,
   paymentMethod: 'card',
@@ -92,3 +94,14 @@ describe('sandbox acquirer', () => {
 });
 
 const VISA_OK = '4111111111111111';
+
+describe('sandbox acquirer request references', () => {
+  it('answers a repeated request reference with its first answer, and a new reference afresh', async () => {
+    const first = await acquirer.authorize({ ...request(VISA_OK), reference: 'rq_same' });
+    const again = await acquirer.authorize({ ...request(VISA_OK), reference: 'rq_same' });
+    const other = await acquirer.authorize({ ...request(VISA_OK), reference: 'rq_other' });
+    expect(first.kind).toBe('approved');
+    expect(again).toEqual(first);
+    expect(other.acquirerReference).not.toBe(first.acquirerReference);
+  });
+});

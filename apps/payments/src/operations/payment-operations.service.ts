@@ -11,6 +11,7 @@ import {
 import { assertNever, Connector, ModificationOutcome, ModificationRequest } from '../connector/connector';
 import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
+import { requestReference } from '../connector/request-reference';
 import { IdempotentOperation } from '../idempotency/idempotency-key';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import {
@@ -79,6 +80,7 @@ export class PaymentOperationsService {
       const answer = await this.acquirer.call(about, () =>
         modify(this.connectors.get(payment.acquirer), decision.kind, {
           paymentId: payment.id,
+          reference: requestReference(ctx, operation, cmd, payment.id),
           acquirerReference: payment.acquirerReference,
           amount: decision.amount,
         }),

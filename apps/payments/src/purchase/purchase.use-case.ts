@@ -8,6 +8,7 @@ import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerOutcome } from '../connector/connector';
 import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
+import { requestReference } from '../connector/request-reference';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { generatePaymentCode } from '../payment/payment-code';
 import { PaymentEntity, PaymentIntent } from '../payment/payment.entity';
@@ -63,7 +64,7 @@ export class PurchaseUseCase {
       ]);
       const card = method === 'card' ? await this.instruments.resolveInstrument(ctx, body.card!, manager) : undefined;
       const payment = newPayment(ctx, body, intent, method, amount, card, now);
-      const outcome = await this.authorize(payment, connections, card, body);
+      const outcome = await this.authorize(ctx, payment, connections, card, body);
       const event = applyOutcome(payment, 'new', outcome, now, this.config.AUTH_HOLD_DAYS);
       if (outcome.kind === 'approved' && card?.tokenize && body.shopper?.id) {
         payment.token =
@@ -86,6 +87,7 @@ export class PurchaseUseCase {
 
   /** Tries the connections in order; only a decline whose recovery action is `retry` moves on (cascade). */
   private async authorize(
+    ctx: CallerContext,
     payment: PaymentEntity,
     connections: ConnectionEntity[],
     card: ResolvedCard | undefined,
@@ -101,6 +103,7 @@ export class PurchaseUseCase {
       outcome = await this.acquirer.call(about, () =>
         connector.authorize({
           paymentId: payment.id,
+          reference: requestReference(ctx, payment.intent, body, connection.connectionCode),
           amount: { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent },
           capture: payment.intent === 'purchase',
           paymentMethod: payment.paymentMethod as PaymentMethod,

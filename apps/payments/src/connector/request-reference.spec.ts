@@ -1,0 +1,35 @@
+import { CallerContext } from '@app/contracts';
+import { requestReference } from './request-reference';
+
+const ctx = (idempotencyKey?: string, merchantCode = 'm1'): CallerContext => ({
+  requestId: 'r1',
+  merchantCode,
+  environment: 'production',
+  idempotencyKey,
+});
+
+describe('requestReference', () => {
+  const body = { orderCode: 'o-1', amount: { currency: 'USD', value: 1000, exponent: 2 } };
+
+  it('is the same for a retry of the same request: key, operation, body and target', () => {
+    const first = requestReference(ctx('k1'), 'purchase', body, 'conn-a');
+    expect(requestReference(ctx('k1'), 'purchase', { ...body }, 'conn-a')).toBe(first);
+    expect(first).toMatch(/^rq_[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('differs when anything that makes it another request differs', () => {
+    const first = requestReference(ctx('k1'), 'purchase', body, 'conn-a');
+    const others = [
+      requestReference(ctx('k2'), 'purchase', body, 'conn-a'),
+      requestReference(ctx('k1', 'm2'), 'purchase', body, 'conn-a'),
+      requestReference(ctx('k1'), 'authorization', body, 'conn-a'),
+      requestReference(ctx('k1'), 'purchase', { ...body, amount: { ...body.amount, value: 999 } }, 'conn-a'),
+      requestReference(ctx('k1'), 'purchase', body, 'conn-b'),
+    ];
+    expect(new Set([first, ...others]).size).toBe(6);
+  });
+
+  it('is new every time without an Idempotency-Key', () => {
+    expect(requestReference(ctx(), 'refund', body, 'p1')).not.toBe(requestReference(ctx(), 'refund', body, 'p1'));
+  });
+});
