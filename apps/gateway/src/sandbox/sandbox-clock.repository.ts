@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 
 /** The sandbox_clocks table: each merchant's sandbox clock as an offset from real time. */
 @Injectable()
@@ -17,30 +17,23 @@ export class SandboxClockRepository {
   }
 
   /**
-   * The offset, with the merchant's row locked until `manager`'s transaction ends: a concurrent advance of
-   * the same merchant waits here (at the insert when the row is new) and then reads the offset this one set.
+   * Sets the offset if it is still `expected`, i.e. no other advance of this merchant landed since it was read
+   * (offsets only grow); answers whether it did. A merchant without a row has offset 0.
    */
-  async lockOffset(manager: EntityManager, merchantCode: string): Promise<number> {
-    await manager.query('INSERT INTO sandbox_clocks (merchant_code) VALUES ($1) ON CONFLICT DO NOTHING', [
-      merchantCode,
-    ]);
-    const rows: Array<{ offset_ms: string }> = await manager.query(
-      'SELECT offset_ms FROM sandbox_clocks WHERE merchant_code = $1 FOR UPDATE',
-      [merchantCode],
-    );
-    return Number(rows[0].offset_ms);
-  }
-
-  async save(
-    manager: EntityManager,
+  async compareAndSet(
     merchantCode: string,
+    expected: number,
     offsetMs: number,
     advancedTo: Date,
     advancedAt: Date,
-  ): Promise<void> {
-    await manager.query(
-      'UPDATE sandbox_clocks SET offset_ms = $2, advanced_to = $3, advanced_at = $4 WHERE merchant_code = $1',
-      [merchantCode, offsetMs, advancedTo, advancedAt],
+  ): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `INSERT INTO sandbox_clocks AS c (merchant_code, offset_ms, advanced_to, advanced_at) VALUES ($1, $3, $4, $5)
+       ON CONFLICT (merchant_code) DO UPDATE SET offset_ms = $3, advanced_to = $4, advanced_at = $5
+         WHERE c.offset_ms = $2
+       RETURNING merchant_code`,
+      [merchantCode, expected, offsetMs, advancedTo, advancedAt],
     );
+    return rows.length === 1;
   }
 }

@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import {
   AdvanceClockRequest,
@@ -27,7 +25,6 @@ export const ADVANCE_TIMEOUT_MS = 60_000;
 @Injectable()
 export class SandboxClockService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
     private readonly clocks: SandboxClockRepository,
     private readonly offsets: SandboxClockOffsets,
     private readonly rpc: RpcClient,
@@ -41,32 +38,35 @@ export class SandboxClockService {
   }
 
   /**
-   * Moves the merchant's clock, with its row locked so a concurrent advance waits and then starts from this
-   * one's time. Every service with time-driven work runs what falls due up to the new time before the new
-   * offset is saved; if one fails or times out, the transaction rolls back and the clock has not moved. The
-   * work already done stays done (each piece is stamped with its own due time), and since running due work
-   * twice does nothing, retrying the same advance completes it.
+   * Moves the merchant's clock. Every service with time-driven work runs what falls due up to the new time,
+   * then the new offset is saved if no other advance landed meanwhile; if one did, this one starts again from
+   * that one's time (the due work it already ran stays done: each piece is stamped with its own due time and
+   * running it twice does nothing). No transaction is open while the services work (STYLE §9). If a service
+   * fails or times out, nothing is saved and the clock has not moved; retrying the advance completes it.
    */
   async advance(caller: CallerContext, body: AdvanceClockRequest): Promise<SandboxClockResponse> {
     const { merchantCode } = caller;
-    const { to, offsetMs } = await this.db.transaction(async (manager) => {
-      const current = await this.clocks.lockOffset(manager, merchantCode);
+    for (;;) {
+      const current = await this.clocks.offsetOf(merchantCode);
       const real = this.clock.now();
       const target = advanceTarget(body, new Date(real.getTime() + current));
-      const newOffset = target.getTime() - real.getTime();
-      const command: ClockAdvancedCommand = { to: target.toISOString(), offsetMs: newOffset };
-      for (const subject of ClockAdvancedSubjects) {
-        const ctx = { ...caller, clockOffsetMs: newOffset };
-        const result = await this.rpc.send<ClockAdvancedResult>(subject, ctx, command, ADVANCE_TIMEOUT_MS);
-        this.logger.info(
-          { merchantCode, subject, to: command.to, ran: result.ran },
-          'due work ran for a clock advance',
-        );
+      const offsetMs = target.getTime() - real.getTime();
+      await this.runDueWork({ ...caller, clockOffsetMs: offsetMs }, { to: target.toISOString(), offsetMs });
+      if (await this.clocks.compareAndSet(merchantCode, current, offsetMs, target, real)) {
+        await this.offsets.advanced(merchantCode, offsetMs);
+        return { now: target.toISOString() };
       }
-      await this.clocks.save(manager, merchantCode, newOffset, target, real);
-      return { to: target, offsetMs: newOffset };
-    });
-    await this.offsets.advanced(merchantCode, offsetMs);
-    return { now: to.toISOString() };
+      // Another advance landed first (each failed attempt means one succeeded): start again from its time.
+    }
+  }
+
+  private async runDueWork(ctx: CallerContext, command: ClockAdvancedCommand): Promise<void> {
+    for (const subject of ClockAdvancedSubjects) {
+      const result = await this.rpc.send<ClockAdvancedResult>(subject, ctx, command, ADVANCE_TIMEOUT_MS);
+      this.logger.info(
+        { merchantCode: ctx.merchantCode, subject, to: command.to, ran: result.ran },
+        'due work ran for a clock advance',
+      );
+    }
   }
 }
