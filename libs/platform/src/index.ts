@@ -2,3 +2,4 @@ export * from './bootstrap-service';
 export * from './ping.handler';
 export * from './platform.module';
 export * from './polling-loop';
+export * from './ttl-cache';

@@ -132,7 +132,7 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
     const hash = hashKey(token);
     const now = Date.now();
     const cached = this.cache.get(hash, now);
-    const principal = cached ? cached.principal : await this.lookup(hash, now);
+    const principal = cached !== undefined ? cached : await this.lookup(hash, now);
     if (!principal) throw new DomainError('AUTH_INVALID', 'Unknown or revoked API key');
     return principal;
   }

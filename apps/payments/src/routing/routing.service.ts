@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/clock';
 import { CallerContext, PaymentMethod } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { TtlCache } from '@app/platform';
 import { ConnectionEntity } from './connection.entity';
 import { ConnectionRepository } from './connection.repository';
 
@@ -28,7 +29,7 @@ export class RoutingService {
   /** Scopes whose default connection exists already: it is created once, on first use. */
   private readonly ensured = new Set<string>();
   /** Connections by scope, read at most every CONNECTIONS_CACHE_MS: a purchase does not read them each time. */
-  private readonly cache = new Map<string, { readAt: number; connections: ConnectionEntity[] }>();
+  private readonly cache = new TtlCache<string, ConnectionEntity[]>(CONNECTIONS_CACHE_MS);
 
   constructor(
     private readonly connections: ConnectionRepository,
@@ -37,15 +38,15 @@ export class RoutingService {
 
   async connectionsOf(ctx: CallerContext, { fresh = false } = {}): Promise<ConnectionEntity[]> {
     const key = `${ctx.environment}:${ctx.merchantCode}`;
-    const cached = this.cache.get(key);
-    if (!fresh && cached && performance.now() - cached.readAt < CONNECTIONS_CACHE_MS) return cached.connections;
+    const cached = fresh ? undefined : this.cache.get(key, Date.now());
+    if (cached) return cached;
     if (!this.ensured.has(key)) {
       await this.connections.ensureDefault(ctx, this.clock.now(ctx));
       this.ensured.add(key);
     }
-    const readAt = performance.now();
+    const readAt = Date.now();
     const connections = await this.connections.list(ctx);
-    this.cache.set(key, { readAt, connections });
+    this.cache.set(key, connections, readAt);
     return connections;
   }
 
