@@ -41,18 +41,13 @@ export interface DeliveryTarget {
   url: string;
 }
 
-/** One row per subscribed endpoint, one row of nulls when the merchant has none, no row for an unknown one. */
+/**
+ * The endpoints subscribed to each event's type (or to `*`) in its merchant and environment: one row per
+ * endpoint, a row of nulls when the merchant has none, no row for a merchant this gateway does not know. Rows
+ * carry the 1-based index of their event.
+ */
 const SUBSCRIBED_ENDPOINTS = statement(
   'webhooks_subscribed_endpoints',
-  `SELECT e.id, e.url FROM merchants m
-   LEFT JOIN webhook_endpoints e ON e.merchant_code = m.merchant_code AND e.environment = $2
-     AND e.deleted_at IS NULL AND ($3 = ANY(e.events) OR '*' = ANY(e.events))
-   WHERE m.merchant_code = $1`,
-);
-
-/** The same for several events at once: rows carry the 1-based index of their event; none for an unknown merchant. */
-const SUBSCRIBED_ENDPOINTS_MANY = statement(
-  'webhooks_subscribed_endpoints_many',
   `SELECT q.i::int AS i, e.id, e.url
    FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(merchant_code, environment, type, i)
    JOIN merchants m ON m.merchant_code = q.merchant_code
@@ -73,27 +68,14 @@ export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Endpoints of the event's merchant and environment subscribed to its type (or to `*`), in one statement;
-   * `undefined` when this gateway does not know the merchant at all (another deployment sharing the NATS
-   * server, or a test stack): then nothing is delivered, not even to a `webhookUrl`.
+   * For each event, in order, the targets subscribed to it, in one statement; `undefined` when this gateway
+   * does not know the merchant at all (another deployment sharing the NATS server, or a test stack): then
+   * nothing is delivered, not even to a `webhookUrl`.
    */
-  async subscribedEndpoints(envelope: WebhookEnvelope): Promise<DeliveryTarget[] | undefined> {
-    const rows = await runStatement<{ id: string | null; url: string | null }>(this.db, SUBSCRIBED_ENDPOINTS, [
-      envelope.merchantCode,
-      envelope.environment,
-      envelope.type,
-    ]);
-    if (!rows.length) return undefined;
-    return rows
-      .filter((r): r is { id: string; url: string } => r.id !== null && r.url !== null)
-      .map((r) => ({ target: `endpoint:${r.id}`, endpointId: r.id, url: r.url }));
-  }
-
-  /** `subscribedEndpoints` for several events in one statement, answered in the events' order. */
-  async subscribedEndpointsOfEach(envelopes: WebhookEnvelope[]): Promise<Array<DeliveryTarget[] | undefined>> {
+  async subscribedEndpoints(envelopes: WebhookEnvelope[]): Promise<Array<DeliveryTarget[] | undefined>> {
     const rows = await runStatement<{ i: number; id: string | null; url: string | null }>(
       this.db,
-      SUBSCRIBED_ENDPOINTS_MANY,
+      SUBSCRIBED_ENDPOINTS,
       [envelopes.map((e) => e.merchantCode), envelopes.map((e) => e.environment), envelopes.map((e) => e.type)],
     );
     const out: Array<DeliveryTarget[] | undefined> = envelopes.map(() => undefined);

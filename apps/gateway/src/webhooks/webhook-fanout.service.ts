@@ -29,13 +29,13 @@ export class WebhookFanout {
   ) {}
 
   /** Returns how many deliveries were created (0 for a redelivered event). */
-  async accept(event: EventEnvelope): Promise<number> {
-    return this.deliver(event, await this.deliveries.subscribedEndpoints(event));
+  accept(event: EventEnvelope): Promise<number> {
+    return this.acceptAll([event]);
   }
 
   /** `accept` for events that arrived together: one lookup for all of them. Returns the deliveries created. */
   async acceptAll(events: EventEnvelope[]): Promise<number> {
-    const targets = await this.deliveries.subscribedEndpointsOfEach(events);
+    const targets = await this.deliveries.subscribedEndpoints(events);
     let created = 0;
     for (let i = 0; i < events.length; i++) created += await this.deliver(events[i], targets[i]);
     return created;
