@@ -1,4 +1,5 @@
 import { CallerContext } from '@app/contracts';
+import { requestHash } from '../idempotency/idempotency-key';
 import { requestReference } from './request-reference';
 
 const ctx = (idempotencyKey?: string, merchantCode = 'm1'): CallerContext => ({
@@ -12,24 +13,31 @@ describe('requestReference', () => {
   const body = { orderCode: 'o-1', amount: { currency: 'USD', value: 1000, exponent: 2 } };
 
   it('is the same for a retry of the same request: key, operation, body and target', () => {
-    const first = requestReference(ctx('k1'), 'purchase', body, 'conn-a');
-    expect(requestReference(ctx('k1'), 'purchase', { ...body }, 'conn-a')).toBe(first);
+    const first = requestReference(ctx('k1'), 'purchase', requestHash(body), 'conn-a');
+    expect(requestReference(ctx('k1'), 'purchase', requestHash({ ...body }), 'conn-a')).toBe(first);
     expect(first).toMatch(/^rq_[A-Za-z0-9_-]{32}$/);
   });
 
   it('differs when anything that makes it another request differs', () => {
-    const first = requestReference(ctx('k1'), 'purchase', body, 'conn-a');
+    const first = requestReference(ctx('k1'), 'purchase', requestHash(body), 'conn-a');
     const others = [
-      requestReference(ctx('k2'), 'purchase', body, 'conn-a'),
-      requestReference(ctx('k1', 'm2'), 'purchase', body, 'conn-a'),
-      requestReference(ctx('k1'), 'authorization', body, 'conn-a'),
-      requestReference(ctx('k1'), 'purchase', { ...body, amount: { ...body.amount, value: 999 } }, 'conn-a'),
-      requestReference(ctx('k1'), 'purchase', body, 'conn-b'),
+      requestReference(ctx('k2'), 'purchase', requestHash(body), 'conn-a'),
+      requestReference(ctx('k1', 'm2'), 'purchase', requestHash(body), 'conn-a'),
+      requestReference(ctx('k1'), 'authorization', requestHash(body), 'conn-a'),
+      requestReference(
+        ctx('k1'),
+        'purchase',
+        requestHash({ ...body, amount: { ...body.amount, value: 999 } }),
+        'conn-a',
+      ),
+      requestReference(ctx('k1'), 'purchase', requestHash(body), 'conn-b'),
     ];
     expect(new Set([first, ...others]).size).toBe(6);
   });
 
   it('is new every time without an Idempotency-Key', () => {
-    expect(requestReference(ctx(), 'refund', body, 'p1')).not.toBe(requestReference(ctx(), 'refund', body, 'p1'));
+    expect(requestReference(ctx(), 'refund', requestHash(body), 'p1')).not.toBe(
+      requestReference(ctx(), 'refund', requestHash(body), 'p1'),
+    );
   });
 });

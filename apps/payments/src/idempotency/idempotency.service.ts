@@ -24,7 +24,7 @@ export class IdempotencyService {
     ctx: CallerContext,
     operation: IdempotentOperation,
     request: unknown,
-    work: (manager: EntityManager) => Promise<T>,
+    work: (manager: EntityManager, requestHash?: string) => Promise<T>,
   ): Promise<T> {
     const key = ctx.idempotencyKey;
     checkIdempotencyKey(ctx.environment, key);
@@ -53,7 +53,7 @@ export class IdempotencyService {
         }
         return earlier.responseBody as T;
       }
-      const response = await work(manager);
+      const response = await work(manager, hash);
       await this.keys.insert(manager, {
         merchantCode: ctx.merchantCode,
         environment: ctx.environment,

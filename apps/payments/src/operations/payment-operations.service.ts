@@ -72,7 +72,7 @@ export class PaymentOperationsService {
     cmd: { id: string; reference?: string },
     decide: Decide,
   ): Promise<OperationResult> {
-    return this.idempotency.run(ctx, operation, cmd, async (manager) => {
+    return this.idempotency.run(ctx, operation, cmd, async (manager, requestHash) => {
       const payment = await this.payments.lock(manager, ctx, cmd.id);
       const now = this.clock.now(ctx);
       const decision = decide(payment, now);
@@ -80,7 +80,7 @@ export class PaymentOperationsService {
       const answer = await this.acquirer.call(about, () =>
         modify(this.connectors.get(payment.acquirer), decision.kind, {
           paymentId: payment.id,
-          reference: requestReference(ctx, operation, cmd, payment.id),
+          reference: requestReference(ctx, operation, requestHash, payment.id),
           acquirerReference: payment.acquirerReference,
           amount: decision.amount,
         }),

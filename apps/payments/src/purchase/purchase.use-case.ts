@@ -53,7 +53,7 @@ export class PurchaseUseCase {
       method,
       connectionCode: body.connectionCode,
     });
-    return this.idempotency.run(ctx, intent, body, async (manager) => {
+    return this.idempotency.run(ctx, intent, body, async (manager, requestHash) => {
       const now = this.clock.now(ctx);
       // Date-dependent checks come after the replay check: a replay answers what the original answered.
       if (method !== 'card') this.apm.validate(method, body.apm, body.amount, ctx);
@@ -64,7 +64,7 @@ export class PurchaseUseCase {
       ]);
       const card = method === 'card' ? await this.instruments.resolveInstrument(ctx, body.card!, manager) : undefined;
       const payment = newPayment(ctx, body, intent, method, amount, card, now);
-      const outcome = await this.authorize(ctx, payment, connections, card, body);
+      const outcome = await this.authorize(ctx, requestHash, payment, connections, card, body);
       const event = applyOutcome(payment, 'new', outcome, now, this.config.AUTH_HOLD_DAYS);
       if (outcome.kind === 'approved' && card?.tokenize && body.shopper?.id) {
         payment.token =
@@ -88,6 +88,7 @@ export class PurchaseUseCase {
   /** Tries the connections in order; only a decline whose recovery action is `retry` moves on (cascade). */
   private async authorize(
     ctx: CallerContext,
+    requestHash: string | undefined,
     payment: PaymentEntity,
     connections: ConnectionEntity[],
     card: ResolvedCard | undefined,
@@ -103,7 +104,7 @@ export class PurchaseUseCase {
       outcome = await this.acquirer.call(about, () =>
         connector.authorize({
           paymentId: payment.id,
-          reference: requestReference(ctx, payment.intent, body, connection.connectionCode),
+          reference: requestReference(ctx, payment.intent, requestHash, connection.connectionCode),
           amount: { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent },
           capture: payment.intent === 'purchase',
           paymentMethod: payment.paymentMethod as PaymentMethod,
