@@ -1,11 +1,4 @@
-import {
-  BeforeApplicationShutdown,
-  DynamicModule,
-  Inject,
-  Injectable,
-  Module,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Inject, Injectable, Module } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import type { ClassConstructor } from 'class-transformer';
@@ -42,7 +35,7 @@ interface Packet {
  * pipeline between the socket and the handler.
  */
 @Injectable()
-export class CommandServer implements BeforeApplicationShutdown, OnApplicationShutdown {
+export class CommandServer implements BeforeApplicationShutdown {
   private subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -85,10 +78,6 @@ export class CommandServer implements BeforeApplicationShutdown, OnApplicationSh
       new Promise((resolve) => (timer = setTimeout(resolve, GRACE_MS))),
     ]);
     clearTimeout(timer);
-  }
-
-  onApplicationShutdown(): void {
-    for (const s of this.subscriptions) s.unsubscribe();
   }
 
   private async answer(route: Route, msg: Msg): Promise<void> {

@@ -5,7 +5,6 @@ import { uuidv7Floor } from '@app/clock';
 import { runStatement, statement } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { PollingLoop } from '@app/platform';
-import { OUTBOX_OPTIONS, OutboxOptions } from './outbox.relay';
 
 /** Published rows are kept this long for inspection, then deleted. */
 export const OUTBOX_RETENTION_MS = 60 * 60 * 1000;
@@ -34,7 +33,6 @@ export class OutboxPruner implements OnApplicationBootstrap, OnApplicationShutdo
 
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.loop = new PollingLoop(
@@ -54,8 +52,7 @@ export class OutboxPruner implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** One batch; answers how many rows went. Uses real time: the retention is about operations, not business. */
   async pruneOnce(nowMs = Date.now()): Promise<number> {
-    const retention = this.options.retentionMs ?? OUTBOX_RETENTION_MS;
-    const deleted = await runStatement(this.dataSource, PRUNE, [uuidv7Floor(nowMs - retention), BATCH]);
+    const deleted = await runStatement(this.dataSource, PRUNE, [uuidv7Floor(nowMs - OUTBOX_RETENTION_MS), BATCH]);
     return deleted.length;
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { headers as natsHeaders, JetStreamClient, PubAck } from 'nats';
+import { JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
@@ -13,8 +13,6 @@ export interface OutboxOptions {
   batchSize?: number;
   /** How long a claim is held before another relay may take the rows over. */
   leaseSeconds?: number;
-  /** How long published rows are kept (OutboxPruner); one hour when unset. */
-  retentionMs?: number;
 }
 
 interface ClaimedRow {
@@ -132,8 +130,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 }
 
+/** `msgID` is sent as the Nats-Msg-Id header: JetStream's duplicate window drops a second copy. */
 function publishRow(js: JetStreamClient, row: ClaimedRow): Promise<PubAck> {
-  const h = natsHeaders();
-  h.set('Nats-Msg-Id', row.id);
-  return js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id, headers: h });
+  return js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id });
 }

@@ -9,12 +9,16 @@ import { SandboxClockEntity } from './sandbox-clock.entity';
 export class SandboxClockRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The gateway is the owner and serializes a merchant's advances, so the latest one simply wins. */
+  /**
+   * Offsets only grow, and two advances of one merchant may reach this service in either order (the gateway
+   * saves its own copy by compare-and-set), so the copy only ever moves forward.
+   */
   async record(merchantCode: string, offsetMs: number, advancedTo: Date): Promise<void> {
     await this.db.query(
       `INSERT INTO sandbox_clocks (merchant_code, offset_ms, advanced_to) VALUES ($1, $2, $3)
        ON CONFLICT (merchant_code) DO UPDATE
-       SET offset_ms = EXCLUDED.offset_ms, advanced_to = EXCLUDED.advanced_to, updated_at = now()`,
+       SET offset_ms = EXCLUDED.offset_ms, advanced_to = EXCLUDED.advanced_to, updated_at = now()
+       WHERE sandbox_clocks.offset_ms < EXCLUDED.offset_ms`,
       [merchantCode, offsetMs, advancedTo],
     );
   }
