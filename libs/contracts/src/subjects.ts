@@ -37,6 +37,13 @@ export const PaymentLinksSubjects = {
 
 export const BillingSubjects = {
   ping: 'cmd.billing.ping',
+  /** One plan of the caller's merchant and environment by integer id (`{id}`), answers the Plan or NOT_FOUND. */
+  getPlan: 'cmd.billing.plan.get',
+  /**
+   * POST /v1/subscription: the REST body (`planId`, `customerEmail`, `card`, …); the payment-links service
+   * sends it too, to enrol a subscription link's payer in CIT mode (`card.nonceData`).
+   */
+  createSubscription: 'cmd.billing.subscription.create',
 } as const;
 
 export const PingSubjects: Record<ServiceName, string> = {
