@@ -15,6 +15,18 @@ import { PlanEntity } from './plan/plan.entity';
 import { PlanHandler } from './plan/plan.handler';
 import { PlanRepository } from './plan/plan.repository';
 import { PlanService } from './plan/plan.service';
+import { BillingEvents } from './billing-events';
+import { BillingIdempotencyRepository } from './idempotency/billing-idempotency.repository';
+import { BillingIdempotencyService } from './idempotency/billing-idempotency.service';
+import { InvoiceEntity } from './invoice/invoice.entity';
+import { InvoiceRepository } from './invoice/invoice.repository';
+import { PaymentsClient } from './payments/payments.client';
+import { CreateSubscriptionUseCase } from './subscription/create-subscription.use-case';
+import { LifecycleUseCase } from './subscription/lifecycle.use-case';
+import { SubscriptionQueries } from './subscription/subscription-queries.service';
+import { SubscriptionEntity } from './subscription/subscription.entity';
+import { SubscriptionHandler } from './subscription/subscription.handler';
+import { SubscriptionRepository } from './subscription/subscription.repository';
 
 @Module({})
 export class BillingModule {
@@ -26,12 +38,12 @@ export class BillingModule {
         serviceDatabase(() => ({
           app: 'billing',
           url: config.BILLING_DATABASE_URL,
-          entities: [OutboxRow, PlanEntity, MeterEntity],
+          entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity],
           migrations,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('billing'), PlanHandler, MeterHandler],
+      controllers: [pingHandler('billing'), PlanHandler, MeterHandler, SubscriptionHandler],
       providers: [
         { provide: RPC_TIMEOUT_MS, useValue: config.PAYMENTS_RPC_TIMEOUT_MS },
         RpcClient,
@@ -39,6 +51,15 @@ export class BillingModule {
         PlanService,
         MeterRepository,
         MeterService,
+        PaymentsClient,
+        BillingEvents,
+        BillingIdempotencyRepository,
+        BillingIdempotencyService,
+        SubscriptionRepository,
+        InvoiceRepository,
+        SubscriptionQueries,
+        CreateSubscriptionUseCase,
+        LifecycleUseCase,
       ],
     };
   }
