@@ -91,4 +91,10 @@ describe('billing routes under arbitrary input', () => {
     );
     expect((await m.get(`/v1/subscription/invoice/${invoiceId}`)).status).toBe(200);
   });
+
+  it('nothing reached a handler as an unexpected error', () => {
+    for (const app of ['gateway', 'billing', 'payments']) {
+      expect(stack.log(app).text()).not.toMatch(/Unexpected error|INTERNAL_ERROR/);
+    }
+  });
 });
