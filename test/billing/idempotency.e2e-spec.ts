@@ -136,6 +136,24 @@ describe('billing idempotency', () => {
     expect([p1.status, p2.status, p2.body.status]).toEqual([200, 200, 'paused']);
   });
 
+  it('payments down: change-plan and payment-method answer 503, change nothing and free the key', async () => {
+    const s = await m.subscription({ planId: plan.id });
+    const key = randomUUID();
+    const body = { merchantCode: m.merchantCode, planId: dear.id, applyAt: 'now' };
+    await stack.stopService('payments');
+    try {
+      expectError(await m.post(`/v1/subscription/${s.id}/change-plan`, body, key), 503, 'SERVICE_UNAVAILABLE');
+      const pm = { merchantCode: m.merchantCode, card: cardData() };
+      expectError(await m.post(`/v1/subscription/${s.id}/payment-method`, pm), 503, 'SERVICE_UNAVAILABLE');
+      const after = (await m.get(`/v1/subscription/${s.id}?merchantCode=${m.merchantCode}`)).body;
+      expect(after).toMatchObject({ planId: plan.id, updatedAt: s.updatedAt });
+    } finally {
+      await stack.startService('payments');
+    }
+    const retried = await m.post(`/v1/subscription/${s.id}/change-plan`, body, key);
+    expect(retried.body).toMatchObject({ planId: dear.id });
+  });
+
   it('production: a subscription works without an Idempotency-Key (billing derives the payments keys)', async () => {
     const prod = await billingMerchant(stack, 'production');
     const prodPlan = await prod.plan();
