@@ -137,6 +137,21 @@ describe('subscription creation', () => {
       expectError(await m.subscribe({ planId: monthly.id, startAt: 'tomorrow' }), 400, 'VALIDATION_FAILED', 'startAt');
     });
 
+    it('an intro price bills cycle 1; a plan that prices meters itemizes the base fee as a line', async () => {
+      const intro = await m.plan({ amount: 2000, introAmount: 150, introBillingCycles: 2 });
+      expect((await m.subscription({ planId: intro.id })).firstInvoice).toMatchObject({ amount: 150, lines: [] });
+      await m.post('/v1/subscription/meter', {
+        code: 'calls',
+        name: 'Calls',
+        aggregation: 'sum',
+        pricing: { scheme: 'per_unit', unitAmount: 1 },
+      });
+      const metered = await m.plan({ name: 'Metered', amount: 700, meterCodes: ['calls'] });
+      const s = await m.subscription({ planId: metered.id });
+      expect(s.firstInvoice).toMatchObject({ amount: 700, lines: [{ description: 'Metered', amount: 700 }] });
+      expect(s.firstInvoice.lines[0].meterId).toBeUndefined();
+    });
+
     it('enrols with an SDK nonce, as a subscription link does (the createSubscription body)', async () => {
       const nonce = await nonceFor(m);
       const r = await m.post('/v1/subscription', {
