@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -51,7 +51,7 @@ const RELEASE = statement(
  * JetStream's duplicate window. At-least-once. `attempts` counts claims.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
   private js?: JetStreamClient;
   private streamReady = false;
@@ -65,7 +65,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.loop = new PollingLoop(
-      async () => (await this.publishBatch()) >= (options.batchSize ?? 100),
+      async () => (await this.publishBatch()) >= this.batchSize(),
       options.pollMs,
       (e) => logger.warn({ err: e }, 'Outbox relay could not publish; will retry'),
     );
@@ -77,8 +77,20 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.loop.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
+  /**
+   * Stops before the database pool and NATS close (onApplicationShutdown). The commands have been answered by
+   * now (the CommandServer drains in onModuleDestroy), so one last round sends what they committed instead of
+   * leaving it to another replica's next poll or to this one's next start.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearTimeout(this.kickTimer);
+    await this.loop.stop();
+    if (!this.nats.current()) return;
+    try {
+      while ((await this.publishBatch()) >= this.batchSize());
+    } catch (e) {
+      this.logger.warn({ err: e }, 'Outbox relay could not publish before stopping; another relay will');
+    }
   }
 
   kick(): void {
@@ -98,7 +110,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** One claim-publish-mark round; returns how many rows were published. */
   async publishBatch(): Promise<number> {
     const rows = await runStatement<ClaimedRow>(this.dataSource, CLAIM, [
-      this.options.batchSize ?? 100,
+      this.batchSize(),
       this.options.leaseSeconds ?? 30,
     ]);
     if (!rows.length) return 0;
@@ -117,6 +129,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       throw failure.reason;
     }
     return rows.length;
+  }
+
+  private batchSize(): number {
+    return this.options.batchSize ?? 100;
   }
 
   private async jetstream(): Promise<JetStreamClient> {
