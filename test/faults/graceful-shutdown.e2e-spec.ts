@@ -36,7 +36,7 @@ describe('SIGTERM (a rolling update or a scale-down): the apps drain what they h
   beforeAll(async () => {
     ensureBuild();
     suite = await ProcessSuite.start({
-      apps: ['gateway', 'payments'],
+      apps: ['gateway', 'payments', 'payment-links', 'billing'],
       env: { SHUTDOWN_TIMEOUT_MS: String(BOUND_MS) },
     });
   }, 300_000);
@@ -147,6 +147,21 @@ describe('SIGTERM (a rolling update or a scale-down): the apps drain what they h
       });
     } finally {
       await db.end();
+    }
+  }, 180_000);
+
+  it('payment-links and billing stop as cleanly on SIGTERM: exit 0 in time, no error logged', async () => {
+    const apps = [await suite.startApp('payment-links'), await suite.startApp('billing')];
+    const signalled = Date.now();
+    for (const app of apps) app.entry.child.kill('SIGTERM');
+    for (const app of apps) {
+      const { exit, at } = await app.ended;
+      expect({ app: app.name, exit, withinBound: at - signalled < BOUND_MS }).toEqual({
+        app: app.name,
+        exit: 0,
+        withinBound: true,
+      });
+      expectCleanStop(app);
     }
   }, 180_000);
 });
