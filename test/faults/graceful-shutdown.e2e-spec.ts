@@ -17,6 +17,34 @@ const statuses = (outcomes: Outcome[]): Record<string, number> => {
   return counts;
 };
 
+/** Exit 0 within the bound after the signal: done before SHUTDOWN_TIMEOUT_MS forced it. */
+async function expectExitInTime(app: AppProcess, signalled: number): Promise<void> {
+  const { exit, at } = await app.ended;
+  expect({ app: app.name, exit, withinBound: at - signalled < BOUND_MS }).toEqual({
+    app: app.name,
+    exit: 0,
+    withinBound: true,
+  });
+}
+
+/**
+ * Keeps the purchases held until HELD_AFTER_SIGNAL_MS after the signal (the stopping process must still be
+ * waiting for them), releases them, and answers what their clients saw once the process has exited.
+ */
+async function releaseAfterSignal(
+  app: AppProcess,
+  hold: { release(): Promise<void> },
+  signalled: number,
+  inFlight: Promise<Outcome>[],
+): Promise<Outcome[]> {
+  await sleep(Math.max(0, signalled + HELD_AFTER_SIGNAL_MS - Date.now()));
+  expect(app.entry.exited).toBe(false);
+  await hold.release();
+  const outcomes = await Promise.all(inFlight);
+  await expectExitInTime(app, signalled);
+  return outcomes;
+}
+
 /** What a stopped process logged from the signal on: it says it stopped, with no error and no forced exit. */
 function expectCleanStop(app: AppProcess): void {
   const lines = app.logLines();
@@ -73,13 +101,7 @@ describe('SIGTERM (a rolling update or a scale-down): the apps drain what they h
         Array.from({ length: 5 }, () => call(b.url, 'GET', '/v1/ping?service=payments', { key: merchant.key })),
       );
       expect(statuses(other)).toEqual({ 200: 5 });
-      expect(a.entry.exited).toBe(false);
-
-      await sleep(Math.max(0, signalled + HELD_AFTER_SIGNAL_MS - Date.now()));
-      await hold.release();
-      outcomes = await Promise.all(inFlight);
-      const { exit, at } = await a.ended;
-      expect({ exit, withinBound: at - signalled < BOUND_MS }).toEqual({ exit: 0, withinBound: true });
+      outcomes = await releaseAfterSignal(a, hold, signalled, inFlight);
     } finally {
       await hold.release();
     }
@@ -124,13 +146,7 @@ describe('SIGTERM (a rolling update or a scale-down): the apps drain what they h
       expect(statuses(pings)).toEqual({ 200: 10 });
       expect(new Set(pings.map((p) => p.body.instanceId)).size).toBe(1);
       expect(await inProgress(p1, 'rpc')).toBe(p1Held);
-
-      await sleep(Math.max(0, signalled + HELD_AFTER_SIGNAL_MS - Date.now()));
-      expect(p1.entry.exited).toBe(false);
-      await hold.release();
-      outcomes = await Promise.all(inFlight);
-      const { exit, at } = await p1.ended;
-      expect({ exit, withinBound: at - signalled < BOUND_MS }).toEqual({ exit: 0, withinBound: true });
+      outcomes = await releaseAfterSignal(p1, hold, signalled, inFlight);
     } finally {
       await hold.release();
     }
@@ -155,12 +171,7 @@ describe('SIGTERM (a rolling update or a scale-down): the apps drain what they h
     const signalled = Date.now();
     for (const app of apps) app.entry.child.kill('SIGTERM');
     for (const app of apps) {
-      const { exit, at } = await app.ended;
-      expect({ app: app.name, exit, withinBound: at - signalled < BOUND_MS }).toEqual({
-        app: app.name,
-        exit: 0,
-        withinBound: true,
-      });
+      await expectExitInTime(app, signalled);
       expectCleanStop(app);
     }
   }, 180_000);
