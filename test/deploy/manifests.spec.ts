@@ -107,7 +107,7 @@ describe('k8s/', () => {
     expect(targetProblems(docs)).toEqual([]);
   });
 
-  it('pauses in preStop and grants terminationGracePeriodSeconds ≥ the pause + SHUTDOWN_TIMEOUT_MS + a margin', () => {
+  it('pauses in preStop, grants terminationGracePeriodSeconds ≥ the pause + SHUTDOWN_TIMEOUT_MS + a margin, and SHUTDOWN_TIMEOUT_MS outlasts the work timeouts', () => {
     expect(k8sShutdownProblems(docs)).toEqual([]);
   });
 });
@@ -287,10 +287,12 @@ describe('self-checks: the validators catch mistakes', () => {
   it('a shutdown budget that the grace period does not cover, a missing preStop pause, a short compose grace', () => {
     const broken: K8sDoc[] = structuredClone(docs);
     ofKind<KeyValues>(broken, 'ConfigMap')[0].data!.SHUTDOWN_TIMEOUT_MS = '40000';
+    ofKind<KeyValues>(broken, 'ConfigMap')[0].data!.WEBHOOK_TIMEOUT_MS = '45000';
     const billing = ofKind<Deployment>(broken, 'Deployment').find((d) => d.metadata.name === 'billing')!;
     delete billing.spec.template.spec.containers[0].lifecycle;
     expect(k8sShutdownProblems(broken)).toEqual([
       'Deployment/billing: needs a preStop pause (sleep) for endpoint propagation',
+      'Deployment/gateway: SHUTDOWN_TIMEOUT_MS must exceed WEBHOOK_TIMEOUT_MS (45000)',
       'Deployment/gateway: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
       'Deployment/payment-links: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
       'Deployment/payments: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
