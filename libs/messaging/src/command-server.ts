@@ -95,7 +95,10 @@ export class CommandServer implements OnModuleDestroy {
     ]);
     clearTimeout(timer);
     if (!finished) {
-      this.logger.warn({ commands: this.inFlight.size, timeoutMs: this.drainTimeoutMs }, 'Commands still running');
+      this.logger.warn(
+        { commands: this.inFlight.size, timeoutMs: this.drainTimeoutMs },
+        'Stopping with commands still running',
+      );
     }
   }
 
