@@ -13,8 +13,8 @@ const shutdownSeconds = (env: Record<string, string | undefined>): number => {
   return Number(ms) / 1000;
 };
 
-/** The longest a unit of work in hand may take (a request, an acquirer call, a webhook try): stopping waits for it. */
-const WORK_TIMEOUTS = ['RPC_TIMEOUT_MS', 'ACQUIRER_TIMEOUT_MS', 'WEBHOOK_TIMEOUT_MS'];
+/** The longest a unit of work in hand may take (a request, an acquirer call, a webhook try, billing's call to payments): stopping waits for it. */
+const WORK_TIMEOUTS = ['RPC_TIMEOUT_MS', 'ACQUIRER_TIMEOUT_MS', 'WEBHOOK_TIMEOUT_MS', 'PAYMENTS_RPC_TIMEOUT_MS'];
 
 /** SHUTDOWN_TIMEOUT_MS outlasts every timeout of the work an app finishes while it stops. */
 function workProblems(where: string, app: string, env: Record<string, string | undefined>): string[] {
