@@ -143,7 +143,7 @@ describe('payment links', () => {
     const production = await stack.key([m.m.merchantCode], 'private', 'production');
     expectError(await stack.http('GET', `/v1/payment-link/${link.id}`, { key: production.key }), 404, 'NOT_FOUND');
     expectError(await m.get('not-a-uuid'), 404, 'NOT_FOUND');
-    expectError(await m.get(link.id.replace(/.$/, (c) => (c === '0' ? '1' : '0'))), 404, 'NOT_FOUND');
+    expectError(await m.get(link.id.replace(/.$/, (c: string) => (c === '0' ? '1' : '0'))), 404, 'NOT_FOUND');
     expectError(await stack.http('GET', `/v1/payment-link/${link.id}`), 401, 'AUTH_MISSING');
   });
 
