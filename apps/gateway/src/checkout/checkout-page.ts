@@ -18,6 +18,7 @@ function document(title: string, main: string, scripts: boolean): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${CHECKOUT_ASSETS.css}">
 ${scripts ? `<script src="${CHECKOUT_ASSETS.sdk}" defer></script>\n<script src="${CHECKOUT_ASSETS.script}" defer></script>` : ''}

@@ -31,7 +31,7 @@ export const CHECKOUT_SCRIPT = String.raw`(function () {
 
   function busy(on, label) {
     button.disabled = on;
-    button.textContent = on ? label || 'Processing…' : d.label || button.dataset.label;
+    button.textContent = on ? label || 'Processing…' : button.dataset.label;
   }
 
   /** "12.5" → 1250 minor units, exactly (no floating point); null when it is not an amount. */
@@ -61,6 +61,17 @@ export const CHECKOUT_SCRIPT = String.raw`(function () {
     var v = e.target.value.replace(/\D/g, '').slice(0, 4);
     e.target.value = v.length > 2 ? v.slice(0, 2) + ' / ' + v.slice(2) : v;
   });
+
+  // A customer_entered link's button names the amount as the payer types it.
+  var amountField = $('amount');
+  if (amountField) {
+    amountField.addEventListener('input', function () {
+      var v = minorUnits(amountField.value);
+      var ok = v !== null && v >= Number(d.min) && v <= Number(d.max);
+      button.dataset.label = ok ? 'Pay ' + formatted(v) + ' ' + d.currency : 'Pay';
+      if (!button.disabled) button.textContent = button.dataset.label;
+    });
+  }
 
   function read() {
     var body = {};

@@ -70,7 +70,7 @@ export const SDK_SCRIPT = String.raw`(function () {
       overlay.setAttribute('aria-label', 'Verify your payment with your bank');
       overlay.setAttribute('data-payments-sdk', 'challenge');
       var frame = style(document.createElement('iframe'), {
-        width: '100%', maxWidth: '440px', height: '520px', maxHeight: '90vh', border: '0',
+        width: '100%', maxWidth: '440px', height: '460px', maxHeight: '90vh', border: '0',
         borderRadius: '12px', background: '#fff', boxShadow: '0 20px 50px rgba(0, 0, 0, 0.3)',
       });
       frame.title = 'Payment verification';

@@ -1,0 +1,183 @@
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { FUTURE } from '../payments/payments-fixtures';
+import { TestStack } from '../support/stack';
+import { freePort, launchBrowser, shot, watchProblems } from './browser';
+import { APPROVED, CHALLENGE, DECLINED, LinksClient, linksMerchant } from './link-fixtures';
+
+const usd = (value?: number) => ({ currency: 'USD', ...(value === undefined ? {} : { value }), exponent: 2 });
+const EXPIRY = `${FUTURE.expiryMonth} / ${FUTURE.expiryYear.slice(2)}`;
+
+/** The hosted checkout in headless Chromium: the payer's view, end to end through the real stack. */
+describe('hosted checkout in a browser', () => {
+  let stack: TestStack;
+  let m: LinksClient;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await TestStack.start({
+      services: ['payments', 'payment-links'],
+      env: { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LINK_EXPIRY_SWEEP_MS: '0' },
+    });
+    m = await linksMerchant(stack);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack.stop();
+  });
+
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1024, height: 860 } });
+    page = await context.newPage();
+    problems = watchProblems(page);
+  });
+  afterEach(async () => {
+    await context.close();
+    // A CSP violation or a script error shows up in the console: the page must have none.
+    expect(problems).toEqual([]);
+  });
+
+  async function fillCard(card: string, name = 'Jane Payer'): Promise<void> {
+    await page.getByLabel('Name on card').fill(name);
+    await page.getByLabel('Card number').fill(card);
+    await page.getByLabel('Expiry date').fill(EXPIRY);
+    await page.getByLabel('Security code').fill('123');
+  }
+
+  const status = async (id: string) => (await m.get(id)).body;
+
+  it('pays a fixed link with an approved card and returns to the merchant', async () => {
+    const returnUrl = `${stack.url}/health/live?order=1001`;
+    const link = await m.link({ title: 'Blue ceramic mug', description: 'Hand-made, 350 ml', returnUrl });
+    await page.goto(link.url.replace('http://localhost:3000', stack.url));
+    await expect(page.getByRole('heading', { name: 'Blue ceramic mug' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('#price').textContent()).resolves.toBe('$25.00');
+    await shot(page, '01-fixed-form');
+    await fillCard(APPROVED);
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    await page.getByText('Payment successful').waitFor();
+    await expect(page.locator('#success-detail').textContent()).resolves.toContain('Paid 25.00 USD');
+    await shot(page, '02-fixed-success');
+    await page.waitForURL(returnUrl);
+    expect((await status(link.id)).status).toBe('used');
+  });
+
+  it('pays a customer-entered amount within its bounds', async () => {
+    const link = await m.link({
+      amountMode: 'customer_entered',
+      amount: usd(),
+      amountMin: 500,
+      amountMax: 50000,
+      title: 'Donation',
+    });
+    await page.goto(`${stack.url}/checkout/${link.id}`);
+    await expect(page.locator('#amount-hint').textContent()).resolves.toBe('Between $5.00 and $500.00');
+    await page.getByLabel('Amount (USD)').fill('1000');
+    await fillCard(APPROVED);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('between 5.00 and 500.00 USD');
+    await shot(page, '03-entered-out-of-bounds');
+    await page.getByLabel('Amount (USD)').fill('12.34');
+    await page.getByRole('button', { name: 'Pay 12.34 USD' }).click();
+    await page.getByText('Payment successful').waitFor();
+    await expect(page.locator('#success-detail').textContent()).resolves.toContain('Paid 12.34 USD');
+    await shot(page, '04-entered-success');
+    const payments = await m.m.stack.http('GET', '/v1/payment', { key: m.key });
+    expect(payments.body[0].amount).toEqual(usd(1234));
+  });
+
+  it('shows a declined card, keeps the link active, and a second try succeeds', async () => {
+    const link = await m.link({ title: 'Running shoes' });
+    await page.goto(`${stack.url}/checkout/${link.id}`);
+    await fillCard(DECLINED);
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    const alert = page.getByRole('alert');
+    await alert.getByText('Your card was declined').waitFor();
+    await expect(alert.textContent()).resolves.toContain('Do not honor');
+    await shot(page, '05-declined');
+    expect(await status(link.id)).toMatchObject({ status: 'active', usesCount: 0 });
+    await page.getByLabel('Card number').fill(APPROVED);
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    await page.getByText('Payment successful').waitFor();
+    expect(await status(link.id)).toMatchObject({ status: 'used', usesCount: 1 });
+  });
+
+  it('runs a 3DS challenge in a dialog and resumes through the link', async () => {
+    const link = await m.link({ title: 'Weekend stay' });
+    await page.goto(`${stack.url}/checkout/${link.id}`);
+    await fillCard(CHALLENGE);
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Verify your payment with your bank' });
+    await dialog.waitFor();
+    const frame = page.frameLocator('iframe[title="Payment verification"]');
+    await frame.getByRole('button', { name: 'Authenticate' }).waitFor();
+    await shot(page, '06-3ds-challenge');
+    await frame.getByRole('button', { name: 'Authenticate' }).click();
+    await page.getByText('Payment successful').waitFor();
+    await expect(dialog.count()).resolves.toBe(0);
+    await shot(page, '07-3ds-success');
+    expect(await status(link.id)).toMatchObject({ status: 'used', usesCount: 1 });
+  });
+
+  it('an expired link says it is no longer available', async () => {
+    const link = await m.link({ title: 'Flash sale', expiresAt: new Date(Date.now() + 500).toISOString() });
+    await new Promise((r) => setTimeout(r, 700));
+    const response = await page.goto(`${stack.url}/checkout/${link.id}`);
+    expect(response!.status()).toBe(410);
+    await page.getByRole('heading', { name: 'This link is no longer available' }).waitFor();
+    await expect(page.getByText('This payment link has expired.').isVisible()).resolves.toBe(true);
+    await expect(page.locator('form').count()).resolves.toBe(0);
+    await shot(page, '08-expired');
+  });
+
+  it('can be paid with the keyboard alone: Tab reaches every field and the button in order', async () => {
+    const link = await m.link({
+      amountMode: 'customer_entered',
+      amount: usd(),
+      amountMin: 100,
+      amountMax: 10000,
+      title: 'Tip jar',
+    });
+    await page.goto(`${stack.url}/checkout/${link.id}`);
+    const order: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      order.push(await page.evaluate(() => document.activeElement?.id ?? ''));
+    }
+    expect(order).toEqual(['amount', 'cardholder', 'card-number', 'card-expiry', 'card-cvc', 'pay-button']);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.type('7.50');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Kim Keys');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(APPROVED);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(`${FUTURE.expiryMonth}${FUTURE.expiryYear.slice(2)}`);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Tab');
+    await shot(page, '09-keyboard-focus-on-pay');
+    await page.keyboard.press('Enter');
+    await page.getByText('Payment successful').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('success-title');
+  });
+
+  it('fits a phone screen', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const mobile = await phone.newPage();
+    const link = await m.link({ title: 'Yoga class, 10 sessions', description: 'Valid for three months' });
+    await mobile.goto(`${stack.url}/checkout/${link.id}`);
+    const width = await mobile.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await shot(mobile, '10-mobile');
+    await phone.close();
+  });
+});
