@@ -50,3 +50,10 @@ export function watchProblems(page: Page): string[] {
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/** The id of the focused element (evaluated in the page; the tests compile without the DOM library). */
+export const focusedId = (page: Page): Promise<string> =>
+  page.evaluate<string>('document.activeElement ? document.activeElement.id : ""');
+
+export const scrollWidth = (page: Page): Promise<number> =>
+  page.evaluate<number>('document.documentElement.scrollWidth');

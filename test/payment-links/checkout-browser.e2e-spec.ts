@@ -1,7 +1,7 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { FUTURE } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
-import { freePort, launchBrowser, shot, watchProblems } from './browser';
+import { focusedId, freePort, launchBrowser, scrollWidth, shot, watchProblems } from './browser';
 import { APPROVED, CHALLENGE, DECLINED, LinksClient, linksMerchant } from './link-fixtures';
 
 const usd = (value?: number) => ({ currency: 'USD', ...(value === undefined ? {} : { value }), exponent: 2 });
@@ -146,7 +146,7 @@ describe('hosted checkout in a browser', () => {
     const order: string[] = [];
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');
-      order.push(await page.evaluate(() => document.activeElement?.id ?? ''));
+      order.push(await focusedId(page));
     }
     expect(order).toEqual(['amount', 'cardholder', 'card-number', 'card-expiry', 'card-cvc', 'pay-button']);
     await page.keyboard.press('Shift+Tab');
@@ -167,7 +167,7 @@ describe('hosted checkout in a browser', () => {
     await shot(page, '09-keyboard-focus-on-pay');
     await page.keyboard.press('Enter');
     await page.getByText('Payment successful').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('success-title');
+    expect(await focusedId(page)).toBe('success-title');
   });
 
   it('fits a phone screen', async () => {
@@ -175,7 +175,7 @@ describe('hosted checkout in a browser', () => {
     const mobile = await phone.newPage();
     const link = await m.link({ title: 'Yoga class, 10 sessions', description: 'Valid for three months' });
     await mobile.goto(`${stack.url}/checkout/${link.id}`);
-    const width = await mobile.evaluate(() => document.documentElement.scrollWidth);
+    const width = await scrollWidth(mobile);
     expect(width).toBeLessThanOrEqual(390);
     await shot(mobile, '10-mobile');
     await phone.close();
