@@ -170,6 +170,31 @@ describe('hosted checkout in a browser', () => {
     expect(await focusedId(page)).toBe('success-title');
   });
 
+  it('the SDK on a merchant’s own page: nonce in the browser, purchase from the server, 3DS and resume', async () => {
+    const session = await stack.http('POST', '/v1/sdk/session', { key: m.key, body: {} });
+    await page.goto(`${stack.url}/health/live`);
+    await page.addScriptTag({ url: `${stack.url}/v1/sdk/js` });
+    const card = {
+      cardNumber: '4000 0025 0000 3155',
+      expiryMonth: FUTURE.expiryMonth,
+      expiryYear: FUTURE.expiryYear,
+      cvv: '123',
+    };
+    const nonce = await page.evaluate<{ nonce: string }>(
+      `(window.sdk = PaymentsSDK.init({ clientToken: ${JSON.stringify(session.body.clientToken)} })).createNonce(${JSON.stringify(card)})`,
+    );
+    expect(nonce.nonce).toMatch(/^nonce_/);
+    const purchase = await m.m.purchase({ card: { nonceData: { nonce: nonce.nonce } } });
+    expect(purchase.body.status).toBe('pending_3ds');
+    await page.evaluate(`window.done = window.sdk.handleAction(${JSON.stringify(purchase.body.actionRequired)}); 1`);
+    await page
+      .frameLocator('iframe[title="Payment verification"]')
+      .getByRole('button', { name: 'Authenticate' })
+      .click();
+    const payment = await page.evaluate<{ id: string; status: string }>('window.done');
+    expect(payment).toMatchObject({ id: purchase.body.id, status: 'captured' });
+  });
+
   it('fits a phone screen', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const mobile = await phone.newPage();
