@@ -27,6 +27,12 @@ describe('admin API and CLI', () => {
     expect(wrong.body.error.code).toBe('AUTH_INVALID');
     const list = await stack.admin('GET', '/merchants');
     expect(list.body.map((m: { merchantCode: string }) => m.merchantCode)).toContain('acme');
+    const other = await stack.admin('POST', '/merchants', { merchantCode: 'acme2', name: 'Acme 2' });
+    expect(Number.isInteger(created.body.merchantId)).toBe(true);
+    expect(other.body.merchantId).toBeGreaterThan(created.body.merchantId);
+    expect(list.body.find((m: { merchantCode: string }) => m.merchantCode === 'acme').merchantId).toBe(
+      created.body.merchantId,
+    );
   });
 
   it('a merchant key is not an admin token', async () => {

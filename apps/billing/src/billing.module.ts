@@ -2,10 +2,31 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { serviceDatabase } from '@app/database';
+import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { BillingConfig } from './config';
+import { MeterEntity } from './meter/meter.entity';
+import { MeterHandler } from './meter/meter.handler';
+import { MeterRepository } from './meter/meter.repository';
+import { MeterService } from './meter/meter.service';
 import { migrations } from './migrations';
+import { PlanEntity } from './plan/plan.entity';
+import { PlanHandler } from './plan/plan.handler';
+import { PlanRepository } from './plan/plan.repository';
+import { PlanService } from './plan/plan.service';
+import { BillingEvents } from './billing-events';
+import { BillingIdempotencyRepository } from './idempotency/billing-idempotency.repository';
+import { BillingIdempotencyService } from './idempotency/billing-idempotency.service';
+import { InvoiceEntity } from './invoice/invoice.entity';
+import { InvoiceRepository } from './invoice/invoice.repository';
+import { PaymentsClient } from './payments/payments.client';
+import { CreateSubscriptionUseCase } from './subscription/create-subscription.use-case';
+import { LifecycleUseCase } from './subscription/lifecycle.use-case';
+import { SubscriptionQueries } from './subscription/subscription-queries.service';
+import { SubscriptionEntity } from './subscription/subscription.entity';
+import { SubscriptionHandler } from './subscription/subscription.handler';
+import { SubscriptionRepository } from './subscription/subscription.repository';
 
 @Module({})
 export class BillingModule {
@@ -17,12 +38,29 @@ export class BillingModule {
         serviceDatabase(() => ({
           app: 'billing',
           url: config.BILLING_DATABASE_URL,
-          entities: [OutboxRow],
+          entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity],
           migrations,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('billing')],
+      controllers: [pingHandler('billing'), PlanHandler, MeterHandler, SubscriptionHandler],
+      providers: [
+        { provide: RPC_TIMEOUT_MS, useValue: config.PAYMENTS_RPC_TIMEOUT_MS },
+        RpcClient,
+        PlanRepository,
+        PlanService,
+        MeterRepository,
+        MeterService,
+        PaymentsClient,
+        BillingEvents,
+        BillingIdempotencyRepository,
+        BillingIdempotencyService,
+        SubscriptionRepository,
+        InvoiceRepository,
+        SubscriptionQueries,
+        CreateSubscriptionUseCase,
+        LifecycleUseCase,
+      ],
     };
   }
 }

@@ -9,6 +9,11 @@ export interface CallerContext {
   requestId: string;
   environment: Environment;
   merchantCode: string;
+  /**
+   * The merchant's integer id (DECISIONS §2), the `merchantId` plans and subscriptions report. Set by the
+   * gateway on every keyed command; absent on keyless ones.
+   */
+  merchantId?: number;
   /** Id of the API key, for audit; absent for keyless calls (3DS resume, hosted pages). */
   keyId?: string;
   /** The request's Idempotency-Key header, when it carried one. */

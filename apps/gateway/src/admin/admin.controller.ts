@@ -37,7 +37,13 @@ export class AdminController {
   @ApiCreatedResponse({ type: MerchantResponse })
   async createMerchant(@Body() body: CreateMerchantRequest): Promise<MerchantResponse> {
     const m = await this.merchants.create(body.merchantCode, body.name);
-    return { id: m.id, merchantCode: m.merchantCode, name: m.name, createdAt: new Date(m.createdAt).toISOString() };
+    return {
+      id: m.id,
+      merchantId: m.merchantId,
+      merchantCode: m.merchantCode,
+      name: m.name,
+      createdAt: new Date(m.createdAt).toISOString(),
+    };
   }
 
   @Get('merchants')
@@ -46,6 +52,7 @@ export class AdminController {
   async listMerchants(): Promise<MerchantResponse[]> {
     return (await this.merchants.list()).map((m) => ({
       id: m.id,
+      merchantId: m.merchantId,
       merchantCode: m.merchantCode,
       name: m.name,
       createdAt: m.createdAt.toISOString(),

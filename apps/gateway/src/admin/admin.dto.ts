@@ -18,6 +18,8 @@ export class CreateMerchantRequest {
 
 export class MerchantResponse {
   @ApiProperty() id: string;
+  @ApiProperty({ description: 'Integer id of the merchant account, as plans and subscriptions report it' })
+  merchantId: number;
   @ApiProperty() merchantCode: string;
   @ApiProperty() name: string;
   @ApiProperty() createdAt: string;

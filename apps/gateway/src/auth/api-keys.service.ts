@@ -138,16 +138,24 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async lookup(hash: string, now: number): Promise<Principal | null> {
-    const rows: Array<{ id: string; type: KeyType; environment: Environment; codes: string[] }> = await this.db.query(
-      `SELECT k.id, k.type, k.environment, array_agg(m.merchant_code ORDER BY m.merchant_code) AS codes
+    const rows: Array<{ id: string; type: KeyType; environment: Environment; codes: string[]; ids: string[] }> =
+      await this.db.query(
+        `SELECT k.id, k.type, k.environment, array_agg(m.merchant_code ORDER BY m.merchant_code) AS codes,
+         array_agg(m.merchant_id::text ORDER BY m.merchant_code) AS ids
        FROM api_keys k JOIN api_key_merchants km ON km.key_id = k.id JOIN merchants m ON m.id = km.merchant_id
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL
        GROUP BY k.id`,
-      [hash],
-    );
+        [hash],
+      );
     const row = rows[0];
     const principal: Principal | null = row
-      ? { keyId: row.id, type: row.type, environment: row.environment, merchantCodes: row.codes }
+      ? {
+          keyId: row.id,
+          type: row.type,
+          environment: row.environment,
+          merchantCodes: row.codes,
+          merchantIds: Object.fromEntries(row.codes.map((code, i) => [code, Number(row.ids[i])])),
+        }
       : null;
     this.cache.set(hash, principal, now);
     return principal;

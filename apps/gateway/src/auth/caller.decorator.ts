@@ -33,7 +33,15 @@ export function resolveCaller(principal: Principal, requestId: string, merchantC
       'merchantCode',
     );
   }
-  return { requestId, environment: principal.environment, merchantCode: code, keyId: principal.keyId };
+  const caller: CallerContext = {
+    requestId,
+    environment: principal.environment,
+    merchantCode: code,
+    keyId: principal.keyId,
+  };
+  const merchantId = principal.merchantIds?.[code];
+  if (merchantId !== undefined) caller.merchantId = merchantId;
+  return caller;
 }
 
 /** `@Caller() ctx: CallerContext` on a route guarded by `@PrivateRoute()`. */

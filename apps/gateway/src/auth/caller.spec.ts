@@ -34,6 +34,10 @@ describe('resolveCaller', () => {
     expect(codeOf(() => resolveCaller(key(['a']), 'r', 'c'))).toBe('MERCHANT_MISMATCH');
     expect(codeOf(() => resolveCaller(key(['a']), 'r', 7))).toBe('VALIDATION_FAILED');
   });
+  it('carries the integer merchantId of the merchant it resolved', () => {
+    const principal = { ...key(['a', 'b']), merchantIds: { a: 1, b: 2 } };
+    expect(resolveCaller(principal, 'r', 'b')).toMatchObject({ merchantCode: 'b', merchantId: 2 });
+  });
 });
 
 describe('KeyCache', () => {

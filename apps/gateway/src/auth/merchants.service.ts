@@ -14,13 +14,13 @@ export class MerchantsService {
     const rows: Merchant[] = await this.db.query(
       `INSERT INTO merchants (id, merchant_code, name) VALUES ($1, $2, $3)
        ON CONFLICT (merchant_code) DO NOTHING
-       RETURNING id, merchant_code AS "merchantCode", name, created_at AS "createdAt"`,
+       RETURNING id, merchant_code AS "merchantCode", merchant_id AS "merchantId", name, created_at AS "createdAt"`,
       [id, merchantCode, name],
     );
     if (!rows.length) {
       throw new DomainError('DUPLICATE_MERCHANT_CODE', `Merchant ${merchantCode} already exists`, 'merchantCode');
     }
-    return rows[0];
+    return { ...rows[0], merchantId: Number(rows[0].merchantId) };
   }
 
   list(): Promise<Merchant[]> {

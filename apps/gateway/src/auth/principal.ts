@@ -7,6 +7,8 @@ export interface Principal {
   type: KeyType;
   environment: Environment;
   merchantCodes: string[];
+  /** Merchant code → the merchant's integer id (DECISIONS §2), carried in the command context. */
+  merchantIds?: Readonly<Record<string, number>>;
 }
 
 export const KEY_PATTERN = /^(prv|pub)_(production|sandbox)_([A-Za-z0-9]{24,64})$/;

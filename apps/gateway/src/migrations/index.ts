@@ -2,6 +2,7 @@ import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
 import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';
+import { MerchantIds1766000000000 } from './1766000000000-merchant-ids';
 
 /** Every migration of the gateway database, in order. */
 export const migrations = [
@@ -10,4 +11,5 @@ export const migrations = [
   Webhooks1763700000030,
   OutboxJsonEnvelope1765000000000,
   SandboxClocks1765100000000,
+  MerchantIds1766000000000,
 ];
