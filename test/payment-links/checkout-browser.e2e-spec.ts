@@ -19,7 +19,7 @@ describe('hosted checkout in a browser', () => {
   beforeAll(async () => {
     const port = await freePort();
     stack = await TestStack.start({
-      services: ['payments', 'payment-links'],
+      services: ['payments', 'payment-links', 'billing'],
       env: { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LINK_EXPIRY_SWEEP_MS: '0' },
     });
     m = await linksMerchant(stack);
@@ -120,6 +120,32 @@ describe('hosted checkout in a browser', () => {
     await page.getByText('Payment successful').waitFor();
     await expect(dialog.count()).resolves.toBe(0);
     await shot(page, '07-3ds-success');
+    expect(await status(link.id)).toMatchObject({ status: 'used', usesCount: 1 });
+  });
+
+  it('a subscription link enrolls the payer in the plan', async () => {
+    const plan = await stack.http('POST', '/v1/subscription/plan', {
+      key: m.key,
+      body: { name: 'Coffee club', interval: 'month', amount: 1500, currency: 'USD', trialPeriodDays: 7 },
+    });
+    const link = await m.link({
+      type: 'subscription',
+      subscriptionPlanId: plan.body.id,
+      amount: undefined,
+      title: undefined,
+    });
+    await page.goto(`${stack.url}/checkout/${link.id}`);
+    await page.getByRole('heading', { name: 'Coffee club' }).waitFor();
+    await expect(page.locator('#price').textContent()).resolves.toBe('$15.00 per month');
+    await page.getByLabel('Email').fill('sam@example.com');
+    await fillCard(APPROVED, 'Sam Sub');
+    await shot(page, '11-subscription-form');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByText('You’re subscribed').waitFor();
+    await shot(page, '12-subscription-success');
+    const subs = await stack.http('GET', `/v1/subscription?planId=${plan.body.id}`, { key: m.key });
+    expect(subs.body).toHaveLength(1);
+    expect(subs.body[0]).toMatchObject({ customerEmail: 'sam@example.com', status: 'trialing' });
     expect(await status(link.id)).toMatchObject({ status: 'used', usesCount: 1 });
   });
 

@@ -127,6 +127,12 @@ export const CHECKOUT_SCRIPT = String.raw`(function () {
     return 'Your card was declined' + (reason ? ' (' + reason + ')' : '') + '. Try again or use another card.';
   }
 
+  function subscribed(status) {
+    if (status === 'trialing') return 'Your free trial has started. You can close this page.';
+    if (status === 'pending') return 'Your subscription starts on its start date. You can close this page.';
+    return 'Your subscription is active. You can close this page.';
+  }
+
   function succeed(result) {
     $('pay-section').hidden = true;
     var ok = $('success');
@@ -134,7 +140,7 @@ export const CHECKOUT_SCRIPT = String.raw`(function () {
     var payment = result.payment;
     $('success-detail').textContent = payment
       ? 'Paid ' + formatted(payment.amount.value) + ' ' + payment.amount.currency + ' · receipt ' + payment.paymentCode
-      : 'Your subscription is ' + (result.subscription ? result.subscription.status : 'active') + '.';
+      : subscribed(result.subscription && result.subscription.status);
     $('success-title').focus();
     if (result.returnUrl) {
       $('success-redirect').hidden = false;

@@ -15,7 +15,7 @@ body{margin:0;min-height:100vh;background:#f3f4f7;color:#1a1f36;
 h1{font-size:1.25rem;line-height:1.3;margin:0 0 6px}
 .description{margin:0 0 12px;color:#4f566b;font-size:.95rem}
 .price{font-size:2rem;font-weight:700;letter-spacing:-.02em;margin:8px 0 0}
-.price small{font-size:1rem;font-weight:500;color:#4f566b}
+.price small{font-size:1rem;font-weight:500;color:#4f566b;letter-spacing:0}
 .body{padding:24px 28px 28px}
 .field{margin:0 0 16px}
 .row{display:flex;gap:12px}.row .field{flex:1}

@@ -93,9 +93,10 @@ export class CheckoutService {
     return { outcome: resultOf(outcome, payment), link: after, payment, ...returnUrl(link, outcome) };
   }
 
-  private async found(id: string): Promise<{ link: PaymentLinkEntity; scope: ClockScope }> {
+  private async found(id: string): Promise<{ link: PaymentLinkEntity; scope: ClockScope & { merchantId?: number } }> {
     const link = await this.links.getKeyless(id);
-    return { link, scope: await this.clocks.clockScopeOf(link) };
+    const scope = await this.clocks.clockScopeOf(link);
+    return { link, scope: link.merchantId === null ? scope : { ...scope, merchantId: link.merchantId } };
   }
 
   private purchaseOf(r: Reservation, command: PayLinkCommand) {

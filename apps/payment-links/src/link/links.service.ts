@@ -48,6 +48,7 @@ export class LinksService {
       const link = Object.assign(new PaymentLinkEntity(), {
         id: uuidv7(),
         merchantCode: ctx.merchantCode,
+        merchantId: ctx.merchantId ?? null,
         environment: ctx.environment,
         status: 'active',
         ...terms,

@@ -8,6 +8,7 @@ export class CreatePaymentLinks1766000000000 implements MigrationInterface {
       CREATE TABLE payment_links (
         id uuid PRIMARY KEY,
         merchant_code text NOT NULL,
+        merchant_id bigint,
         environment text NOT NULL CHECK (environment IN ('production', 'sandbox')),
         type text NOT NULL CHECK (type IN ('one-time', 'subscription')),
         status text NOT NULL CHECK (status IN ('active', 'used', 'expired', 'cancelled')),
