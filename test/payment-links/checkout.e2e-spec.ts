@@ -216,7 +216,8 @@ describe('paying a payment link', () => {
     expect(after).toMatchObject({ status: 'used', usesCount: 5, maxUses: 5 });
     expect(after.usedAt).toEqual(expect.any(String));
     const used = (await linkEvents(stack, link.id)).filter((e) => e.type === 'payment_link.used');
-    expect(used.map((e) => e.data.usesCount)).toEqual([1, 2, 3, 4, 5]);
+    // One event per payment, each with its own count (commit order may differ from the outbox's timestamps).
+    expect(used.map((e) => e.data.usesCount).sort()).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('serves the checkout page with a strict CSP, every asset from the gateway, and the cacheable SDK', async () => {
@@ -235,7 +236,7 @@ describe('paying a payment link', () => {
     expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)/);
     expect(page.body).not.toMatch(/\sstyle=/);
     const sources = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((x) => x[1]);
-    expect(sources.every((s) => s.startsWith('/'))).toBe(true);
+    expect(sources.filter((s) => !s.startsWith('/'))).toEqual(['data:,']); // the empty favicon
     const sdk = await stack.http<string>('GET', '/v1/sdk/js');
     expect(sdk.status).toBe(200);
     expect(sdk.headers.get('content-type')).toContain('javascript');

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { serviceDatabase } from '@app/database';
+import { SandboxClockCopy, serviceDatabase } from '@app/database';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
@@ -22,7 +22,7 @@ import { PaymentLinkEntity } from './link/payment-link.entity';
 import { PaymentLinkRepository } from './link/payment-link.repository';
 import { migrations } from './migrations';
 import { ClockAdvanceHandler } from './sandbox-clock/clock-advance.handler';
-import { SandboxClockRepository } from './sandbox-clock/sandbox-clock.repository';
+import { ClockAdvanceUseCase } from './sandbox-clock/clock-advance.use-case';
 
 /** Payments and billing answer within the gateway's own RPC timeout, so a link call waits a little less. */
 const DOWNSTREAM_TIMEOUT_MS = 9_000;
@@ -57,7 +57,8 @@ export class PaymentLinksModule {
         LinksService,
         LinkUseLedger,
         CheckoutService,
-        SandboxClockRepository,
+        SandboxClockCopy,
+        ClockAdvanceUseCase,
       ],
     };
   }

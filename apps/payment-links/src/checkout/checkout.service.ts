@@ -14,10 +14,10 @@ import { BillingClient } from '../link/billing.client';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
 import { PaymentLinkRepository } from '../link/payment-link.repository';
 import { toCheckoutView } from '../link/payment-link.view';
-import { SandboxClockRepository } from '../sandbox-clock/sandbox-clock.repository';
 import { CHALLENGE_GRACE_MS, LinkUseLedger, Reservation, UseOutcome } from './link-use.ledger';
 import { subscriberOf } from './pay-terms';
 import { PaymentsClient } from './payments.client';
+import { SandboxClockCopy } from '@app/database';
 
 /**
  * The keyless checkout paths (the link id is the credential, DECISIONS §2): what the hosted page shows, paying
@@ -32,7 +32,7 @@ export class CheckoutService {
     private readonly expiry: LinkExpiry,
     private readonly payments: PaymentsClient,
     private readonly billing: BillingClient,
-    private readonly clocks: SandboxClockRepository,
+    private readonly clocks: SandboxClockCopy,
     private readonly clock: Clock,
   ) {}
 

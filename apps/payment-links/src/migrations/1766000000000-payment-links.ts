@@ -77,17 +77,9 @@ export class CreatePaymentLinks1766000000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (merchant_code, environment, idempotency_key)
       )`);
-    await q.query(`
-      CREATE TABLE sandbox_clocks (
-        merchant_code text PRIMARY KEY,
-        offset_ms bigint NOT NULL CHECK (offset_ms >= 0),
-        advanced_to timestamptz NOT NULL,
-        updated_at timestamptz NOT NULL DEFAULT now()
-      )`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE sandbox_clocks');
     await q.query('DROP TABLE idempotency_keys');
     await q.query('DROP TABLE payment_link_uses');
     await q.query('DROP TABLE payment_links');

@@ -1,42 +1,14 @@
-import { Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult, PaymentLinksSubjects } from '@app/contracts';
-import { runDueInTimeOrder } from '@app/database';
-import { DomainError } from '@app/errors';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
-import { LOGGER } from '@app/observability';
-import { LinkExpiry } from '../expiry/link-expiry.service';
-import { SandboxClockRepository } from './sandbox-clock.repository';
+import { ClockAdvanceUseCase } from './clock-advance.use-case';
 
-/**
- * A merchant's sandbox clock is moving (DECISIONS §7): expire that sandbox's links due by the new time, each
- * as of its expiry, before answering. Running it twice does nothing more (expired links are no longer due).
- */
 @CommandHandler()
 export class ClockAdvanceHandler {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly expiry: LinkExpiry,
-    private readonly clocks: SandboxClockRepository,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  constructor(private readonly advance: ClockAdvanceUseCase) {}
 
   @MessagePattern(PaymentLinksSubjects.clockAdvanced)
-  async clockAdvanced(
-    @Caller() ctx: CallerContext,
-    @CommandBody() body: ClockAdvancedCommand,
-  ): Promise<ClockAdvancedResult> {
-    if (ctx.environment !== 'sandbox' || !ctx.merchantCode) {
-      throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'Only a merchant’s sandbox clock can be advanced');
-    }
-    const scope = { merchantCode: ctx.merchantCode, environment: ctx.environment };
-    const to = new Date(body.to);
-    const ran = await runDueInTimeOrder(this.db, [this.expiry.dueWork(scope)], to);
-    await this.clocks.record(ctx.merchantCode, body.offsetMs, to);
-    this.logger.info({ merchantCode: ctx.merchantCode, to: body.to, ran }, 'sandbox clock advanced');
-    return { ran };
+  clockAdvanced(@Caller() ctx: CallerContext, @CommandBody() body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
+    return this.advance.run(ctx, body);
   }
 }

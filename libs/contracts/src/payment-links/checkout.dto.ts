@@ -2,37 +2,18 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsEmail,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   Length,
-  Matches,
-  Max,
   MaxLength,
-  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import type { Environment } from '../context';
+import { AmountDto } from '../payments/amount.dto';
 import { PaymentResponse } from '../payments/payment.dto';
 import { AmountMode, LinkStatus, LinkType, PaymentLinkResponse } from './payment-link.dto';
-
-/** The amount a payer enters on a customer_entered link. */
-export class EnteredAmountDto {
-  @ApiProperty({ example: 'USD' })
-  @IsString()
-  @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code (three capital letters)' })
-  currency: string;
-
-  @ApiProperty({ example: 2500, description: 'Minor units, within the link’s amountMin–amountMax' })
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
-  value: number;
-
-  @ApiProperty({ example: 2 }) @IsInt() @Min(0) @Max(18) exponent: number;
-}
 
 /** POST /v1/checkout/{id}/pay: the hosted checkout (or any page with the link's client token) pays the link. */
 export class PayLinkRequest {
@@ -41,12 +22,12 @@ export class PayLinkRequest {
   @Length(1, 255)
   nonce: string;
 
-  @ApiPropertyOptional({ type: EnteredAmountDto, description: 'Required on customer_entered links' })
+  @ApiPropertyOptional({ type: AmountDto, description: 'Required on customer_entered links' })
   @IsOptional()
   @IsObject()
   @ValidateNested()
-  @Type(() => EnteredAmountDto)
-  amount?: EnteredAmountDto;
+  @Type(() => AmountDto)
+  amount?: AmountDto;
 
   @ApiPropertyOptional({ description: 'Required on subscription links unless the link names one' })
   @IsOptional()
