@@ -8,6 +8,7 @@ import {
   DECLINED,
   linkEvents,
   LinksClient,
+  linksQuery,
   linksMerchant,
   nonceFor,
   pay,
@@ -199,6 +200,45 @@ describe('paying a payment link', () => {
     expect(resumed.body.outcome).toBe('declined');
     expect(resumed.body.link).toMatchObject({ status: 'active', usesCount: 0 });
     expect((await payWithCard(stack, link.id)).body.outcome).toBe('succeeded');
+  });
+
+  it('a lapsed reservation is settled from payments: a 3DS payment resumed elsewhere still counts', async () => {
+    const { LinkUseReconciler } = await import('../../apps/payment-links/src/checkout/link-use.reconciler');
+    const reconciler = stack.services.get('payment-links')![0].get(LinkUseReconciler);
+    const lapse = (linkId: string) =>
+      linksQuery(
+        stack,
+        `UPDATE payment_link_uses SET reserved_until = now() - interval '1 second' WHERE link_id = $1`,
+        [linkId],
+      );
+    const resumeElsewhere = async (linkId: string, card: string, outcome: string) => {
+      const token = await checkoutToken(stack, linkId);
+      const r = await pay(stack, linkId, token, { nonce: await nonceFor(stack, token, card) });
+      const { sessionId } = r.body.payment.actionRequired;
+      await stack.http('POST', `/v1/3ds/challenge/${sessionId}`, { body: { outcome } });
+      // The keyless resume of payments, not the link's: the link does not hear about it.
+      return (await stack.http('POST', '/v1/payment/resume', { body: { sessionId } })).body;
+    };
+
+    const paid = await m.link();
+    expect((await resumeElsewhere(paid.id, CHALLENGE, 'authenticated')).status).toBe('captured');
+    expect((await m.get(paid.id)).body).toMatchObject({ status: 'active', usesCount: 0 });
+    const failed = await m.link();
+    expect((await resumeElsewhere(failed.id, CHALLENGE_FAILS, 'failed')).status).toBe('declined');
+    await lapse(paid.id);
+    await lapse(failed.id);
+    expect(await reconciler.runOnce()).toBeGreaterThanOrEqual(2);
+    expect((await m.get(paid.id)).body).toMatchObject({ status: 'used', usesCount: 1 });
+    expect((await m.get(failed.id)).body).toMatchObject({ status: 'active', usesCount: 0 });
+    const uses = await linksQuery<{ status: string }>(
+      stack,
+      'SELECT status FROM payment_link_uses WHERE link_id = ANY($1) ORDER BY link_id',
+      [[paid.id, failed.id]],
+    );
+    expect(uses.map((u) => u.status).sort()).toEqual(['confirmed', 'released']);
+    // Settled once: another pass finds nothing of these to do.
+    await reconciler.runOnce();
+    expect((await m.get(paid.id)).body.usesCount).toBe(1);
   });
 
   it('twenty concurrent payers on a reusable link with maxUses 5: exactly five payments, the rest 409', async () => {

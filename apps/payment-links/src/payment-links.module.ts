@@ -9,6 +9,7 @@ import { CheckoutHandler } from './checkout/checkout.handler';
 import { CheckoutService } from './checkout/checkout.service';
 import { LinkUseEntity } from './checkout/link-use.entity';
 import { LinkUseLedger } from './checkout/link-use.ledger';
+import { LinkUseReconciler } from './checkout/link-use.reconciler';
 import { LinkUsesRepository } from './checkout/link-uses.repository';
 import { PaymentsClient } from './checkout/payments.client';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from './config';
@@ -56,6 +57,7 @@ export class PaymentLinksModule {
         PaymentsClient,
         LinksService,
         LinkUseLedger,
+        LinkUseReconciler,
         CheckoutService,
         SandboxClockCopy,
         ClockAdvanceUseCase,

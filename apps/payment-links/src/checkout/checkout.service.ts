@@ -14,7 +14,7 @@ import { BillingClient } from '../link/billing.client';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
 import { PaymentLinkRepository } from '../link/payment-link.repository';
 import { toCheckoutView } from '../link/payment-link.view';
-import { CHALLENGE_GRACE_MS, LinkUseLedger, Reservation, UseOutcome } from './link-use.ledger';
+import { LinkUseLedger, orderCodeOf, outcomeOf, Reservation, UseOutcome } from './link-use.ledger';
 import { subscriberOf } from './pay-terms';
 import { PaymentsClient } from './payments.client';
 import { SandboxClockCopy } from '@app/database';
@@ -59,7 +59,8 @@ export class CheckoutService {
         outcome = outcomeOf(payment);
       }
     } catch (e) {
-      // Nothing was paid (a timeout aside: then the reservation holds its place until it lapses).
+      // Nothing was paid. After a timeout nobody knows yet: the reservation holds its place until it lapses
+      // and LinkUseReconciler asks payments what became of it.
       if (!(e instanceof DomainError && e.code === 'UPSTREAM_TIMEOUT')) {
         await this.ledger.settle(reservation.use.id, { kind: 'failed' }, this.clock.now(scope));
       }
@@ -103,7 +104,7 @@ export class CheckoutService {
     const { link } = r;
     return {
       merchantCode: link.merchantCode,
-      orderCode: `link-${r.use.id}`,
+      orderCode: orderCodeOf(r.use.id),
       amount: { currency: link.currency!, value: r.amountValue!, exponent: link.exponent! },
       card: {
         nonceData: { nonce: command.nonce, ...(command.customerName ? { cardholderName: command.customerName } : {}) },
@@ -121,23 +122,6 @@ export class CheckoutService {
       card: { nonceData: { nonce: command.nonce } },
       metadata: { paymentLinkId: r.link.id },
     });
-  }
-}
-
-/** A purchase's answer as a use outcome: captured pays, pending_3ds waits, anything else frees the place. */
-function outcomeOf(payment: PaymentResponse): UseOutcome {
-  switch (payment.status) {
-    case 'captured':
-      return { kind: 'paid', paymentId: payment.id };
-    case 'pending_3ds':
-      return {
-        kind: 'pending',
-        paymentId: payment.id,
-        sessionId: payment.actionRequired!.sessionId,
-        until: new Date(Date.parse(payment.actionRequired!.expiresAt) + CHALLENGE_GRACE_MS),
-      };
-    default:
-      return { kind: 'failed', paymentId: payment.id };
   }
 }
 

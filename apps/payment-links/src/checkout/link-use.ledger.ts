@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
-import { PaymentLinkResponse, PayLinkRequest } from '@app/contracts';
+import { PaymentLinkResponse, PayLinkRequest, PaymentResponse } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 import { LinkRecorder } from '../link/link-recorder';
@@ -29,6 +29,26 @@ export type UseOutcome =
   | { kind: 'paid'; paymentId?: string; subscriptionId?: string }
   | { kind: 'pending'; paymentId: string; sessionId: string; until: Date }
   | { kind: 'failed'; paymentId?: string };
+
+/** The order code of a use's payment: unique per attempt, and how a lost answer is found again. */
+export const orderCodeOf = (useId: string): string => `link-${useId}`;
+
+/** A purchase's answer as a use outcome: captured pays, pending_3ds waits, anything else frees the place. */
+export function outcomeOf(payment: PaymentResponse): UseOutcome {
+  switch (payment.status) {
+    case 'captured':
+      return { kind: 'paid', paymentId: payment.id };
+    case 'pending_3ds':
+      return {
+        kind: 'pending',
+        paymentId: payment.id,
+        sessionId: payment.actionRequired!.sessionId,
+        until: new Date(Date.parse(payment.actionRequired!.expiresAt) + CHALLENGE_GRACE_MS),
+      };
+    default:
+      return { kind: 'failed', paymentId: payment.id };
+  }
+}
 
 /**
  * The places of a link, exact under concurrent payers: a use is reserved under the link's row lock (state,

@@ -24,6 +24,29 @@ export class LinkUsesRepository {
     return Number(rows[0].n);
   }
 
+  /**
+   * Reservations whose time ran out by `now`, earliest first, leased for `leaseMs` (their place held again
+   * while they are checked); replicas skip rows another one holds (FOR UPDATE SKIP LOCKED).
+   */
+  async claimLapsed(manager: EntityManager, now: Date, leaseMs: number, limit: number): Promise<LinkUseEntity[]> {
+    const uses = await manager
+      .getRepository(LinkUseEntity)
+      .createQueryBuilder('u')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where("u.status = 'reserved' AND u.reserved_until <= :now", { now })
+      .orderBy('u.reserved_until', 'ASC')
+      .limit(limit)
+      .getMany();
+    if (uses.length) {
+      await manager.query('UPDATE payment_link_uses SET reserved_until = $2 WHERE id = ANY($1)', [
+        uses.map((u) => u.id),
+        new Date(now.getTime() + leaseMs),
+      ]);
+    }
+    return uses;
+  }
+
   lock(manager: EntityManager, id: string): Promise<LinkUseEntity | null> {
     return manager
       .getRepository(LinkUseEntity)

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   CallerContext,
   keylessContext,
+  ListPaymentsQuery,
   PaymentLookupCommand,
   PaymentResponse,
   PaymentsExtrasSubjects,
@@ -22,6 +23,11 @@ export class PaymentsClient {
   /** The keyless resume: the session is the credential and decides the merchant. */
   resume(requestId: string, sessionId: string): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsExtrasSubjects.resume, keylessContext(requestId), { sessionId });
+  }
+
+  /** Every attempt with this order code, newest first. */
+  byOrderCode(ctx: CallerContext, orderCode: string): Promise<PaymentResponse[]> {
+    return this.rpc.send<PaymentResponse[], ListPaymentsQuery>(PaymentsSubjects.list, ctx, { orderCode });
   }
 
   get(ctx: CallerContext, id: string): Promise<PaymentResponse> {
