@@ -60,6 +60,19 @@ describe('paying a payment link', () => {
     expectError(await m.cancel(link.id), 409, 'INVALID_STATE');
   });
 
+  it('a production link pays too (the use id is the Idempotency-Key production purchases need)', async () => {
+    const production = await stack.key([m.m.merchantCode], 'private', 'production');
+    const created = await stack.http('POST', '/v1/payment-link', {
+      key: production.key,
+      body: { amount: usd(990), title: 'Live' },
+    });
+    expect(created.body.environment).toBe('production');
+    const r = await payWithCard(stack, created.body.id);
+    expect(r.body.outcome).toBe('succeeded');
+    expect(r.body.link).toMatchObject({ status: 'used', environment: 'production' });
+    expectError(await m.get(created.body.id), 404, 'NOT_FOUND');
+  });
+
   it('a declined card leaves the link active; a second try with another card pays it', async () => {
     const link = await m.link();
     const token = await checkoutToken(stack, link.id);

@@ -65,6 +65,14 @@ export class LinkIdempotency {
     });
   }
 
+  /** Keys are kept 24 hours (DECISIONS §3 Rules), by the database clock: retention is real time. */
+  async prune(): Promise<number> {
+    const rows: unknown[] = await this.db.query(
+      "DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours' RETURNING 1",
+    );
+    return rows.length;
+  }
+
   private check(key: string): void {
     if (!isValidIdempotencyKey(key)) {
       throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
