@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
@@ -57,3 +58,16 @@ export const focusedId = (page: Page): Promise<string> =>
 
 export const scrollWidth = (page: Page): Promise<number> =>
   page.evaluate<number>('document.documentElement.scrollWidth');
+
+/** A merchant's own web page, served from its own origin (another port than the gateway's). */
+export async function merchantSite(html: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createHttpServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/checkout`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

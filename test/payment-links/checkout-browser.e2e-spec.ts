@@ -1,7 +1,7 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { FUTURE } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
-import { focusedId, freePort, launchBrowser, scrollWidth, shot, watchProblems } from './browser';
+import { focusedId, freePort, launchBrowser, merchantSite, scrollWidth, shot, watchProblems } from './browser';
 import { APPROVED, CHALLENGE, DECLINED, LinksClient, linksMerchant } from './link-fixtures';
 
 const usd = (value?: number) => ({ currency: 'USD', ...(value === undefined ? {} : { value }), exponent: 2 });
@@ -198,8 +198,10 @@ describe('hosted checkout in a browser', () => {
 
   it('the SDK on a merchant’s own page: nonce in the browser, purchase from the server, 3DS and resume', async () => {
     const session = await stack.http('POST', '/v1/sdk/session', { key: m.key, body: {} });
-    await page.goto(`${stack.url}/health/live`);
-    await page.addScriptTag({ url: `${stack.url}/v1/sdk/js` });
+    // The merchant's page is on its own origin: the SDK's calls to the gateway are cross-origin (CORS).
+    const shop = await merchantSite(`<!doctype html><html lang="en"><head><title>Shop</title>
+      <script src="${stack.url}/v1/sdk/js"></script></head><body><h1>My shop</h1></body></html>`);
+    await page.goto(shop.url);
     const card = {
       cardNumber: '4000 0025 0000 3155',
       expiryMonth: FUTURE.expiryMonth,
@@ -219,6 +221,7 @@ describe('hosted checkout in a browser', () => {
       .click();
     const payment = await page.evaluate<{ id: string; status: string }>('window.done');
     expect(payment).toMatchObject({ id: purchase.body.id, status: 'captured' });
+    await shop.close();
   });
 
   it('fits a phone screen', async () => {

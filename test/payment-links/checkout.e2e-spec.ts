@@ -295,6 +295,15 @@ describe('paying a payment link', () => {
     expect(sdk.headers.get('content-type')).toContain('javascript');
     expect(sdk.headers.get('cache-control')).toContain('public');
     expect(sdk.body).toContain('PaymentsSDK');
+    // The SDK's routes answer any origin (bearer credentials, no cookies); server routes stay same-origin.
+    const preflight = await stack.http('OPTIONS', '/v1/sdk/nonce', {
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const server = await stack.http('POST', '/v1/payment/purchase', { headers: { origin: 'https://shop.example' } });
+    expect(server.headers.get('access-control-allow-origin')).toBeNull();
     for (const asset of ['/checkout/assets/checkout.js', '/checkout/assets/checkout.css']) {
       expect((await stack.http('GET', asset)).status).toBe(200);
     }

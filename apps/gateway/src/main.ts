@@ -6,6 +6,7 @@ import { Clock, uuidv7 } from '@app/clock';
 import { createLogger, Metrics, PinoNestLogger } from '@app/observability';
 import { loadGatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
+import { installSdkCors } from './checkout/sdk-cors';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
 import { mountOpenApi } from './http/openapi';
 
@@ -37,6 +38,7 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     { logger: new PinoNestLogger(logger) },
   );
   installHooks(app.getHttpAdapter().getInstance(), logger, app.get(Metrics));
+  installSdkCors(app.getHttpAdapter().getInstance());
   mountOpenApi(app, config.PUBLIC_BASE_URL);
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST ?? '0.0.0.0');

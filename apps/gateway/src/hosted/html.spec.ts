@@ -11,7 +11,9 @@ describe('hosted page helpers', () => {
   it('formats money for payers from the exact decimal string', () => {
     expect(formatMoney({ currency: 'USD', value: 1050, exponent: 2 })).toBe('$10.50');
     expect(formatMoney({ currency: 'JPY', value: 500, exponent: 0 })).toBe('¥500');
-    expect(formatMoney({ currency: 'BHD', value: 9007199254740991, exponent: 3 })).toBe('BHD\u00a09,007,199,254,740.991');
+    expect(formatMoney({ currency: 'BHD', value: 9007199254740991, exponent: 3 })).toBe(
+      'BHD\u00a09,007,199,254,740.991',
+    );
   });
 
   it('escapes what a merchant code or status could smuggle into the page', () => {
