@@ -115,6 +115,8 @@ describe('payment links', () => {
       'VALIDATION_FAILED',
       'subscriptionPlanId',
     );
+    expectError(await m.create({ amount: usd(100), title: 'x'.repeat(256) }), 400, 'VALIDATION_FAILED', 'title');
+    expectError(await m.create({ amount: usd(100), metadata: { k: 1 } }), 400, 'VALIDATION_FAILED', 'metadata');
     // Empty optional free text means "none".
     const blank = await m.create({ amount: usd(100), description: '', customerEmail: '', returnUrl: '' });
     expect(blank.status).toBe(201);

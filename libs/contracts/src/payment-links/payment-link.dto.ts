@@ -45,12 +45,6 @@ export class LinkAmountDto {
   @ApiProperty({ example: 2 }) @IsInt() @Min(0) @Max(18) exponent: number;
 }
 
-const free = (max = 255) => [IsOptional(), IsString(), MaxLength(max)];
-const apply =
-  (...decorators: PropertyDecorator[]): PropertyDecorator =>
-  (target, key) =>
-    decorators.forEach((d) => d(target, key));
-
 /** POST /v1/payment-link (SPEC "Payment link", DECISIONS §4). */
 export class CreatePaymentLinkRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
@@ -94,9 +88,9 @@ export class CreatePaymentLinkRequest {
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() checkoutConfigId?: string;
 
-  @ApiPropertyOptional({ maxLength: 255 }) @apply(...free()) title?: string;
-  @ApiPropertyOptional({ maxLength: 1000 }) @apply(...free(1000)) description?: string;
-  @ApiPropertyOptional({ maxLength: 255 }) @apply(...free()) reference?: string;
+  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) title?: string;
+  @ApiPropertyOptional({ maxLength: 1000 }) @IsOptional() @IsString() @MaxLength(1000) description?: string;
+  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) reference?: string;
 
   @ApiPropertyOptional({ description: 'Prefills the payer’s email' })
   @IsOptional()
@@ -105,7 +99,7 @@ export class CreatePaymentLinkRequest {
   @MaxLength(255)
   customerEmail?: string;
 
-  @ApiPropertyOptional({ maxLength: 255 }) @apply(...free()) customerName?: string;
+  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) customerName?: string;
 
   @ApiPropertyOptional({ description: 'Where the payer goes after a successful payment (http or https)' })
   @IsOptional()
