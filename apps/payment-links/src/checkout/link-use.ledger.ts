@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { PaymentLinkResponse, PayLinkRequest, PaymentResponse } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { LOGGER } from '@app/observability';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 import { LinkRecorder } from '../link/link-recorder';
 import { isDue, LinkTrigger, transition } from '../link/payment-link-state';
@@ -64,6 +66,7 @@ export class LinkUseLedger {
     private readonly uses: LinkUsesRepository,
     private readonly recorder: LinkRecorder,
     private readonly expiry: LinkExpiry,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async reserve(linkId: string, request: PayLinkRequest, now: Date): Promise<Reservation> {
@@ -137,6 +140,12 @@ export class LinkUseLedger {
       link.status = to;
       link.usesCount = count;
       link.updatedAt = now;
+      if (link.maxUses !== null && count > link.maxUses) {
+        this.logger.warn(
+          { linkId: link.id, useId, usesCount: count, maxUses: link.maxUses },
+          'a lapsed payment of a link was captured after its last place was taken',
+        );
+      }
       return this.recorder.changed(manager, link, event, now);
     });
   }

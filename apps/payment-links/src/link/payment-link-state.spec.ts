@@ -29,6 +29,7 @@ describe('payment link state table', () => {
   it('counts a payment that finished after the link closed without reopening it', () => {
     expect(transition('cancelled', 'pay_after_close')).toEqual({ to: 'cancelled', event: 'payment_link.used' });
     expect(transition('expired', 'pay_after_close')).toEqual({ to: 'expired', event: 'payment_link.used' });
+    expect(transition('used', 'pay_after_close')).toEqual({ to: 'used', event: 'payment_link.used' });
     expect(() => transition('active', 'pay_after_close')).toThrow(/Cannot/);
   });
 

@@ -30,9 +30,10 @@ export const LINK_TRANSITIONS: Readonly<Record<LinkTrigger, Transition>> = {
   pay: { from: ['active'], to: 'active', event: EventTypes.paymentLinkUsed, verb: 'pay' },
   pay_last: { from: ['active'], to: 'used', event: EventTypes.paymentLinkUsed, verb: 'pay' },
   // A payment that started (its use reserved) while the link was active still counts if the merchant
-  // cancelled the link or it expired before the acquirer answered: the money was taken through the link.
+  // cancelled the link or it expired before the acquirer answered: the money was taken through the link. So
+  // does one whose reservation lapsed (an answer lost for minutes) while another payer used the last place.
   pay_after_close: {
-    from: ['cancelled', 'expired'],
+    from: ['cancelled', 'expired', 'used'],
     to: 'same',
     event: EventTypes.paymentLinkUsed,
     verb: 'count a payment of',

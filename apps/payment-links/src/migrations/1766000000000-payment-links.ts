@@ -30,7 +30,7 @@ export class CreatePaymentLinks1766000000000 implements MigrationInterface {
         save_card_enabled boolean NOT NULL DEFAULT false,
         reusable boolean NOT NULL,
         max_uses int CHECK (max_uses > 0),
-        uses_count int NOT NULL DEFAULT 0 CHECK (max_uses IS NULL OR uses_count <= max_uses),
+        uses_count int NOT NULL DEFAULT 0,
         metadata jsonb NOT NULL DEFAULT '{}',
         expires_at timestamptz,
         used_at timestamptz,
