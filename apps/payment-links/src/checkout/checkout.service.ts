@@ -59,9 +59,9 @@ export class CheckoutService {
         outcome = outcomeOf(payment);
       }
     } catch (e) {
-      // Nothing was paid. After a timeout nobody knows yet: the reservation holds its place until it lapses
-      // and LinkUseReconciler asks payments what became of it.
-      if (!(e instanceof DomainError && e.code === 'UPSTREAM_TIMEOUT')) {
+      // A refusal means nothing was paid. After a timeout (or an unexpected error) nobody knows yet: the
+      // reservation holds its place until it lapses and LinkUseReconciler asks payments what became of it.
+      if (e instanceof DomainError && e.code !== 'UPSTREAM_TIMEOUT') {
         await this.ledger.settle(reservation.use.id, { kind: 'failed' }, this.clock.now(scope));
       }
       throw e;
@@ -83,15 +83,23 @@ export class CheckoutService {
       payment = await this.payments.resume(requestId, command.sessionId);
     } catch (e) {
       if (e instanceof DomainError && e.code !== 'CHALLENGE_NOT_COMPLETED') {
-        const now = await this.payments.get({ ...scope, requestId }, use.paymentId!);
-        const outcome = outcomeOf(now);
-        if (outcome.kind !== 'pending') await this.ledger.settle(use.id, outcome, this.clock.now(scope));
+        await this.settleFromPayments(scope, requestId, use.id, use.paymentId!);
       }
       throw e;
     }
     const outcome = outcomeOf(payment);
     const after = await this.ledger.settle(use.id, outcome, this.clock.now(scope));
     return { outcome: resultOf(outcome, payment), link: after, payment, ...returnUrl(link, outcome) };
+  }
+
+  /** The payment as payments has it now decides the use; if payments cannot say, the reconciler will. */
+  private async settleFromPayments(scope: ClockScope, requestId: string, useId: string, paymentId: string) {
+    try {
+      const outcome = outcomeOf(await this.payments.get({ ...scope, requestId }, paymentId));
+      if (outcome.kind !== 'pending') await this.ledger.settle(useId, outcome, this.clock.now(scope));
+    } catch {
+      // Left reserved: LinkUseReconciler settles it once the reservation lapses.
+    }
   }
 
   private async found(id: string): Promise<{ link: PaymentLinkEntity; scope: ClockScope & { merchantId?: number } }> {
