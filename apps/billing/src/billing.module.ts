@@ -21,7 +21,9 @@ import { BillingIdempotencyService } from './idempotency/billing-idempotency.ser
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
 import { PaymentsClient } from './payments/payments.client';
+import { ChangePlanUseCase } from './subscription/change-plan.use-case';
 import { CreateSubscriptionUseCase } from './subscription/create-subscription.use-case';
+import { PaymentMethodUseCase } from './subscription/payment-method.use-case';
 import { LifecycleUseCase } from './subscription/lifecycle.use-case';
 import { SubscriptionQueries } from './subscription/subscription-queries.service';
 import { SubscriptionEntity } from './subscription/subscription.entity';
@@ -60,6 +62,8 @@ export class BillingModule {
         SubscriptionQueries,
         CreateSubscriptionUseCase,
         LifecycleUseCase,
+        ChangePlanUseCase,
+        PaymentMethodUseCase,
       ],
     };
   }

@@ -2,6 +2,8 @@ import { MessagePattern } from '@nestjs/microservices';
 import {
   BillingSubjects,
   CallerContext,
+  ChangePlanCommand,
+  PaymentMethodCommand,
   CreatedSubscriptionView,
   CreateSubscriptionRequest,
   InvoiceView,
@@ -11,7 +13,9 @@ import {
   SubscriptionView,
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
+import { ChangePlanUseCase } from './change-plan.use-case';
 import { CreateSubscriptionUseCase } from './create-subscription.use-case';
+import { PaymentMethodUseCase } from './payment-method.use-case';
 import { LifecycleUseCase } from './lifecycle.use-case';
 import { SubscriptionQueries } from './subscription-queries.service';
 
@@ -21,6 +25,8 @@ export class SubscriptionHandler {
     private readonly create: CreateSubscriptionUseCase,
     private readonly lifecycle: LifecycleUseCase,
     private readonly queries: SubscriptionQueries,
+    private readonly plans: ChangePlanUseCase,
+    private readonly paymentMethods: PaymentMethodUseCase,
   ) {}
 
   /** Also sent by the payment-links service to enrol a subscription link's payer (CIT mode). */
@@ -55,6 +61,16 @@ export class SubscriptionHandler {
   @MessagePattern(BillingSubjects.resumeSubscription)
   resume(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
     return this.lifecycle.run(ctx, 'resume', body.id);
+  }
+
+  @MessagePattern(BillingSubjects.changePlan)
+  changePlan(@Caller() ctx: CallerContext, @CommandBody() body: ChangePlanCommand): Promise<SubscriptionView> {
+    return this.plans.run(ctx, body);
+  }
+
+  @MessagePattern(BillingSubjects.updatePaymentMethod)
+  paymentMethod(@Caller() ctx: CallerContext, @CommandBody() body: PaymentMethodCommand): Promise<SubscriptionView> {
+    return this.paymentMethods.run(ctx, body);
   }
 
   @MessagePattern(BillingSubjects.listInvoices)
