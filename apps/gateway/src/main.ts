@@ -7,6 +7,7 @@ import { createLogger, Draining, Metrics, PinoNestLogger } from '@app/observabil
 import { stopOnSignals } from '@app/platform';
 import { loadGatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
+import { installSdkCors } from './checkout/sdk-cors';
 import { drainHttp } from './http/drain';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
 import { mountOpenApi } from './http/openapi';
@@ -43,6 +44,7 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     { logger: new PinoNestLogger(logger) },
   );
   installHooks(app.getHttpAdapter().getInstance(), logger, app.get(Metrics), app.get(Draining));
+  installSdkCors(app.getHttpAdapter().getInstance());
   mountOpenApi(app, config.PUBLIC_BASE_URL);
   await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
   if (o.stopOnSignals) {

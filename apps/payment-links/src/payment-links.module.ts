@@ -1,11 +1,32 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { serviceDatabase } from '@app/database';
+import { SandboxClockCopy, serviceDatabase } from '@app/database';
+import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
-import { PaymentLinksConfig } from './config';
+import { CheckoutHandler } from './checkout/checkout.handler';
+import { CheckoutService } from './checkout/checkout.service';
+import { LinkUseEntity } from './checkout/link-use.entity';
+import { LinkUseLedger } from './checkout/link-use.ledger';
+import { LinkUseReconciler } from './checkout/link-use.reconciler';
+import { LinkUsesRepository } from './checkout/link-uses.repository';
+import { PaymentsClient } from './checkout/payments.client';
+import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from './config';
+import { LinkExpiry } from './expiry/link-expiry.service';
+import { LinkIdempotency } from './idempotency/link-idempotency';
+import { BillingClient } from './link/billing.client';
+import { LinkRecorder } from './link/link-recorder';
+import { LinksHandler } from './link/links.handler';
+import { LinksService } from './link/links.service';
+import { PaymentLinkEntity } from './link/payment-link.entity';
+import { PaymentLinkRepository } from './link/payment-link.repository';
 import { migrations } from './migrations';
+import { ClockAdvanceHandler } from './sandbox-clock/clock-advance.handler';
+import { ClockAdvanceUseCase } from './sandbox-clock/clock-advance.use-case';
+
+/** Payments and billing answer within the gateway's own RPC timeout, so a link call waits a little less. */
+const DOWNSTREAM_TIMEOUT_MS = 9_000;
 
 @Module({})
 export class PaymentLinksModule {
@@ -17,12 +38,30 @@ export class PaymentLinksModule {
         serviceDatabase(() => ({
           app: 'payment-links',
           url: config.PAYMENT_LINKS_DATABASE_URL,
-          entities: [OutboxRow],
+          entities: [OutboxRow, PaymentLinkEntity, LinkUseEntity],
           migrations,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('payment-links')],
+      controllers: [pingHandler('payment-links'), LinksHandler, CheckoutHandler, ClockAdvanceHandler],
+      providers: [
+        { provide: PAYMENT_LINKS_CONFIG, useValue: config },
+        { provide: RPC_TIMEOUT_MS, useValue: DOWNSTREAM_TIMEOUT_MS },
+        RpcClient,
+        PaymentLinkRepository,
+        LinkUsesRepository,
+        LinkRecorder,
+        LinkIdempotency,
+        LinkExpiry,
+        BillingClient,
+        PaymentsClient,
+        LinksService,
+        LinkUseLedger,
+        LinkUseReconciler,
+        CheckoutService,
+        SandboxClockCopy,
+        ClockAdvanceUseCase,
+      ],
     };
   }
 }

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { serviceDatabase } from '@app/database';
+import { SandboxClockCopy, serviceDatabase } from '@app/database';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
@@ -34,8 +34,6 @@ import { ConnectionsUseCase } from './routing/connections.use-case';
 import { RoutingService } from './routing/routing.service';
 import { ClockAdvanceHandler } from './sandbox-clock/clock-advance.handler';
 import { ClockAdvanceUseCase } from './sandbox-clock/clock-advance.use-case';
-import { SandboxClockEntity } from './sandbox-clock/sandbox-clock.entity';
-import { SandboxClockRepository } from './sandbox-clock/sandbox-clock.repository';
 import { THREE_DS_PORT } from './threeds/threeds.port';
 import { ApmService } from './apm/apm.service';
 import { extrasEntities, extrasHandlers, extrasProviders } from './threeds/extras.wiring';
@@ -65,7 +63,6 @@ export class PaymentsModule {
             PaymentOperationEntity,
             ConnectionEntity,
             IdempotencyRecord,
-            SandboxClockEntity,
             ...extrasEntities,
           ],
           migrations,
@@ -110,7 +107,7 @@ export class PaymentsModule {
         PaymentOperationsService,
         InquiryService,
         HoldExpirySweeper,
-        SandboxClockRepository,
+        SandboxClockCopy,
         ClockAdvanceUseCase,
         ...extrasProviders(config),
       ],

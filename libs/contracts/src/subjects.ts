@@ -35,6 +35,17 @@ export const PaymentsSubjects = {
 
 export const PaymentLinksSubjects = {
   ping: 'cmd.payment-links.ping',
+  create: 'cmd.payment-links.create',
+  get: 'cmd.payment-links.get',
+  list: 'cmd.payment-links.list',
+  cancel: 'cmd.payment-links.cancel',
+  /** Keyless (the link id is the credential): what the hosted checkout page shows. */
+  checkoutView: 'cmd.payment-links.checkout.view',
+  /** Keyless: pay a link with an SDK nonce. */
+  pay: 'cmd.payment-links.checkout.pay',
+  /** Keyless: finish a link payment after its 3DS challenge. */
+  resume: 'cmd.payment-links.checkout.resume',
+  clockAdvanced: 'cmd.payment-links.sandbox.clock-advanced',
 } as const;
 
 export const BillingSubjects = {
@@ -81,7 +92,10 @@ export const GatewaySubjects = {
  * answers `cmd.<service>.sandbox.clock-advanced` (ClockAdvancedCommand → ClockAdvancedResult) only once its
  * work due up to the new time has run. Billing and payment-links join here when they get such work.
  */
-export const ClockAdvancedSubjects: readonly string[] = [PaymentsSubjects.clockAdvanced];
+export const ClockAdvancedSubjects: readonly string[] = [
+  PaymentsSubjects.clockAdvanced,
+  PaymentLinksSubjects.clockAdvanced,
+];
 
 /** SDK nonces, 3DS sessions, APM settlement and the hosted pages (payments service). */
 export const PaymentsExtrasSubjects = {

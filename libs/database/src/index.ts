@@ -7,3 +7,4 @@ export * from './pipelined-transaction';
 export * from './entity-insert';
 export * from './sweep';
 export * from './due-work';
+export * from './sandbox-clock-copy';

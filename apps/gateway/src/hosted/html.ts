@@ -16,6 +16,23 @@ export function formatAmount(a: { currency: string; value: number; exponent: num
 }
 
 /**
+ * Minor units as a payer reads them ("$10.50", "¥500"): Intl formats the exact decimal string, never a float.
+ */
+export function formatMoney(a: { currency: string; value: number; exponent: number }): string {
+  const decimal = formatAmount(a).split(' ')[0];
+  try {
+    return new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: a.currency,
+      minimumFractionDigits: a.exponent,
+      maximumFractionDigits: a.exponent,
+    }).format(decimal as unknown as number);
+  } catch {
+    return formatAmount(a);
+  }
+}
+
+/**
  * Headers of every hosted page: the URL carries a session credential, so it must not leak through the
  * Referer or a cache; scripts run only with this response's nonce; the SDK may frame the page.
  */

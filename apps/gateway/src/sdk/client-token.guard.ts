@@ -53,7 +53,8 @@ export class ClientTokenGuard implements CanActivate {
       );
     }
     const claims = await this.tokens.verify(credential);
-    if (!claims || !(await this.mintingKeyActive(claims))) {
+    // A link-scoped token has no minting key: the link it names is checked where it is used.
+    if (!claims || (!claims.linkId && !(await this.mintingKeyActive(claims)))) {
       throw new DomainError('AUTH_INVALID', 'Invalid or expired client token');
     }
     if (this.limiter.take(claims.keyId, Date.now()) > 0) {
@@ -84,9 +85,31 @@ export const ClientCaller = createParamDecorator((_: unknown, context: Execution
     requestId: String(request.id),
     merchantCode: claims.merchantCode,
     environment: claims.environment,
-    keyId: claims.keyId,
+    ...(claims.linkId ? {} : { keyId: claims.keyId }),
   };
 });
+
+/**
+ * After the ClientTokenGuard, on a route with a link `:id`: only a token minted for that very link passes
+ * (a token of another link, or a merchant's general client token, is 403 AUTH_INSUFFICIENT_SCOPE).
+ */
+@Injectable()
+export class LinkScopeGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<SdkRequest & { params: Record<string, string> }>();
+    if (!request.clientToken?.linkId || request.clientToken.linkId !== request.params.id) {
+      throw new DomainError(
+        'AUTH_INSUFFICIENT_SCOPE',
+        'This client token was not issued for this payment link; reload the checkout page',
+      );
+    }
+    return true;
+  }
+}
+
+/** A route of one payment link's checkout: the client token the checkout page got for that link. */
+export const LinkClientRoute = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(ClientTokenRoute(), UseGuards(LinkScopeGuard));
 
 /** A browser SDK route: client token required. */
 export const ClientTokenRoute = (): MethodDecorator & ClassDecorator =>

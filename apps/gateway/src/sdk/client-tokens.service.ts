@@ -27,6 +27,18 @@ export interface ClientTokenClaims {
   keyId: string;
   tokenId: string;
   checkout: Pick<SdkSessionRequest, 'country' | 'currency' | 'amount' | 'customerId' | 'checkoutConfigId'>;
+  /**
+   * A link-scoped token (minted by the hosted checkout for one payment link): it pays that link only, and no
+   * private key stands behind it (`keyId` is `link:<id>`).
+   */
+  linkId?: string;
+}
+
+/** The link a link-scoped client token is minted for. */
+export interface LinkTokenScope {
+  linkId: string;
+  merchantCode: string;
+  environment: Environment;
 }
 
 /** Three base64url segments: a JWT, never an API key (keys have no dots). */
@@ -57,7 +69,17 @@ export class ClientTokens {
     }
   }
 
+  /** The hosted checkout's token: the link id is the credential, so the token is bound to that link alone. */
+  mintForLink(link: LinkTokenScope, requestId: string): Promise<SdkSessionResponse> {
+    const caller = { requestId, merchantCode: link.merchantCode, environment: link.environment };
+    return this.sign({ ...caller, keyId: `link:${link.linkId}` }, {}, link.linkId);
+  }
+
   async mint(caller: CallerContext, request: SdkSessionRequest): Promise<SdkSessionResponse> {
+    return this.sign(caller, request);
+  }
+
+  private async sign(caller: CallerContext, request: SdkSessionRequest, linkId?: string): Promise<SdkSessionResponse> {
     const now = this.clock.now(caller);
     const expiresAt = new Date(now.getTime() + CLIENT_TOKEN_TTL_MS);
     const checkout = Object.fromEntries(
@@ -79,6 +101,7 @@ export class ClientTokens {
       environment: caller.environment,
       keyId: caller.keyId,
       checkout,
+      ...(linkId ? { linkId } : {}),
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
@@ -118,6 +141,7 @@ export class ClientTokens {
         keyId: payload.keyId,
         tokenId: String(payload.jti),
         checkout: (payload.checkout ?? {}) as ClientTokenClaims['checkout'],
+        ...(typeof payload.linkId === 'string' ? { linkId: payload.linkId } : {}),
       };
     } catch {
       return null;

@@ -1,5 +1,13 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import {
   CallerContext,
   CreateNonceRequest,
@@ -10,6 +18,8 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { assetHeaders } from '../checkout/page-headers';
+import { SDK_SCRIPT } from '../checkout/sdk-script';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { ClientCaller, ClientTokenRoute } from './client-token.guard';
 import { ClientTokens } from './client-tokens.service';
@@ -21,6 +31,20 @@ export class SdkController {
     private readonly tokens: ClientTokens,
     private readonly rpc: RpcClient,
   ) {}
+
+  @Get('js')
+  @ApiOperation({
+    summary: 'The browser SDK (JavaScript, no credential, cacheable)',
+    description:
+      '`PaymentsSDK.init({clientToken})` → `createNonce(card)` posts the card to POST /v1/sdk/nonce and answers ' +
+      '`{nonce, expiresAt}`; `handleAction(actionRequired)` runs a 3DS challenge in a framed dialog and resumes.',
+  })
+  @ApiProduces('application/javascript')
+  @ApiOkResponse({ description: 'The SDK script' })
+  script(@Res({ passthrough: true }) reply: FastifyReply): string {
+    assetHeaders(reply, 'application/javascript; charset=utf-8');
+    return SDK_SCRIPT;
+  }
 
   @Post('session')
   @HttpCode(200)

@@ -5,16 +5,24 @@ import { HostedPagesController } from '../hosted/threeds-challenge.controller';
 import { ResumeController } from '../hosted/resume.controller';
 import { SandboxPaymentsController } from '../sandbox/sandbox-payments.controller';
 import { SandboxOnlyGuard } from '../sandbox/sandbox-route';
-import { ClientTokenGuard } from './client-token.guard';
+import { CheckoutController } from '../checkout/checkout.controller';
+import { CHECKOUT_PAGE_OPTIONS } from '../checkout/page-headers';
+import { PaymentLinksController } from '../payment-links/payment-links.controller';
+import { ClientTokenGuard, LinkScopeGuard } from './client-token.guard';
 import { CLIENT_TOKEN_OPTIONS, ClientTokens } from './client-tokens.service';
 import { SdkController } from './sdk.controller';
 
-/** SDK session and nonce, hosted 3DS/APM pages, payment resume and the sandbox payment simulations. */
+/**
+ * SDK session, nonce and script, hosted 3DS/APM pages, payment resume, the sandbox payment simulations, and
+ * payment links with their hosted checkout.
+ */
 export const sdkControllers: Type<unknown>[] = [
   SdkController,
   ResumeController,
   HostedPagesController,
   SandboxPaymentsController,
+  PaymentLinksController,
+  CheckoutController,
 ];
 
 export function sdkProviders(config: GatewayConfig): Provider[] {
@@ -30,6 +38,8 @@ export function sdkProviders(config: GatewayConfig): Provider[] {
       useFactory: (tokens: ClientTokens) => (credential: string) => tokens.isClientToken(credential),
     },
     ClientTokenGuard,
+    LinkScopeGuard,
     SandboxOnlyGuard,
+    { provide: CHECKOUT_PAGE_OPTIONS, useValue: { publicBaseUrl: config.PUBLIC_BASE_URL } },
   ];
 }

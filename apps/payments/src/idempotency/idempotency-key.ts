@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Environment, isValidIdempotencyKey } from '@app/contracts';
+import { canonicalJson, Environment, isValidIdempotencyKey } from '@app/contracts';
 import { DomainError } from '@app/errors';
+
+export { canonicalJson };
 
 /** The operations an Idempotency-Key is honoured on; a key belongs to the first one it was used with. */
 export type IdempotentOperation = 'purchase' | 'authorization' | 'capture' | 'refund' | 'cancel' | 'cancel_or_refund';
@@ -23,16 +25,6 @@ export function checkIdempotencyKey(environment: Environment, key: string | unde
   if (!isValidIdempotencyKey(key)) {
     throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
   }
-}
-
-/** JSON with object keys sorted at every level and undefined left out, so equal requests hash equal. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
 export function requestHash(request: unknown): string {

@@ -1,9 +1,9 @@
+import { CreateSandboxClocks1765100000000 } from '@app/database';
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { OrderCodeKey1765200000000 } from './1765200000000-order-code-key';
 import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
 import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
-import { CreateSandboxClocks1765100000000 } from '../sandbox-clock/sandbox-clock.migration';
 import { CreateStoredCards1764100000000 } from '../vault/vault.migration';
 
 /** Every migration of the payments database, in order. */

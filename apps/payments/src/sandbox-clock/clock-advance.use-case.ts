@@ -3,12 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
-import { runDueInTimeOrder } from '@app/database';
+import { SandboxClockCopy, runDueInTimeOrder } from '@app/database';
 import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
 import { HoldExpirySweeper } from '../hold-expiry/hold-expiry.sweeper';
 import { ThreeDsExpiryService } from '../threeds/threeds-expiry.service';
-import { SandboxClockRepository } from './sandbox-clock.repository';
 
 /**
  * A merchant's sandbox clock is moving to `to` (DECISIONS §7): before answering, run every piece of this
@@ -22,7 +21,7 @@ export class ClockAdvanceUseCase {
     @InjectDataSource() private readonly db: DataSource,
     private readonly holds: HoldExpirySweeper,
     private readonly threeDs: ThreeDsExpiryService,
-    private readonly clocks: SandboxClockRepository,
+    private readonly clocks: SandboxClockCopy,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 

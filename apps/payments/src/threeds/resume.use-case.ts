@@ -13,7 +13,6 @@ import { applyOutcome } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
 import { toPaymentResponse } from '../payment/payment.view';
-import { SandboxClockRepository } from '../sandbox-clock/sandbox-clock.repository';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { isExpired } from './session-links';
@@ -21,6 +20,7 @@ import { ThreeDsExpiryService } from './threeds-expiry.service';
 import { CardToVault, cardContext, sessionExpired, sessionNotFound } from './threeds.service';
 import { VaultCipher } from '../vault/vault-cipher';
 import { VaultService } from '../vault/vault.service';
+import { SandboxClockCopy } from '@app/database';
 
 /**
  * POST /v1/payment/resume (SPEC, DECISIONS §3). The session id is the credential. A 3DS session: expiry is
@@ -39,7 +39,7 @@ export class ResumeUseCase {
     private readonly vault: VaultService,
     private readonly cipher: VaultCipher,
     private readonly clock: Clock,
-    private readonly clocks: SandboxClockRepository,
+    private readonly clocks: SandboxClockCopy,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}

@@ -11,13 +11,13 @@ import {
   SessionView,
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { SandboxClockRepository } from '../sandbox-clock/sandbox-clock.repository';
 import { VaultCipher } from '../vault/vault-cipher';
 import { randomToken } from '../vault/random-token';
 import { PaymentSession, SessionKind } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { challengeUrl, isExpired, THREE_DS_SESSION_TTL_MS } from './session-links';
 import { ThreeDsChallengeRequest, ThreeDsPort, ThreeDsTokenizeRequest } from './threeds.port';
+import { SandboxClockCopy } from '@app/database';
 
 type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
 
@@ -39,7 +39,7 @@ export class ThreeDsService implements ThreeDsPort {
     @InjectDataSource() private readonly db: DataSource,
     private readonly sessions: PaymentSessionRepository,
     private readonly clock: Clock,
-    private readonly clocks: SandboxClockRepository,
+    private readonly clocks: SandboxClockCopy,
     private readonly cipher: VaultCipher,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
   ) {}

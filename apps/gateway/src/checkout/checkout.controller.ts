@@ -1,0 +1,138 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CheckoutResult,
+  CheckoutView,
+  keylessContext,
+  PayLinkCommand,
+  PayLinkRequest,
+  PaymentLinksSubjects,
+  ResumeLinkCommand,
+  ResumeLinkRequest,
+} from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { RpcClient } from '@app/messaging';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { LinkClientRoute } from '../sdk/client-token.guard';
+import { ClientTokens } from '../sdk/client-tokens.service';
+import { checkoutPage, notFoundPage, unavailablePage } from './checkout-page';
+import { CHECKOUT_CSS } from './checkout-style';
+import { CHECKOUT_SCRIPT } from './checkout-script';
+import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, pageHeaders, assetHeaders } from './page-headers';
+
+/**
+ * The hosted checkout of a payment link (DECISIONS §4) and its keyless, link-scoped payment routes. The page
+ * gets a client token bound to its link; paying takes that token, so a token of another link is refused.
+ */
+@ApiTags('checkout')
+@Controller()
+export class CheckoutController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly tokens: ClientTokens,
+    @Inject(CHECKOUT_PAGE_OPTIONS) private readonly options: CheckoutPageOptions,
+  ) {}
+
+  @Get('checkout/:id')
+  @ApiOperation({
+    summary: 'Hosted checkout page of a payment link (HTML, no key)',
+    description: 'The link’s `url`. An expired, cancelled or used link answers 410 with a page that says so.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The checkout page' })
+  async page(
+    @Param('id') id: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    pageHeaders(reply, this.options);
+    let view: CheckoutView;
+    try {
+      view = await this.rpc.send<CheckoutView>(PaymentLinksSubjects.checkoutView, keylessContext(String(request.id)), {
+        id,
+      });
+    } catch (e) {
+      if (!(e instanceof DomainError && e.code === 'NOT_FOUND')) throw e;
+      void reply.status(404);
+      return notFoundPage();
+    }
+    if (view.status !== 'active') {
+      void reply.status(410);
+      return unavailablePage(view);
+    }
+    const { clientToken } = await this.tokens.mintForLink(
+      { linkId: view.id, merchantCode: view.merchantCode, environment: view.environment },
+      String(request.id),
+    );
+    return checkoutPage(view, clientToken);
+  }
+
+  @Get('checkout/assets/checkout.js')
+  @ApiOperation({ summary: 'The checkout page’s script' })
+  script(@Res({ passthrough: true }) reply: FastifyReply): string {
+    assetHeaders(reply, 'application/javascript; charset=utf-8');
+    return CHECKOUT_SCRIPT;
+  }
+
+  @Get('checkout/assets/checkout.css')
+  @ApiOperation({ summary: 'The checkout page’s stylesheet' })
+  style(@Res({ passthrough: true }) reply: FastifyReply): string {
+    assetHeaders(reply, 'text/css; charset=utf-8');
+    return CHECKOUT_CSS;
+  }
+
+  @Post('v1/checkout/:id/pay')
+  @HttpCode(200)
+  @LinkClientRoute()
+  @ApiBearerAuth('clientToken')
+  @ApiOperation({
+    summary: 'Pay a payment link with an SDK nonce (no key: the link’s client token)',
+    description:
+      'Takes the client token the checkout page got for this link. `outcome` says what happened: succeeded, ' +
+      'declined (the link stays active), failed, or requires_action (run `payment.actionRequired` with the SDK, ' +
+      'then POST /v1/checkout/{id}/resume).',
+  })
+  @ApiOkResponse({ type: CheckoutResult })
+  @ApiNotFoundResponse({
+    description: 'NOT_FOUND: unknown link, or the nonce is unknown, used or expired',
+    type: ErrorEnvelope,
+  })
+  @ApiConflictResponse({ description: 'INVALID_STATE: the link is expired, cancelled or used', type: ErrorEnvelope })
+  pay(@Param('id') id: string, @Body() body: PayLinkRequest, @Req() request: FastifyRequest): Promise<CheckoutResult> {
+    return this.rpc.send<CheckoutResult, PayLinkCommand>(PaymentLinksSubjects.pay, keylessContext(String(request.id)), {
+      ...body,
+      linkId: id,
+    });
+  }
+
+  @Post('v1/checkout/:id/resume')
+  @HttpCode(200)
+  @LinkClientRoute()
+  @ApiBearerAuth('clientToken')
+  @ApiOperation({
+    summary: 'Finish a link payment after its 3DS challenge (the link’s client token)',
+    description: 'The link learns the final outcome here: a captured payment counts as a use of the link.',
+  })
+  @ApiOkResponse({ type: CheckoutResult })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: not a session this link started', type: ErrorEnvelope })
+  resume(
+    @Param('id') id: string,
+    @Body() body: ResumeLinkRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<CheckoutResult> {
+    return this.rpc.send<CheckoutResult, ResumeLinkCommand>(
+      PaymentLinksSubjects.resume,
+      keylessContext(String(request.id)),
+      { sessionId: body.sessionId, linkId: id },
+    );
+  }
+}

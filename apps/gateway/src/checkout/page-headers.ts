@@ -1,0 +1,36 @@
+import type { FastifyReply } from 'fastify';
+
+export const CHECKOUT_PAGE_OPTIONS = Symbol('CHECKOUT_PAGE_OPTIONS');
+export interface CheckoutPageOptions {
+  /** PUBLIC_BASE_URL: the 3DS challenge the SDK frames lives there. */
+  publicBaseUrl: string;
+}
+
+/**
+ * The checkout page's headers: every asset from this gateway, no inline script or style at all, only the
+ * gateway's own challenge page may be framed, and the page itself is never framed (clickjacking) or cached
+ * (it carries a client token).
+ */
+export function pageHeaders(reply: FastifyReply, o: CheckoutPageOptions): void {
+  const gateway = new URL(o.publicBaseUrl).origin;
+  void reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+        `connect-src 'self'; frame-src 'self' ${gateway}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    );
+}
+
+/** Scripts and styles: public and cacheable (they hold no credential); a deploy changes them within minutes. */
+export function assetHeaders(reply: FastifyReply, contentType: string): void {
+  void reply
+    .header('content-type', contentType)
+    .header('cache-control', 'public, max-age=300')
+    .header('x-content-type-options', 'nosniff')
+    .header('cross-origin-resource-policy', 'cross-origin');
+}

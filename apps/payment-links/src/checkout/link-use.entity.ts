@@ -1,0 +1,25 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { bigintNumber } from '@app/database';
+
+export type LinkUseStatus = 'reserved' | 'confirmed' | 'released';
+
+/**
+ * One attempt to pay a link. A use is reserved under the link's row lock before payments is called (no
+ * transaction stays open across that call), then confirmed by a successful payment or released by anything
+ * else. A reservation holds its place until `reservedUntil`; one left behind (a crash, a payer who never
+ * finished 3DS) stops counting then.
+ */
+@Entity('payment_link_uses')
+export class LinkUseEntity {
+  @PrimaryColumn('uuid') id: string;
+  @Column({ name: 'link_id', type: 'uuid' }) linkId: string;
+  @Column('text') status: LinkUseStatus;
+  @Column({ name: 'payment_id', type: 'uuid', nullable: true }) paymentId: string | null;
+  @Column({ name: 'session_id', type: 'text', nullable: true }) sessionId: string | null;
+  @Column({ name: 'subscription_id', type: 'text', nullable: true }) subscriptionId: string | null;
+  @Column({ name: 'amount_value', type: 'bigint', nullable: true, transformer: bigintNumber })
+  amountValue: number | null;
+  @Column({ name: 'reserved_until', type: 'timestamptz' }) reservedUntil: Date;
+  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,95 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Logger } from 'pino';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '@app/clock';
+import { DueWork, sweepInBatches } from '@app/database';
+import { LOGGER } from '@app/observability';
+import { PollingLoop } from '@app/platform';
+import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from '../config';
+import { LinkIdempotency } from '../idempotency/link-idempotency';
+import { LinkRecorder } from '../link/link-recorder';
+import { isDue, transition } from '../link/payment-link-state';
+import { PaymentLinkEntity } from '../link/payment-link.entity';
+import { PaymentLinkRepository, Scope } from '../link/payment-link.repository';
+
+const BATCH = 100;
+
+/**
+ * A link moves to `expired` when its `expiresAt` passes (DECISIONS §4): on read (a link read after its expiry
+ * is expired then, its event stamped with the expiry instant), by a periodic sweep (FOR UPDATE SKIP LOCKED,
+ * so replicas never expire one twice), and by a sandbox clock advance (each as of its own expiry). The sweep
+ * also drops Idempotency-Keys older than a day.
+ */
+@Injectable()
+export class LinkExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly loop: PollingLoop;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly links: PaymentLinkRepository,
+    private readonly recorder: LinkRecorder,
+    private readonly idempotency: LinkIdempotency,
+    private readonly clock: Clock,
+    @Inject(PAYMENT_LINKS_CONFIG) private readonly config: PaymentLinksConfig,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.loop = new PollingLoop(
+      async () => {
+        const swept = await this.runOnce();
+        if (swept) logger.info({ swept }, 'expired payment links swept');
+        await this.idempotency.prune();
+        return false;
+      },
+      config.LINK_EXPIRY_SWEEP_MS,
+      (e) => logger.warn({ err: e }, 'link expiry sweep failed; will retry'),
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.LINK_EXPIRY_SWEEP_MS > 0) this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** Every link whose expiry passed by real time (a sandbox clock ahead of it is swept by its advances). */
+  runOnce(): Promise<number> {
+    const now = this.clock.now();
+    return sweepInBatches(
+      this.db,
+      BATCH,
+      (manager, limit) => this.links.claimDue(manager, now, limit),
+      (manager, link) => this.expire(manager, link),
+    );
+  }
+
+  /** One merchant's sandbox links due by a clock advance's new time. */
+  dueWork(scope: Scope): DueWork<PaymentLinkEntity> {
+    return {
+      claim: (manager, upTo, limit) => this.links.claimDue(manager, upTo, limit, { scope, waitForLocks: true }),
+      dueAt: (link) => link.expiresAt!,
+      run: (manager, link) => this.expire(manager, link),
+    };
+  }
+
+  /** The link as a reader at `now` must see it: expired (and recorded so) when its expiry passed. */
+  async current(link: PaymentLinkEntity, now: Date): Promise<PaymentLinkEntity> {
+    if (!isDue(link, now)) return link;
+    return this.db.transaction(async (manager) => {
+      const locked = await this.links.lock(manager, link.id);
+      if (isDue(locked, now)) await this.expire(manager, locked);
+      return locked;
+    });
+  }
+
+  /** Expires a locked, due link as of its expiry instant. */
+  async expire(manager: EntityManager, link: PaymentLinkEntity): Promise<unknown> {
+    const at = link.expiresAt!;
+    const { to, event } = transition(link.status, 'expire');
+    link.status = to;
+    link.updatedAt = at;
+    return this.recorder.changed(manager, link, event, at);
+  }
+}

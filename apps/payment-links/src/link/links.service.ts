@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock, uuidv7 } from '@app/clock';
+import {
+  CallerContext,
+  CreatePaymentLinkRequest,
+  EventTypes,
+  LinkPlanAnswer,
+  ListPaymentLinksCommand,
+  PaymentLinkResponse,
+} from '@app/contracts';
+import { LinkExpiry } from '../expiry/link-expiry.service';
+import { LinkIdempotency } from '../idempotency/link-idempotency';
+import { BillingClient } from './billing.client';
+import { LinkRecorder } from './link-recorder';
+import { assertPlanOpen, freeText, linkTerms } from './link-rules';
+import { transition } from './payment-link-state';
+import { PaymentLinkEntity } from './payment-link.entity';
+import { PaymentLinkRepository } from './payment-link.repository';
+
+/** Create, read, list and cancel links (SPEC "Payment link", DECISIONS §4) for a merchant's key. */
+@Injectable()
+export class LinksService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly links: PaymentLinkRepository,
+    private readonly recorder: LinkRecorder,
+    private readonly expiry: LinkExpiry,
+    private readonly idempotency: LinkIdempotency,
+    private readonly billing: BillingClient,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(ctx: CallerContext, body: CreatePaymentLinkRequest): Promise<PaymentLinkResponse> {
+    const { merchantCode: _m, ...request } = body;
+    const earlier = await this.idempotency.replay<PaymentLinkResponse>(ctx, request);
+    if (earlier) return earlier;
+    // Billing is asked before any transaction opens (STYLE §9).
+    let plan: LinkPlanAnswer | undefined;
+    if (body.type === 'subscription' && body.subscriptionPlanId !== undefined) {
+      plan = await this.billing.plan(ctx, body.subscriptionPlanId);
+      assertPlanOpen(plan);
+    }
+    const now = this.clock.now(ctx);
+    const terms = linkTerms(body, now, plan);
+    return this.idempotency.run(ctx, request, (manager) => {
+      const link = Object.assign(new PaymentLinkEntity(), {
+        id: uuidv7(),
+        merchantCode: ctx.merchantCode,
+        merchantId: ctx.merchantId ?? null,
+        environment: ctx.environment,
+        status: 'active',
+        ...terms,
+        ...freeText(body),
+        checkoutConfigId: body.checkoutConfigId ?? null,
+        saveCardEnabled: body.saveCardEnabled ?? false,
+        usesCount: 0,
+        metadata: body.metadata ?? {},
+        usedAt: null,
+        cancelledAt: null,
+        createdAt: now,
+        updatedAt: now,
+      } satisfies Partial<PaymentLinkEntity>);
+      return this.recorder.created(manager, link, EventTypes.paymentLinkCreated);
+    });
+  }
+
+  async get(ctx: CallerContext, id: string): Promise<PaymentLinkResponse> {
+    const link = await this.links.get(ctx, id);
+    return this.recorder.view(await this.expiry.current(link, this.clock.now(ctx)));
+  }
+
+  async list(ctx: CallerContext, query: ListPaymentLinksCommand): Promise<PaymentLinkResponse[]> {
+    const now = this.clock.now(ctx);
+    const page = await this.links.list(ctx, { limit: query.limit ?? 20, ...query });
+    const current = await Promise.all(page.map((link) => this.expiry.current(link, now)));
+    // A status filter asked about the status as stored; a link that expired on this read no longer matches it.
+    return current
+      .filter((l) => query.status === undefined || l.status === query.status)
+      .map((l) => this.recorder.view(l));
+  }
+
+  /** 200 also for an already cancelled link (no second event); 409 for a used or expired one. */
+  async cancel(ctx: CallerContext, id: string): Promise<PaymentLinkResponse> {
+    await this.get(ctx, id); // 404 first, and an expiry that is due is recorded before the cancel decides
+    const now = this.clock.now(ctx);
+    return this.db.transaction(async (manager) => {
+      const link = await this.links.lock(manager, id, ctx);
+      const { to, event } = transition(link.status, 'cancel');
+      if (event) {
+        link.status = to;
+        link.cancelledAt = now;
+        link.updatedAt = now;
+      }
+      return this.recorder.changed(manager, link, event, now);
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
+import { SandboxClockCopy, runDueInTimeOrder } from '@app/database';
+import { DomainError } from '@app/errors';
+import { LOGGER } from '@app/observability';
+import { LinkExpiry } from '../expiry/link-expiry.service';
+
+/**
+ * A merchant's sandbox clock is moving (DECISIONS §7): expire that sandbox's links due by the new time, each
+ * as of its expiry, before answering. Running it twice does nothing more (expired links are no longer due).
+ */
+@Injectable()
+export class ClockAdvanceUseCase {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly expiry: LinkExpiry,
+    private readonly clocks: SandboxClockCopy,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
+    if (ctx.environment !== 'sandbox' || !ctx.merchantCode) {
+      throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'Only a merchant’s sandbox clock can be advanced');
+    }
+    const scope = { merchantCode: ctx.merchantCode, environment: ctx.environment };
+    const to = new Date(body.to);
+    const ran = await runDueInTimeOrder(this.db, [this.expiry.dueWork(scope)], to);
+    await this.clocks.record(ctx.merchantCode, body.offsetMs, to);
+    this.logger.info({ merchantCode: ctx.merchantCode, to: body.to, ran }, 'sandbox clock advanced');
+    return { ran };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './payment-link.dto';
+export * from './checkout.dto';
+export * from './billing-port';
