@@ -81,14 +81,15 @@ describe('billing idempotency', () => {
     await blocker.query('LOCK TABLE subscriptions IN EXCLUSIVE MODE');
     const first = m.subscribe(body, key);
     try {
-      let second;
-      for (let i = 0; i < 100; i++) {
-        second = await m.subscribe(body, key);
-        if (second.status === 409) break;
-        await new Promise((r) => setTimeout(r, 50));
+      // The second request is sent only once the first one's reservation is committed: sent earlier, it could
+      // reserve the key itself and wait on the table lock with the first.
+      const reserved = `SELECT count(*) AS n FROM billing_idempotency WHERE key = $1 AND reserved_until IS NOT NULL`;
+      for (let i = 0; i < 400 && (await count(reserved, [key])) === 0; i++) {
+        await new Promise((r) => setTimeout(r, 25));
       }
-      expectError(second!, 409, 'IDEMPOTENCY_IN_PROGRESS');
-      expect(second!.headers.get('retry-after')).toBe('1');
+      const second = await m.subscribe(body, key);
+      expectError(second, 409, 'IDEMPOTENCY_IN_PROGRESS');
+      expect(second.headers.get('retry-after')).toBe('1');
     } finally {
       await blocker.query('COMMIT');
       await blocker.end();
