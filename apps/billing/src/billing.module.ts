@@ -6,6 +6,7 @@ import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { BillingConfig } from './config';
 import { migrations } from './migrations';
+import { usageEntities, usageHandlers, usageProviders } from './usage/usage.wiring';
 
 @Module({})
 export class BillingModule {
@@ -17,12 +18,13 @@ export class BillingModule {
         serviceDatabase(() => ({
           app: 'billing',
           url: config.BILLING_DATABASE_URL,
-          entities: [OutboxRow],
+          entities: [OutboxRow, ...usageEntities],
           migrations,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('billing')],
+      controllers: [pingHandler('billing'), ...usageHandlers],
+      providers: [...usageProviders],
     };
   }
 }

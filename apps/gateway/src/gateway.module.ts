@@ -25,6 +25,7 @@ import { PingController } from './ping/ping.controller';
 import { paymentControllers } from './payments/payments.wiring';
 import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbox-clock.wiring';
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
+import { UsageController } from './usage/usage.controller';
 import { webhookControllers, webhookEntities, webhookProviders } from './webhooks/webhooks.providers';
 
 export interface GatewayModuleOptions {
@@ -71,6 +72,7 @@ export class GatewayModule {
         ...webhookControllers,
         ...sdkControllers,
         ...sandboxClockControllers,
+        UsageController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

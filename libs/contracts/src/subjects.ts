@@ -44,6 +44,10 @@ export const BillingSubjects = {
    * sends it too, to enrol a subscription link's payer in CIT mode (`card.nonceData`).
    */
   createSubscription: 'cmd.billing.subscription.create',
+  /** POST /v1/subscription/usage: UsageRequest (key in ctx.idempotencyKey) → UsageEventView. */
+  recordUsage: 'cmd.billing.usage.record',
+  /** POST /v1/subscription/usage/batch: UsageBatchRequest → UsageBatchResponse. */
+  recordUsageBatch: 'cmd.billing.usage.record-batch',
 } as const;
 
 export const PingSubjects: Record<ServiceName, string> = {
