@@ -2,10 +2,19 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { serviceDatabase } from '@app/database';
+import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { BillingConfig } from './config';
+import { MeterEntity } from './meter/meter.entity';
+import { MeterHandler } from './meter/meter.handler';
+import { MeterRepository } from './meter/meter.repository';
+import { MeterService } from './meter/meter.service';
 import { migrations } from './migrations';
+import { PlanEntity } from './plan/plan.entity';
+import { PlanHandler } from './plan/plan.handler';
+import { PlanRepository } from './plan/plan.repository';
+import { PlanService } from './plan/plan.service';
 import { usageEntities, usageHandlers, usageProviders } from './usage/usage.wiring';
 
 @Module({})
@@ -18,13 +27,21 @@ export class BillingModule {
         serviceDatabase(() => ({
           app: 'billing',
           url: config.BILLING_DATABASE_URL,
-          entities: [OutboxRow, ...usageEntities],
+          entities: [OutboxRow, PlanEntity, MeterEntity, ...usageEntities],
           migrations,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('billing'), ...usageHandlers],
-      providers: [...usageProviders],
+      controllers: [pingHandler('billing'), PlanHandler, MeterHandler, ...usageHandlers],
+      providers: [
+        { provide: RPC_TIMEOUT_MS, useValue: config.PAYMENTS_RPC_TIMEOUT_MS },
+        RpcClient,
+        PlanRepository,
+        PlanService,
+        MeterRepository,
+        MeterService,
+        ...usageProviders,
+      ],
     };
   }
 }

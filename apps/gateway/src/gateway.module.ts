@@ -8,6 +8,7 @@ import { RPC_TIMEOUT_MS } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
 import { AdminController } from './admin/admin.controller';
+import { billingControllers } from './billing/billing.wiring';
 import { ADMIN_TOKEN, AdminGuard } from './admin/admin.guard';
 import { PrivateKeyGuard, RATE_LIMITER } from './auth/api-key.guard';
 import { ApiKey } from './auth/api-key.entity';
@@ -69,6 +70,7 @@ export class GatewayModule {
         AdminController,
         PingController,
         ...paymentControllers,
+        ...billingControllers,
         ...webhookControllers,
         ...sdkControllers,
         ...sandboxClockControllers,

@@ -40,6 +40,7 @@ import { THREE_DS_PORT } from './threeds/threeds.port';
 import { ApmService } from './apm/apm.service';
 import { extrasEntities, extrasHandlers, extrasProviders } from './threeds/extras.wiring';
 import { ThreeDsService } from './threeds/threeds.service';
+import { TokenHandler } from './vault/token.handler';
 import { VaultService } from './vault/vault.service';
 
 export interface PaymentsModuleOptions {
@@ -79,6 +80,7 @@ export class PaymentsModule {
         InquiryHandler,
         ConnectionsHandler,
         ClockAdvanceHandler,
+        TokenHandler,
         ...extrasHandlers,
       ],
       providers: [

@@ -7,4 +7,5 @@ export * from './subjects';
 export * from './payments-extras';
 export * from './query.dto';
 export * from './sandbox-clock.dto';
+export * from './billing';
 export * from './usage.dto';

@@ -29,6 +29,8 @@ export const PaymentsSubjects = {
   listConnections: 'cmd.payments.connections.list',
   /** A merchant's sandbox clock is being advanced: run the work due up to the new time (DECISIONS §7). */
   clockAdvanced: 'cmd.payments.sandbox.clock-advanced',
+  /** A vault token of the caller's merchant and environment (`{token}`): its card summary, or NOT_FOUND. */
+  getToken: 'cmd.payments.token.get',
 } as const;
 
 export const PaymentLinksSubjects = {
@@ -44,6 +46,21 @@ export const BillingSubjects = {
    * sends it too, to enrol a subscription link's payer in CIT mode (`card.nonceData`).
    */
   createSubscription: 'cmd.billing.subscription.create',
+  createPlan: 'cmd.billing.plan.create',
+  updatePlan: 'cmd.billing.plan.update',
+  archivePlan: 'cmd.billing.plan.archive',
+  listPlans: 'cmd.billing.plan.list',
+  createMeter: 'cmd.billing.meter.create',
+  listMeters: 'cmd.billing.meter.list',
+  getSubscription: 'cmd.billing.subscription.get',
+  listSubscriptions: 'cmd.billing.subscription.list',
+  cancelSubscription: 'cmd.billing.subscription.cancel',
+  pauseSubscription: 'cmd.billing.subscription.pause',
+  resumeSubscription: 'cmd.billing.subscription.resume',
+  changePlan: 'cmd.billing.subscription.change-plan',
+  updatePaymentMethod: 'cmd.billing.subscription.payment-method',
+  listInvoices: 'cmd.billing.invoice.list',
+  getInvoice: 'cmd.billing.invoice.get',
   /** POST /v1/subscription/usage: UsageRequest (key in ctx.idempotencyKey) → UsageEventView. */
   recordUsage: 'cmd.billing.usage.record',
   /** POST /v1/subscription/usage/batch: UsageBatchRequest → UsageBatchResponse. */

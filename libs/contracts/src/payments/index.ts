@@ -6,3 +6,4 @@ export * from './payment.dto';
 export * from './purchase.dto';
 export * from './validators';
 export * from './idempotency';
+export * from './token.dto';

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, uuidv7 } from '@app/clock';
+import { CallerContext, CreateMeterRequest, MeterView, PageQuery } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { Pricing, pricingProblem } from '../pricing/pricing';
+import { isUuid, pageLimit } from '../scope';
+import { MeterEntity } from './meter.entity';
+import { MeterRepository } from './meter.repository';
+
+/** Only the fields of the scheme are kept: `{scheme: per_unit, unitAmount, packageSize}` stores no packageSize. */
+function pricingOf(body: CreateMeterRequest['pricing']): Pricing {
+  const problem = pricingProblem(body);
+  if (problem) throw DomainError.validation(problem.message, problem.param);
+  const p = body as unknown as Pricing;
+  switch (p.scheme) {
+    case 'per_unit':
+      return { scheme: p.scheme, unitAmount: p.unitAmount };
+    case 'package':
+      return { scheme: p.scheme, packageSize: p.packageSize, packageAmount: p.packageAmount };
+    default:
+      return {
+        scheme: p.scheme,
+        tiers: p.tiers.map((t) => ({
+          upTo: t.upTo ?? null,
+          unitAmount: t.unitAmount,
+          ...(t.flatAmount !== undefined ? { flatAmount: t.flatAmount } : {}),
+        })),
+      };
+  }
+}
+
+const toMeterView = (m: MeterEntity): MeterView => ({
+  id: m.id,
+  code: m.code,
+  name: m.name,
+  aggregation: m.aggregation,
+  includedUnits: m.includedUnits,
+  pricing: m.pricing as unknown as Record<string, unknown>,
+  createdAt: m.createdAt.toISOString(),
+});
+
+/** Usage meters (DECISIONS §5): code unique per merchant and environment, pricing validated. */
+@Injectable()
+export class MeterService {
+  constructor(
+    private readonly meters: MeterRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(ctx: CallerContext, body: CreateMeterRequest): Promise<MeterView> {
+    const meter: MeterEntity = {
+      id: uuidv7(),
+      merchantCode: ctx.merchantCode,
+      environment: ctx.environment,
+      code: body.code,
+      name: body.name,
+      aggregation: body.aggregation,
+      includedUnits: body.includedUnits ?? 0,
+      pricing: pricingOf(body.pricing),
+      createdAt: this.clock.now(ctx),
+    };
+    await this.meters.insert(meter);
+    return toMeterView(meter);
+  }
+
+  async list(ctx: CallerContext, query: PageQuery): Promise<MeterView[]> {
+    if (query.startingAfter !== undefined && !isUuid(query.startingAfter)) {
+      throw DomainError.validation('startingAfter must be a meter id', 'startingAfter');
+    }
+    const rows = await this.meters.list(ctx, { limit: pageLimit(query.limit), startingAfter: query.startingAfter });
+    return rows.map(toMeterView);
+  }
+}

@@ -1,0 +1,87 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  BillingSubjects,
+  CallerContext,
+  CreateMeterRequest,
+  CreatePlanRequest,
+  ListPlansQuery,
+  MerchantQuery,
+  MeterView,
+  PageQuery,
+  PlanListItem,
+  PlanView,
+  UpdatePlanRequest,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { BillingErrorResponses, planIdOf } from './billing-errors';
+
+const NO_PLAN = 'No such plan for this merchant and environment';
+
+/** Plans and usage meters (DECISIONS §5), served by the billing service. */
+@ApiTags('billing')
+@Controller('v1/subscription')
+@PrivateRoute()
+export class PlansController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post('plan')
+  @ApiOperation({ summary: 'Create a plan (intervalCount 1, isActive true and the currency’s exponent by default)' })
+  @ApiCreatedResponse({ type: PlanView })
+  @BillingErrorResponses({ notFound: 'A meter code is unknown', unprocessable: 'INVALID_EXPONENT' })
+  create(@Body() body: CreatePlanRequest, @Caller() caller: CallerContext): Promise<PlanView> {
+    return this.rpc.send<PlanView>(BillingSubjects.createPlan, caller, body);
+  }
+
+  @Patch('plan/:id')
+  @ApiOperation({ summary: 'Change name, description, isActive or availableCountries (a full replacement)' })
+  @ApiOkResponse({ type: PlanView })
+  @BillingErrorResponses({ notFound: NO_PLAN })
+  update(@Param('id') id: string, @Body() body: UpdatePlanRequest, @Caller() caller: CallerContext): Promise<PlanView> {
+    return this.rpc.send<PlanView>(BillingSubjects.updatePlan, caller, { ...body, id: planIdOf(id) });
+  }
+
+  @Delete('plan/:id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Archive a plan: no new subscribers, existing subscriptions continue' })
+  @ApiOkResponse({ type: PlanView })
+  @BillingErrorResponses({ notFound: NO_PLAN })
+  archive(@Param('id') id: string, @Query() _query: MerchantQuery, @Caller() caller: CallerContext): Promise<PlanView> {
+    return this.rpc.send<PlanView>(BillingSubjects.archivePlan, caller, { id: planIdOf(id) });
+  }
+
+  @Get('plan/:id')
+  @ApiOperation({ summary: 'A plan by id' })
+  @ApiOkResponse({ type: PlanView })
+  @BillingErrorResponses({ notFound: NO_PLAN })
+  get(@Param('id') id: string, @Query() _query: MerchantQuery, @Caller() caller: CallerContext): Promise<PlanView> {
+    return this.rpc.send<PlanView>(BillingSubjects.getPlan, caller, { id: planIdOf(id) });
+  }
+
+  @Get('plan')
+  @ApiOperation({ summary: 'Plans, newest first, with subscriberCount and archivedAt; archived plans included' })
+  @ApiOkResponse({ type: [PlanListItem] })
+  @BillingErrorResponses()
+  list(@Query() query: ListPlansQuery, @Caller() caller: CallerContext): Promise<PlanListItem[]> {
+    const { merchantCode: _merchantCode, ...filters } = query;
+    return this.rpc.send<PlanListItem[]>(BillingSubjects.listPlans, caller, filters);
+  }
+
+  @Post('meter')
+  @ApiOperation({ summary: 'Define a usage meter: aggregation, included units and pricing scheme' })
+  @ApiCreatedResponse({ type: MeterView })
+  @BillingErrorResponses({ conflict: 'DUPLICATE_METER_CODE' })
+  createMeter(@Body() body: CreateMeterRequest, @Caller() caller: CallerContext): Promise<MeterView> {
+    return this.rpc.send<MeterView>(BillingSubjects.createMeter, caller, body);
+  }
+
+  @Get('meter')
+  @ApiOperation({ summary: 'Usage meters, newest first' })
+  @ApiOkResponse({ type: [MeterView] })
+  @BillingErrorResponses()
+  listMeters(@Query() query: PageQuery, @Caller() caller: CallerContext): Promise<MeterView[]> {
+    const { merchantCode: _merchantCode, ...filters } = query;
+    return this.rpc.send<MeterView[]>(BillingSubjects.listMeters, caller, filters);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './billing-validators';
+export * from './invoice.dto';
+export * from './meter.dto';
+export * from './plan.dto';
+export * from './subscription.dto';

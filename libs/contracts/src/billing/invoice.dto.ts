@@ -1,0 +1,38 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RefusalCodeDto } from '../payments/payment.dto';
+
+export const INVOICE_STATUSES = ['open', 'paid', 'failed', 'void'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export class InvoiceLineView {
+  @ApiProperty() description: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Absent on the base line' }) meterId?: string;
+  @ApiPropertyOptional() quantity?: number;
+  @ApiPropertyOptional() billableQuantity?: number;
+  @ApiProperty() amount: number;
+}
+
+/** One charge attempt of an invoice (single-invoice answer only). */
+export class InvoiceAttemptView {
+  @ApiProperty() at: string;
+  @ApiProperty({ format: 'uuid' }) paymentId: string;
+  @ApiProperty({ enum: ['captured', 'declined', 'failed'] }) status: string;
+  @ApiPropertyOptional({ type: RefusalCodeDto, nullable: true }) refusalCode: RefusalCodeDto | null;
+}
+
+export class InvoiceView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) subscriptionId: string;
+  @ApiProperty({ enum: INVOICE_STATUSES }) status: InvoiceStatus;
+  @ApiProperty() amount: number;
+  @ApiProperty() currency: string;
+  @ApiProperty() exponent: number;
+  @ApiProperty() periodStart: string;
+  @ApiProperty() periodEnd: string;
+  @ApiProperty() paymentAttemptCount: number;
+  @ApiProperty({ type: [InvoiceLineView] }) lines: InvoiceLineView[];
+  @ApiProperty() createdAt: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) paidAt: string | null;
+  @ApiPropertyOptional({ type: [InvoiceAttemptView], description: 'GET /v1/subscription/invoice/{id} only' })
+  attempts?: InvoiceAttemptView[];
+}

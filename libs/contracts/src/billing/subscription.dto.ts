@@ -1,0 +1,223 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { CardDataDto, NonceDataDto, TokenDataDto } from '../payments/purchase.dto';
+import { IsMetadata } from '../payments/validators';
+import { PageQuery } from '../query.dto';
+import { EmptyAsAbsent, Refused } from './billing-validators';
+import { InvoiceView } from './invoice.dto';
+import { PlanView } from './plan.dto';
+
+export const SUBSCRIPTION_STATUSES = [
+  'pending',
+  'trialing',
+  'active',
+  'past_due',
+  'suspended',
+  'paused',
+  'cancelled',
+  'completed',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** Exactly one of cardData, nonceData (CIT mode) or tokenData (record mode); no cardOnFile, no instalments. */
+export class SubscriptionCardDto {
+  @ApiPropertyOptional({ type: CardDataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CardDataDto)
+  cardData?: CardDataDto;
+
+  @ApiPropertyOptional({ type: NonceDataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => NonceDataDto)
+  nonceData?: NonceDataDto;
+
+  @ApiPropertyOptional({ type: TokenDataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TokenDataDto)
+  tokenData?: TokenDataDto;
+
+  @ApiPropertyOptional({ description: 'Record mode, for a card CIT’d outside the service' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  networkTransactionId?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) networkReferenceId?: string;
+
+  @Refused('cardOnFile is not accepted: the subscription sets the stored-credential mode') cardOnFile?: unknown;
+  @Refused('instalments are not accepted on a subscription') instalments?: unknown;
+}
+
+/** POST /v1/subscription; also the body of `cmd.billing.subscription.create` (payment links send it). */
+export class CreateSubscriptionRequest {
+  @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+  @ApiProperty() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) planId: number;
+  @ApiProperty() @IsEmail() @Length(1, 255) customerEmail: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) customerName?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 64) customerDocument?: string;
+
+  @ApiProperty({ type: SubscriptionCardDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SubscriptionCardDto)
+  card: SubscriptionCardDto;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Record mode: the customer’s own CIT on the same token' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  firstPaymentId?: string;
+
+  @ApiPropertyOptional({ description: 'RFC 3339, in the future: defers the first charge (status pending)' })
+  @IsOptional()
+  @IsISO8601({ strict: true, strictSeparator: true })
+  startAt?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsString() @Length(1, 64) parentSubscriptionId?: string;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() propagateLifecycle?: boolean;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsObject()
+  @IsMetadata()
+  metadata?: Record<string, string>;
+}
+
+/** Operations whose SPEC body is only a required `merchantCode` (cancel). */
+export class RequiredMerchantBody {
+  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
+}
+
+export class OptionalMerchantBody {
+  @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+}
+
+export class SubscriptionIdCommand {
+  @IsString() @Length(1, 64) id: string;
+}
+
+export const APPLY_AT = ['now', 'next_billing'] as const;
+
+/** POST /v1/subscription/{id}/change-plan. */
+export class ChangePlanRequest {
+  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
+  @ApiProperty() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) planId: number;
+  @ApiPropertyOptional({ enum: APPLY_AT, default: 'next_billing' }) @IsOptional() @IsIn(APPLY_AT) applyAt?: string;
+}
+
+export class ChangePlanCommand extends ChangePlanRequest {
+  @IsString() @Length(1, 64) id: string;
+}
+
+/** POST /v1/subscription/{id}/payment-method: a new CIT with card or nonce data. */
+export class PaymentMethodRequest {
+  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
+
+  @ApiProperty({ type: SubscriptionCardDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SubscriptionCardDto)
+  card: SubscriptionCardDto;
+}
+
+export class PaymentMethodCommand extends PaymentMethodRequest {
+  @IsString() @Length(1, 64) id: string;
+}
+
+/** GET /v1/subscription. */
+export class ListSubscriptionsQuery extends PageQuery {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  planId?: number;
+  @ApiPropertyOptional({ enum: SUBSCRIPTION_STATUSES }) @IsOptional() @IsIn(SUBSCRIPTION_STATUSES) status?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) customerEmail?: string;
+}
+
+/** GET /v1/subscription/{id}: SPEC marks merchantCode required. */
+export class RequiredMerchantQuery {
+  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
+}
+
+export class ScheduledPlanChangeView {
+  @ApiProperty() planId: number;
+  @ApiProperty() effectiveAt: string;
+}
+
+export class SubscriptionView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() merchantId: number | null;
+  @ApiProperty() planId: number;
+  @ApiProperty() customerEmail: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) customerName: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) customerDocument: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) cardBrand: string | null;
+  @ApiProperty({ enum: SUBSCRIPTION_STATUSES }) status: SubscriptionStatus;
+  @ApiPropertyOptional({ type: String, nullable: true }) currentPeriodStart: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) currentPeriodEnd: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) nextBillingDate: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) trialStart: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) trialEnd: string | null;
+  @ApiProperty() dunningAttemptCount: number;
+  @ApiPropertyOptional({ type: String, nullable: true }) activatedAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) cancelledAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) pausedAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) suspendedAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) completedAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) startAt: string | null;
+  @ApiProperty() cyclesCompleted: number;
+  @ApiPropertyOptional({ type: String, nullable: true }) parentSubscriptionId: string | null;
+  @ApiProperty() propagateLifecycle: boolean;
+  @ApiPropertyOptional({ type: Number, nullable: true }) pendingPlanId: number | null;
+  @ApiPropertyOptional({ type: ScheduledPlanChangeView, nullable: true })
+  scheduledPlanChange: ScheduledPlanChangeView | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata: Record<string, string>;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+  @ApiPropertyOptional({ type: PlanView, description: 'On single-subscription answers' }) plan?: PlanView;
+}
+
+export const FIRST_CYCLE_RESULTS = ['charged', 'linked', 'deferred'] as const;
+
+/** Record mode: what happened to cycle 1. */
+export class FirstCycleView {
+  @ApiProperty({
+    enum: FIRST_CYCLE_RESULTS,
+    description: 'charged: an MIT; linked: firstPaymentId paid it; deferred: trial or later start, nothing charged',
+  })
+  result: (typeof FIRST_CYCLE_RESULTS)[number];
+
+  @ApiPropertyOptional({ type: String, nullable: true }) paymentId: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) invoiceId: string | null;
+}
+
+/** 201 of POST /v1/subscription. */
+export class CreatedSubscriptionView extends SubscriptionView {
+  @ApiPropertyOptional({ type: InvoiceView, nullable: true, description: 'Null when nothing is charged' })
+  firstInvoice: InvoiceView | null;
+
+  @ApiPropertyOptional({ type: FirstCycleView, description: 'Record mode only' }) firstCycle?: FirstCycleView;
+}
+
+export class ListInvoicesQuery extends PageQuery {}
