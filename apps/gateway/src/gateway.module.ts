@@ -26,7 +26,7 @@ import { PingController } from './ping/ping.controller';
 import { paymentControllers } from './payments/payments.wiring';
 import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbox-clock.wiring';
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
-import { UsageController } from './usage/usage.controller';
+import { UsageController } from './billing/usage.controller';
 import { webhookControllers, webhookEntities, webhookProviders } from './webhooks/webhooks.providers';
 
 export interface GatewayModuleOptions {

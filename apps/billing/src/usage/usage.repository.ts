@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { runStatement, statement } from '@app/database';
-import type { CallerContext } from '@app/contracts';
+import type { Scope } from '../scope';
 import type { Aggregation } from './aggregate';
-
-type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
 
 /**
  * Key space of the advisory locks between usage ingestion and rating (`pg_advisory_xact_lock(class, key)`),

@@ -1,15 +1,5 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   BillingSubjects,
@@ -21,11 +11,11 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { BillingErrorResponses } from './billing-errors';
 
 /** Metered usage (DECISIONS §5), recorded by the billing service and billed in arrears at renewal. */
-@ApiTags('subscriptions')
+@ApiTags('billing')
 @Controller('v1/subscription/usage')
 export class UsageController {
   constructor(private readonly rpc: RpcClient) {}
@@ -40,18 +30,10 @@ export class UsageController {
   @ApiOperation({ summary: 'Report usage of a meter for a subscription' })
   @ApiCreatedResponse({ type: UsageEventView, description: 'A new event' })
   @ApiOkResponse({ type: UsageEventView, description: 'A replay: the recorded event with duplicate true' })
-  @ApiBadRequestResponse({
-    description: 'VALIDATION_FAILED (also occurredAt before the subscription start or over 5 minutes ahead)',
-    type: ErrorEnvelope,
-  })
-  @ApiNotFoundResponse({ description: 'Unknown subscription or meterCode', type: ErrorEnvelope })
-  @ApiConflictResponse({
-    description: 'INVALID_STATE: the subscription is cancelled or completed',
-    type: ErrorEnvelope,
-  })
-  @ApiUnprocessableEntityResponse({
-    description: 'USAGE_PERIOD_CLOSED, or IDEMPOTENCY_KEY_REUSED (the key recorded a different event)',
-    type: ErrorEnvelope,
+  @BillingErrorResponses({
+    notFound: 'Unknown subscription or meterCode',
+    conflict: 'INVALID_STATE: the subscription is cancelled or completed',
+    unprocessable: 'USAGE_PERIOD_CLOSED, or IDEMPOTENCY_KEY_REUSED (the key recorded another event for this meter)',
   })
   async record(
     @Body() body: UsageRequest,
@@ -71,7 +53,7 @@ export class UsageController {
     summary: 'Report 1–1,000 usage events; each result has the status and body a single report would have had',
   })
   @ApiOkResponse({ type: UsageBatchResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: events missing, empty or over 1,000', type: ErrorEnvelope })
+  @BillingErrorResponses()
   recordBatch(@Body() body: UsageBatchRequest, @Caller() caller: CallerContext): Promise<UsageBatchResponse> {
     const { merchantCode: _merchantCode, ...batch } = body;
     return this.rpc.send<UsageBatchResponse>(BillingSubjects.recordUsageBatch, caller, batch);
