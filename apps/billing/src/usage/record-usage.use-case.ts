@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { Clock, parseRfc3339, uuidv7 } from '@app/clock';
 import {
   CallerContext,
-  UsageBatchEvent,
   UsageBatchRequest,
   UsageBatchResponse,
   UsageBatchResult,
@@ -12,7 +11,8 @@ import {
   UsageRequest,
 } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
-import { DomainError, validatedBody } from '@app/errors';
+import { DomainError } from '@app/errors';
+import { readUsageBatchEvent } from './usage-event-input';
 import { NewUsage, StoredUsage, UsageLookup, UsageRepository, usageKey } from './usage.repository';
 
 /** How far ahead of the merchant's clock an event may be dated (clock skew of the reporting system). */
@@ -65,14 +65,8 @@ export class RecordUsage {
   }
 
   async batch(ctx: CallerContext, body: UsageBatchRequest): Promise<UsageBatchResponse> {
-    const parsed = await Promise.all(
-      body.events.map((event) =>
-        validatedEvent(event).then(
-          (valid): Candidate | DomainError => valid,
-          (e: unknown) => (e instanceof DomainError ? e : DomainError.validation('Invalid event')),
-        ),
-      ),
-    );
+    // Each event on its own: a malformed one is its own 400 result, not a refusal of the batch.
+    const parsed = body.events.map(readUsageBatchEvent);
     const valid = parsed.filter((p): p is Candidate => !(p instanceof DomainError));
     const outcomes = await this.record(ctx, valid, 'idempotencyKey');
     let next = 0;
@@ -87,7 +81,7 @@ export class RecordUsage {
   private async record(ctx: CallerContext, candidates: Candidate[], keyParam: string): Promise<Outcome[]> {
     const now = this.clock.now(ctx);
     const pending = candidates.map((candidate): Pending => {
-      const occurredAt = candidate.occurredAt === undefined ? now : parseRfc3339(candidate.occurredAt);
+      const occurredAt = candidate.occurredAt == null ? now : parseRfc3339(candidate.occurredAt);
       if (!occurredAt) {
         const error = DomainError.validation('occurredAt must be an RFC 3339 date-time with a time zone', 'occurredAt');
         return { candidate, occurredAt: now, outcome: { error } };
@@ -102,7 +96,7 @@ export class RecordUsage {
       await pipelinedTransaction(this.db, async (manager) => {
         const subscriptionIds = distinct(open.map((p) => p.candidate.subscriptionId));
         await this.repository.lockShared(manager, subscriptionIds);
-        const keyed = open.filter((p) => p.candidate.idempotencyKey !== undefined);
+        const keyed = open.filter((p) => p.candidate.idempotencyKey != null);
         const lookup = await this.repository.lookup(
           manager,
           ctx,
@@ -136,8 +130,7 @@ function decide(open: Pending[], lookup: UsageLookup, now: Date, keyParam: strin
   for (const p of open) {
     const c = p.candidate;
     const meterId = lookup.meters.get(c.meterCode);
-    const key =
-      meterId !== undefined && c.idempotencyKey !== undefined ? usageKey(meterId, c.idempotencyKey) : undefined;
+    const key = meterId !== undefined && c.idempotencyKey != null ? usageKey(meterId, c.idempotencyKey) : undefined;
     const stored = key !== undefined ? lookup.existing.get(key) : undefined;
     if (stored) {
       p.outcome = replay(p, stored, keyParam);
@@ -193,7 +186,7 @@ function replay(p: Pending, stored: StoredUsage | undefined, keyParam: string): 
   const same =
     stored.subscriptionId === c.subscriptionId &&
     stored.quantity === c.quantity &&
-    (c.occurredAt === undefined || stored.occurredAt.getTime() === p.occurredAt.getTime());
+    (c.occurredAt == null || stored.occurredAt.getTime() === p.occurredAt.getTime());
   if (!same) {
     return {
       error: new DomainError(
@@ -239,13 +232,6 @@ function view(
 
 function errorBody(e: DomainError): UsageBatchResult['error'] {
   return { status: e.status, code: e.code, message: e.message, ...(e.param ? { param: e.param } : {}) };
-}
-
-function validatedEvent(event: unknown): Promise<UsageBatchEvent> {
-  if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-    return Promise.reject(DomainError.validation('Each event must be a JSON object'));
-  }
-  return validatedBody(UsageBatchEvent, event);
 }
 
 const distinct = (values: string[]): string[] => [...new Set(values)];
