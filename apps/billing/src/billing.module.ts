@@ -29,6 +29,8 @@ export class BillingModule {
           url: config.BILLING_DATABASE_URL,
           entities: [OutboxRow, PlanEntity, MeterEntity, ...usageEntities],
           migrations,
+          // Usage ingestion's transaction is a few statements sent together (pipelinedTransaction).
+          pipeline: true,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],

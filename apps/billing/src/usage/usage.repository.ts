@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { runStatement, statement } from '@app/database';
+import { deferQuery, runStatement, statement } from '@app/database';
 import type { Scope } from '../scope';
 import type { Aggregation } from './aggregate';
 
@@ -166,9 +166,12 @@ export class UsageRepository {
     };
   }
 
-  /** Inserts the events in one statement; answers the ids written (an event whose key was taken is not). */
-  async insert(manager: EntityManager, events: NewUsage[], createdAt: Date): Promise<Set<string>> {
-    const rows = await runStatement<{ id: string }>(manager, INSERT, [
+  /**
+   * Inserts the events in one statement; answers the ids written (an event whose key was taken is not).
+   * Inside a pipelined transaction the statement travels with the COMMIT: await the answer after it.
+   */
+  insert(manager: EntityManager, events: NewUsage[], createdAt: Date): Promise<Set<string>> {
+    const written = deferQuery<{ id: string }>(manager, INSERT, [
       events.map((e) => e.id),
       events.map((e) => e.subscriptionId),
       events.map((e) => e.meterId),
@@ -176,8 +179,10 @@ export class UsageRepository {
       events.map((e) => e.occurredAt.toISOString()),
       events.map((e) => e.idempotencyKey),
       createdAt,
-    ]);
-    return new Set(rows.map((r) => r.id));
+    ]).then((rows) => new Set(rows.map((r) => r.id)));
+    // Awaited only after the commit: a failure must not count as unhandled meanwhile.
+    written.catch(() => undefined);
+    return written;
   }
 
   /** The events recorded under these (meter, key) pairs, e.g. by a concurrent request that won the key. */
