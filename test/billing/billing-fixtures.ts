@@ -70,6 +70,7 @@ export class BillingClient {
   /** A vault token from a CIT purchase of the given card (record mode's precondition). */
   async token(cardNumber = '4111111111111111', currency = 'USD'): Promise<{ token: string; paymentId: string }> {
     const r = await this.post('/v1/payment/purchase', {
+      merchantCode: this.merchantCode,
       orderCode: `o-${randomUUID()}`,
       amount: { currency, value: 500, exponent: currency === 'JPY' ? 0 : 2 },
       card: { ...cardData(cardNumber, { tokenize: true }) },
@@ -122,3 +123,16 @@ export async function footprint(stack: TestStack, merchantCode: string): Promise
     ),
   };
 }
+
+/** An SDK nonce for a card of this merchant (client token, then POST /v1/sdk/nonce). */
+export async function nonceFor(c: BillingClient, cardNumber = '4111111111111111'): Promise<string> {
+  const session = await c.stack.http('POST', '/v1/sdk/session', { key: c.key, body: {} });
+  const r = await c.stack.http('POST', '/v1/sdk/nonce', {
+    key: session.body.clientToken,
+    body: cardData(cardNumber),
+  });
+  if (r.status !== 201) throw new Error(`nonce: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.nonce;
+}
+
+export const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 import { TestStack } from '../support/stack';
-import { billingMerchant, BillingClient, expectError } from './billing-fixtures';
+import { billingMerchant, BillingClient, cardData, expectError } from './billing-fixtures';
 
 /** Plans and meters (DECISIONS §5): defaults, immutables, archive, country filter, subscriber counts, scoping. */
 describe('billing plans and meters', () => {
@@ -111,6 +111,9 @@ describe('billing plans and meters', () => {
     expect(inUs.body.map((p: { id: number }) => p.id)).toEqual([everywhere.id, us.id]);
     const page = await other.get(`/v1/subscription/plan?limit=1&startingAfter=${everywhere.id}`);
     expect(page.body.map((p: { id: number }) => p.id)).toEqual([br.id]);
+    await other.subscription({ planId: us.id, card: cardData(undefined, { cardAddress: { country: 'US' } }) });
+    const counted = await other.get('/v1/subscription/plan?country=US');
+    expect(counted.body.find((p: { id: number }) => p.id === us.id).subscriberCount).toBe(1);
     expectError(await other.get('/v1/subscription/plan?country=USA'), 400, 'VALIDATION_FAILED', 'country');
     expectError(await other.get('/v1/subscription/plan?limit=0'), 400, 'VALIDATION_FAILED', 'limit');
   });

@@ -15,6 +15,20 @@ import { PlanEntity } from './plan/plan.entity';
 import { PlanHandler } from './plan/plan.handler';
 import { PlanRepository } from './plan/plan.repository';
 import { PlanService } from './plan/plan.service';
+import { BillingEvents } from './billing-events';
+import { BillingIdempotencyRepository } from './idempotency/billing-idempotency.repository';
+import { BillingIdempotencyService } from './idempotency/billing-idempotency.service';
+import { InvoiceEntity } from './invoice/invoice.entity';
+import { InvoiceRepository } from './invoice/invoice.repository';
+import { PaymentsClient } from './payments/payments.client';
+import { ChangePlanUseCase } from './subscription/change-plan.use-case';
+import { CreateSubscriptionUseCase } from './subscription/create-subscription.use-case';
+import { PaymentMethodUseCase } from './subscription/payment-method.use-case';
+import { LifecycleUseCase } from './subscription/lifecycle.use-case';
+import { SubscriptionQueries } from './subscription/subscription-queries.service';
+import { SubscriptionEntity } from './subscription/subscription.entity';
+import { SubscriptionHandler } from './subscription/subscription.handler';
+import { SubscriptionRepository } from './subscription/subscription.repository';
 import { usageEntities, usageHandlers, usageProviders } from './usage/usage.wiring';
 
 @Module({})
@@ -27,14 +41,14 @@ export class BillingModule {
         serviceDatabase(() => ({
           app: 'billing',
           url: config.BILLING_DATABASE_URL,
-          entities: [OutboxRow, PlanEntity, MeterEntity, ...usageEntities],
+          entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity, ...usageEntities],
           migrations,
           // Usage ingestion's transaction is a few statements sent together (pipelinedTransaction).
           pipeline: true,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('billing'), PlanHandler, MeterHandler, ...usageHandlers],
+      controllers: [pingHandler('billing'), PlanHandler, MeterHandler, SubscriptionHandler, ...usageHandlers],
       providers: [
         { provide: RPC_TIMEOUT_MS, useValue: config.PAYMENTS_RPC_TIMEOUT_MS },
         RpcClient,
@@ -42,6 +56,17 @@ export class BillingModule {
         PlanService,
         MeterRepository,
         MeterService,
+        PaymentsClient,
+        BillingEvents,
+        BillingIdempotencyRepository,
+        BillingIdempotencyService,
+        SubscriptionRepository,
+        InvoiceRepository,
+        SubscriptionQueries,
+        CreateSubscriptionUseCase,
+        LifecycleUseCase,
+        ChangePlanUseCase,
+        PaymentMethodUseCase,
         ...usageProviders,
       ],
     };

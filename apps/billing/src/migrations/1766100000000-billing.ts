@@ -63,6 +63,7 @@ export class Billing1766100000000 implements MigrationInterface {
         card_token text NOT NULL,
         network_transaction_id text,
         network_reference_id text,
+        billing_anchor timestamptz,
         current_period_start timestamptz,
         current_period_end timestamptz,
         next_billing_date timestamptz,

@@ -1,4 +1,5 @@
 import { PlansController } from './plans.controller';
+import { SubscriptionsController } from './subscriptions.controller';
 
 /** The billing routes (all forwarded to the billing service). */
-export const billingControllers = [PlansController];
+export const billingControllers = [PlansController, SubscriptionsController];

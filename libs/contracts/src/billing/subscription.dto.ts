@@ -221,3 +221,7 @@ export class CreatedSubscriptionView extends SubscriptionView {
 }
 
 export class ListInvoicesQuery extends PageQuery {}
+
+export class ListInvoicesCommand extends ListInvoicesQuery {
+  @IsString() @Length(1, 64) id: string;
+}

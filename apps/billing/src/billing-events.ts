@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CallerContext, EventType } from '@app/contracts';
+import { OutboxWriter } from '@app/outbox';
+
+/** Billing's domain events (DECISIONS §6) through the outbox, in the transaction of the change. */
+@Injectable()
+export class BillingEvents {
+  constructor(private readonly outbox: OutboxWriter) {}
+
+  async emit(
+    manager: EntityManager,
+    scope: Pick<CallerContext, 'merchantCode' | 'environment'>,
+    types: readonly EventType[],
+    data: object,
+    now: Date,
+  ): Promise<void> {
+    for (const type of types) await this.outbox.add(manager, type, scope, data, now);
+  }
+}

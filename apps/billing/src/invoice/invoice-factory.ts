@@ -1,0 +1,45 @@
+import { uuidv7 } from '@app/clock';
+import { EventType, PaymentResponse } from '@app/contracts';
+import { PlanEntity } from '../plan/plan.entity';
+import { SubscriptionEntity } from '../subscription/subscription.entity';
+import { applyInvoiceTransition } from './invoice-state';
+import { InvoiceEntity } from './invoice.entity';
+
+export interface PaidInvoiceInput {
+  subscription: SubscriptionEntity;
+  plan: PlanEntity;
+  periodStart: Date;
+  periodEnd: Date;
+  amount: number;
+  /** The charge that paid it (or the customer's own CIT, in record mode with firstPaymentId). */
+  payment: Pick<PaymentResponse, 'id' | 'status'>;
+  description: string;
+  now: Date;
+}
+
+/**
+ * An invoice issued and paid at once by a charge that already succeeded, with its events. `lines` only when
+ * the plan prices meters (SPEC: one base line, then one line per meter).
+ */
+export function paidInvoice(i: PaidInvoiceInput): { invoice: InvoiceEntity; events: EventType[] } {
+  const invoice: InvoiceEntity = {
+    id: uuidv7(),
+    subscriptionId: i.subscription.id,
+    merchantCode: i.subscription.merchantCode,
+    environment: i.subscription.environment,
+    status: 'new' as InvoiceEntity['status'],
+    amount: i.amount,
+    currency: i.plan.currency,
+    exponent: i.plan.exponent,
+    periodStart: i.periodStart,
+    periodEnd: i.periodEnd,
+    paymentAttemptCount: 1,
+    lines: i.plan.meterCodes.length ? [{ description: i.description, amount: i.amount }] : [],
+    attempts: [{ at: i.now.toISOString(), paymentId: i.payment.id, status: i.payment.status, refusalCode: null }],
+    paidAt: i.now,
+    createdAt: i.now,
+    updatedAt: i.now,
+  };
+  const events = [applyInvoiceTransition(invoice, 'issue'), applyInvoiceTransition(invoice, 'pay')];
+  return { invoice, events };
+}

@@ -1,0 +1,25 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Environment, InvoiceAttemptView, InvoiceLineView, InvoiceStatus } from '@app/contracts';
+import { bigintNumber } from '@app/database';
+
+/** One invoice per subscription period (unique constraint on subscription and period start). */
+@Entity('invoices')
+export class InvoiceEntity {
+  @PrimaryColumn('uuid') id: string;
+  @Column({ name: 'subscription_id', type: 'uuid' }) subscriptionId: string;
+  @Column({ name: 'merchant_code', type: 'text' }) merchantCode: string;
+  @Column('text') environment: Environment;
+  /** Set only through the transition table (invoice-state.ts). */
+  @Column('text') status: InvoiceStatus;
+  @Column({ type: 'bigint', transformer: bigintNumber }) amount: number;
+  @Column({ type: 'char', length: 3 }) currency: string;
+  @Column('int') exponent: number;
+  @Column({ name: 'period_start', type: 'timestamptz' }) periodStart: Date;
+  @Column({ name: 'period_end', type: 'timestamptz' }) periodEnd: Date;
+  @Column({ name: 'payment_attempt_count', type: 'int' }) paymentAttemptCount: number;
+  @Column('jsonb') lines: InvoiceLineView[];
+  @Column('jsonb') attempts: InvoiceAttemptView[];
+  @Column({ name: 'paid_at', type: 'timestamptz', nullable: true }) paidAt: Date | null;
+  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { isUuid, Scope } from '../scope';
+import { InvoiceEntity } from './invoice.entity';
+
+@Injectable()
+export class InvoiceRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(manager: EntityManager, invoice: InvoiceEntity): Promise<void> {
+    await manager.insert(InvoiceEntity, invoice);
+  }
+
+  async save(manager: EntityManager, invoice: InvoiceEntity): Promise<void> {
+    await manager.save(InvoiceEntity, invoice);
+  }
+
+  find(scope: Scope, id: string): Promise<InvoiceEntity | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.db.getRepository(InvoiceEntity).findOne({
+      where: { id, merchantCode: scope.merchantCode, environment: scope.environment },
+    });
+  }
+
+  /** Open invoices of a subscription, locked (a cancel voids them). */
+  openOf(manager: EntityManager, subscriptionId: string): Promise<InvoiceEntity[]> {
+    return manager
+      .createQueryBuilder(InvoiceEntity, 'i')
+      .setLock('pessimistic_write')
+      .where(`i.subscription_id = :subscriptionId AND i.status = 'open'`, { subscriptionId })
+      .orderBy('i.id', 'ASC')
+      .getMany();
+  }
+
+  /** A subscription's invoices, newest first. */
+  listOf(subscriptionId: string, o: { limit: number; startingAfter?: string }): Promise<InvoiceEntity[]> {
+    const qb = this.db
+      .getRepository(InvoiceEntity)
+      .createQueryBuilder('i')
+      .where('i.subscription_id = :subscriptionId', { subscriptionId })
+      .orderBy('i.id', 'DESC')
+      .limit(o.limit);
+    if (o.startingAfter !== undefined) qb.andWhere('i.id < :after', { after: o.startingAfter });
+    return qb.getMany();
+  }
+}

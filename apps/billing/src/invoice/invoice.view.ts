@@ -1,0 +1,22 @@
+import { InvoiceView } from '@app/contracts';
+import { InvoiceEntity } from './invoice.entity';
+
+/** `attempts` only on the single-invoice answer (DECISIONS §5). */
+export function toInvoiceView(i: InvoiceEntity, withAttempts = false): InvoiceView {
+  const view: InvoiceView = {
+    id: i.id,
+    subscriptionId: i.subscriptionId,
+    status: i.status,
+    amount: i.amount,
+    currency: i.currency,
+    exponent: i.exponent,
+    periodStart: i.periodStart.toISOString(),
+    periodEnd: i.periodEnd.toISOString(),
+    paymentAttemptCount: i.paymentAttemptCount,
+    lines: i.lines,
+    createdAt: i.createdAt.toISOString(),
+    paidAt: i.paidAt ? i.paidAt.toISOString() : null,
+  };
+  if (withAttempts) view.attempts = i.attempts;
+  return view;
+}

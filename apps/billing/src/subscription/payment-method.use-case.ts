@@ -1,0 +1,200 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '@app/clock';
+import {
+  CallerContext,
+  EventType,
+  EventTypes,
+  PaymentMethodCommand,
+  PaymentResponse,
+  SubscriptionView,
+} from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { BillingEvents } from '../billing-events';
+import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
+import { paidInvoice } from '../invoice/invoice-factory';
+import { applyInvoiceTransition } from '../invoice/invoice-state';
+import { InvoiceEntity } from '../invoice/invoice.entity';
+import { InvoiceRepository } from '../invoice/invoice.repository';
+import { toInvoiceView } from '../invoice/invoice.view';
+import { approvedOrDeclined, PaymentsClient, PresentCard } from '../payments/payments.client';
+import { periodBoundary } from '../period/period';
+import { cycleAmount, PlanEntity } from '../plan/plan.entity';
+import { PlanRepository } from '../plan/plan.repository';
+import { instrumentOf } from './card-instrument';
+import { lockUnchanged } from './subscription-lock';
+import { applySubscriptionTransition, canTransition } from './subscription-state';
+import { SubscriptionEntity } from './subscription.entity';
+import { SubscriptionRepository } from './subscription.repository';
+import { toSubscriptionView } from './subscription.view';
+
+/** What the new card pays while it is being stored: nothing, the open invoice, or a new period. */
+type Recovery = { kind: 'verify' } | { kind: 'open_invoice'; invoice: InvoiceEntity } | { kind: 'new_period' };
+
+/**
+ * POST /v1/subscription/{id}/payment-method (DECISIONS §5): the card is replaced through a new CIT. An
+ * active, trialing, paused or pending subscription only verifies and stores it; a past_due one pays its open
+ * invoice with it, a suspended one a new period starting now, and either becomes active. A decline is 402
+ * and changes nothing.
+ */
+@Injectable()
+export class PaymentMethodUseCase {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly plans: PlanRepository,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly invoices: InvoiceRepository,
+    private readonly payments: PaymentsClient,
+    private readonly idempotency: BillingIdempotencyService,
+    private readonly events: BillingEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  run(ctx: CallerContext, body: PaymentMethodCommand): Promise<SubscriptionView> {
+    return this.idempotency.run(ctx, 'subscription.payment-method', body, (run) => this.replace(ctx, body, run));
+  }
+
+  private async replace(ctx: CallerContext, body: PaymentMethodCommand, run: IdempotentRun): Promise<SubscriptionView> {
+    const instrument = instrumentOf(body.card);
+    if (instrument.mode !== 'cit') {
+      throw DomainError.validation('A new payment method is a new CIT: send cardData or nonceData', 'card.tokenData');
+    }
+    const subscription = await this.subscriptions.find(ctx, body.id);
+    if (!subscription) throw DomainError.notFound('subscription', 'id');
+    const recovering = subscription.status === 'past_due' || subscription.status === 'suspended';
+    if (!recovering && !canTransition(subscription.status, 'update_payment_method')) {
+      throw DomainError.invalidState(`Cannot update the payment method of a ${subscription.status} subscription`);
+    }
+    const plan = (await this.plans.find(ctx, subscription.planId))!;
+    const recovery = await this.recoveryOf(subscription);
+    const payment = await this.charge(ctx, subscription, plan, instrument.card, recovery, run);
+    try {
+      return await this.record(ctx, subscription, plan, recovery, payment, run);
+    } catch (e) {
+      await this.payments.reverse(ctx, payment.id, run.paymentsKey('reverse'));
+      throw e;
+    }
+  }
+
+  private async recoveryOf(subscription: SubscriptionEntity): Promise<Recovery> {
+    if (subscription.status === 'suspended') return { kind: 'new_period' };
+    if (subscription.status !== 'past_due') return { kind: 'verify' };
+    const [invoice] = await this.db.transaction((m) => this.invoices.openOf(m, subscription.id));
+    return invoice ? { kind: 'open_invoice', invoice } : { kind: 'new_period' };
+  }
+
+  private async charge(
+    ctx: CallerContext,
+    subscription: SubscriptionEntity,
+    plan: PlanEntity,
+    card: PresentCard,
+    recovery: Recovery,
+    run: IdempotentRun,
+  ): Promise<PaymentResponse> {
+    const key = run.paymentsKey(recovery.kind);
+    const charge = {
+      key,
+      orderCode: `sub_${subscription.id}_${key}`,
+      currency: plan.currency,
+      exponent: plan.exponent,
+      shopperId: subscription.id,
+      email: subscription.customerEmail,
+      name: subscription.customerName ?? undefined,
+      metadata: subscription.metadata,
+    };
+    const payment =
+      recovery.kind === 'verify'
+        ? await this.payments.verify(ctx, card, charge)
+        : await this.payments.cit(ctx, card, {
+            ...charge,
+            value:
+              recovery.kind === 'open_invoice'
+                ? recovery.invoice.amount
+                : cycleAmount(plan, subscription.cyclesCompleted + 1),
+          });
+    const approved = approvedOrDeclined(payment);
+    if (!approved.token) throw new Error(`Payment ${approved.id} approved without a token`);
+    return approved;
+  }
+
+  private record(
+    ctx: CallerContext,
+    seen: SubscriptionEntity,
+    plan: PlanEntity,
+    recovery: Recovery,
+    payment: PaymentResponse,
+    run: IdempotentRun,
+  ): Promise<SubscriptionView> {
+    const now = this.clock.now(ctx);
+    return this.db.transaction(async (manager) => {
+      const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
+      subscription.cardToken = payment.token!.token;
+      subscription.cardBrand = payment.card?.cardData.brand ?? subscription.cardBrand;
+      subscription.networkTransactionId = payment.card?.networkTransactionId ?? null;
+      subscription.networkReferenceId = payment.card?.networkReferenceId ?? null;
+      const events: EventType[] = [];
+      if (recovery.kind === 'verify') {
+        events.push(...applySubscriptionTransition(subscription, 'update_payment_method'));
+      } else {
+        await this.payInvoice(manager, ctx, subscription, plan, recovery, payment, now);
+        events.push(
+          EventTypes.subscriptionPaymentMethodUpdated,
+          ...applySubscriptionTransition(subscription, 'recover'),
+        );
+        subscription.dunningAttemptCount = 0;
+        subscription.suspendedAt = null;
+        subscription.cyclesCompleted += 1;
+      }
+      subscription.updatedAt = now;
+      await this.subscriptions.save(manager, subscription);
+      const view = toSubscriptionView(subscription, plan);
+      await this.events.emit(manager, ctx, events, view, now);
+      await run.answer(manager, view);
+      return view;
+    });
+  }
+
+  /** Past due: the open invoice is paid by the new card. Suspended: a new period starting now, paid. */
+  private async payInvoice(
+    manager: EntityManager,
+    ctx: CallerContext,
+    subscription: SubscriptionEntity,
+    plan: PlanEntity,
+    recovery: Exclude<Recovery, { kind: 'verify' }>,
+    payment: PaymentResponse,
+    now: Date,
+  ): Promise<void> {
+    if (recovery.kind === 'open_invoice') {
+      const invoice = recovery.invoice;
+      const event = applyInvoiceTransition(invoice, 'pay');
+      invoice.attempts = [
+        ...invoice.attempts,
+        { at: now.toISOString(), paymentId: payment.id, status: payment.status, refusalCode: null },
+      ];
+      invoice.paymentAttemptCount += 1;
+      invoice.paidAt = now;
+      invoice.updatedAt = now;
+      await this.invoices.save(manager, invoice);
+      await this.events.emit(manager, ctx, [event], toInvoiceView(invoice), now);
+      return;
+    }
+    const end = periodBoundary(now, plan.interval, plan.intervalCount, 1);
+    const { invoice, events } = paidInvoice({
+      subscription,
+      plan,
+      periodStart: now,
+      periodEnd: end,
+      amount: cycleAmount(plan, subscription.cyclesCompleted + 1),
+      payment,
+      description: plan.name,
+      now,
+    });
+    await this.invoices.insert(manager, invoice);
+    await this.events.emit(manager, ctx, events, toInvoiceView(invoice), now);
+    subscription.billingAnchor = now;
+    subscription.currentPeriodStart = now;
+    subscription.currentPeriodEnd = end;
+    subscription.nextBillingDate = end;
+  }
+}

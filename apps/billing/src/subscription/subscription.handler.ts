@@ -1,0 +1,85 @@
+import { MessagePattern } from '@nestjs/microservices';
+import {
+  BillingSubjects,
+  CallerContext,
+  ChangePlanCommand,
+  PaymentMethodCommand,
+  CreatedSubscriptionView,
+  CreateSubscriptionRequest,
+  InvoiceView,
+  ListInvoicesCommand,
+  ListSubscriptionsQuery,
+  SubscriptionIdCommand,
+  SubscriptionView,
+} from '@app/contracts';
+import { Caller, CommandBody, CommandHandler } from '@app/messaging';
+import { ChangePlanUseCase } from './change-plan.use-case';
+import { CreateSubscriptionUseCase } from './create-subscription.use-case';
+import { PaymentMethodUseCase } from './payment-method.use-case';
+import { LifecycleUseCase } from './lifecycle.use-case';
+import { SubscriptionQueries } from './subscription-queries.service';
+
+@CommandHandler()
+export class SubscriptionHandler {
+  constructor(
+    private readonly create: CreateSubscriptionUseCase,
+    private readonly lifecycle: LifecycleUseCase,
+    private readonly queries: SubscriptionQueries,
+    private readonly plans: ChangePlanUseCase,
+    private readonly paymentMethods: PaymentMethodUseCase,
+  ) {}
+
+  /** Also sent by the payment-links service to enrol a subscription link's payer (CIT mode). */
+  @MessagePattern(BillingSubjects.createSubscription)
+  subscribe(
+    @Caller() ctx: CallerContext,
+    @CommandBody() body: CreateSubscriptionRequest,
+  ): Promise<CreatedSubscriptionView> {
+    return this.create.run(ctx, body);
+  }
+
+  @MessagePattern(BillingSubjects.getSubscription)
+  get(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
+    return this.queries.get(ctx, body.id);
+  }
+
+  @MessagePattern(BillingSubjects.listSubscriptions)
+  list(@Caller() ctx: CallerContext, @CommandBody() query: ListSubscriptionsQuery): Promise<SubscriptionView[]> {
+    return this.queries.list(ctx, query);
+  }
+
+  @MessagePattern(BillingSubjects.cancelSubscription)
+  cancel(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
+    return this.lifecycle.run(ctx, 'cancel', body.id);
+  }
+
+  @MessagePattern(BillingSubjects.pauseSubscription)
+  pause(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
+    return this.lifecycle.run(ctx, 'pause', body.id);
+  }
+
+  @MessagePattern(BillingSubjects.resumeSubscription)
+  resume(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
+    return this.lifecycle.run(ctx, 'resume', body.id);
+  }
+
+  @MessagePattern(BillingSubjects.changePlan)
+  changePlan(@Caller() ctx: CallerContext, @CommandBody() body: ChangePlanCommand): Promise<SubscriptionView> {
+    return this.plans.run(ctx, body);
+  }
+
+  @MessagePattern(BillingSubjects.updatePaymentMethod)
+  paymentMethod(@Caller() ctx: CallerContext, @CommandBody() body: PaymentMethodCommand): Promise<SubscriptionView> {
+    return this.paymentMethods.run(ctx, body);
+  }
+
+  @MessagePattern(BillingSubjects.listInvoices)
+  invoices(@Caller() ctx: CallerContext, @CommandBody() body: ListInvoicesCommand): Promise<InvoiceView[]> {
+    return this.queries.invoicesOf(ctx, body.id, body);
+  }
+
+  @MessagePattern(BillingSubjects.getInvoice)
+  invoice(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<InvoiceView> {
+    return this.queries.invoice(ctx, body.id);
+  }
+}

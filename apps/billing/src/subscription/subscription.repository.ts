@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { isUuid, Scope } from '../scope';
+import { SubscriptionEntity } from './subscription.entity';
+
+export interface SubscriptionFilters {
+  planId?: number;
+  status?: string;
+  customerEmail?: string;
+  limit: number;
+  startingAfter?: string;
+}
+
+@Injectable()
+export class SubscriptionRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(manager: EntityManager, subscription: SubscriptionEntity): Promise<void> {
+    await manager.insert(SubscriptionEntity, subscription);
+  }
+
+  async save(manager: EntityManager, subscription: SubscriptionEntity): Promise<void> {
+    await manager.save(SubscriptionEntity, subscription);
+  }
+
+  /** Any handle that is not a subscription of this scope finds nothing (404 upstream). */
+  find(scope: Scope, id: string, manager: EntityManager = this.db.manager): Promise<SubscriptionEntity | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return manager.findOne(SubscriptionEntity, {
+      where: { id, merchantCode: scope.merchantCode, environment: scope.environment },
+    });
+  }
+
+  /** The row locked for a state change (FOR UPDATE, inside the caller's transaction). */
+  findForUpdate(manager: EntityManager, scope: Scope, id: string): Promise<SubscriptionEntity | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return manager
+      .createQueryBuilder(SubscriptionEntity, 's')
+      .setLock('pessimistic_write')
+      .where('s.id = :id AND s.merchant_code = :mc AND s.environment = :env', {
+        id,
+        mc: scope.merchantCode,
+        env: scope.environment,
+      })
+      .getOne();
+  }
+
+  /** Children that follow their parent's lifecycle, locked, oldest first. */
+  propagatingChildren(manager: EntityManager, parentId: string): Promise<SubscriptionEntity[]> {
+    return manager
+      .createQueryBuilder(SubscriptionEntity, 's')
+      .setLock('pessimistic_write')
+      .where('s.parent_subscription_id = :parentId AND s.propagate_lifecycle', { parentId })
+      .orderBy('s.id', 'ASC')
+      .getMany();
+  }
+
+  /** Newest first (ids are UUID v7), with the DECISIONS §5 filters. */
+  list(scope: Scope, f: SubscriptionFilters): Promise<SubscriptionEntity[]> {
+    const qb = this.db
+      .getRepository(SubscriptionEntity)
+      .createQueryBuilder('s')
+      .where('s.merchant_code = :mc AND s.environment = :env', { mc: scope.merchantCode, env: scope.environment })
+      .orderBy('s.id', 'DESC')
+      .limit(f.limit);
+    if (f.planId !== undefined) qb.andWhere('s.plan_id = :planId', { planId: f.planId });
+    if (f.status !== undefined) qb.andWhere('s.status = :status', { status: f.status });
+    if (f.customerEmail !== undefined) {
+      qb.andWhere('lower(s.customer_email) = lower(:email)', { email: f.customerEmail });
+    }
+    if (f.startingAfter !== undefined) qb.andWhere('s.id < :after', { after: f.startingAfter });
+    return qb.getMany();
+  }
+}

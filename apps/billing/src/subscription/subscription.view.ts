@@ -1,0 +1,45 @@
+import { SubscriptionView } from '@app/contracts';
+import { PlanEntity } from '../plan/plan.entity';
+import { toPlanView } from '../plan/plan.view';
+import { SubscriptionEntity } from './subscription.entity';
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The Subscription of SPEC; `plan` embedded on single-subscription answers and in events. */
+export function toSubscriptionView(s: SubscriptionEntity, plan?: PlanEntity): SubscriptionView {
+  const view: SubscriptionView = {
+    id: s.id,
+    merchantId: s.merchantId,
+    planId: s.planId,
+    customerEmail: s.customerEmail,
+    customerName: s.customerName,
+    customerDocument: s.customerDocument,
+    cardBrand: s.cardBrand,
+    status: s.status,
+    currentPeriodStart: iso(s.currentPeriodStart),
+    currentPeriodEnd: iso(s.currentPeriodEnd),
+    nextBillingDate: iso(s.nextBillingDate),
+    trialStart: iso(s.trialStart),
+    trialEnd: iso(s.trialEnd),
+    dunningAttemptCount: s.dunningAttemptCount,
+    activatedAt: iso(s.activatedAt),
+    cancelledAt: iso(s.cancelledAt),
+    pausedAt: iso(s.pausedAt),
+    suspendedAt: iso(s.suspendedAt),
+    completedAt: iso(s.completedAt),
+    startAt: iso(s.startAt),
+    cyclesCompleted: s.cyclesCompleted,
+    parentSubscriptionId: s.parentSubscriptionId,
+    propagateLifecycle: s.propagateLifecycle,
+    pendingPlanId: s.pendingPlanId,
+    scheduledPlanChange:
+      s.pendingPlanId !== null && s.nextBillingDate
+        ? { planId: s.pendingPlanId, effectiveAt: s.nextBillingDate.toISOString() }
+        : null,
+    metadata: s.metadata,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+  if (plan) view.plan = toPlanView(plan);
+  return view;
+}

@@ -1,0 +1,197 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  BillingSubjects,
+  CallerContext,
+  ChangePlanRequest,
+  CreatedSubscriptionView,
+  CreateSubscriptionRequest,
+  InvoiceView,
+  ListInvoicesQuery,
+  ListSubscriptionsQuery,
+  MerchantQuery,
+  OptionalMerchantBody,
+  PaymentMethodRequest,
+  RequiredMerchantBody,
+  RequiredMerchantQuery,
+  SubscriptionView,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { BillingErrorResponses } from './billing-errors';
+
+const NO_SUBSCRIPTION = 'No such subscription for this merchant and environment';
+const IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS (Retry-After: 1)';
+const REUSED = 'IDEMPOTENCY_KEY_REUSED';
+
+/** Subscriptions, their operations and invoices (DECISIONS §5), served by the billing service. */
+@ApiTags('billing')
+@Controller('v1/subscription')
+@PrivateRoute()
+export class SubscriptionsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post()
+  @IdempotencyKeyHeader()
+  @ApiOperation({
+    summary: 'Enrol a customer: CIT mode (cardData or nonceData) or record mode (tokenData)',
+    description: 'Status pending (future startAt), trialing (plan trial) or active (cycle 1 charged now).',
+  })
+  @ApiCreatedResponse({ type: CreatedSubscriptionView })
+  @BillingErrorResponses({
+    notFound: 'Unknown plan, token, nonce, firstPaymentId or parent subscription',
+    conflict: `INVALID_STATE (plan archived or inactive, parent cancelled) or ${IN_PROGRESS}`,
+    unprocessable: `CURRENCY_MISMATCH (firstPaymentId) or ${REUSED}`,
+    declined: true,
+    payments: true,
+  })
+  create(
+    @Body() body: CreateSubscriptionRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<CreatedSubscriptionView> {
+    return this.rpc.send<CreatedSubscriptionView>(BillingSubjects.createSubscription, caller, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Subscriptions, newest first, filtered by planId, status or customerEmail' })
+  @ApiOkResponse({ type: [SubscriptionView] })
+  @BillingErrorResponses()
+  list(@Query() query: ListSubscriptionsQuery, @Caller() caller: CallerContext): Promise<SubscriptionView[]> {
+    const { merchantCode: _merchantCode, ...filters } = query;
+    return this.rpc.send<SubscriptionView[]>(BillingSubjects.listSubscriptions, caller, filters);
+  }
+
+  @Get('invoice/:id')
+  @ApiOperation({ summary: 'One invoice, with the result of every charge attempt' })
+  @ApiOkResponse({ type: InvoiceView })
+  @BillingErrorResponses({ notFound: 'No such invoice for this merchant and environment' })
+  invoice(
+    @Param('id') id: string,
+    @Query() _query: MerchantQuery,
+    @Caller() caller: CallerContext,
+  ): Promise<InvoiceView> {
+    return this.rpc.send<InvoiceView>(BillingSubjects.getInvoice, caller, { id });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A subscription, with its plan embedded' })
+  @ApiOkResponse({ type: SubscriptionView })
+  @BillingErrorResponses({ notFound: NO_SUBSCRIPTION })
+  get(
+    @Param('id') id: string,
+    @Query() _query: RequiredMerchantQuery,
+    @Caller() caller: CallerContext,
+  ): Promise<SubscriptionView> {
+    return this.rpc.send<SubscriptionView>(BillingSubjects.getSubscription, caller, { id });
+  }
+
+  @Get(':id/invoice')
+  @ApiOperation({ summary: 'A subscription’s invoices, newest first' })
+  @ApiOkResponse({ type: [InvoiceView] })
+  @BillingErrorResponses({ notFound: NO_SUBSCRIPTION })
+  invoices(
+    @Param('id') id: string,
+    @Query() query: ListInvoicesQuery,
+    @Caller() caller: CallerContext,
+  ): Promise<InvoiceView[]> {
+    const { merchantCode: _merchantCode, ...page } = query;
+    return this.rpc.send<InvoiceView[]>(BillingSubjects.listInvoices, caller, { ...page, id });
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Cancel for good: open invoices are voided, subscription.cancelled fires' })
+  @ApiOkResponse({ type: SubscriptionView })
+  @BillingErrorResponses({
+    notFound: NO_SUBSCRIPTION,
+    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
+    unprocessable: REUSED,
+  })
+  cancel(
+    @Param('id') id: string,
+    @Body() _body: RequiredMerchantBody,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<SubscriptionView> {
+    return this.rpc.send<SubscriptionView>(BillingSubjects.cancelSubscription, caller, { id });
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Stop billing (from active, trialing or past_due)' })
+  @ApiOkResponse({ type: SubscriptionView })
+  @BillingErrorResponses({
+    notFound: NO_SUBSCRIPTION,
+    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
+    unprocessable: REUSED,
+  })
+  pause(
+    @Param('id') id: string,
+    @Body() _body: OptionalMerchantBody,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<SubscriptionView> {
+    return this.rpc.send<SubscriptionView>(BillingSubjects.pauseSubscription, caller, { id });
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Resume a paused subscription: active, next charge one interval from now' })
+  @ApiOkResponse({ type: SubscriptionView })
+  @BillingErrorResponses({
+    notFound: NO_SUBSCRIPTION,
+    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
+    unprocessable: REUSED,
+  })
+  resume(
+    @Param('id') id: string,
+    @Body() _body: OptionalMerchantBody,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<SubscriptionView> {
+    return this.rpc.send<SubscriptionView>(BillingSubjects.resumeSubscription, caller, { id });
+  }
+
+  @Post(':id/change-plan')
+  @HttpCode(200)
+  @IdempotencyKeyHeader()
+  @ApiOperation({
+    summary: 'Switch plans now (prorated upgrade charged at once, downgrade without refund) or at the next billing',
+  })
+  @ApiOkResponse({ type: SubscriptionView })
+  @BillingErrorResponses({
+    notFound: `${NO_SUBSCRIPTION}, or no such plan`,
+    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
+    unprocessable: `CURRENCY_MISMATCH or ${REUSED}`,
+    declined: true,
+    payments: true,
+  })
+  changePlan(
+    @Param('id') id: string,
+    @Body() body: ChangePlanRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<SubscriptionView> {
+    return this.rpc.send<SubscriptionView>(BillingSubjects.changePlan, caller, { ...body, id });
+  }
+
+  @Post(':id/payment-method')
+  @HttpCode(200)
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Replace the card through a new cardholder-initiated verification' })
+  @ApiOkResponse({ type: SubscriptionView })
+  @BillingErrorResponses({
+    notFound: `${NO_SUBSCRIPTION}, or no such nonce`,
+    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
+    unprocessable: REUSED,
+    declined: true,
+    payments: true,
+  })
+  paymentMethod(
+    @Param('id') id: string,
+    @Body() body: PaymentMethodRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<SubscriptionView> {
+    return this.rpc.send<SubscriptionView>(BillingSubjects.updatePaymentMethod, caller, { ...body, id });
+  }
+}
