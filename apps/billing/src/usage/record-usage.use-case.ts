@@ -175,7 +175,7 @@ function refusal(p: Pending, lookup: UsageLookup, meterId: string | undefined, n
   if (ENDED.has(subscription.status)) {
     return DomainError.invalidState(`The subscription is ${subscription.status}: it takes no more usage`);
   }
-  if (subscription.periodStart && at < subscription.periodStart.getTime()) {
+  if (subscription.billedThrough && at < subscription.billedThrough.getTime()) {
     return new DomainError('USAGE_PERIOD_CLOSED', 'occurredAt falls in a period already invoiced', 'occurredAt');
   }
   return undefined;

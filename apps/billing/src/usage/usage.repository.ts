@@ -33,8 +33,9 @@ const LOOKUP = statement(
   'usage_lookup',
   `SELECT
      (SELECT coalesce(json_agg(json_build_object('id', s.id, 'status', s.status,
-               'startsAt', coalesce(s.start_at, s.created_at), 'periodStart', s.current_period_start)), '[]')
+               'startsAt', coalesce(s.start_at, s.created_at), 'billedThrough', b.billed_through)), '[]')
         FROM subscriptions s
+        LEFT JOIN usage_billed_through b ON b.subscription_id = s.id
        WHERE s.id = ANY($3::uuid[]) AND s.merchant_code = $1 AND s.environment = $2) AS subscriptions,
      (SELECT coalesce(json_agg(json_build_object('id', m.id, 'code', m.code)), '[]')
         FROM meters m
@@ -66,6 +67,12 @@ const BY_KEYS = statement(
      JOIN usage_events e ON e.meter_id = k.meter_id AND e.idempotency_key = k.key`,
 );
 
+const MARK_BILLED = statement(
+  'usage_mark_billed',
+  `INSERT INTO usage_billed_through (subscription_id, billed_through) VALUES ($1, $2)
+   ON CONFLICT (subscription_id) DO UPDATE SET billed_through = greatest(usage_billed_through.billed_through, $2)`,
+);
+
 const PERIOD_TOTALS = statement(
   'usage_period_totals',
   `SELECT meter_id AS "meterId", sum(quantity)::text AS sum, count(*)::float8 AS count, max(quantity)::float8 AS max,
@@ -79,8 +86,8 @@ export interface UsageSubscription {
   id: string;
   status: string;
   startsAt: Date;
-  /** Usage dated before it was billed by the renewal that opened the current period; null before the start. */
-  periodStart: Date | null;
+  /** Usage dated before it is billed already (null: none billed yet). */
+  billedThrough: Date | null;
 }
 
 export interface StoredUsage {
@@ -120,9 +127,10 @@ export class UsageRepository {
   }
 
   /**
-   * For the renewal that rates a subscription's closing period: call it in the transaction that reads the
-   * period's usage and moves the subscription to its next period, before reading. Ingestion waits for that
-   * transaction, then sees the new period and answers USAGE_PERIOD_CLOSED for the old one.
+   * For the renewal that rates a subscription's usage: call it first in the transaction that reads the usage
+   * (`periodTotals` from the previous `billedThrough`, or the start, to the period end) and calls
+   * `markBilledThrough`. Ingestion waits for that transaction, then answers USAGE_PERIOD_CLOSED for the
+   * billed time, so no event can slip into a period after it was rated.
    */
   async lockForRating(manager: EntityManager, subscriptionId: string): Promise<void> {
     await runStatement(manager, LOCK_EXCLUSIVE, [subscriptionId]);
@@ -136,7 +144,7 @@ export class UsageRepository {
     keys: Array<{ meterCode: string; key: string }>,
   ): Promise<UsageLookup> {
     const [row] = await runStatement<{
-      subscriptions: Array<{ id: string; status: string; startsAt: string; periodStart: string | null }>;
+      subscriptions: Array<{ id: string; status: string; startsAt: string; billedThrough: string | null }>;
       meters: Array<{ id: string; code: string }>;
       existing: Array<Omit<StoredUsage, 'occurredAt'> & { occurredAt: string }>;
     }>(manager, LOOKUP, [
@@ -155,7 +163,7 @@ export class UsageRepository {
             id: s.id,
             status: s.status,
             startsAt: new Date(s.startsAt),
-            periodStart: s.periodStart ? new Date(s.periodStart) : null,
+            billedThrough: s.billedThrough ? new Date(s.billedThrough) : null,
           },
         ]),
       ),
@@ -195,6 +203,14 @@ export class UsageRepository {
       keys.map((k) => k.key),
     ]);
     return new Map(rows.map((r) => [usageKey(r.meterId, r.idempotencyKey), r]));
+  }
+
+  /**
+   * For the renewal, after it rated [from, `through`): usage dated before `through` is closed from now on
+   * (USAGE_PERIOD_CLOSED). In the rating transaction, after `lockForRating`. It never moves back.
+   */
+  async markBilledThrough(manager: EntityManager, subscriptionId: string, through: Date): Promise<void> {
+    await runStatement(manager, MARK_BILLED, [subscriptionId, through]);
   }
 
   /** Per meter, every aggregation of a subscription's usage in [start, end): the renewal picks the meter's. */
