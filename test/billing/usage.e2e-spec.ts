@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { TestStack } from '../support/stack';
 import { billingMerchant, BillingClient, billingQuery, expectError } from './billing-fixtures';
 
@@ -217,6 +218,42 @@ describe('billing usage', () => {
       );
       expectError(await m.post('/v1/subscription/usage/batch', {}, null), 400, 'VALIDATION_FAILED', 'events');
     });
+  });
+
+  it('answers arbitrary input with a 4xx envelope or a 2xx, never a 5xx', async () => {
+    const field = fc.oneof(
+      fc.jsonValue({ maxDepth: 1 }),
+      fc.constantFrom(subscription.id, subscription.id.toUpperCase(), 'api_calls', 'seats', '9999-12-31T23:59:59Z'),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.oneof(fc.integer({ min: -5, max: 2 ** 53 + 2 }), fc.double()),
+    );
+    const event = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.record(
+        { subscriptionId: field, meterCode: field, quantity: field, occurredAt: field, idempotencyKey: field },
+        { requiredKeys: [] },
+      ),
+    );
+    const request = fc.oneof(
+      fc.tuple(fc.constant('/v1/subscription/usage'), event),
+      fc.tuple(fc.constant('/v1/subscription/usage/batch'), fc.jsonValue({ maxDepth: 2 })),
+      fc.tuple(
+        fc.constant('/v1/subscription/usage/batch'),
+        fc.record({
+          events: fc.array(event, { maxLength: 30 }),
+          merchantCode: fc.constantFrom(undefined, m.merchantCode),
+        }),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(request, fc.option(fc.string({ maxLength: 20 })), async ([path, body], key) => {
+        const r = await m.post(path, body, key === null || !/^[\x20-\x7E]+$/.test(key) ? null : key);
+        expect(r.status).toBeLessThan(500);
+        if (r.status >= 400) expect(r.body.error).toMatchObject({ status: r.status, code: expect.any(String) });
+        for (const x of r.body?.results ?? []) expect(x.status).toBeLessThan(500);
+      }),
+      { numRuns: 150, seed: 10 },
+    );
   });
 
   describe('scoping and periods', () => {

@@ -6,23 +6,29 @@ import type { Aggregation } from './aggregate';
 
 /**
  * Key space of the advisory locks between usage ingestion and rating (`pg_advisory_xact_lock(class, key)`),
- * so they cannot collide with another feature's locks on the same subscription.
+ * so they cannot collide with another feature's locks.
  */
 const USAGE_LOCK_CLASS = 0x75736167; // "usag"
+/**
+ * Subscriptions share this many lock keys (by hash): a batch of 1,000 subscriptions then takes at most 64
+ * locks, where one each could exhaust PostgreSQL's shared lock table (64 per connection by default) under a
+ * few concurrent batches. Two subscriptions in one bucket only wait for each other while one is rated.
+ */
+const LOCK_BUCKETS = 64;
 
 /**
- * Ingestion holds its subscriptions' locks shared, a renewal that rates a period holds its subscription's
+ * Ingestion holds its subscriptions' buckets shared, a renewal that rates a period holds its subscription's
  * exclusively: usage cannot be accepted into a period while (or after) it is rated. Sorted keys, so two
- * batches never wait on each other in a cycle.
+ * transactions never wait on each other in a cycle.
  */
 const LOCK_SHARED = statement(
   'usage_lock_shared',
   `SELECT count(pg_advisory_xact_lock_shared(${USAGE_LOCK_CLASS}, k))
-   FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($1::text[]) s ORDER BY 1) keys`,
+   FROM (SELECT DISTINCT hashtext(s) & ${LOCK_BUCKETS - 1} AS k FROM unnest($1::text[]) s ORDER BY 1) keys`,
 );
 const LOCK_EXCLUSIVE = statement(
   'usage_lock_exclusive',
-  `SELECT pg_advisory_xact_lock(${USAGE_LOCK_CLASS}, hashtext($1::text))`,
+  `SELECT pg_advisory_xact_lock(${USAGE_LOCK_CLASS}, hashtext($1::text) & ${LOCK_BUCKETS - 1})`,
 );
 
 /**
@@ -121,7 +127,7 @@ export const usageKey = (meterId: string, key: string): string => `${meterId}\n$
 /** Usage SQL: the batch lookup and insert of ingestion, and what rating needs (lock, period totals). */
 @Injectable()
 export class UsageRepository {
-  /** Shared locks on the subscriptions a batch writes to; see LOCK_SHARED. Call it before `lookup`. */
+  /** Shared locks on the subscriptions a batch writes to (LOCK_SHARED); before `lookup`, so it sees their marks. */
   async lockShared(manager: EntityManager, subscriptionIds: string[]): Promise<void> {
     await runStatement(manager, LOCK_SHARED, [subscriptionIds]);
   }
