@@ -254,6 +254,9 @@ describe('billing usage', () => {
       }),
       { numRuns: 150, seed: 10 },
     );
+    for (const app of ['gateway', 'billing']) {
+      expect(stack.log(app).text()).not.toMatch(/Unexpected error|INTERNAL_ERROR/);
+    }
   });
 
   describe('scoping and periods', () => {
