@@ -9,3 +9,4 @@ export * from './query.dto';
 export * from './sandbox-clock.dto';
 export * from './payment-links';
 export * from './billing';
+export * from './usage.dto';
