@@ -15,6 +15,15 @@ describe('uuidv7', () => {
     expect(ids.size).toBe(5000);
   });
 
+  it('sorts in creation order within one millisecond too, even past 4,096 ids', () => {
+    const ids = Array.from({ length: 10_000 }, () => uuidv7());
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    const ms = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+    // Borrowing milliseconds keeps the embedded time close to the real one.
+    expect(ms(ids[ids.length - 1]) - Date.now()).toBeLessThan(50);
+  });
+
   it('sorts by creation time across milliseconds', async () => {
     const a = uuidv7();
     await new Promise((r) => setTimeout(r, 2));

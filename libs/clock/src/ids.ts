@@ -32,16 +32,42 @@ export function randomString(alphabet: string, length: number): string {
   return out;
 }
 
+// Monotonic state of uuidv7() (RFC 9562 §6.2 method 1): the last millisecond used and a 12-bit counter in
+// rand_a, so ids made one after another in one process sort in creation order even within a millisecond.
+let lastMs = -1;
+let counter = 0;
+
+/** A counter start for a new millisecond: random, with the top bit clear so at least 2,048 increments fit. */
+const counterSeed = (): number => random8().readUInt16BE(0) & 0x7ff;
+
+/** The millisecond and rand_a counter of the next id of this process: never smaller than the previous one. */
+function nextStamp(): [number, number] {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    counter = counterSeed();
+  } else if (counter < 0xfff) {
+    counter++;
+  } else {
+    // 4,096 ids in one millisecond (or the clock stepped back): borrow the next millisecond.
+    lastMs++;
+    counter = counterSeed();
+  }
+  return [lastMs, counter];
+}
+
 /**
  * UUID v7 (RFC 9562): 48-bit millisecond timestamp then randomness, so ids sort by creation time and keep
- * b-tree inserts local. Ids are identifiers, not business time, so they read the real clock.
+ * b-tree inserts local. Ids are identifiers, not business time, so they read the real clock. Without `ms`,
+ * ids of this process are strictly increasing (a counter in rand_a), so events written in one transaction
+ * keep their order; with `ms` (tests, key-range bounds) rand_a is random.
  */
-export function uuidv7(ms: number = Date.now()): string {
+export function uuidv7(ms?: number): string {
   const bytes = Buffer.allocUnsafe(16);
-  bytes.writeUIntBE(ms, 0, 6);
-  random8().copy(bytes, 6);
-  bytes.writeUInt16BE(random8().readUInt16BE(0), 14);
-  bytes[6] = (bytes[6] & 0x0f) | 0x70;
+  const [stamp, seq] = ms === undefined ? nextStamp() : [ms, random8().readUInt16BE(0) & 0xfff];
+  bytes.writeUIntBE(stamp, 0, 6);
+  bytes.writeUInt16BE(0x7000 | seq, 6);
+  random8().copy(bytes, 8);
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
