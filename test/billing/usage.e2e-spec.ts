@@ -33,7 +33,7 @@ describe('billing usage', () => {
   }
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'billing'] });
+    stack = await TestStack.start({ services: ['payments', 'billing', 'payment-links'] });
     m = await billingMerchant(stack);
     subscription = await meteredSubscription(m);
   });

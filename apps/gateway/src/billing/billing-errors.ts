@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
+  ApiGatewayTimeoutResponse,
   ApiNotFoundResponse,
   ApiPaymentRequiredResponse,
   ApiServiceUnavailableResponse,
@@ -9,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { DomainError } from '@app/errors';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { unknownOutcomeDoc } from '../http/upstream-timeout.doc';
 
 /** The error answers of the billing routes, documented once. */
 export const BillingErrorResponses = (
@@ -35,6 +37,10 @@ export const BillingErrorResponses = (
           }),
         ]
       : []),
+    ApiGatewayTimeoutResponse({
+      description: `UPSTREAM_TIMEOUT: the outcome is unknown: ${unknownOutcomeDoc('billing')}`,
+      type: ErrorEnvelope,
+    }),
   );
 
 /** A plan id in the path: an integer, else no such plan (404, as for any unknown handle). */

@@ -33,6 +33,7 @@ export class PaymentLinksController {
   })
   @ApiCreatedResponse({ type: PaymentLinkResponse })
   @PaymentErrorResponses({
+    service: 'payment-links',
     notFound: 'NOT_FOUND: subscriptionPlanId unknown for this merchant and environment',
     conflict: 'INVALID_STATE: the plan is inactive or archived',
     unprocessable: 'INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED',
@@ -48,7 +49,10 @@ export class PaymentLinksController {
   @PrivateRoute()
   @ApiOperation({ summary: 'Payment links, newest first (paged with limit and startingAfter)' })
   @ApiOkResponse({ type: [PaymentLinkResponse] })
-  @PaymentErrorResponses({ notFound: 'NOT_FOUND: startingAfter is not a link of this merchant' })
+  @PaymentErrorResponses({
+    service: 'payment-links',
+    notFound: 'NOT_FOUND: startingAfter is not a link of this merchant',
+  })
   list(@Query() query: ListPaymentLinksQuery, @Caller() caller: CallerContext): Promise<PaymentLinkResponse[]> {
     const { merchantCode: _merchantCode, ...filters } = query;
     return this.rpc.send<PaymentLinkResponse[], ListPaymentLinksCommand>(PaymentLinksSubjects.list, caller, filters);
@@ -58,7 +62,7 @@ export class PaymentLinksController {
   @PrivateRoute()
   @ApiOperation({ summary: 'A payment link by id (an expired link reads as expired)' })
   @ApiOkResponse({ type: PaymentLinkResponse })
-  @PaymentErrorResponses({ notFound: 'NOT_FOUND' })
+  @PaymentErrorResponses({ service: 'payment-links', notFound: 'NOT_FOUND' })
   get(
     @Param('id') id: string,
     @Query() _query: MerchantQuery,
@@ -75,7 +79,11 @@ export class PaymentLinksController {
     description: 'The hosted page stops taking payments. An already cancelled link answers 200 unchanged.',
   })
   @ApiOkResponse({ type: PaymentLinkResponse })
-  @PaymentErrorResponses({ notFound: 'NOT_FOUND', conflict: 'INVALID_STATE: the link is used or expired' })
+  @PaymentErrorResponses({
+    service: 'payment-links',
+    notFound: 'NOT_FOUND',
+    conflict: 'INVALID_STATE: the link is used or expired',
+  })
   cancel(
     @Param('id') id: string,
     @Body() _body: MerchantQuery,
