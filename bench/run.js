@@ -96,7 +96,13 @@ function makeContext(options, children, stack) {
 }
 
 async function runScenario(scenario, ctx, options) {
-  const outcome = { id: scenario.id, name: scenario.name, target: scenario.target, rate: scenario.rate };
+  const outcome = {
+    id: scenario.id,
+    name: scenario.name,
+    target: scenario.target,
+    rate: scenario.rate,
+    eventsPerRequest: scenario.eventsPerRequest,
+  };
   if (scenario.stack && !ctx.stack) return { ...outcome, status: 'error', message: 'the suite did not start' };
   let setup;
   try {
@@ -112,14 +118,13 @@ async function runScenario(scenario, ctx, options) {
     { name: 'bench', pid: process.pid },
   ];
   const load = scenario.rate ? `${scenario.rate} req/s fixed` : 'max rate';
-  say(
-    `${scenario.name}: ${options.connections} connections, ${load}, ${options.warmup} s warm-up + ${options.duration} s`,
-  );
+  const connections = scenario.connections || options.connections;
+  say(`${scenario.name}: ${connections} connections, ${load}, ${options.warmup} s warm-up + ${options.duration} s`);
   try {
     // CPU counts the measured seconds only: the meter starts after the warm-up.
     let meter;
     const result = await measure(setup.request, {
-      connections: options.connections,
+      connections,
       duration: options.duration,
       warmup: options.warmup,
       rate: scenario.rate,
@@ -149,13 +154,15 @@ async function runScenario(scenario, ctx, options) {
       rssMb: rss,
       heapMb: heap,
       exited: gone.length ? gone : undefined,
-      verdict: report.verdict(scenario.target, result),
+      eventsPerSec: report.eventsPerSec(scenario.eventsPerRequest, result),
+      verdict: report.verdict(scenario.target, result, scenario.eventsPerRequest),
     };
     const r = result;
     say(
       `  ${r.rps} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}` +
         (Object.keys(r.statusCodes).length ? `, statuses ${JSON.stringify(r.statusCodes)}` : ''),
     );
+    if (done.eventsPerSec !== undefined) say(`  ${done.eventsPerSec.toLocaleString('en-US')} events/s`);
     say(`  CPU: ${report.formatCpu(cpu)}`);
     say(`  CPU per request: ${report.formatCpuPerRequest(perRequest)}`);
     say(`  RSS: ${report.formatRss(rss, heap)}`);

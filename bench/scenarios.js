@@ -8,6 +8,8 @@
  *     name: 'what the table shows',
  *     stack: true,                 // needs the suite (gateway + services); ctx.stack is set then
  *     rate: 300,                   // optional fixed rate (autocannon overallRate); default: as fast as possible
+ *     connections: 8,              // optional; default: the run's --connections
+ *     eventsPerRequest: 1000,      // optional: also report events/s (target.minEventsPerSec)
  *     target: { minRps, maxP99Ms, maxErrors, maxNon2xx, label },  // optional; every bound given must hold
  *     async setup(ctx) {           // returns { skip: 'why' } or
  *       return { request, processes, teardown };
@@ -171,5 +173,7 @@ const scenarios = [
     },
   },
 ];
+
+scenarios.push(...require('./usage-scenarios'));
 
 module.exports = { scenarios, purchaseBody };

@@ -3,9 +3,12 @@
 const MEMORY_LIMIT_MB = 200;
 
 /** PASS/MISS against a scenario target, or '' when the scenario has none. */
-function verdict(target, result) {
+function verdict(target, result, eventsPerRequest) {
   if (!target || !result) return { status: '', misses: [] };
   const misses = [];
+  const events = eventsPerSec(eventsPerRequest, result);
+  if (target.minEventsPerSec !== undefined && !(events >= target.minEventsPerSec))
+    misses.push(`events/s ${events} < ${target.minEventsPerSec}`);
   if (target.minRps !== undefined && !(result.rps >= target.minRps))
     misses.push(`req/s ${result.rps} < ${target.minRps}`);
   if (target.maxP99Ms !== undefined && !(result.latencyMs.p99 <= target.maxP99Ms)) {
@@ -14,6 +17,14 @@ function verdict(target, result) {
   if (target.maxErrors !== undefined && result.errors > target.maxErrors) misses.push(`${result.errors} errors`);
   if (target.maxNon2xx !== undefined && result.non2xx > target.maxNon2xx) misses.push(`${result.non2xx} non-2xx`);
   return { status: misses.length ? 'MISS' : 'PASS', misses };
+}
+
+/** Events per second of a scenario whose requests carry `eventsPerRequest` events each (usage batches). */
+function eventsPerSec(eventsPerRequest, result) {
+  if (!eventsPerRequest || !result) return undefined;
+  // Only answered requests count: a request that failed recorded nothing.
+  const answered = result.requests ? (result.requests - (result.non2xx || 0)) / result.requests : 1;
+  return Math.round(result.rps * eventsPerRequest * answered);
 }
 
 /** The largest RSS each app process reached in any scenario, against the 200 MB budget. */
@@ -44,6 +55,7 @@ function scenarioTable(outcomes) {
     return [
       o.name,
       r ? int(r.rps) : '-',
+      o.eventsPerSec !== undefined ? int(o.eventsPerSec) : '-',
       r ? ms(r.latencyMs.p50) : '-',
       r ? ms(r.latencyMs.p97_5) : '-',
       r ? ms(r.latencyMs.p99) : '-',
@@ -53,7 +65,7 @@ function scenarioTable(outcomes) {
       result,
     ];
   });
-  return table(['scenario', 'req/s', 'p50', 'p97.5', 'p99', 'non-2xx', 'errors', 'target', 'result'], rows);
+  return table(['scenario', 'req/s', 'events/s', 'p50', 'p97.5', 'p99', 'non-2xx', 'errors', 'target', 'result'], rows);
 }
 
 function memoryTable(verdicts) {
@@ -100,6 +112,7 @@ function formatRss(rss, heap = {}) {
 
 module.exports = {
   cpuPerRequest,
+  eventsPerSec,
   formatCpu,
   formatCpuPerRequest,
   formatRss,

@@ -29,6 +29,7 @@ import { SubscriptionQueries } from './subscription/subscription-queries.service
 import { SubscriptionEntity } from './subscription/subscription.entity';
 import { SubscriptionHandler } from './subscription/subscription.handler';
 import { SubscriptionRepository } from './subscription/subscription.repository';
+import { usageEntities, usageHandlers, usageProviders } from './usage/usage.wiring';
 
 @Module({})
 export class BillingModule {
@@ -40,12 +41,12 @@ export class BillingModule {
         serviceDatabase(() => ({
           app: 'billing',
           url: config.BILLING_DATABASE_URL,
-          entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity],
+          entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity, ...usageEntities],
           migrations,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('billing'), PlanHandler, MeterHandler, SubscriptionHandler],
+      controllers: [pingHandler('billing'), PlanHandler, MeterHandler, SubscriptionHandler, ...usageHandlers],
       providers: [
         { provide: RPC_TIMEOUT_MS, useValue: config.PAYMENTS_RPC_TIMEOUT_MS },
         RpcClient,
@@ -64,6 +65,7 @@ export class BillingModule {
         LifecycleUseCase,
         ChangePlanUseCase,
         PaymentMethodUseCase,
+        ...usageProviders,
       ],
     };
   }

@@ -26,6 +26,7 @@ import { PingController } from './ping/ping.controller';
 import { paymentControllers } from './payments/payments.wiring';
 import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbox-clock.wiring';
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
+import { UsageController } from './billing/usage.controller';
 import { webhookControllers, webhookEntities, webhookProviders } from './webhooks/webhooks.providers';
 
 export interface GatewayModuleOptions {
@@ -73,6 +74,7 @@ export class GatewayModule {
         ...webhookControllers,
         ...sdkControllers,
         ...sandboxClockControllers,
+        UsageController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

@@ -8,3 +8,4 @@ export * from './payments-extras';
 export * from './query.dto';
 export * from './sandbox-clock.dto';
 export * from './billing';
+export * from './usage.dto';

@@ -61,6 +61,10 @@ export const BillingSubjects = {
   updatePaymentMethod: 'cmd.billing.subscription.payment-method',
   listInvoices: 'cmd.billing.invoice.list',
   getInvoice: 'cmd.billing.invoice.get',
+  /** POST /v1/subscription/usage: UsageRequest (key in ctx.idempotencyKey) → UsageEventView. */
+  recordUsage: 'cmd.billing.usage.record',
+  /** POST /v1/subscription/usage/batch: UsageBatchRequest → UsageBatchResponse. */
+  recordUsageBatch: 'cmd.billing.usage.record-batch',
 } as const;
 
 export const PingSubjects: Record<ServiceName, string> = {

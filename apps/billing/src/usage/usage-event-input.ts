@@ -1,0 +1,47 @@
+import { isValidIdempotencyKey, UsageBatchEvent } from '@app/contracts';
+import { DomainError } from '@app/errors';
+
+/**
+ * One event of a usage batch, checked by hand against the rules of the `UsageBatchEvent` DTO: class-validator
+ * costs about 90 µs an event, which is most of a 1,000-event batch's time in billing. The unit test holds this
+ * reader to the DTO (same events accepted, same field named). Unknown fields are dropped, as the DTO's
+ * whitelist would.
+ */
+export function readUsageBatchEvent(value: unknown): UsageBatchEvent | DomainError {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return DomainError.validation('Each event must be a JSON object');
+  }
+  const v = value as Record<string, unknown>;
+  // In the order class-validator reports them: the subclass's own field first.
+  const problem =
+    (v.idempotencyKey == null ? undefined : key(v.idempotencyKey)) ??
+    text(v.subscriptionId, 'subscriptionId', 255) ??
+    text(v.meterCode, 'meterCode', 255) ??
+    quantity(v.quantity) ??
+    (v.occurredAt == null ? undefined : text(v.occurredAt, 'occurredAt', 64));
+  if (problem) return problem;
+  const event: UsageBatchEvent = {
+    subscriptionId: v.subscriptionId as string,
+    meterCode: v.meterCode as string,
+    quantity: v.quantity as number,
+  };
+  // null means absent, as @IsOptional() has it.
+  if (v.occurredAt != null) event.occurredAt = v.occurredAt as string;
+  if (v.idempotencyKey != null) event.idempotencyKey = v.idempotencyKey as string;
+  return event;
+}
+
+function text(value: unknown, param: string, max: number): DomainError | undefined {
+  if (typeof value === 'string' && value.length >= 1 && value.length <= max) return undefined;
+  return DomainError.validation(`${param} must be a string of 1-${max} characters`, param);
+}
+
+function quantity(value: unknown): DomainError | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return undefined;
+  return DomainError.validation('quantity must be an integer >= 0', 'quantity');
+}
+
+function key(value: unknown): DomainError | undefined {
+  if (isValidIdempotencyKey(value)) return undefined;
+  return DomainError.validation('idempotencyKey must be 1-255 printable ASCII characters', 'idempotencyKey');
+}

@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { runStatement, statement } from '@app/database';
+import type { Scope } from '../scope';
+import type { Aggregation } from './aggregate';
+
+/**
+ * Key space of the advisory locks between usage ingestion and rating (`pg_advisory_xact_lock(class, key)`),
+ * so they cannot collide with another feature's locks on the same subscription.
+ */
+const USAGE_LOCK_CLASS = 0x75736167; // "usag"
+
+/**
+ * Ingestion holds its subscriptions' locks shared, a renewal that rates a period holds its subscription's
+ * exclusively: usage cannot be accepted into a period while (or after) it is rated. Sorted keys, so two
+ * batches never wait on each other in a cycle.
+ */
+const LOCK_SHARED = statement(
+  'usage_lock_shared',
+  `SELECT count(pg_advisory_xact_lock_shared(${USAGE_LOCK_CLASS}, k))
+   FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($1::text[]) s ORDER BY 1) keys`,
+);
+const LOCK_EXCLUSIVE = statement(
+  'usage_lock_exclusive',
+  `SELECT pg_advisory_xact_lock(${USAGE_LOCK_CLASS}, hashtext($1::text))`,
+);
+
+/**
+ * Everything a batch needs to decide, in one round trip: its subscriptions (start, current period, status),
+ * its meters, and the events already recorded under its (meter, key) pairs. All scoped to the caller.
+ */
+const LOOKUP = statement(
+  'usage_lookup',
+  `SELECT
+     (SELECT coalesce(json_agg(json_build_object('id', s.id, 'status', s.status,
+               'startsAt', coalesce(s.start_at, s.created_at), 'periodStart', s.current_period_start)), '[]')
+        FROM subscriptions s
+       WHERE s.id = ANY($3::uuid[]) AND s.merchant_code = $1 AND s.environment = $2) AS subscriptions,
+     (SELECT coalesce(json_agg(json_build_object('id', m.id, 'code', m.code)), '[]')
+        FROM meters m
+       WHERE m.code = ANY($4::text[]) AND m.merchant_code = $1 AND m.environment = $2) AS meters,
+     (SELECT coalesce(json_agg(json_build_object('id', e.id, 'subscriptionId', e.subscription_id,
+               'meterId', e.meter_id, 'quantity', e.quantity, 'occurredAt', e.occurred_at,
+               'idempotencyKey', e.idempotency_key)), '[]')
+        FROM unnest($5::text[], $6::text[]) AS k(code, key)
+        JOIN meters m ON m.code = k.code AND m.merchant_code = $1 AND m.environment = $2
+        JOIN usage_events e ON e.meter_id = m.id AND e.idempotency_key = k.key) AS existing`,
+);
+
+/** The whole batch in one statement; an event whose (meter, key) is taken meanwhile is left out. */
+const INSERT = statement(
+  'usage_insert',
+  `INSERT INTO usage_events (id, subscription_id, meter_id, quantity, occurred_at, idempotency_key, created_at)
+   SELECT t.id, t.subscription_id, t.meter_id, t.quantity, t.occurred_at, t.idempotency_key, $7
+     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::bigint[], $5::timestamptz[], $6::text[])
+          AS t(id, subscription_id, meter_id, quantity, occurred_at, idempotency_key)
+   ON CONFLICT (meter_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+   RETURNING id`,
+);
+
+const BY_KEYS = statement(
+  'usage_by_keys',
+  `SELECT e.id, e.subscription_id AS "subscriptionId", e.meter_id AS "meterId", e.quantity::float8 AS quantity,
+          e.occurred_at AS "occurredAt", e.idempotency_key AS "idempotencyKey"
+     FROM unnest($1::uuid[], $2::text[]) AS k(meter_id, key)
+     JOIN usage_events e ON e.meter_id = k.meter_id AND e.idempotency_key = k.key`,
+);
+
+const PERIOD_TOTALS = statement(
+  'usage_period_totals',
+  `SELECT meter_id AS "meterId", sum(quantity)::text AS sum, count(*)::float8 AS count, max(quantity)::float8 AS max,
+          ((array_agg(quantity ORDER BY occurred_at DESC, id DESC))[1])::float8 AS last
+     FROM usage_events
+    WHERE subscription_id = $1 AND occurred_at >= $2 AND occurred_at < $3
+    GROUP BY meter_id`,
+);
+
+export interface UsageSubscription {
+  id: string;
+  status: string;
+  startsAt: Date;
+  /** Usage dated before it was billed by the renewal that opened the current period; null before the start. */
+  periodStart: Date | null;
+}
+
+export interface StoredUsage {
+  id: string;
+  subscriptionId: string;
+  meterId: string;
+  quantity: number;
+  occurredAt: Date;
+  idempotencyKey: string;
+}
+
+export interface UsageLookup {
+  subscriptions: Map<string, UsageSubscription>;
+  /** meter code → meter id */
+  meters: Map<string, string>;
+  /** `${meterId}\n${key}` → the event recorded under that key */
+  existing: Map<string, StoredUsage>;
+}
+
+export interface NewUsage {
+  id: string;
+  subscriptionId: string;
+  meterId: string;
+  quantity: number;
+  occurredAt: Date;
+  idempotencyKey: string | null;
+}
+
+export const usageKey = (meterId: string, key: string): string => `${meterId}\n${key}`;
+
+/** Usage SQL: the batch lookup and insert of ingestion, and what rating needs (lock, period totals). */
+@Injectable()
+export class UsageRepository {
+  /** Shared locks on the subscriptions a batch writes to; see LOCK_SHARED. Call it before `lookup`. */
+  async lockShared(manager: EntityManager, subscriptionIds: string[]): Promise<void> {
+    await runStatement(manager, LOCK_SHARED, [subscriptionIds]);
+  }
+
+  /**
+   * For the renewal that rates a subscription's closing period: call it in the transaction that reads the
+   * period's usage and moves the subscription to its next period, before reading. Ingestion waits for that
+   * transaction, then sees the new period and answers USAGE_PERIOD_CLOSED for the old one.
+   */
+  async lockForRating(manager: EntityManager, subscriptionId: string): Promise<void> {
+    await runStatement(manager, LOCK_EXCLUSIVE, [subscriptionId]);
+  }
+
+  async lookup(
+    manager: EntityManager,
+    scope: Scope,
+    subscriptionIds: string[],
+    meterCodes: string[],
+    keys: Array<{ meterCode: string; key: string }>,
+  ): Promise<UsageLookup> {
+    const [row] = await runStatement<{
+      subscriptions: Array<{ id: string; status: string; startsAt: string; periodStart: string | null }>;
+      meters: Array<{ id: string; code: string }>;
+      existing: Array<Omit<StoredUsage, 'occurredAt'> & { occurredAt: string }>;
+    }>(manager, LOOKUP, [
+      scope.merchantCode,
+      scope.environment,
+      subscriptionIds,
+      meterCodes,
+      keys.map((k) => k.meterCode),
+      keys.map((k) => k.key),
+    ]);
+    return {
+      subscriptions: new Map(
+        row.subscriptions.map((s) => [
+          s.id,
+          {
+            id: s.id,
+            status: s.status,
+            startsAt: new Date(s.startsAt),
+            periodStart: s.periodStart ? new Date(s.periodStart) : null,
+          },
+        ]),
+      ),
+      meters: new Map(row.meters.map((m) => [m.code, m.id])),
+      existing: new Map(
+        row.existing.map((e) => [usageKey(e.meterId, e.idempotencyKey), { ...e, occurredAt: new Date(e.occurredAt) }]),
+      ),
+    };
+  }
+
+  /** Inserts the events in one statement; answers the ids written (an event whose key was taken is not). */
+  async insert(manager: EntityManager, events: NewUsage[], createdAt: Date): Promise<Set<string>> {
+    const rows = await runStatement<{ id: string }>(manager, INSERT, [
+      events.map((e) => e.id),
+      events.map((e) => e.subscriptionId),
+      events.map((e) => e.meterId),
+      events.map((e) => e.quantity),
+      events.map((e) => e.occurredAt.toISOString()),
+      events.map((e) => e.idempotencyKey),
+      createdAt,
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** The events recorded under these (meter, key) pairs, e.g. by a concurrent request that won the key. */
+  async byKeys(
+    manager: EntityManager,
+    keys: Array<{ meterId: string; key: string }>,
+  ): Promise<Map<string, StoredUsage>> {
+    const rows = await runStatement<StoredUsage>(manager, BY_KEYS, [
+      keys.map((k) => k.meterId),
+      keys.map((k) => k.key),
+    ]);
+    return new Map(rows.map((r) => [usageKey(r.meterId, r.idempotencyKey), r]));
+  }
+
+  /** Per meter, every aggregation of a subscription's usage in [start, end): the renewal picks the meter's. */
+  async periodTotals(
+    manager: EntityManager,
+    subscriptionId: string,
+    start: Date,
+    end: Date,
+  ): Promise<Map<string, Record<Aggregation, number>>> {
+    const rows = await runStatement<{ meterId: string; sum: string; count: number; max: number; last: number }>(
+      manager,
+      PERIOD_TOTALS,
+      [subscriptionId, start, end],
+    );
+    return new Map(rows.map((r) => [r.meterId, { sum: safeSum(r.sum), count: r.count, max: r.max, last: r.last }]));
+  }
+}
+
+function safeSum(text: string): number {
+  const sum = Number(text);
+  if (!Number.isSafeInteger(sum)) throw new RangeError(`Usage sum ${text} exceeds Number.MAX_SAFE_INTEGER`);
+  return sum;
+}

@@ -1,0 +1,9 @@
+import { RecordUsage } from './record-usage.use-case';
+import { UsageEventEntity } from './usage-event.entity';
+import { UsageHandler } from './usage.handler';
+import { UsageRepository } from './usage.repository';
+
+/** What billing.module.ts registers for metered usage ingestion. */
+export const usageEntities = [UsageEventEntity];
+export const usageHandlers = [UsageHandler];
+export const usageProviders = [RecordUsage, UsageRepository];

@@ -1,0 +1,113 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+} from 'class-validator';
+import { IDEMPOTENCY_KEY_PATTERN } from './payments/idempotency';
+
+/** Most events one batch may carry (DECISIONS §5). */
+export const USAGE_BATCH_MAX = 1000;
+
+/** The fields of one usage event, in a single request and in a batch. */
+class UsageEventFields {
+  @ApiProperty({ format: 'uuid', description: 'The subscription the usage belongs to' })
+  @IsString()
+  @Length(1, 255)
+  subscriptionId: string;
+
+  @ApiProperty({ example: 'api_requests', description: 'Code of one of the merchant’s meters' })
+  @IsString()
+  @Length(1, 255)
+  meterCode: string;
+
+  @ApiProperty({ example: 1, minimum: 0, description: 'A non-negative integer' })
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  quantity: number;
+
+  @ApiPropertyOptional({
+    example: '2026-03-01T12:00:00.000Z',
+    description:
+      'RFC 3339 with a zone; decides the billing period. Default: receipt time. Not before the subscription ' +
+      'start, nor more than 5 minutes ahead of the merchant’s clock.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  occurredAt?: string;
+}
+
+/** POST /v1/subscription/usage (the Idempotency-Key header makes it safe to retry, per meter). */
+export class UsageRequest extends UsageEventFields {
+  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
+  @IsOptional()
+  @IsString()
+  merchantCode?: string;
+}
+
+/** One event of a batch: the single request's fields plus its own idempotency key. */
+export class UsageBatchEvent extends UsageEventFields {
+  @ApiPropertyOptional({ description: 'Plays the role of the Idempotency-Key header of a single request' })
+  @IsOptional()
+  @IsString()
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey must be 1-255 printable ASCII characters' })
+  idempotencyKey?: string;
+}
+
+/**
+ * POST /v1/subscription/usage/batch. Each event is validated on its own by the billing service, so one
+ * malformed event is an error in its own result, not a refusal of the batch.
+ */
+export class UsageBatchRequest {
+  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
+  @IsOptional()
+  @IsString()
+  merchantCode?: string;
+
+  @ApiProperty({ type: [UsageBatchEvent], minItems: 1, maxItems: USAGE_BATCH_MAX })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(USAGE_BATCH_MAX)
+  events: unknown[];
+}
+
+/** The Usage event of SPEC.md. */
+export class UsageEventView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) subscriptionId: string;
+  @ApiProperty() meterCode: string;
+  @ApiProperty() quantity: number;
+  @ApiProperty({ description: 'The instant the usage is attributed to (RFC 3339 UTC)' }) occurredAt: string;
+  @ApiProperty({ description: 'True when the answer replays an earlier event with the same meter and key' })
+  duplicate: boolean;
+}
+
+/** The error a single request would have answered, without the request id (the batch has one). */
+export class UsageEventError {
+  @ApiProperty() status: number;
+  @ApiProperty() code: string;
+  @ApiProperty() message: string;
+  @ApiPropertyOptional() param?: string;
+}
+
+export class UsageBatchResult {
+  @ApiProperty({ description: 'Position of the event in the request' }) index: number;
+  @ApiProperty({ description: 'The status a single request would have answered: 201, 200 (replay) or an error' })
+  status: number;
+
+  @ApiPropertyOptional({ type: UsageEventView }) event?: UsageEventView;
+  @ApiPropertyOptional({ type: UsageEventError }) error?: UsageEventError;
+}
+
+export class UsageBatchResponse {
+  @ApiProperty({ type: [UsageBatchResult] }) results: UsageBatchResult[];
+}
