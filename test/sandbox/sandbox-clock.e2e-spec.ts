@@ -24,7 +24,10 @@ describe('sandbox clock', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0' } });
+    stack = await TestStack.start({
+      services: ['payments', 'billing'],
+      env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0' },
+    });
   });
   afterAll(() => stack.stop());
 

@@ -65,6 +65,10 @@ export const BillingSubjects = {
   recordUsage: 'cmd.billing.usage.record',
   /** POST /v1/subscription/usage/batch: UsageBatchRequest → UsageBatchResponse. */
   recordUsageBatch: 'cmd.billing.usage.record-batch',
+  /** POST /v1/subscription/{id}/retry-payment: SubscriptionIdCommand → SubscriptionView (or 402). */
+  retryPayment: 'cmd.billing.subscription.retry-payment',
+  /** A merchant's sandbox clock moved: renewals, trial ends, deferred starts and dunning retries due by then. */
+  clockAdvanced: 'cmd.billing.sandbox.clock-advanced',
 } as const;
 
 export const PingSubjects: Record<ServiceName, string> = {
@@ -85,7 +89,7 @@ export const GatewaySubjects = {
  * answers `cmd.<service>.sandbox.clock-advanced` (ClockAdvancedCommand → ClockAdvancedResult) only once its
  * work due up to the new time has run. Billing and payment-links join here when they get such work.
  */
-export const ClockAdvancedSubjects: readonly string[] = [PaymentsSubjects.clockAdvanced];
+export const ClockAdvancedSubjects: readonly string[] = [PaymentsSubjects.clockAdvanced, BillingSubjects.clockAdvanced];
 
 /** SDK nonces, 3DS sessions, APM settlement and the hosted pages (payments service). */
 export const PaymentsExtrasSubjects = {
