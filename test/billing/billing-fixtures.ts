@@ -112,16 +112,20 @@ export const paymentsDb = <T = Record<string, any>>(stack: TestStack, sql: strin
 
 /** Rows a merchant has in billing and payments: a failed creation must leave both as they were. */
 export async function footprint(stack: TestStack, merchantCode: string): Promise<Record<string, number>> {
-  const count = async (db: typeof billingQuery, sql: string) => Number((await db(stack, sql, [merchantCode]))[0].n);
-  return {
-    subscriptions: await count(billingQuery, 'SELECT count(*) AS n FROM subscriptions WHERE merchant_code = $1'),
-    invoices: await count(billingQuery, 'SELECT count(*) AS n FROM invoices WHERE merchant_code = $1'),
-    tokens: await count(paymentsDb, 'SELECT count(*) AS n FROM stored_cards WHERE merchant_code = $1'),
-    approved: await count(
-      paymentsDb,
-      `SELECT count(*) AS n FROM payments WHERE merchant_code = $1 AND status IN ('captured', 'authorized')`,
-    ),
-  };
+  const [billing] = await billingQuery(
+    stack,
+    `SELECT (SELECT count(*) FROM subscriptions WHERE merchant_code = $1)::int AS subscriptions,
+            (SELECT count(*) FROM invoices WHERE merchant_code = $1)::int AS invoices`,
+    [merchantCode],
+  );
+  const [payments] = await paymentsDb(
+    stack,
+    `SELECT (SELECT count(*) FROM stored_cards WHERE merchant_code = $1)::int AS tokens,
+            (SELECT count(*) FROM payments WHERE merchant_code = $1 AND status IN ('captured', 'authorized'))::int
+              AS approved`,
+    [merchantCode],
+  );
+  return { ...billing, ...payments };
 }
 
 /** An SDK nonce for a card of this merchant (client token, then POST /v1/sdk/nonce). */

@@ -1,3 +1,6 @@
+import { BillingSubjects } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { RpcClient } from '@app/messaging';
 import { TestStack } from '../support/stack';
 import { billingMerchant, BillingClient, cardData, expectError } from './billing-fixtures';
 
@@ -126,6 +129,27 @@ describe('billing plans and meters', () => {
     expectError(await production.get(`/v1/subscription/plan/${plan.id}`), 404, 'NOT_FOUND');
     expectError(await production.delete(`/v1/subscription/plan/${plan.id}`), 404, 'NOT_FOUND');
     expect((await production.get('/v1/subscription/plan')).body).toEqual([]);
+  });
+
+  it('cmd.billing.plan.get answers the plan of the caller’s merchant and environment only', async () => {
+    const plan = await m.plan();
+    await m.delete(`/v1/subscription/plan/${plan.id}`);
+    const rpc = stack.gateway!.get(RpcClient);
+    const ctx = { requestId: 'r-1', environment: 'sandbox' as const, merchantCode: m.merchantCode };
+    const got = await rpc.send<Record<string, unknown>>(BillingSubjects.getPlan, ctx, { id: plan.id });
+    expect(got).toMatchObject({ id: plan.id, isActive: true, archivedAt: expect.any(String) });
+    const codeOf = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: DomainError) => e.code,
+      );
+    expect(
+      await codeOf(rpc.send(BillingSubjects.getPlan, { ...ctx, environment: 'production' }, { id: plan.id })),
+    ).toBe('NOT_FOUND');
+    expect(await codeOf(rpc.send(BillingSubjects.getPlan, { ...ctx, merchantCode: 'someone' }, { id: plan.id }))).toBe(
+      'NOT_FOUND',
+    );
+    expect(await codeOf(rpc.send(BillingSubjects.getPlan, ctx, { id: 'x' }))).toBe('VALIDATION_FAILED');
   });
 
   describe('meters', () => {

@@ -32,7 +32,7 @@ describe('subscription changes: change-plan and payment-method', () => {
   const paymentsOf = (id: string) =>
     paymentsDb(
       stack,
-      `SELECT amount_value::int AS value, status, card_on_file FROM payments WHERE order_code LIKE $1 ORDER BY created_at`,
+      `SELECT amount_value::int AS value, status, card_on_file FROM payments WHERE order_code LIKE $1 ORDER BY id`,
       [`sub_${id}_%`],
     );
 
@@ -171,6 +171,54 @@ describe('subscription changes: change-plan and payment-method', () => {
       expectError(await change(t.id, { planId: other.id, applyAt: 'now' }), 409, 'INVALID_STATE');
       expectError(await change(t.id, { planId: other.id }), 409, 'INVALID_STATE');
     }
+  });
+
+  it('change-plan and payment-method from every state', async () => {
+    at('2026-10-01T00:00:00.000Z');
+    const a = await m.plan({ amount: 1000 });
+    const b = await m.plan({ amount: 2000 });
+    const ALL = ['pending', 'trialing', 'active', 'past_due', 'suspended', 'paused', 'cancelled', 'completed'];
+    const inState = async (status: string): Promise<string> => {
+      const body = status === 'pending' ? { planId: a.id, startAt: '2026-12-01T00:00:00.000Z' } : { planId: a.id };
+      const s = await m.subscription(body);
+      if (status !== 'active' && status !== 'pending') {
+        await billingQuery(stack, 'UPDATE subscriptions SET status = $2 WHERE id = $1', [s.id, status]);
+      }
+      clock.advance(1000);
+      return s.id;
+    };
+    const outcome = (r: { status: number; body: any }) => (r.status === 200 ? r.body.status : r.body.error.code);
+    const changed: Record<string, string> = {};
+    const replaced: Record<string, string> = {};
+    for (const status of ALL) {
+      changed[status] = outcome(await change(await inState(status), { planId: b.id }));
+      replaced[status] = outcome(
+        await m.post(`/v1/subscription/${await inState(status)}/payment-method`, {
+          merchantCode: m.merchantCode,
+          card: cardData(),
+        }),
+      );
+    }
+    expect(changed).toEqual({
+      pending: 'pending',
+      trialing: 'trialing',
+      active: 'active',
+      past_due: 'past_due',
+      suspended: 'INVALID_STATE',
+      paused: 'paused',
+      cancelled: 'INVALID_STATE',
+      completed: 'INVALID_STATE',
+    });
+    expect(replaced).toEqual({
+      pending: 'pending',
+      trialing: 'trialing',
+      active: 'active',
+      past_due: 'active',
+      suspended: 'active',
+      paused: 'paused',
+      cancelled: 'INVALID_STATE',
+      completed: 'INVALID_STATE',
+    });
   });
 
   describe('payment-method', () => {

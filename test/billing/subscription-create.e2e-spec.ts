@@ -407,7 +407,7 @@ describe('subscription creation', () => {
         (
           await billingQuery(
             stack,
-            'SELECT count(*)::int AS n FROM billing_idempotency WHERE merchant_code = $1 AND response IS NULL',
+            'SELECT count(*)::int AS n FROM billing_idempotency WHERE merchant_code = $1 AND reserved_until IS NOT NULL',
             [m.merchantCode],
           )
         )[0].n,

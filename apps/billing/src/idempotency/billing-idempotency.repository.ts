@@ -5,6 +5,7 @@ import { Scope } from '../scope';
 
 export interface IdempotencyRow {
   operation: string;
+  resource_id: string;
   request_hash: string;
   response: unknown;
   /** Still in progress while this is in the future; a crashed holder's reservation lapses then. */
@@ -16,26 +17,35 @@ export interface IdempotencyRow {
 export class BillingIdempotencyRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** True when this call took the key: a new row, or a lapsed reservation taken over. */
-  async reserve(scope: Scope, key: string, operation: string, hash: string, leaseMs: number): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `INSERT INTO billing_idempotency (merchant_code, environment, key, operation, request_hash, reserved_until)
-       VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond')
+  /**
+   * Takes the key: a new row, a released one (a failed attempt, even with a corrected body) or a lapsed
+   * reservation. Answers the key's resource id (kept across attempts), or null when the key is not free.
+   */
+  async reserve(
+    scope: Scope,
+    key: string,
+    operation: string,
+    hash: string,
+    resourceId: string,
+    leaseMs: number,
+  ): Promise<string | null> {
+    const rows: Array<{ resource_id: string }> = await this.db.query(
+      `INSERT INTO billing_idempotency
+         (merchant_code, environment, key, operation, request_hash, resource_id, reserved_until)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
        ON CONFLICT (merchant_code, environment, key) DO UPDATE
-         SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash,
-             reserved_until = EXCLUDED.reserved_until, created_at = now()
-         WHERE billing_idempotency.response IS NULL AND billing_idempotency.reserved_until < now()
-           AND billing_idempotency.operation = EXCLUDED.operation
-           AND billing_idempotency.request_hash = EXCLUDED.request_hash
-       RETURNING 1`,
-      [scope.merchantCode, scope.environment, key, operation, hash, leaseMs],
+         SET request_hash = EXCLUDED.request_hash, reserved_until = EXCLUDED.reserved_until
+         WHERE billing_idempotency.response IS NULL AND billing_idempotency.operation = EXCLUDED.operation
+           AND (billing_idempotency.reserved_until IS NULL OR billing_idempotency.reserved_until < now())
+       RETURNING resource_id`,
+      [scope.merchantCode, scope.environment, key, operation, hash, resourceId, leaseMs],
     );
-    return rows.length === 1;
+    return rows[0]?.resource_id ?? null;
   }
 
   async find(scope: Scope, key: string): Promise<IdempotencyRow | null> {
     const rows: IdempotencyRow[] = await this.db.query(
-      `SELECT operation, request_hash, response, reserved_until FROM billing_idempotency
+      `SELECT operation, resource_id, request_hash, response, reserved_until FROM billing_idempotency
        WHERE merchant_code = $1 AND environment = $2 AND key = $3`,
       [scope.merchantCode, scope.environment, key],
     );
@@ -51,10 +61,13 @@ export class BillingIdempotencyRepository {
     );
   }
 
-  /** Frees the key after a failed attempt, so a corrected retry with it proceeds. */
+  /**
+   * Frees the key after a failed attempt, so that a retry (corrected or not) proceeds. The row stays: a retry
+   * keeps the resource id, so its payments calls carry the same order reference.
+   */
   async release(scope: Scope, key: string): Promise<void> {
     await this.db.query(
-      `DELETE FROM billing_idempotency
+      `UPDATE billing_idempotency SET reserved_until = NULL
        WHERE merchant_code = $1 AND environment = $2 AND key = $3 AND response IS NULL`,
       [scope.merchantCode, scope.environment, key],
     );

@@ -11,6 +11,8 @@ const LEASE_MS = 60_000;
 
 /** What a billing operation gets to make its own calls idempotent and to record its answer. */
 export interface IdempotentRun {
+  /** The id of what the operation creates: the same for every attempt with one Idempotency-Key. */
+  resourceId: string;
   /**
    * The Idempotency-Key for one payments call of this operation (`purpose`: "cit", "mit", …): the same for a
    * retry of the same request (same key and body), new for a corrected body or a call without a key.
@@ -42,13 +44,18 @@ export class BillingIdempotencyService {
     const key = ctx.idempotencyKey;
     if (key === undefined) {
       const once = uuidv7();
-      return work({ paymentsKey: (purpose) => `billing_${once}_${purpose}`, answer: () => Promise.resolve() });
+      return work({
+        resourceId: once,
+        paymentsKey: (purpose) => `billing_${once}_${purpose}`,
+        answer: () => Promise.resolve(),
+      });
     }
     const hash = sha256(`${operation}\n${JSON.stringify(body ?? {})}`);
-    if (!(await this.records.reserve(ctx, key, operation, hash, LEASE_MS)))
-      return this.replay<T>(ctx, key, operation, hash);
+    const resourceId = await this.records.reserve(ctx, key, operation, hash, uuidv7(), LEASE_MS);
+    if (!resourceId) return this.replay<T>(ctx, key, operation, hash);
     const derived = sha256(`${ctx.environment}\n${ctx.merchantCode}\n${key}\n${hash}`).slice(0, 40);
     const run: IdempotentRun = {
+      resourceId,
       paymentsKey: (purpose) => `billing_${derived}_${purpose}`,
       answer: (manager, response) => this.records.answer(manager, ctx, key, response),
     };
@@ -70,6 +77,10 @@ export class BillingIdempotencyService {
       );
     }
     if (row && row.response !== null) return row.response as T;
+    if (row && row.reserved_until === null) {
+      // Released by a failed attempt meanwhile: the caller may simply retry.
+      throw new DomainError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key just failed; retry');
+    }
     throw new DomainError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is in progress');
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { uniqueViolation } from '@app/database';
+import { DomainError } from '@app/errors';
 import { isUuid, Scope } from '../scope';
 import { InvoiceEntity } from './invoice.entity';
 
@@ -8,8 +10,16 @@ import { InvoiceEntity } from './invoice.entity';
 export class InvoiceRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** One invoice per subscription period: a second one for the same period start is 409. */
   async insert(manager: EntityManager, invoice: InvoiceEntity): Promise<void> {
-    await manager.insert(InvoiceEntity, invoice);
+    try {
+      await manager.insert(InvoiceEntity, invoice);
+    } catch (e) {
+      if (uniqueViolation(e) === 'invoices_subscription_period') {
+        throw DomainError.invalidState('The subscription already has an invoice for this period');
+      }
+      throw e;
+    }
   }
 
   async save(manager: EntityManager, invoice: InvoiceEntity): Promise<void> {

@@ -122,6 +122,7 @@ export class Billing1766100000000 implements MigrationInterface {
         key text NOT NULL,
         operation text NOT NULL,
         request_hash char(64) NOT NULL,
+        resource_id uuid NOT NULL,
         response jsonb,
         reserved_until timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),

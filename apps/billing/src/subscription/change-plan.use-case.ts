@@ -101,15 +101,21 @@ export class ChangePlanUseCase {
     const start = s.currentPeriodStart;
     const end = s.currentPeriodEnd;
     if (s.status !== 'active' || !start || !end || now < start || now >= end) return 0;
-    return prorationDelta({
-      oldAmount: current.amount,
-      newAmount: target.amount,
-      periodStart: start,
-      periodEnd: end,
-      now,
-      newInterval: target.interval,
-      newIntervalCount: target.intervalCount,
-    });
+    try {
+      return prorationDelta({
+        oldAmount: current.amount,
+        newAmount: target.amount,
+        periodStart: start,
+        periodEnd: end,
+        now,
+        newInterval: target.interval,
+        newIntervalCount: target.intervalCount,
+      });
+    } catch (e) {
+      // A short new period priced very high can prorate beyond what one charge can carry.
+      if (e instanceof RangeError) throw DomainError.validation('The prorated amount is out of range', 'planId');
+      throw e;
+    }
   }
 
   private async switchNow(

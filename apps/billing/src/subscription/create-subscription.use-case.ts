@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock, parseRfc3339, uuidv7 } from '@app/clock';
+import { Clock, parseRfc3339 } from '@app/clock';
 import {
   CallerContext,
   CreatedSubscriptionView,
@@ -88,7 +88,7 @@ export class CreateSubscriptionUseCase {
         throw DomainError.validation('firstPaymentId cannot pay a trial or a deferred start', 'firstPaymentId');
       }
     }
-    const subscription = newSubscription(ctx, body, plan, schedule, now);
+    const subscription = newSubscription(run.resourceId, ctx, body, plan, schedule, now);
     const mandate = await this.mandate(ctx, body, plan, instrument, schedule, subscription, run);
     try {
       return await this.record(ctx, plan, subscription, schedule, mandate, run, now);
@@ -292,6 +292,7 @@ function checkCountry(plan: PlanEntity, instrument: Instrument): void {
 }
 
 function newSubscription(
+  id: string,
   ctx: CallerContext,
   body: CreateSubscriptionRequest,
   plan: PlanEntity,
@@ -300,7 +301,7 @@ function newSubscription(
 ): SubscriptionEntity {
   // `status` is set by the transition table when the subscription is recorded.
   return Object.assign(new SubscriptionEntity(), {
-    id: uuidv7(),
+    id,
     merchantCode: ctx.merchantCode,
     environment: ctx.environment,
     merchantId: ctx.merchantId ?? plan.merchantId,

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsBoolean,
@@ -14,7 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { CardDataDto, NonceDataDto, TokenDataDto } from '../payments/purchase.dto';
+import { CardRequestDto } from '../payments/purchase.dto';
 import { IsMetadata } from '../payments/validators';
 import { PageQuery } from '../query.dto';
 import { EmptyAsAbsent, Refused } from './billing-validators';
@@ -34,33 +34,13 @@ export const SUBSCRIPTION_STATUSES = [
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** Exactly one of cardData, nonceData (CIT mode) or tokenData (record mode); no cardOnFile, no instalments. */
-export class SubscriptionCardDto {
-  @ApiPropertyOptional({ type: CardDataDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => CardDataDto)
-  cardData?: CardDataDto;
-
-  @ApiPropertyOptional({ type: NonceDataDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => NonceDataDto)
-  nonceData?: NonceDataDto;
-
-  @ApiPropertyOptional({ type: TokenDataDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => TokenDataDto)
-  tokenData?: TokenDataDto;
-
-  @ApiPropertyOptional({ description: 'Record mode, for a card CIT’d outside the service' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 255)
-  networkTransactionId?: string;
-
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) networkReferenceId?: string;
-
+export class SubscriptionCardDto extends PickType(CardRequestDto, [
+  'cardData',
+  'nonceData',
+  'tokenData',
+  'networkTransactionId',
+  'networkReferenceId',
+] as const) {
   @Refused('cardOnFile is not accepted: the subscription sets the stored-credential mode') cardOnFile?: unknown;
   @Refused('instalments are not accepted on a subscription') instalments?: unknown;
 }

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { TestStack } from '../support/stack';
+import {
+  billingMerchant,
+  BillingClient,
+  billingQuery,
+  cardData,
+  CARDS,
+  expectError,
+  paymentsDb,
+} from './billing-fixtures';
+
+/** Idempotency-Key on every subscription POST (DECISIONS §1), without a transaction held over the payments call. */
+describe('billing idempotency', () => {
+  let stack: TestStack;
+  let m: BillingClient;
+  let plan: Record<string, any>;
+  let dear: Record<string, any>;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ services: ['payments', 'billing'] });
+    m = await billingMerchant(stack);
+    plan = await m.plan({ amount: 1000 });
+    dear = await m.plan({ amount: 9000 });
+  });
+  afterAll(() => stack.stop());
+
+  const count = async (sql: string, params: unknown[]) => Number((await billingQuery(stack, sql, params))[0].n);
+
+  it('a replayed creation answers the first answer and creates nothing more', async () => {
+    const key = randomUUID();
+    const first = await m.subscribe({ planId: plan.id, customerEmail: 'idem@example.com' }, key);
+    const again = await m.subscribe({ planId: plan.id, customerEmail: 'idem@example.com' }, key);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await count(`SELECT count(*) AS n FROM subscriptions WHERE customer_email = 'idem@example.com'`, [])).toBe(
+      1,
+    );
+    const payments = await paymentsDb(stack, 'SELECT id FROM payments WHERE order_code = $1', [
+      `sub_${first.body.id}_1`,
+    ]);
+    expect(payments).toHaveLength(1);
+    const other = await m.subscribe({ planId: plan.id, customerEmail: 'other@example.com' }, key);
+    expectError(other, 422, 'IDEMPOTENCY_KEY_REUSED');
+    expectError(
+      await m.post(`/v1/subscription/${first.body.id}/cancel`, { merchantCode: m.merchantCode }, key),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+    expectError(await m.subscribe({ planId: plan.id }, 'x'.repeat(256)), 400, 'VALIDATION_FAILED', 'Idempotency-Key');
+  });
+
+  it('cancel twice with one key is 200 twice with the same answer; with a new key it is 409', async () => {
+    const s = await m.subscription({ planId: plan.id });
+    const key = randomUUID();
+    const cancel = (k: string) => m.post(`/v1/subscription/${s.id}/cancel`, { merchantCode: m.merchantCode }, k);
+    const a = await cancel(key);
+    const b = await cancel(key);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.body).toEqual(a.body);
+    expectError(await cancel(randomUUID()), 409, 'INVALID_STATE');
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM outbox WHERE type = 'subscription.cancelled' AND envelope::jsonb -> 'data' ->> 'id' = $1`,
+        [s.id],
+      ),
+    ).toBe(1);
+  });
+
+  it('a key in progress answers 409 IDEMPOTENCY_IN_PROGRESS (Retry-After: 1), then its first answer', async () => {
+    const key = randomUUID();
+    const body = { planId: plan.id, customerEmail: 'slow@example.com' };
+    // Hold the subscriptions table so the first request waits after its payments call, key reserved.
+    const blocker = new Client({ connectionString: stack.env.BILLING_DATABASE_URL });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE subscriptions IN EXCLUSIVE MODE');
+    const first = m.subscribe(body, key);
+    try {
+      let second;
+      for (let i = 0; i < 100; i++) {
+        second = await m.subscribe(body, key);
+        if (second.status === 409) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expectError(second!, 409, 'IDEMPOTENCY_IN_PROGRESS');
+      expect(second!.headers.get('retry-after')).toBe('1');
+    } finally {
+      await blocker.query('COMMIT');
+      await blocker.end();
+    }
+    const done = await first;
+    expect(done.status).toBe(201);
+    const replay = await m.subscribe(body, key);
+    expect(replay.body.id).toBe(done.body.id);
+  });
+
+  it('an error releases the key: the same key with a corrected body proceeds', async () => {
+    const key = randomUUID();
+    const declined = await m.subscribe({ planId: plan.id, card: cardData(CARDS.declined) }, key);
+    expectError(declined, 402, 'PAYMENT_DECLINED');
+    const again = await m.subscribe({ planId: plan.id, card: cardData(CARDS.declined) }, key);
+    expectError(again, 402, 'PAYMENT_DECLINED');
+    expect(again.body.error.paymentId).toBe(declined.body.error.paymentId);
+    const corrected = await m.subscribe({ planId: plan.id }, key);
+    expect(corrected.status).toBe(201);
+    expectError(await m.subscribe({ planId: 424242 }, randomUUID()), 404, 'NOT_FOUND');
+    expect(await count(`SELECT count(*) AS n FROM billing_idempotency WHERE reserved_until IS NOT NULL`, [])).toBe(0);
+  });
+
+  it('change-plan and payment-method replays charge once', async () => {
+    const s = await m.subscription({ planId: plan.id });
+    const key = randomUUID();
+    const body = { merchantCode: m.merchantCode, planId: dear.id, applyAt: 'now' };
+    const a = await m.post(`/v1/subscription/${s.id}/change-plan`, body, key);
+    const b = await m.post(`/v1/subscription/${s.id}/change-plan`, body, key);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.body).toEqual(a.body);
+    expect((await m.get(`/v1/subscription/${s.id}/invoice`)).body).toHaveLength(2);
+    const pm = { merchantCode: m.merchantCode, card: cardData('5500005555555559') };
+    const key2 = randomUUID();
+    const c = await m.post(`/v1/subscription/${s.id}/payment-method`, pm, key2);
+    const d = await m.post(`/v1/subscription/${s.id}/payment-method`, pm, key2);
+    expect(d.body).toEqual(c.body);
+    const verifications = await paymentsDb(
+      stack,
+      `SELECT count(*)::int AS n FROM payments WHERE order_code LIKE $1 AND amount_value = 0`,
+      [`sub_${s.id}_%`],
+    );
+    expect(verifications[0].n).toBe(1);
+    const pause = randomUUID();
+    const p1 = await m.post(`/v1/subscription/${s.id}/pause`, {}, pause);
+    const p2 = await m.post(`/v1/subscription/${s.id}/pause`, {}, pause);
+    expect([p1.status, p2.status, p2.body.status]).toEqual([200, 200, 'paused']);
+  });
+
+  it('production: a subscription works without an Idempotency-Key (billing derives the payments keys)', async () => {
+    const prod = await billingMerchant(stack, 'production');
+    const prodPlan = await prod.plan();
+    const r = await prod.subscribe({ planId: prodPlan.id }, null);
+    expect(r.status).toBe(201);
+    expect(r.body.firstInvoice.status).toBe('paid');
+  });
+});
