@@ -60,15 +60,8 @@ async function usageFixture(stack) {
     const sub = await call(stack, 'POST', '/v1/subscription', {
       planId: plan.body.id,
       customerEmail: `bench${i}@example.com`,
-      card: {
-        cardData: {
-          cardNumber: '4111111111111111',
-          cardholderName: 'Bench Tester',
-          expiryMonth: '12',
-          expiryYear: String(new Date().getFullYear() + 3),
-          cvv: '123',
-        },
-      },
+      // The purchase scenarios' card (required here, not at load: scenarios.js requires this file).
+      card: require('./scenarios').purchaseBody(stack.merchantCode, 'unused').card,
     });
     if (notBuilt(sub)) return { skip: 'POST /v1/subscription is not built yet' };
     if (sub.status !== 201) throw new Error(`subscription: ${sub.status} ${sub.text.slice(0, 300)}`);

@@ -44,6 +44,8 @@ export class BillingModule {
           url: config.BILLING_DATABASE_URL,
           entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity, ...usageEntities],
           migrations,
+          // Usage ingestion's transaction is a few statements sent together (pipelinedTransaction).
+          pipeline: true,
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],

@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { coalesceWrites, runStatement, Statement } from './prepared';
 
@@ -68,6 +68,23 @@ export async function deferStatement(
   const list = manager.queryRunner ? pending.get(manager.queryRunner) : undefined;
   if (!list) return run;
   list.push(quietly(run));
+}
+
+/**
+ * A statement whose rows the work reads only after the transaction: inside `pipelinedTransaction` it is sent
+ * now, travels with `COMMIT` when the work returns without awaiting it, and its failure fails the commit as a
+ * deferred write's does. The promise answers the rows (await it once the transaction is done); anywhere else
+ * the statement simply runs.
+ */
+export function deferQuery<R extends QueryResultRow = QueryResultRow>(
+  manager: EntityManager,
+  st: Statement,
+  values: unknown[],
+): Promise<R[]> {
+  const run = quietly(runStatement<R>(manager, st, values));
+  const list = manager.queryRunner ? pending.get(manager.queryRunner) : undefined;
+  if (list) list.push(run);
+  return run;
 }
 
 /** Keeps an early rejection from being reported as unhandled before it is awaited. */

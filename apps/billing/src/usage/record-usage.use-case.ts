@@ -93,7 +93,7 @@ export class RecordUsage {
     });
     const open = pending.filter((p) => !p.outcome);
     if (open.length) {
-      await pipelinedTransaction(this.db, async (manager) => {
+      const insert = await pipelinedTransaction(this.db, async (manager) => {
         const subscriptionIds = distinct(open.map((p) => p.candidate.subscriptionId));
         await this.repository.lockShared(manager, subscriptionIds);
         const keyed = open.filter((p) => p.candidate.idempotencyKey != null);
@@ -106,19 +106,21 @@ export class RecordUsage {
         );
         decide(open, lookup, now, keyParam);
         const rows = open.flatMap((p) => (p.row ? [p.row] : []));
-        if (!rows.length) return;
-        const written = await this.repository.insert(manager, rows, now);
-        const lost = open.filter((p) => p.row && !written.has(p.row.id));
-        // A concurrent request took these keys between our lookup and insert: theirs is the recorded event.
-        if (lost.length) {
-          const winners = await this.repository.byKeys(
-            manager,
-            lost.map((p) => ({ meterId: p.row!.meterId, key: p.row!.idempotencyKey! })),
-          );
-          for (const p of lost)
-            p.outcome = replay(p, winners.get(usageKey(p.row!.meterId, p.row!.idempotencyKey!)), keyParam);
-        }
+        // Not awaited here: the INSERT leaves with the COMMIT, one round trip for both.
+        return rows.length ? { written: this.repository.insert(manager, rows, now) } : undefined;
       });
+      const written = insert ? await insert.written : new Set<string>();
+      const lost = open.filter((p) => p.row && !written.has(p.row.id));
+      // A concurrent request took these keys between our lookup and insert: theirs is the recorded event.
+      if (lost.length) {
+        const winners = await this.repository.byKeys(
+          this.db.manager,
+          lost.map((p) => ({ meterId: p.row!.meterId, key: p.row!.idempotencyKey! })),
+        );
+        for (const p of lost) {
+          p.outcome = replay(p, winners.get(usageKey(p.row!.meterId, p.row!.idempotencyKey!)), keyParam);
+        }
+      }
     }
     return pending.map((p) => outcomeOf(p));
   }
@@ -173,7 +175,7 @@ function refusal(p: Pending, lookup: UsageLookup, meterId: string | undefined, n
   if (ENDED.has(subscription.status)) {
     return DomainError.invalidState(`The subscription is ${subscription.status}: it takes no more usage`);
   }
-  if (subscription.periodStart && at < subscription.periodStart.getTime()) {
+  if (subscription.billedThrough && at < subscription.billedThrough.getTime()) {
     return new DomainError('USAGE_PERIOD_CLOSED', 'occurredAt falls in a period already invoiced', 'occurredAt');
   }
   return undefined;

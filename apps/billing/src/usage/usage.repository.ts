@@ -1,28 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { runStatement, statement } from '@app/database';
+import { deferQuery, runStatement, statement } from '@app/database';
 import type { Scope } from '../scope';
 import type { Aggregation } from './aggregate';
 
 /**
  * Key space of the advisory locks between usage ingestion and rating (`pg_advisory_xact_lock(class, key)`),
- * so they cannot collide with another feature's locks on the same subscription.
+ * so they cannot collide with another feature's locks.
  */
 const USAGE_LOCK_CLASS = 0x75736167; // "usag"
+/**
+ * Subscriptions share this many lock keys (by hash): a batch of 1,000 subscriptions then takes at most 64
+ * locks, where one each could exhaust PostgreSQL's shared lock table (64 per connection by default) under a
+ * few concurrent batches. Two subscriptions in one bucket only wait for each other while one is rated.
+ */
+const LOCK_BUCKETS = 64;
 
 /**
- * Ingestion holds its subscriptions' locks shared, a renewal that rates a period holds its subscription's
+ * Ingestion holds its subscriptions' buckets shared, a renewal that rates a period holds its subscription's
  * exclusively: usage cannot be accepted into a period while (or after) it is rated. Sorted keys, so two
- * batches never wait on each other in a cycle.
+ * transactions never wait on each other in a cycle.
  */
 const LOCK_SHARED = statement(
   'usage_lock_shared',
   `SELECT count(pg_advisory_xact_lock_shared(${USAGE_LOCK_CLASS}, k))
-   FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($1::text[]) s ORDER BY 1) keys`,
+   FROM (SELECT DISTINCT hashtext(s) & ${LOCK_BUCKETS - 1} AS k FROM unnest($1::text[]) s ORDER BY 1) keys`,
 );
 const LOCK_EXCLUSIVE = statement(
   'usage_lock_exclusive',
-  `SELECT pg_advisory_xact_lock(${USAGE_LOCK_CLASS}, hashtext($1::text))`,
+  `SELECT pg_advisory_xact_lock(${USAGE_LOCK_CLASS}, hashtext($1::text) & ${LOCK_BUCKETS - 1})`,
 );
 
 /**
@@ -33,8 +39,9 @@ const LOOKUP = statement(
   'usage_lookup',
   `SELECT
      (SELECT coalesce(json_agg(json_build_object('id', s.id, 'status', s.status,
-               'startsAt', coalesce(s.start_at, s.created_at), 'periodStart', s.current_period_start)), '[]')
+               'startsAt', coalesce(s.start_at, s.created_at), 'billedThrough', b.billed_through)), '[]')
         FROM subscriptions s
+        LEFT JOIN usage_billed_through b ON b.subscription_id = s.id
        WHERE s.id = ANY($3::uuid[]) AND s.merchant_code = $1 AND s.environment = $2) AS subscriptions,
      (SELECT coalesce(json_agg(json_build_object('id', m.id, 'code', m.code)), '[]')
         FROM meters m
@@ -66,6 +73,12 @@ const BY_KEYS = statement(
      JOIN usage_events e ON e.meter_id = k.meter_id AND e.idempotency_key = k.key`,
 );
 
+const MARK_BILLED = statement(
+  'usage_mark_billed',
+  `INSERT INTO usage_billed_through (subscription_id, billed_through) VALUES ($1, $2)
+   ON CONFLICT (subscription_id) DO UPDATE SET billed_through = greatest(usage_billed_through.billed_through, $2)`,
+);
+
 const PERIOD_TOTALS = statement(
   'usage_period_totals',
   `SELECT meter_id AS "meterId", sum(quantity)::text AS sum, count(*)::float8 AS count, max(quantity)::float8 AS max,
@@ -79,8 +92,8 @@ export interface UsageSubscription {
   id: string;
   status: string;
   startsAt: Date;
-  /** Usage dated before it was billed by the renewal that opened the current period; null before the start. */
-  periodStart: Date | null;
+  /** Usage dated before it is billed already (null: none billed yet). */
+  billedThrough: Date | null;
 }
 
 export interface StoredUsage {
@@ -114,15 +127,16 @@ export const usageKey = (meterId: string, key: string): string => `${meterId}\n$
 /** Usage SQL: the batch lookup and insert of ingestion, and what rating needs (lock, period totals). */
 @Injectable()
 export class UsageRepository {
-  /** Shared locks on the subscriptions a batch writes to; see LOCK_SHARED. Call it before `lookup`. */
+  /** Shared locks on the subscriptions a batch writes to (LOCK_SHARED); before `lookup`, so it sees their marks. */
   async lockShared(manager: EntityManager, subscriptionIds: string[]): Promise<void> {
     await runStatement(manager, LOCK_SHARED, [subscriptionIds]);
   }
 
   /**
-   * For the renewal that rates a subscription's closing period: call it in the transaction that reads the
-   * period's usage and moves the subscription to its next period, before reading. Ingestion waits for that
-   * transaction, then sees the new period and answers USAGE_PERIOD_CLOSED for the old one.
+   * For the renewal that rates a subscription's usage: call it first in the transaction that reads the usage
+   * (`periodTotals` from the previous `billedThrough`, or the start, to the period end) and calls
+   * `markBilledThrough`. Ingestion waits for that transaction, then answers USAGE_PERIOD_CLOSED for the
+   * billed time, so no event can slip into a period after it was rated.
    */
   async lockForRating(manager: EntityManager, subscriptionId: string): Promise<void> {
     await runStatement(manager, LOCK_EXCLUSIVE, [subscriptionId]);
@@ -136,7 +150,7 @@ export class UsageRepository {
     keys: Array<{ meterCode: string; key: string }>,
   ): Promise<UsageLookup> {
     const [row] = await runStatement<{
-      subscriptions: Array<{ id: string; status: string; startsAt: string; periodStart: string | null }>;
+      subscriptions: Array<{ id: string; status: string; startsAt: string; billedThrough: string | null }>;
       meters: Array<{ id: string; code: string }>;
       existing: Array<Omit<StoredUsage, 'occurredAt'> & { occurredAt: string }>;
     }>(manager, LOOKUP, [
@@ -155,7 +169,7 @@ export class UsageRepository {
             id: s.id,
             status: s.status,
             startsAt: new Date(s.startsAt),
-            periodStart: s.periodStart ? new Date(s.periodStart) : null,
+            billedThrough: s.billedThrough ? new Date(s.billedThrough) : null,
           },
         ]),
       ),
@@ -166,9 +180,12 @@ export class UsageRepository {
     };
   }
 
-  /** Inserts the events in one statement; answers the ids written (an event whose key was taken is not). */
-  async insert(manager: EntityManager, events: NewUsage[], createdAt: Date): Promise<Set<string>> {
-    const rows = await runStatement<{ id: string }>(manager, INSERT, [
+  /**
+   * Inserts the events in one statement; answers the ids written (an event whose key was taken is not).
+   * Inside a pipelined transaction the statement travels with the COMMIT: await the answer after it.
+   */
+  insert(manager: EntityManager, events: NewUsage[], createdAt: Date): Promise<Set<string>> {
+    const written = deferQuery<{ id: string }>(manager, INSERT, [
       events.map((e) => e.id),
       events.map((e) => e.subscriptionId),
       events.map((e) => e.meterId),
@@ -176,8 +193,10 @@ export class UsageRepository {
       events.map((e) => e.occurredAt.toISOString()),
       events.map((e) => e.idempotencyKey),
       createdAt,
-    ]);
-    return new Set(rows.map((r) => r.id));
+    ]).then((rows) => new Set(rows.map((r) => r.id)));
+    // Awaited only after the commit: a failure must not count as unhandled meanwhile.
+    written.catch(() => undefined);
+    return written;
   }
 
   /** The events recorded under these (meter, key) pairs, e.g. by a concurrent request that won the key. */
@@ -190,6 +209,14 @@ export class UsageRepository {
       keys.map((k) => k.key),
     ]);
     return new Map(rows.map((r) => [usageKey(r.meterId, r.idempotencyKey), r]));
+  }
+
+  /**
+   * For the renewal, after it rated [from, `through`): usage dated before `through` is closed from now on
+   * (USAGE_PERIOD_CLOSED). In the rating transaction, after `lockForRating`. It never moves back.
+   */
+  async markBilledThrough(manager: EntityManager, subscriptionId: string, through: Date): Promise<void> {
+    await runStatement(manager, MARK_BILLED, [subscriptionId, through]);
   }
 
   /** Per meter, every aggregation of a subscription's usage in [start, end): the renewal picks the meter's. */
