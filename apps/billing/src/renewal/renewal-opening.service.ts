@@ -58,13 +58,13 @@ export class RenewalOpeningService {
       }
       const start = s.nextBillingDate;
       const subscriptionEvents: EventType[] = [];
-      let totals = new Map();
-      // Usage is billed in arrears: the closing period's, rated on the plan it ran under, then closed.
-      const meters = s.status === 'active' ? await this.renewals.meters(manager, s, plan.meterCodes) : [];
-      if (s.status === 'active' && s.currentPeriodStart) {
-        await this.usage.lockForRating(manager, s.id);
-        totals = await this.usage.periodTotals(manager, s.id, s.currentPeriodStart, start);
-      }
+      // Usage is billed in arrears: everything since the last rating up to this boundary, on the plan it ran
+      // under; then that time is closed to late usage (USAGE_PERIOD_CLOSED), in this transaction.
+      const meters = await this.renewals.meters(manager, s, plan.meterCodes);
+      await this.usage.lockForRating(manager, s.id);
+      const from = (await this.renewals.billedThrough(manager, s.id)) ?? s.startAt ?? s.createdAt;
+      const totals = meters.length ? await this.usage.periodTotals(manager, s.id, from, start) : new Map();
+      await this.usage.markBilledThrough(manager, s.id, start);
       if (s.status === 'trialing') subscriptionEvents.push(...applySubscriptionTransition(s, 'end_trial'));
       if (s.pendingPlanId !== null && s.status === 'active') {
         plan = (await this.plans.find(s, s.pendingPlanId, manager))!;

@@ -46,6 +46,11 @@ const STILL_DUE = statement(
     WHERE ${DUE} AND next_billing_date <= $1 AND merchant_code = $2 AND environment = $3`,
 );
 
+const BILLED_THROUGH = statement(
+  'renewal_billed_through',
+  'SELECT billed_through AS "billedThrough" FROM usage_billed_through WHERE subscription_id = $1',
+);
+
 export interface DueRow {
   id: string;
   dueAt: Date;
@@ -108,6 +113,12 @@ export class RenewalRepository {
       .setLock('pessimistic_write')
       .where('i.id = :id', { id })
       .getOne();
+  }
+
+  /** Where the previous rating of a subscription's usage stopped (null: never rated). */
+  async billedThrough(manager: EntityManager, subscriptionId: string): Promise<Date | null> {
+    const [row] = await runStatement<{ billedThrough: Date }>(manager, BILLED_THROUGH, [subscriptionId]);
+    return row ? new Date(row.billedThrough) : null;
   }
 
   /** The plan's meters, in the plan's order of meter codes. */
