@@ -6,6 +6,7 @@ import { CallerContext, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
+import { InvoiceRepository } from '../invoice/invoice.repository';
 import { approvedOrDeclined } from '../payments/payments.client';
 import { PlanRepository } from '../plan/plan.repository';
 import { attemptOf } from '../renewal/renewal-opening.service';
@@ -27,6 +28,7 @@ export class RetryPaymentUseCase {
     private readonly subscriptions: SubscriptionRepository,
     private readonly plans: PlanRepository,
     private readonly renewals: RenewalRepository,
+    private readonly invoices: InvoiceRepository,
     private readonly runner: RenewalRunner,
     private readonly idempotency: BillingIdempotencyService,
     private readonly clock: Clock,
@@ -50,7 +52,7 @@ export class RetryPaymentUseCase {
     const now = this.clock.now(ctx);
     const opened = await this.db.transaction(async (manager) => {
       const s = await this.renewals.lockSubscription(manager, id);
-      const invoice = s ? await this.renewals.openInvoice(manager, id) : null;
+      const [invoice] = s ? await this.invoices.openOf(manager, id) : [];
       if (!s || s.status !== 'past_due' || !invoice) {
         await this.renewals.release(id, manager);
         throw DomainError.invalidState('The subscription has no open invoice to pay');

@@ -47,7 +47,8 @@ export class RenewalOpeningService {
         await this.renewals.release(subscriptionId, manager);
         return { kind: 'done' };
       }
-      const open = await this.renewals.openInvoice(manager, s.id);
+      // At most one: a renewal opens an invoice only when none is open.
+      const [open] = await this.invoices.openOf(manager, s.id);
       if (open) return { kind: 'charge', attempt: attemptOf(s, open, at) };
       let plan = (await this.plans.find(s, s.planId, manager))!;
       if (s.status === 'pending' && s.trialEnd && s.trialEnd.getTime() > s.nextBillingDate.getTime()) {

@@ -56,6 +56,9 @@ export class RenewalRunner {
       } catch (e) {
         failures.push(e);
         this.logger.warn({ err: e, subscriptionId: row.id }, 'renewal step failed; retried when its lease ends');
+        // A clock advance answers with the failure, and its retry must not wait out the lease; freeing the
+        // row at once is safe, the next attempt sends the same key. (A crash frees nothing: see InjectedCrash.)
+        if (strict && !(e instanceof InjectedCrash)) await this.renewals.release(row.id).catch(() => undefined);
       }
     });
     if (strict && failures.length) throw failures[0];
@@ -74,7 +77,7 @@ export class RenewalRunner {
     const payment = a.amount > 0 ? await this.charge(a) : null;
     if (payment && this.crashesLeft > 0) {
       this.crashesLeft -= 1;
-      throw new Error('Injected crash between the charge and its record (BILLING_FAULT_CRASH_AFTER_CHARGE)');
+      throw new InjectedCrash();
     }
     const recorded = await this.outcome.record(a, payment, mode);
     if (recorded.kind === 'stale' && recorded.reverse && payment) {
@@ -114,6 +117,13 @@ export class RenewalRunner {
       ...(a.merchantId !== null ? { merchantId: a.merchantId } : {}),
       ...(a.environment === 'sandbox' && offset > 0 ? { clockOffsetMs: offset } : {}),
     };
+  }
+}
+
+/** The test-only fault (BILLING_FAULT_CRASH_AFTER_CHARGE): behaves as a process that died after the charge. */
+class InjectedCrash extends Error {
+  constructor() {
+    super('Injected crash between the charge and its record (BILLING_FAULT_CRASH_AFTER_CHARGE)');
   }
 }
 

@@ -97,16 +97,6 @@ export class RenewalRepository {
       .getOne();
   }
 
-  /** The subscription's open invoice, locked (at most one: a renewal opens one only when none is open). */
-  openInvoice(manager: EntityManager, subscriptionId: string): Promise<InvoiceEntity | null> {
-    return manager
-      .createQueryBuilder(InvoiceEntity, 'i')
-      .setLock('pessimistic_write')
-      .where(`i.subscription_id = :subscriptionId AND i.status = 'open'`, { subscriptionId })
-      .orderBy('i.id', 'ASC')
-      .getOne();
-  }
-
   lockInvoice(manager: EntityManager, id: string): Promise<InvoiceEntity | null> {
     return manager
       .createQueryBuilder(InvoiceEntity, 'i')
