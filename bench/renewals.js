@@ -138,6 +138,19 @@ async function main() {
   fs.mkdirSync(logDir, { recursive: true });
   const children = new Children(logDir);
   const undo = [];
+  const cleanup = async () => {
+    while (undo.length)
+      await undo
+        .pop()()
+        .catch((e) => say(`cleanup: ${e.message}`));
+    await children.stopAll();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      say(`${signal}: stopping the apps and dropping the databases`);
+      cleanup().finally(() => process.exit(130));
+    });
+  }
   const load = machineLoad();
   say(`${load.cores} cores, load average ${load.loadavg1} before the run`);
   try {

@@ -23,10 +23,14 @@ export const billingEnv = {
     min: 1000,
   }),
   RENEWAL_BATCH: int(200, 'How many due subscriptions one claim takes', { min: 1, max: 10_000 }),
-  RENEWAL_CONCURRENCY: int(32, 'How many renewal charges one billing process has in flight at once', {
-    min: 1,
-    max: 1000,
-  }),
+  RENEWAL_CONCURRENCY: int(
+    8,
+    'How many renewal charges one billing process has in flight at once (keep it below the payments database pool)',
+    {
+      min: 1,
+      max: 1000,
+    },
+  ),
   BILLING_FAULT_CRASH_AFTER_CHARGE: int(0, 'Tests only: the first N renewal charges stop before being recorded', {
     min: 0,
   }),
