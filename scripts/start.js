@@ -64,12 +64,15 @@ async function ready(app, timeoutMs = 120_000) {
   if (!stopping) throw new Error(`${app.name} was not ready on port ${app.port} in time`);
 }
 
+// Each app finishes what it holds within SHUTDOWN_TIMEOUT_MS of SIGTERM; this waits that long and a little.
+const STOP_WAIT_MS = (Number(process.env.SHUTDOWN_TIMEOUT_MS) || 20_000) + 2_000;
+
 function stop(code) {
   if (stopping) return;
   stopping = true;
   process.exitCode = code;
   for (const child of children.values()) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 10_000).unref();
+  setTimeout(() => process.exit(code), STOP_WAIT_MS).unref();
   if (!children.size) process.exit(code);
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { uuidv7 } from '@app/clock';
+import { BillingIdempotencySweeper } from '../../apps/billing/src/idempotency/billing-idempotency.sweeper';
 import { TestStack } from '../support/stack';
 import {
   billingMerchant,
@@ -134,6 +136,46 @@ describe('billing idempotency', () => {
     const p1 = await m.post(`/v1/subscription/${s.id}/pause`, {}, pause);
     const p2 = await m.post(`/v1/subscription/${s.id}/pause`, {}, pause);
     expect([p1.status, p2.status, p2.body.status]).toEqual([200, 200, 'paused']);
+  });
+
+  it('payments down: change-plan and payment-method answer 503, change nothing and free the key', async () => {
+    const s = await m.subscription({ planId: plan.id });
+    const key = randomUUID();
+    const body = { merchantCode: m.merchantCode, planId: dear.id, applyAt: 'now' };
+    await stack.stopService('payments');
+    try {
+      expectError(await m.post(`/v1/subscription/${s.id}/change-plan`, body, key), 503, 'SERVICE_UNAVAILABLE');
+      const pm = { merchantCode: m.merchantCode, card: cardData() };
+      expectError(await m.post(`/v1/subscription/${s.id}/payment-method`, pm), 503, 'SERVICE_UNAVAILABLE');
+      const after = (await m.get(`/v1/subscription/${s.id}?merchantCode=${m.merchantCode}`)).body;
+      expect(after).toMatchObject({ planId: plan.id, updatedAt: s.updatedAt });
+    } finally {
+      await stack.startService('payments');
+    }
+    const retried = await m.post(`/v1/subscription/${s.id}/change-plan`, body, key);
+    expect(retried.body).toMatchObject({ planId: dear.id });
+  });
+
+  it('keys are deleted after 24 hours, never while reserved', async () => {
+    const insert = (key: string, age: string, reserved: string | null) =>
+      billingQuery(
+        stack,
+        `INSERT INTO billing_idempotency
+           (merchant_code, environment, key, operation, request_hash, resource_id, reserved_until, created_at)
+         VALUES ($1, 'sandbox', $2, 'subscription.create', repeat('0', 64), $3, $4, now() - $5::interval)`,
+        [m.merchantCode, key, uuidv7(), reserved, age],
+      );
+    await insert('old', '25 hours', null);
+    await insert('old-reserved', '25 hours', new Date(Date.now() + 60_000).toISOString());
+    await insert('young', '23 hours', null);
+    const sweeper = stack.services.get('billing')![0].get(BillingIdempotencySweeper);
+    expect(await sweeper.sweepOnce()).toBeGreaterThanOrEqual(1);
+    const left = await billingQuery(
+      stack,
+      'SELECT key FROM billing_idempotency WHERE merchant_code = $1 AND key IN ($2, $3, $4) ORDER BY key',
+      [m.merchantCode, 'old', 'old-reserved', 'young'],
+    );
+    expect(left.map((r) => r.key)).toEqual(['old-reserved', 'young']);
   });
 
   it('production: a subscription works without an Idempotency-Key (billing derives the payments keys)', async () => {

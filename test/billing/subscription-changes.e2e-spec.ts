@@ -105,6 +105,11 @@ describe('subscription changes: change-plan and payment-method', () => {
       expect(await footprint(stack, m.merchantCode)).toEqual(before);
       const after = (await m.get(`/v1/subscription/${risky.id}?merchantCode=${m.merchantCode}`)).body;
       expect(after).toMatchObject({ planId: cheap.id, updatedAt: risky.updatedAt });
+      // The same key a day later (another delta): declined again, not a key reuse.
+      const key = 'retry-upgrade';
+      expectError(await change(risky.id, { planId: dear.id, applyAt: 'now' }, key), 402, 'PAYMENT_DECLINED');
+      clock.advance(86_400_000);
+      expectError(await change(risky.id, { planId: dear.id, applyAt: 'now' }, key), 402, 'PAYMENT_DECLINED');
     });
 
     it('trialing and paused subscriptions switch without a charge', async () => {

@@ -108,6 +108,7 @@ export interface Container {
   readinessProbe?: Probe;
   livenessProbe?: Probe;
   resources?: { requests?: Labels; limits?: Labels };
+  lifecycle?: { preStop?: { exec?: { command?: string[] }; sleep?: { seconds?: number } } };
 }
 export interface Deployment extends Meta {
   spec: {
@@ -116,7 +117,11 @@ export interface Deployment extends Meta {
     strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
     template: {
       metadata: { labels: Labels };
-      spec: { securityContext?: { runAsNonRoot?: boolean }; containers: Container[] };
+      spec: {
+        securityContext?: { runAsNonRoot?: boolean };
+        terminationGracePeriodSeconds?: number;
+        containers: Container[];
+      };
     };
   };
 }
@@ -349,6 +354,7 @@ export interface ComposeService {
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: { test?: string | string[] };
   volumes?: (string | { source?: string; target: string })[];
+  stop_grace_period?: string;
 }
 export interface Compose {
   services: Record<string, ComposeService>;

@@ -30,6 +30,7 @@ import {
   serviceProblems,
   targetProblems,
 } from './manifest-checks';
+import { composeShutdownProblems, k8sShutdownProblems } from './shutdown-checks';
 
 const APP_NAMES = Object.keys(APPS).sort();
 const docs = loadK8sDocs();
@@ -105,6 +106,10 @@ describe('k8s/', () => {
   it('scales and protects existing Deployments', () => {
     expect(targetProblems(docs)).toEqual([]);
   });
+
+  it('pauses in preStop, grants terminationGracePeriodSeconds ≥ the pause + SHUTDOWN_TIMEOUT_MS + a margin, and SHUTDOWN_TIMEOUT_MS outlasts the work timeouts', () => {
+    expect(k8sShutdownProblems(docs)).toEqual([]);
+  });
 });
 
 describe('docker-compose.yml', () => {
@@ -159,6 +164,10 @@ describe('docker-compose.yml', () => {
       ];
     });
     expect(problems).toEqual([]);
+  });
+
+  it('waits SHUTDOWN_TIMEOUT_MS and a margin before it kills a stopping app', () => {
+    expect(composeShutdownProblems(compose)).toEqual([]);
   });
 
   it('runs nats with JetStream on a volume and monitoring for its healthcheck', () => {
@@ -273,6 +282,24 @@ describe('self-checks: the validators catch mistakes', () => {
       'Deployment/gateway: VAULT_KEYS must come from a Secret',
       'Deployment/payments: containerPort 3009, the app listens on 3001',
     ]);
+  });
+
+  it('a shutdown budget that the grace period does not cover, a missing preStop pause, a short compose grace', () => {
+    const broken: K8sDoc[] = structuredClone(docs);
+    ofKind<KeyValues>(broken, 'ConfigMap')[0].data!.SHUTDOWN_TIMEOUT_MS = '40000';
+    ofKind<KeyValues>(broken, 'ConfigMap')[0].data!.WEBHOOK_TIMEOUT_MS = '45000';
+    const billing = ofKind<Deployment>(broken, 'Deployment').find((d) => d.metadata.name === 'billing')!;
+    delete billing.spec.template.spec.containers[0].lifecycle;
+    expect(k8sShutdownProblems(broken)).toEqual([
+      'Deployment/billing: needs a preStop pause (sleep) for endpoint propagation',
+      'Deployment/gateway: SHUTDOWN_TIMEOUT_MS must exceed WEBHOOK_TIMEOUT_MS (45000)',
+      'Deployment/gateway: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
+      'Deployment/payment-links: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
+      'Deployment/payments: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
+    ]);
+    const shortCompose = structuredClone(compose);
+    delete shortCompose.services.gateway.stop_grace_period;
+    expect(composeShutdownProblems(shortCompose)).toEqual(['services.gateway: stop_grace_period 10 s < 22 s']);
   });
 
   it('a misspelt key and a secret in the ConfigMap', () => {

@@ -11,6 +11,8 @@ export interface StartBillingOptions {
   env?: NodeJS.ProcessEnv;
   logDestination?: DestinationStream;
   clock?: Clock;
+  /** The process entry point: stop gracefully on SIGTERM/SIGINT, then exit. */
+  stopOnSignals?: boolean;
 }
 
 export async function startBilling(o: StartBillingOptions = {}): Promise<INestApplication> {
@@ -21,11 +23,13 @@ export async function startBilling(o: StartBillingOptions = {}): Promise<INestAp
     module: BillingModule.forRoot(config, logger, o.clock),
     httpPort: config.BILLING_HTTP_PORT,
     logger,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    stopOnSignals: o.stopOnSignals,
   });
 }
 
 if (require.main === module) {
-  startBilling().catch((e: Error) => {
+  startBilling({ stopOnSignals: true }).catch((e: Error) => {
     process.stderr.write(`billing failed to start: ${e.message}\n`);
     process.exit(1);
   });

@@ -3,9 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DestinationStream } from 'pino';
 import { Clock, uuidv7 } from '@app/clock';
-import { createLogger, Metrics, PinoNestLogger } from '@app/observability';
+import { createLogger, Draining, Metrics, PinoNestLogger } from '@app/observability';
+import { stopOnSignals } from '@app/platform';
 import { loadGatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
+import { drainHttp } from './http/drain';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
 import { mountOpenApi } from './http/openapi';
 
@@ -18,6 +20,8 @@ export interface StartGatewayOptions {
   print?: (text: string) => void;
   /** Tests only: extra CA (PEM) trusted for webhook targets; deployments use NODE_EXTRA_CA_CERTS. */
   webhookCa?: string;
+  /** The process entry point: stop gracefully on SIGTERM/SIGINT, then exit. */
+  stopOnSignals?: boolean;
 }
 
 export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
@@ -29,23 +33,29 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['x-request-id'], uuidv7),
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Stopping: a request that still arrives on an open keep-alive connection is served (with
+    // `Connection: close`), not refused; the listener is closed, so no new connection comes.
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.forRoot({ config, logger, clock: o.clock, print: o.print, webhookCa: o.webhookCa }),
     adapter,
     { logger: new PinoNestLogger(logger) },
   );
-  installHooks(app.getHttpAdapter().getInstance(), logger, app.get(Metrics));
+  installHooks(app.getHttpAdapter().getInstance(), logger, app.get(Metrics), app.get(Draining));
   mountOpenApi(app, config.PUBLIC_BASE_URL);
-  app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
+  if (o.stopOnSignals) {
+    // HTTP first: the requests in flight still need NATS and the database, which app.close() then closes
+    // after the webhook workers.
+    stopOnSignals(app, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, stopIntake: () => drainHttp(app) });
+  }
   logger.info({ url: await app.getUrl(), publicBaseUrl: config.PUBLIC_BASE_URL }, 'gateway started');
   return app;
 }
 
 if (require.main === module) {
-  startGateway().catch((e: Error) => {
+  startGateway({ stopOnSignals: true }).catch((e: Error) => {
     process.stderr.write(`gateway failed to start: ${e.message}\n`);
     process.exit(1);
   });

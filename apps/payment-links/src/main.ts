@@ -11,6 +11,8 @@ export interface StartPaymentLinksOptions {
   env?: NodeJS.ProcessEnv;
   logDestination?: DestinationStream;
   clock?: Clock;
+  /** The process entry point: stop gracefully on SIGTERM/SIGINT, then exit. */
+  stopOnSignals?: boolean;
 }
 
 export async function startPaymentLinks(o: StartPaymentLinksOptions = {}): Promise<INestApplication> {
@@ -21,11 +23,13 @@ export async function startPaymentLinks(o: StartPaymentLinksOptions = {}): Promi
     module: PaymentLinksModule.forRoot(config, logger, o.clock),
     httpPort: config.PAYMENT_LINKS_HTTP_PORT,
     logger,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    stopOnSignals: o.stopOnSignals,
   });
 }
 
 if (require.main === module) {
-  startPaymentLinks().catch((e: Error) => {
+  startPaymentLinks({ stopOnSignals: true }).catch((e: Error) => {
     process.stderr.write(`payment-links failed to start: ${e.message}\n`);
     process.exit(1);
   });

@@ -12,6 +12,8 @@ export interface StartPaymentsOptions {
   env?: NodeJS.ProcessEnv;
   logDestination?: DestinationStream;
   clock?: Clock;
+  /** The process entry point: stop gracefully on SIGTERM/SIGINT, then exit. */
+  stopOnSignals?: boolean;
   /**
    * Acquirer adapters besides the built-in sandbox one. One that names an acquirer already served takes its
    * place: that is how a test stands a misbehaving acquirer in for the sandbox.
@@ -27,11 +29,13 @@ export async function startPayments(o: StartPaymentsOptions = {}): Promise<INest
     module: PaymentsModule.forRoot(config, logger, { clock: o.clock, connectors: o.connectors }),
     httpPort: config.PAYMENTS_HTTP_PORT,
     logger,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    stopOnSignals: o.stopOnSignals,
   });
 }
 
 if (require.main === module) {
-  startPayments().catch((e: Error) => {
+  startPayments({ stopOnSignals: true }).catch((e: Error) => {
     process.stderr.write(`payments failed to start: ${e.message}\n`);
     process.exit(1);
   });

@@ -145,6 +145,11 @@ export const commonEnv = {
   NATS_URL: url('nats://127.0.0.1:4222', 'NATS server(s) with JetStream', ['nats:', 'tls:']),
   LOG_LEVEL: str('info', 'pino log level', { oneOf: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
   OUTBOX_POLL_MS: int(250, 'How often the outbox relay looks for unpublished events', { min: 10, max: 60_000 }),
+  SHUTDOWN_TIMEOUT_MS: int(
+    20_000,
+    "How long the app may take to stop on SIGTERM or SIGINT (finishing the requests and commands it holds) before it exits anyway; keep it below Kubernetes' terminationGracePeriodSeconds minus the preStop pause",
+    { min: 100, max: 600_000 },
+  ),
 };
 
 export function databaseUrl(app: string): EnvVar<string> {

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, DynamicModule, Inject, Injectable, Module } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Module, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import type { ClassConstructor } from 'class-transformer';
@@ -11,8 +11,7 @@ import { COMMAND_PARAMS, CommandParam } from './command';
 import { NatsClient } from './nats-connection';
 
 const SERVICE = Symbol('COMMAND_SERVICE');
-/** How long a stopping service waits for the commands it is still answering. */
-const GRACE_MS = 1_000;
+const DRAIN_TIMEOUT_MS = Symbol('COMMAND_DRAIN_TIMEOUT_MS');
 const UNVALIDATED = new Set<unknown>([undefined, Object, String, Number, Boolean, Array]);
 
 interface Route {
@@ -35,9 +34,10 @@ interface Packet {
  * pipeline between the socket and the handler.
  */
 @Injectable()
-export class CommandServer implements BeforeApplicationShutdown {
+export class CommandServer implements OnModuleDestroy {
   private subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private draining?: Promise<void>;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -45,12 +45,14 @@ export class CommandServer implements BeforeApplicationShutdown {
     private readonly nats: NatsClient,
     private readonly metrics: Metrics,
     @Inject(SERVICE) private readonly service: ServiceName,
+    @Inject(DRAIN_TIMEOUT_MS) private readonly drainTimeoutMs: number,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** Subscribes every handler; resolves once the NATS server has the subscriptions (waits for NATS to be up). */
   async listen(): Promise<void> {
     const nc = await this.nats.get();
+    this.metrics.inProgress('rpc', () => this.inFlight.size);
     const queue = queueGroupOf(this.service);
     for (const route of this.routes()) {
       const subscription = nc.subscribe(route.subject, {
@@ -67,17 +69,37 @@ export class CommandServer implements BeforeApplicationShutdown {
     await nc.flush();
   }
 
-  /** Stops taking commands and lets those in progress answer (within GRACE_MS) before the database closes. */
-  async beforeApplicationShutdown(): Promise<void> {
+  /**
+   * Stops taking commands: the subscriptions are drained, so the NATS server routes new commands to the other
+   * replicas of the queue group, and the commands already received are answered. Resolves once every command
+   * this replica holds has answered (or after the drain timeout). Runs before anything is stopped in
+   * beforeApplicationShutdown (workers) or onApplicationShutdown (pools, NATS): the handlers still need them.
+   */
+  drain(): Promise<void> {
+    this.draining ??= this.drainOnce();
+    return this.draining;
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.drain();
+  }
+
+  private async drainOnce(): Promise<void> {
     const subscriptions = this.subscriptions;
     this.subscriptions = [];
     await Promise.all(subscriptions.map((s) => s.drain().catch(() => undefined)));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.inFlight]),
-      new Promise((resolve) => (timer = setTimeout(resolve, GRACE_MS))),
+    const finished = await Promise.race([
+      Promise.allSettled([...this.inFlight]).then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.drainTimeoutMs))),
     ]);
     clearTimeout(timer);
+    if (!finished) {
+      this.logger.warn(
+        { commands: this.inFlight.size, timeoutMs: this.drainTimeoutMs },
+        'Stopping with commands still running',
+      );
+    }
   }
 
   private async answer(route: Route, msg: Msg): Promise<void> {
@@ -158,14 +180,21 @@ function handlerOf(
   };
 }
 
-/** The command server of one service; `bootstrapService` imports it next to the service's own module. */
+/**
+ * The command server of one service; `bootstrapService` imports it next to the service's own module.
+ * `drainTimeoutMs`: how long a stopping service waits for the commands it holds.
+ */
 @Module({})
 export class CommandsModule {
-  static forService(service: ServiceName): DynamicModule {
+  static forService(service: ServiceName, drainTimeoutMs: number): DynamicModule {
     return {
       module: CommandsModule,
       imports: [DiscoveryModule],
-      providers: [{ provide: SERVICE, useValue: service }, CommandServer],
+      providers: [
+        { provide: SERVICE, useValue: service },
+        { provide: DRAIN_TIMEOUT_MS, useValue: drainTimeoutMs },
+        CommandServer,
+      ],
       exports: [CommandServer],
     };
   }

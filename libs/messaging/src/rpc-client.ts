@@ -12,7 +12,8 @@ let sequence = 0;
  * Request-reply to a service. Speaks the NestJS NATS packet format (`{pattern, data, id}` out,
  * `{id, response | err}` back) over the connection's shared inbox, which is cheaper than the stock
  * ClientProxy's subscription per request. No responders → 503 SERVICE_UNAVAILABLE at once; no answer in
- * time → 504 UPSTREAM_TIMEOUT; a service error comes back as the DomainError it threw.
+ * time → 504 UPSTREAM_TIMEOUT whose message says the outcome is unknown (the service may have done it and
+ * answered too late); a service error comes back as the DomainError it threw.
  */
 @Injectable()
 export class RpcClient {
@@ -47,7 +48,11 @@ function toTransportError(e: unknown, subject: string): Error {
     return new DomainError('SERVICE_UNAVAILABLE', `The ${service} service is unavailable`);
   }
   if (code === NatsErrorCode.Timeout) {
-    return new DomainError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time`);
+    // Unlike a deadline inside a service (nothing recorded), the command may have committed after all.
+    return new DomainError(
+      'UPSTREAM_TIMEOUT',
+      `The ${service} service did not answer in time; the outcome is unknown (it may have been carried out): retry with the same Idempotency-Key to get it`,
+    );
   }
   if (code === NatsErrorCode.Disconnect || code === NatsErrorCode.ConnectionClosed) {
     return new DomainError('SERVICE_UNAVAILABLE', 'The message broker is unreachable');

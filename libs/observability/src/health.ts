@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Injectable, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Metrics } from './metrics';
@@ -11,6 +11,23 @@ export interface HealthCheck {
 
 export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
 
+/**
+ * Whether the app has begun to stop. From that moment readiness answers 503, so a load balancer or a
+ * Kubernetes Service stops sending it work while what it holds finishes.
+ */
+@Injectable()
+export class Draining {
+  private started = false;
+
+  begin(): void {
+    this.started = true;
+  }
+
+  get active(): boolean {
+    return this.started;
+  }
+}
+
 /** GET /health/live, /health/ready and /metrics, the same in every app. */
 @ApiExcludeController()
 @Controller()
@@ -18,6 +35,7 @@ export class HealthController {
   constructor(
     @Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[],
     private readonly metrics: Metrics,
+    private readonly draining: Draining,
   ) {}
 
   @Get('health/live')
@@ -28,6 +46,10 @@ export class HealthController {
 
   @Get('health/ready')
   async ready(@Res() reply: FastifyReply): Promise<void> {
+    if (this.draining.active) {
+      await reply.status(503).send({ status: 'draining', checks: {} });
+      return;
+    }
     const results = await Promise.all(
       this.checks.map(async (c) => {
         try {

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of one app: request counts and latency by route (or subject) and status. */
 export class Metrics {
@@ -6,6 +6,7 @@ export class Metrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
   private readonly published: Counter;
+  private readonly inProgressCounts = new Map<string, () => number>();
 
   constructor(app: string) {
     this.registry.setDefaultLabels({ app });
@@ -28,6 +29,21 @@ export class Metrics {
       help: 'Events the outbox relay published to JetStream',
       registers: [this.registry],
     });
+    const counts = this.inProgressCounts;
+    new Gauge({
+      name: 'requests_in_progress',
+      help: 'Requests (HTTP, this scrape included) or commands (rpc) being handled; a stopping app drains it to 0',
+      labelNames: ['method'],
+      registers: [this.registry],
+      collect() {
+        for (const [method, count] of counts) this.set({ method }, count());
+      },
+    });
+  }
+
+  /** `count()` is read at each scrape: a counter the request path keeps anyway costs nothing per request. */
+  inProgress(method: 'http' | 'rpc', count: () => number): void {
+    this.inProgressCounts.set(method, count);
   }
 
   observe(method: string, route: string, status: string | number, seconds: number): void {

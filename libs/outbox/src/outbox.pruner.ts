@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { uuidv7Floor } from '@app/clock';
@@ -28,7 +28,7 @@ const PRUNE = statement(
 
 /** Deletes published outbox rows older than the retention, in batches (replicas side by side: SKIP LOCKED). */
 @Injectable()
-export class OutboxPruner implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxPruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
 
   constructor(
@@ -46,7 +46,7 @@ export class OutboxPruner implements OnApplicationBootstrap, OnApplicationShutdo
     this.loop.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.loop.stop();
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -8,10 +8,17 @@ import { LOGGER, Metrics } from '@app/observability';
 import { PollingLoop } from '@app/platform';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
+/**
+ * How long a claim lasts unless renewed. A live relay renews it every third of it while its batch is out, so
+ * the lease only matters when the relay died: its rows wait at most this long (plus one poll of another
+ * relay) instead of being lost.
+ */
+export const OUTBOX_LEASE_SECONDS = 5;
+
 export interface OutboxOptions {
   pollMs: number;
   batchSize?: number;
-  /** How long a claim is held before another relay may take the rows over. */
+  /** How long a claim is held, unless renewed, before another relay may take the rows over. */
   leaseSeconds?: number;
 }
 
@@ -39,19 +46,24 @@ const MARK_PUBLISHED = statement(
   'outbox_mark_published',
   'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1)',
 );
+const RENEW = statement(
+  'outbox_renew',
+  'UPDATE outbox SET claimed_until = now() + make_interval(secs => $2) WHERE id = ANY($1) AND published_at IS NULL',
+);
 const RELEASE = statement(
   'outbox_release',
   'UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1)',
 );
 
 /**
- * Publishes outbox rows to JetStream. Rows are claimed with FOR UPDATE SKIP LOCKED and a short lease, so
- * concurrent relays (replicas) never publish the same row at the same time; publishing happens outside any
+ * Publishes outbox rows to JetStream. Rows are claimed with FOR UPDATE SKIP LOCKED and a short lease, renewed
+ * while the batch is out, so concurrent relays (replicas) never publish the same row at the same time and
+ * the rows of a relay that died are taken over within one lease; publishing happens outside any
  * transaction (STYLE §9); the message id is the event id, so a re-publish after a crash is dropped by
  * JetStream's duplicate window. At-least-once. `attempts` counts claims.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
   private js?: JetStreamClient;
   private streamReady = false;
@@ -65,7 +77,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.loop = new PollingLoop(
-      async () => (await this.publishBatch()) >= (options.batchSize ?? 100),
+      async () => (await this.publishBatch()) >= this.batchSize(),
       options.pollMs,
       (e) => logger.warn({ err: e }, 'Outbox relay could not publish; will retry'),
     );
@@ -77,8 +89,20 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.loop.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
+  /**
+   * Stops before the database pool and NATS close (onApplicationShutdown). The commands have been answered by
+   * now (the CommandServer drains in onModuleDestroy), so one last round sends what they committed instead of
+   * leaving it to another replica's next poll or to this one's next start.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearTimeout(this.kickTimer);
+    await this.loop.stop();
+    if (!this.nats.current()) return;
+    try {
+      while ((await this.publishBatch()) >= this.batchSize());
+    } catch (e) {
+      this.logger.warn({ err: e }, 'Outbox relay could not publish before stopping; another relay will');
+    }
   }
 
   kick(): void {
@@ -97,14 +121,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** One claim-publish-mark round; returns how many rows were published. */
   async publishBatch(): Promise<number> {
-    const rows = await runStatement<ClaimedRow>(this.dataSource, CLAIM, [
-      this.options.batchSize ?? 100,
-      this.options.leaseSeconds ?? 30,
-    ]);
-    if (!rows.length) return 0;
+    // NATS first: rows are claimed only when they can go out at once.
     const js = await this.jetstream();
+    const rows = await runStatement<ClaimedRow>(this.dataSource, CLAIM, [this.batchSize(), this.leaseSeconds()]);
+    if (!rows.length) return 0;
     // Published in order on one connection, acknowledged together: one round trip per batch, not per row.
-    const results = await Promise.allSettled(rows.map((row) => publishRow(js, row)));
+    const results = await this.holding(
+      rows.map((r) => r.id),
+      () => Promise.allSettled(rows.map((row) => publishRow(js, row))),
+    );
     const done: string[] = [];
     const rest: string[] = [];
     results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
@@ -117,6 +142,33 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       throw failure.reason;
     }
     return rows.length;
+  }
+
+  /** Runs `work` while renewing the lease on `ids` every third of it; the last renewal is over when it returns. */
+  private async holding<T>(ids: string[], work: () => Promise<T>): Promise<T> {
+    let renewal: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(
+      () => {
+        renewal = renewal
+          .then(() => runStatement(this.dataSource, RENEW, [ids, this.leaseSeconds()]))
+          .catch((e: unknown) => this.logger.warn({ err: e }, 'Outbox lease not renewed'));
+      },
+      (this.leaseSeconds() * 1000) / 3,
+    );
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+      await renewal;
+    }
+  }
+
+  private leaseSeconds(): number {
+    return this.options.leaseSeconds ?? OUTBOX_LEASE_SECONDS;
+  }
+
+  private batchSize(): number {
+    return this.options.batchSize ?? 100;
   }
 
   private async jetstream(): Promise<JetStreamClient> {

@@ -3,3 +3,4 @@ export * from './ping.handler';
 export * from './platform.module';
 export * from './polling-loop';
 export * from './ttl-cache';
+export * from './stop-on-signals';

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock, SandboxOffsetClock, SystemClock } from '@app/clock';
 import { databaseHealth } from '@app/database';
 import { NATS_OPTIONS, NatsClient } from '@app/messaging';
-import { HEALTH_CHECKS, HealthController, LOGGER, Metrics } from '@app/observability';
+import { Draining, HEALTH_CHECKS, HealthController, LOGGER, Metrics } from '@app/observability';
 
 export interface PlatformOptions {
   app: string;
@@ -28,6 +28,7 @@ export class PlatformModule {
         { provide: Metrics, useValue: new Metrics(o.app) },
         { provide: NATS_OPTIONS, useValue: { url: o.natsUrl, name: o.app } },
         NatsClient,
+        Draining,
         { provide: Clock, useValue: new SandboxOffsetClock(o.clock ?? new SystemClock()) },
         {
           provide: HEALTH_CHECKS,
@@ -39,7 +40,7 @@ export class PlatformModule {
           ],
         },
       ],
-      exports: [LOGGER, Metrics, NatsClient, Clock],
+      exports: [LOGGER, Metrics, NatsClient, Clock, Draining],
     };
   }
 }

@@ -2,6 +2,15 @@ import { PollingLoop } from './polling-loop';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
+/** Waits until `done()` holds, or fails after `ms`: no fixed sleep that a loaded machine can outrun. */
+async function until(done: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await tick(2);
+  }
+}
+
 describe('PollingLoop', () => {
   it('runs again at once while work reports more, then waits for the interval', async () => {
     let runs = 0;
@@ -11,7 +20,9 @@ describe('PollingLoop', () => {
       () => undefined,
     );
     loop.start();
-    await tick(20);
+    await until(() => runs === 3);
+    // The third run reported nothing more: the next one waits for the 10 s interval.
+    await tick(50);
     expect(runs).toBe(3);
     await loop.stop();
   });
@@ -20,11 +31,12 @@ describe('PollingLoop', () => {
     let active = 0;
     let maxActive = 0;
     let runs = 0;
+    let release: () => void = () => undefined;
     const loop = new PollingLoop(
       async () => {
         runs++;
         maxActive = Math.max(maxActive, ++active);
-        await tick(10);
+        await new Promise<void>((r) => (release = r));
         active--;
         return false;
       },
@@ -32,10 +44,13 @@ describe('PollingLoop', () => {
       () => undefined,
     );
     loop.start();
-    await tick(2);
+    await until(() => runs === 1);
     loop.kick();
     loop.kick();
-    await tick(40);
+    release();
+    await until(() => runs === 2);
+    release();
+    await tick(50);
     expect(maxActive).toBe(1);
     expect(runs).toBe(2);
     await loop.stop();
@@ -55,15 +70,15 @@ describe('PollingLoop', () => {
       (e) => errors.push(e),
     );
     loop.start();
-    await tick(20);
+    await until(() => errors.length === 1);
+    await tick(50);
     expect(runs).toBe(1);
-    expect(errors).toHaveLength(1);
     loop.kick();
     await tick(1);
     await loop.stop();
     expect(runs).toBe(2);
     loop.kick();
-    await tick(10);
+    await tick(20);
     expect(runs).toBe(2);
   });
 });

@@ -72,4 +72,20 @@ export class BillingIdempotencyRepository {
       [scope.merchantCode, scope.environment, key],
     );
   }
+
+  /** Up to `limit` records older than the retention that are not reserved right now; answers how many went. */
+  async deleteExpired(retentionMs: number, limit: number): Promise<number> {
+    const rows: unknown[] = await this.db.query(
+      `DELETE FROM billing_idempotency WHERE (merchant_code, environment, key) IN (
+         SELECT merchant_code, environment, key FROM billing_idempotency
+         WHERE created_at < now() - $1 * interval '1 millisecond'
+           AND (reserved_until IS NULL OR reserved_until < now())
+         ORDER BY created_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED)
+       RETURNING 1`,
+      [retentionMs, limit],
+    );
+    return rows.length;
+  }
 }

@@ -128,6 +128,7 @@ export class Billing1766100000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (merchant_code, environment, key)
       )`);
+    await q.query('CREATE INDEX billing_idempotency_created ON billing_idempotency (created_at)');
   }
 
   async down(q: QueryRunner): Promise<void> {

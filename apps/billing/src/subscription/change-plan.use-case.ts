@@ -68,7 +68,8 @@ export class ChangePlanUseCase {
     const delta = this.delta(subscription, current, target, now);
     let payment: PaymentResponse | undefined;
     if (delta > 0) {
-      const key = run.paymentsKey('upgrade');
+      // The delta moves with time: a retry of a declined upgrade a moment later is a new charge, with a key of its own.
+      const key = run.paymentsKey(`upgrade_${delta}`);
       payment = approvedOrDeclined(
         await this.payments.mit(
           ctx,

@@ -110,7 +110,7 @@ export class CreateSubscriptionUseCase {
 
   private async checkParent(ctx: CallerContext, body: CreateSubscriptionRequest): Promise<void> {
     if (body.parentSubscriptionId === undefined) {
-      if (body.propagateLifecycle !== undefined) {
+      if (body.propagateLifecycle === true) {
         throw DomainError.validation('propagateLifecycle requires parentSubscriptionId', 'propagateLifecycle');
       }
       return;

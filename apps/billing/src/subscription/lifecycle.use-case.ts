@@ -22,8 +22,8 @@ type LifecycleVerb = 'cancel' | 'pause' | 'resume';
 /**
  * Cancel, pause and resume (DECISIONS §5): one transaction, the row locked, the change through the
  * transition table; with `propagateLifecycle` the children follow their parent (those whose state allows
- * it). Cancel voids open invoices. No payments call, so no reservation dance: the key is answered in the
- * same transaction.
+ * it). Cancel voids open invoices. The Idempotency-Key's answer is recorded in that same transaction, so a
+ * replay (cancel twice with one key) answers the first 200.
  */
 @Injectable()
 export class LifecycleUseCase {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
-import { Metrics, requestContext, RequestStore } from '@app/observability';
+import { Draining, Metrics, requestContext, RequestStore } from '@app/observability';
 import { toErrorResponse } from './error-response';
 import { sendError } from './send-error';
 
@@ -16,12 +16,17 @@ export function requestIdFrom(header: string | string[] | undefined, generate: (
  * Edge behaviour that happens outside Nest's pipeline: the request id header, the ignored-fields header,
  * access logs and metrics, and the error envelope for errors raised before routing (body parsing, limits).
  */
-export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metrics): void {
+export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metrics, draining: Draining): void {
+  let inProgress = 0;
+  metrics.inProgress('http', () => inProgress);
   // The rest of the request (body parsing, guards, pipes, handler) runs inside its context: the requestId
   // reaches every log line and the validation pipe records ignored fields for the header below. Fastify
   // carries the context across body parsing, so no Nest interceptor (and its per-request rxjs chain) is needed.
   app.addHook('onRequest', (request: FastifyRequest & { store?: RequestStore }, reply, done) => {
     void reply.header('x-request-id', request.id);
+    inProgress++;
+    // 'close' comes once per response, sent or abandoned (onResponse misses a client that went away).
+    reply.raw.once('close', () => inProgress--);
     const store: RequestStore = { requestId: String(request.id) };
     request.store = store;
     requestContext.run(store, done);
@@ -30,6 +35,8 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
   app.addHook('onSend', (request: FastifyRequest & { store?: RequestStore }, reply, payload, done) => {
     const ignored = request.store?.ignoredFields;
     if (ignored?.length) void reply.header('x-ignored-fields', [...new Set(ignored)].join(', '));
+    // Stopping: the client's next request goes to a new connection, hence to another replica.
+    if (draining.active) void reply.header('connection', 'close');
     done(null, payload);
   });
 

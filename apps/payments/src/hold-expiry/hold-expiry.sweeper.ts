@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -21,7 +21,7 @@ const BATCH = 100;
  * SKIP LOCKED, so replicas sweeping together never void one twice.
  */
 @Injectable()
-export class HoldExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class HoldExpirySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
 
   constructor(
@@ -48,7 +48,7 @@ export class HoldExpirySweeper implements OnApplicationBootstrap, OnApplicationS
     if (this.config.HOLD_EXPIRY_SWEEP_MS > 0) this.loop.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.loop.stop();
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -20,7 +20,7 @@ const BATCH = 100;
  * which frees the order code for a retry. Done lazily by resume and by a sweep, whichever comes first.
  */
 @Injectable()
-export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ThreeDsExpiryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
 
   constructor(
@@ -42,7 +42,7 @@ export class ThreeDsExpiryService implements OnApplicationBootstrap, OnApplicati
     this.loop.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.loop.stop();
   }
 
