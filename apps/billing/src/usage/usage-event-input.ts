@@ -3,9 +3,9 @@ import { DomainError } from '@app/errors';
 
 /**
  * One event of a usage batch, checked by hand against the rules of the `UsageBatchEvent` DTO: class-validator
- * costs about 90 µs an event, which is most of a 1,000-event batch's time in billing. The unit test holds this
- * reader to the DTO (same events accepted, same field named). Unknown fields are dropped, as the DTO's
- * whitelist would.
+ * costs 12 µs an event once warm (90 µs measured on a busy machine), 12 ms or more of a 1,000-event batch,
+ * against well under 1 ms for this. The unit test holds this reader to the DTO (same events accepted, same
+ * field named). Unknown fields are dropped, as the DTO's whitelist would.
  */
 export function readUsageBatchEvent(value: unknown): UsageBatchEvent | DomainError {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
