@@ -75,6 +75,8 @@ export class RenewalRunner {
   /** Charges an opened attempt and records it (the lease is held by the caller and released by the record). */
   async attempt(a: ChargeAttempt, mode: AttemptMode): Promise<{ recorded: Recorded; payment: PaymentResponse | null }> {
     const payment = a.amount > 0 ? await this.charge(a) : null;
+    // Fault injection for the crash tests: a real process dies here, between the charge and its record.
+    if (payment && this.config.BILLING_FAULT_KILL_AFTER_CHARGE) process.kill(process.pid, 'SIGKILL');
     if (payment && this.crashesLeft > 0) {
       this.crashesLeft -= 1;
       throw new InjectedCrash();
