@@ -148,6 +148,8 @@ async function startStack({ options, children, onCleanup, say }) {
     HOST: '127.0.0.1',
     RATE_LIMIT_PER_SECOND: '0',
     DEMO_MERCHANT: 'false',
+    // A scenario's own settings of the apps (e.g. the renewal bench's RENEWAL_POLL_MS).
+    ...(options.appEnv || {}),
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     ...Object.fromEntries(APPS.map((a) => [a.dbVar, dbs.urls[a.db]])),
   });

@@ -25,7 +25,7 @@ describe('sandbox clock', () => {
 
   beforeAll(async () => {
     stack = await TestStack.start({
-      services: ['payments', 'payment-links'],
+      services: ['payments', 'payment-links', 'billing'],
       env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0' },
     });
   });

@@ -77,6 +77,9 @@ export class TestStack {
       DEMO_MERCHANT: 'false',
       OUTBOX_POLL_MS: '50',
       RATE_LIMIT_PER_SECOND: '0',
+      // Billing renews on a clock advance; a test that wants the real-time loop sets it (a test-held clock
+      // moved by hand would otherwise renew subscriptions under another test's feet).
+      RENEWAL_POLL_MS: '0',
       // Its own durable EVENTS consumer: stacks share the NATS server but not the gateway database.
       WEBHOOK_CONSUMER_NAME: `${prefix}_webhooks`,
       ...o.env,

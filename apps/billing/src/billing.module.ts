@@ -5,7 +5,7 @@ import { serviceDatabase } from '@app/database';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
-import { BillingConfig } from './config';
+import { BILLING_CONFIG, BillingConfig } from './config';
 import { MeterEntity } from './meter/meter.entity';
 import { MeterHandler } from './meter/meter.handler';
 import { MeterRepository } from './meter/meter.repository';
@@ -30,6 +30,7 @@ import { SubscriptionQueries } from './subscription/subscription-queries.service
 import { SubscriptionEntity } from './subscription/subscription.entity';
 import { SubscriptionHandler } from './subscription/subscription.handler';
 import { SubscriptionRepository } from './subscription/subscription.repository';
+import { renewalHandlers, renewalProviders } from './renewal/renewal.wiring';
 import { usageEntities, usageHandlers, usageProviders } from './usage/usage.wiring';
 
 @Module({})
@@ -49,8 +50,16 @@ export class BillingModule {
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
-      controllers: [pingHandler('billing'), PlanHandler, MeterHandler, SubscriptionHandler, ...usageHandlers],
+      controllers: [
+        pingHandler('billing'),
+        PlanHandler,
+        MeterHandler,
+        SubscriptionHandler,
+        ...usageHandlers,
+        ...renewalHandlers,
+      ],
       providers: [
+        { provide: BILLING_CONFIG, useValue: config },
         { provide: RPC_TIMEOUT_MS, useValue: config.PAYMENTS_RPC_TIMEOUT_MS },
         RpcClient,
         PlanRepository,
@@ -70,6 +79,7 @@ export class BillingModule {
         ChangePlanUseCase,
         PaymentMethodUseCase,
         ...usageProviders,
+        ...renewalProviders,
       ],
     };
   }

@@ -12,6 +12,34 @@ export const billingEnv = {
       max: 120000,
     },
   ),
+  RENEWAL_POLL_MS: int(
+    60_000,
+    'How often due renewals, trial ends and dunning retries are looked for, in ms (0: off)',
+    {
+      min: 0,
+    },
+  ),
+  RENEWAL_LEASE_MS: int(60_000, 'How long a claimed renewal stays leased to its worker (longer than a payments call)', {
+    min: 1000,
+  }),
+  RENEWAL_BATCH: int(200, 'How many due subscriptions one claim takes', { min: 1, max: 10_000 }),
+  RENEWAL_CONCURRENCY: int(
+    8,
+    'How many renewal charges one billing process has in flight at once (keep it below the payments database pool)',
+    {
+      min: 1,
+      max: 1000,
+    },
+  ),
+  BILLING_FAULT_CRASH_AFTER_CHARGE: int(0, 'Tests only: the first N renewal charges stop before being recorded', {
+    min: 0,
+  }),
+  BILLING_FAULT_KILL_AFTER_CHARGE: int(0, 'Tests only: 1 makes the process SIGKILL itself after a renewal charge', {
+    min: 0,
+    max: 1,
+  }),
 };
+/** The parsed configuration, for the providers that need a value of it. */
+export const BILLING_CONFIG = Symbol('BILLING_CONFIG');
 export type BillingConfig = ConfigOf<typeof billingEnv>;
 export const loadBillingConfig = (env = process.env): BillingConfig => loadConfig(billingEnv, env);

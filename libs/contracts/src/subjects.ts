@@ -76,6 +76,10 @@ export const BillingSubjects = {
   recordUsage: 'cmd.billing.usage.record',
   /** POST /v1/subscription/usage/batch: UsageBatchRequest → UsageBatchResponse. */
   recordUsageBatch: 'cmd.billing.usage.record-batch',
+  /** POST /v1/subscription/{id}/retry-payment: SubscriptionIdCommand → SubscriptionView (or 402). */
+  retryPayment: 'cmd.billing.subscription.retry-payment',
+  /** A merchant's sandbox clock moved: renewals, trial ends, deferred starts and dunning retries due by then. */
+  clockAdvanced: 'cmd.billing.sandbox.clock-advanced',
 } as const;
 
 export const PingSubjects: Record<ServiceName, string> = {
@@ -94,11 +98,13 @@ export const GatewaySubjects = {
 /**
  * The services that have time-driven work, in the order a sandbox clock advance asks them to run it. Each
  * answers `cmd.<service>.sandbox.clock-advanced` (ClockAdvancedCommand → ClockAdvancedResult) only once its
- * work due up to the new time has run. Billing and payment-links join here when they get such work.
+ * work due up to the new time has run. Their kinds of due work never read what another service's writes
+ * (billing's renewals create no hold, 3DS session or link), so asking them one after another equals one time order.
  */
 export const ClockAdvancedSubjects: readonly string[] = [
   PaymentsSubjects.clockAdvanced,
   PaymentLinksSubjects.clockAdvanced,
+  BillingSubjects.clockAdvanced,
 ];
 
 /** SDK nonces, 3DS sessions, APM settlement and the hosted pages (payments service). */

@@ -1,5 +1,6 @@
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
 import { CreateUsageEvents1766200000000 } from '../usage/usage.migration';
+import { RenewalLease1766300000000 } from '../renewal/renewal.migration';
 import { Billing1766100000000 } from './1766100000000-billing';
 
 /** Every migration of the billing database, in order. */
@@ -8,4 +9,5 @@ export const migrations = [
   OutboxJsonEnvelope1765000000000,
   Billing1766100000000,
   CreateUsageEvents1766200000000,
+  RenewalLease1766300000000,
 ];

@@ -175,6 +175,8 @@ export class PaymentMethodUseCase {
       invoice.paymentAttemptCount += 1;
       invoice.paidAt = now;
       invoice.updatedAt = now;
+      // The renewal that opened it already moved the period; the next renewal is due at its end.
+      subscription.nextBillingDate = subscription.currentPeriodEnd;
       await this.invoices.save(manager, invoice);
       await this.events.emit(manager, ctx, [event], toInvoiceView(invoice), now);
       return;

@@ -9,6 +9,8 @@ export type SubscriptionTrigger =
   | 'create_trialing'
   | 'create_active'
   | 'start_trial'
+  | 'end_trial'
+  | 'retry_failed'
   | 'activate'
   | 'renew'
   | 'fail_renewal'
@@ -48,6 +50,15 @@ export const SUBSCRIPTION_TRANSITIONS: Readonly<Record<SubscriptionTrigger, Tran
     verb: 'create',
   },
   start_trial: { from: ['pending'], to: 'trialing', events: [], verb: 'start the trial of' },
+  /** The trial is over: its first charge is being made (activate or fail_renewal follows with the outcome). */
+  end_trial: { from: ['trialing'], to: null, events: [EventTypes.subscriptionTrialEnded], verb: 'end the trial of' },
+  /** A dunning retry or a forced retry that declined: still past_due, the schedule decides what comes next. */
+  retry_failed: {
+    from: ['past_due'],
+    to: null,
+    events: [EventTypes.subscriptionPaymentFailed],
+    verb: 'retry the payment of',
+  },
   activate: {
     from: ['pending', 'trialing'],
     to: 'active',

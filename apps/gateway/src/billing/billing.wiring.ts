@@ -1,5 +1,6 @@
+import { DunningController } from './dunning.controller';
 import { PlansController } from './plans.controller';
 import { SubscriptionsController } from './subscriptions.controller';
 
 /** The billing routes (all forwarded to the billing service). */
-export const billingControllers = [PlansController, SubscriptionsController];
+export const billingControllers = [PlansController, SubscriptionsController, DunningController];

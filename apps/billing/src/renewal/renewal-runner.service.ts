@@ -1,0 +1,139 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Logger } from 'pino';
+import { Clock, uuidv7 } from '@app/clock';
+import { CallerContext, PaymentResponse } from '@app/contracts';
+import { LOGGER } from '@app/observability';
+import { BILLING_CONFIG, BillingConfig } from '../config';
+import { PaymentsClient } from '../payments/payments.client';
+import type { Scope } from '../scope';
+import { attemptKey, ChargeAttempt } from './charge-attempt';
+import { RenewalOpeningService } from './renewal-opening.service';
+import { AttemptMode, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
+import { DueRow, RenewalRepository } from './renewal.repository';
+
+/** How a round stamps a step: as of its due instant (a clock advance, a sandbox) or as of now. */
+export type StepTime = (row: DueRow) => Date;
+
+/**
+ * Runs the scheduler's steps (DECISIONS §5): claim due subscriptions under a lease (SKIP LOCKED, any number
+ * of replicas), then per subscription three parts, never a transaction across the NATS call (STYLE §9):
+ * open (tx 1), charge through payments with the attempt's key, record (tx 2). A step that dies between the
+ * charge and the record leaves its lease to run out; the next claim repeats the call with the same key.
+ */
+@Injectable()
+export class RenewalRunner {
+  private crashesLeft: number;
+
+  constructor(
+    private readonly renewals: RenewalRepository,
+    private readonly opening: RenewalOpeningService,
+    private readonly outcome: RenewalOutcomeService,
+    private readonly payments: PaymentsClient,
+    private readonly clock: Clock,
+    @Inject(BILLING_CONFIG) private readonly config: BillingConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.crashesLeft = config.BILLING_FAULT_CRASH_AFTER_CHARGE;
+  }
+
+  /**
+   * One claim of up to RENEWAL_BATCH due rows, each run to its end (failures logged and left to their
+   * lease, or thrown when `strict`). Answers how many were claimed: a full batch means more may be due.
+   */
+  async round(upTo: Date, stepTime: StepTime, scope?: Scope, strict = false): Promise<number> {
+    const realNow = this.clock.now();
+    const rows = await this.renewals.claim(
+      upTo,
+      realNow,
+      this.config.RENEWAL_BATCH,
+      new Date(realNow.getTime() + this.config.RENEWAL_LEASE_MS),
+      scope,
+    );
+    const failures: unknown[] = [];
+    await inPool(rows, this.config.RENEWAL_CONCURRENCY, async (row) => {
+      try {
+        await this.step(row.id, stepTime(row));
+      } catch (e) {
+        failures.push(e);
+        this.logger.warn({ err: e, subscriptionId: row.id }, 'renewal step failed; retried when its lease ends');
+        // A clock advance answers with the failure, and its retry must not wait out the lease; freeing the
+        // row at once is safe, the next attempt sends the same key. (A crash frees nothing: see InjectedCrash.)
+        if (strict && !(e instanceof InjectedCrash)) await this.renewals.release(row.id).catch(() => undefined);
+      }
+    });
+    if (strict && failures.length) throw failures[0];
+    return rows.length;
+  }
+
+  /** Every step of a subscription due by `at` that the caller leased: the three parts of one step. */
+  async step(subscriptionId: string, at: Date): Promise<void> {
+    const opened = await this.opening.open(subscriptionId, at);
+    if (opened.kind === 'done') return;
+    await this.attempt(opened.attempt, 'scheduled');
+  }
+
+  /** Charges an opened attempt and records it (the lease is held by the caller and released by the record). */
+  async attempt(a: ChargeAttempt, mode: AttemptMode): Promise<{ recorded: Recorded; payment: PaymentResponse | null }> {
+    const payment = a.amount > 0 ? await this.charge(a) : null;
+    // Fault injection for the crash tests: a real process dies here, between the charge and its record.
+    if (payment && this.config.BILLING_FAULT_KILL_AFTER_CHARGE) process.kill(process.pid, 'SIGKILL');
+    if (payment && this.crashesLeft > 0) {
+      this.crashesLeft -= 1;
+      throw new InjectedCrash();
+    }
+    const recorded = await this.outcome.record(a, payment, mode);
+    if (recorded.kind === 'stale' && recorded.reverse && payment) {
+      // The invoice was voided (cancel) or paid otherwise while this charge ran: give the money back.
+      await this.payments.reverse(this.contextOf(a), payment.id, `${attemptKey(a)}_reverse`);
+    }
+    return { recorded, payment };
+  }
+
+  private charge(a: ChargeAttempt): Promise<PaymentResponse> {
+    const key = attemptKey(a);
+    return this.payments.mit(
+      this.contextOf(a),
+      a.token,
+      {
+        key,
+        orderCode: `inv_${a.invoiceId}_${a.attempt}`,
+        currency: a.currency,
+        exponent: a.exponent,
+        value: a.amount,
+        shopperId: a.subscriptionId,
+        email: a.email,
+        name: a.name ?? undefined,
+        metadata: a.metadata,
+      },
+      a.networkTransactionId,
+    );
+  }
+
+  /** Payments' "now" for the call is the step's instant: a sandbox offset that puts the merchant's clock there. */
+  private contextOf(a: ChargeAttempt): CallerContext {
+    const offset = a.at.getTime() - this.clock.now().getTime();
+    return {
+      requestId: uuidv7(),
+      environment: a.environment,
+      merchantCode: a.merchantCode,
+      ...(a.merchantId !== null ? { merchantId: a.merchantId } : {}),
+      ...(a.environment === 'sandbox' && offset > 0 ? { clockOffsetMs: offset } : {}),
+    };
+  }
+}
+
+/** The test-only fault (BILLING_FAULT_CRASH_AFTER_CHARGE): behaves as a process that died after the charge. */
+class InjectedCrash extends Error {
+  constructor() {
+    super('Injected crash between the charge and its record (BILLING_FAULT_CRASH_AFTER_CHARGE)');
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` at once. */
+async function inPool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,21 @@
+import { DunningHandler } from '../dunning/dunning.handler';
+import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
+import { BillingClockAdvanceHandler } from '../sandbox-clock/clock-advance.handler';
+import { BillingClockAdvanceUseCase } from '../sandbox-clock/clock-advance.use-case';
+import { RenewalScheduler } from '../scheduler/renewal-scheduler';
+import { RenewalOpeningService } from './renewal-opening.service';
+import { RenewalOutcomeService } from './renewal-outcome.service';
+import { RenewalRunner } from './renewal-runner.service';
+import { RenewalRepository } from './renewal.repository';
+
+/** Billing over time: the renewal scheduler, dunning, the forced retry and the sandbox clock's due work. */
+export const renewalHandlers = [DunningHandler, BillingClockAdvanceHandler];
+export const renewalProviders = [
+  RenewalRepository,
+  RenewalOpeningService,
+  RenewalOutcomeService,
+  RenewalRunner,
+  RenewalScheduler,
+  RetryPaymentUseCase,
+  BillingClockAdvanceUseCase,
+];

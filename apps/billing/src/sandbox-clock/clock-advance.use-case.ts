@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from 'pino';
+import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { LOGGER } from '@app/observability';
+import { RenewalRunner } from '../renewal/renewal-runner.service';
+import { RenewalRepository } from '../renewal/renewal.repository';
+
+/** How often an advance looks again when the only due rows are leased by another worker. */
+const LEASED_POLL_MS = 50;
+
+/**
+ * A merchant's sandbox clock is moving to `to` (DECISIONS §7): before answering, run every billing step of
+ * that sandbox due by then, each as of its own due instant (payments' "now" included), earliest first, a
+ * subscription's steps one after another (a P3M advance of a monthly plan renews three times). Unlike
+ * `runDueInTimeOrder` no transaction spans a round: each step is claim, charge, record (STYLE §9). Rows
+ * leased by the periodic loop or another replica are waited for, so the advance answers only once all of
+ * its due work is done. Running it twice is harmless: done steps are no longer due.
+ */
+@Injectable()
+export class BillingClockAdvanceUseCase {
+  constructor(
+    private readonly runner: RenewalRunner,
+    private readonly renewals: RenewalRepository,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
+    if (ctx.environment !== 'sandbox' || !ctx.merchantCode) {
+      throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'Only a merchant’s sandbox clock can be advanced');
+    }
+    const scope = { merchantCode: ctx.merchantCode, environment: ctx.environment };
+    const to = new Date(body.to);
+    let ran = 0;
+    for (;;) {
+      const claimed = await this.runner.round(to, (row) => row.dueAt, scope, true);
+      ran += claimed;
+      if (claimed) continue;
+      if (!(await this.renewals.dueCount(scope, to))) break;
+      await sleep(LEASED_POLL_MS);
+    }
+    this.logger.info({ merchantCode: ctx.merchantCode, to: body.to, ran }, 'billing due work ran for a clock advance');
+    return { ran };
+  }
+}

@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:renewals [-- --counts=10000,100000]`: renewal throughput through the whole path (issue 10,
+ * Performance): billing claims due subscriptions, charges each as an MIT at payments and marks its invoice
+ * paid. For each count, a fresh set of that many subscriptions due an hour ago is seeded straight into the
+ * billing database (copies of real subscriptions, on a few vault tokens made through payments), then the
+ * time until every one has a paid renewal invoice is measured, with the billing process's peak RSS. Prints
+ * renewals/s per run and the ratio of the runs' times (linear cost: ratio ≈ count ratio).
+ */
+'use strict';
+
+const crypto = require('node:crypto');
+const path = require('node:path');
+const fs = require('node:fs');
+const { Client } = require('pg');
+const { parseOptions } = require('./lib/options');
+const { Children, machineLoad, rssMb, sleep } = require('./lib/procs');
+const { startStack } = require('./lib/stack');
+const { purchaseBody } = require('./scenarios');
+
+const say = (text) => process.stdout.write(`[renewals] ${text}\n`);
+const TOKENS = 20;
+const TARGET_100K_S = 120;
+const TARGET_RSS_MB = 200;
+
+async function call(stack, method, route, body) {
+  const res = await fetch(`${stack.gatewayUrl}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${stack.key}`,
+      'content-type': 'application/json',
+      'idempotency-key': crypto.randomUUID(),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = await res.json().catch(() => undefined);
+  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(parsed).slice(0, 300)}`);
+  return parsed;
+}
+
+async function query(url, sql, params = []) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** TOKENS real subscriptions (one CIT each, so one vault token each) to copy. */
+async function templates(stack) {
+  const plan = await call(stack, 'POST', '/v1/subscription/plan', {
+    name: 'Bench monthly',
+    interval: 'month',
+    amount: 999,
+    currency: 'USD',
+  });
+  const ids = [];
+  for (let i = 0; i < TOKENS; i++) {
+    const sub = await call(stack, 'POST', '/v1/subscription', {
+      planId: plan.id,
+      customerEmail: `renewal${i}@example.com`,
+      card: purchaseBody(stack.merchantCode, 'unused').card,
+    });
+    ids.push(sub.id);
+  }
+  return ids;
+}
+
+/** `count` copies of the templates, due an hour ago (real time), tagged with `run` in their metadata. */
+async function seed(url, templateIds, count, run) {
+  await query(
+    url,
+    `INSERT INTO subscriptions (id, merchant_code, environment, merchant_id, plan_id, status, customer_email,
+       card_token, card_brand, billing_anchor, current_period_start, current_period_end, next_billing_date,
+       cycles_completed, activated_at, metadata, created_at, updated_at)
+     SELECT gen_random_uuid(), t.merchant_code, t.environment, t.merchant_id, t.plan_id, 'active', t.customer_email,
+       t.card_token, t.card_brand, now() - interval '1 month 1 hour', now() - interval '1 month 1 hour',
+       now() - interval '1 hour', now() - interval '1 hour', 1, now(), jsonb_build_object('run', $3::text), now(), now()
+     FROM generate_series(1, $2::int) g
+     JOIN LATERAL (SELECT * FROM subscriptions WHERE id = ($1::uuid[])[1 + g % array_length($1::uuid[], 1)]) t ON true`,
+    [templateIds, count, run],
+  );
+  await query(url, 'ANALYZE subscriptions');
+}
+
+const paidCount = async (url, run) =>
+  Number(
+    (
+      await query(
+        url,
+        `SELECT count(*) AS n FROM invoices i JOIN subscriptions s ON s.id = i.subscription_id
+          WHERE s.metadata->>'run' = $1 AND i.status = 'paid'`,
+        [run],
+      )
+    )[0].n,
+  );
+
+async function measureRun(stack, billingPid, templateIds, count) {
+  const url = stack.databases.billing;
+  const run = `r${crypto.randomBytes(3).toString('hex')}`;
+  say(`seeding ${count} due subscriptions`);
+  await seed(url, templateIds, count, run);
+  const started = Date.now();
+  let peakRss = 0;
+  let paid = 0;
+  while (paid < count) {
+    await sleep(1000);
+    peakRss = Math.max(peakRss, rssMb(billingPid) ?? 0);
+    paid = await paidCount(url, run);
+    const s = (Date.now() - started) / 1000;
+    if (Math.round(s) % 10 === 0) say(`${paid}/${count} renewed after ${s.toFixed(0)} s`);
+    if (s > 3600) throw new Error(`only ${paid} of ${count} renewed in an hour`);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const charges = Number(
+    (
+      await query(
+        stack.databases.payments,
+        `SELECT count(*) AS n FROM payments WHERE order_code LIKE 'inv\\_%' AND status = 'captured'`,
+      )
+    )[0].n,
+  );
+  return { count, seconds, perSecond: count / seconds, peakRss, charges };
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const countsArg = argv.find((a) => a.startsWith('--counts='));
+  const counts = (countsArg ? countsArg.slice('--counts='.length) : '10000,100000').split(',').map(Number);
+  const options = parseOptions(
+    argv.filter((a) => a !== countsArg),
+    process.env,
+  );
+  options.appEnv = { RENEWAL_POLL_MS: '500' };
+  const logDir = path.join(__dirname, 'results', 'logs');
+  fs.mkdirSync(logDir, { recursive: true });
+  const children = new Children(logDir);
+  const undo = [];
+  const cleanup = async () => {
+    while (undo.length)
+      await undo
+        .pop()()
+        .catch((e) => say(`cleanup: ${e.message}`));
+    await children.stopAll();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      say(`${signal}: stopping the apps and dropping the databases`);
+      cleanup().finally(() => process.exit(130));
+    });
+  }
+  const load = machineLoad();
+  say(`${load.cores} cores, load average ${load.loadavg1} before the run`);
+  try {
+    const stack = await startStack({ options, children, onCleanup: (_l, fn) => undo.push(fn), say });
+    const billingPid = stack.processes.find((p) => p.name === 'billing').pid;
+    const templateIds = await templates(stack);
+    const results = [];
+    let renewedBefore = 0;
+    for (const count of counts) {
+      const r = await measureRun(stack, billingPid, templateIds, count);
+      // Exactly once: every renewal is one captured MIT (order code inv_<invoice>_<attempt>).
+      const newCharges = r.charges - renewedBefore;
+      renewedBefore += count;
+      results.push(r);
+      say(
+        `${count} renewals in ${r.seconds.toFixed(1)} s: ${r.perSecond.toFixed(0)} renewals/s, ` +
+          `billing peak RSS ${r.peakRss.toFixed(0)} MB (target ≤ ${TARGET_RSS_MB}), ${newCharges} MIT charges`,
+      );
+    }
+    if (results.length >= 2) {
+      const [a, b] = results;
+      const ratio = b.seconds / a.seconds;
+      say(
+        `ratio ${b.count}/${a.count}: ${ratio.toFixed(2)}× the time for ${(b.count / a.count).toFixed(0)}× the work ` +
+          `(target ≤ 11×)`,
+      );
+    }
+    const big = results.find((r) => r.count === 100000);
+    if (big) say(`100,000 renewals: ${big.seconds.toFixed(1)} s (target ≤ ${TARGET_100K_S} s)`);
+    say(`load average ${machineLoad().loadavg1} after the run (other work shares this machine)`);
+  } finally {
+    while (undo.length)
+      await undo
+        .pop()()
+        .catch((e) => say(`cleanup: ${e.message}`));
+    await children.stopAll();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`[renewals] ${e.stack || e}\n`);
+    process.exit(1);
+  },
+);
