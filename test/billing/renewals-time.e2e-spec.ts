@@ -8,7 +8,10 @@ describe('renewals over time', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'payment-links', 'billing'], env: { RENEWAL_POLL_MS: '0' } });
+    stack = await TestStack.start({
+      services: ['payments', 'payment-links', 'billing'],
+      env: { RENEWAL_POLL_MS: '0' },
+    });
   });
   afterAll(() => stack?.stop());
 

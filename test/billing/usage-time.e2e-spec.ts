@@ -68,7 +68,10 @@ describe('usage rating at renewal', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'payment-links', 'billing'], env: { RENEWAL_POLL_MS: '0' } });
+    stack = await TestStack.start({
+      services: ['payments', 'payment-links', 'billing'],
+      env: { RENEWAL_POLL_MS: '0' },
+    });
   });
   afterAll(() => stack?.stop());
 

@@ -11,7 +11,10 @@ describe('payment links', () => {
   let m: LinksClient;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'payment-links', 'billing'], env: { LINK_EXPIRY_SWEEP_MS: '0' } });
+    stack = await TestStack.start({
+      services: ['payments', 'payment-links', 'billing'],
+      env: { LINK_EXPIRY_SWEEP_MS: '0' },
+    });
     m = await linksMerchant(stack);
   });
   afterAll(() => stack.stop());
