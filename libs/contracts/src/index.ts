@@ -7,3 +7,4 @@ export * from './subjects';
 export * from './payments-extras';
 export * from './query.dto';
 export * from './sandbox-clock.dto';
+export * from './optional-text';

@@ -34,6 +34,12 @@ describe('resolveCaller', () => {
     expect(codeOf(() => resolveCaller(key(['a']), 'r', 'c'))).toBe('MERCHANT_MISMATCH');
     expect(codeOf(() => resolveCaller(key(['a']), 'r', 7))).toBe('VALIDATION_FAILED');
   });
+  it('where SPEC marks merchantCode required, its absence is VALIDATION_FAILED for any key', () => {
+    const required = { merchantCodeRequired: true };
+    expect(codeOf(() => resolveCaller(key(['a', 'b']), 'r', undefined, required))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => resolveCaller(key(['a']), 'r', '', required))).toBe('VALIDATION_FAILED');
+    expect(resolveCaller(key(['a', 'b']), 'r', 'a', required).merchantCode).toBe('a');
+  });
 });
 
 describe('KeyCache', () => {
