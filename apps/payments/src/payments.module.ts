@@ -87,7 +87,10 @@ export class PaymentsModule {
         { provide: THREE_DS_PORT, useExisting: ThreeDsService },
         { provide: APM_PORT, useExisting: ApmService },
         { provide: CARD_VAULT_PORT, useExisting: VaultService },
-        SandboxAcquirerConnector,
+        {
+          provide: SandboxAcquirerConnector,
+          useFactory: () => new SandboxAcquirerConnector(config.SANDBOX_ACQUIRER_LATENCY_MS),
+        },
         {
           provide: CONNECTORS,
           useFactory: (sandbox: SandboxAcquirerConnector) => [sandbox, ...(o.connectors ?? [])],

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { randomString, uuidv7 } from '@app/clock';
 import {
   AcquirerOutcome,
@@ -26,15 +25,17 @@ const CHALLENGE_PREFIX = 'sbx3ds_';
  * The built-in simulated acquirer (DECISIONS §2): the test cards of DECISIONS §3 decide the answer, every
  * other valid card is approved. It behaves the same in both environments.
  */
-@Injectable()
 export class SandboxAcquirerConnector implements Connector {
   readonly acquirer = 'sandbox' as const;
+
+  /** `latencyMs` (SANDBOX_ACQUIRER_LATENCY_MS) delays every answer, as a real acquirer's network and processing would. */
+  constructor(private readonly latencyMs = 0) {}
 
   /** Answers of this process by request reference: a repeated reference gets the first answer again. */
   private readonly answered = new Map<string, AcquirerOutcome | ModificationOutcome>();
 
   authorize(request: AuthorizeRequest): Promise<AcquirerOutcome> {
-    return Promise.resolve(this.once(request.reference, () => this.decide(request)));
+    return this.answer(() => this.once(request.reference, () => this.decide(request)));
   }
 
   private decide(request: AuthorizeRequest): AcquirerOutcome {
@@ -66,25 +67,32 @@ export class SandboxAcquirerConnector implements Connector {
   completeChallenge(request: CompleteChallengeRequest): Promise<AcquirerOutcome> {
     const reference = request.acquirerReference;
     if (!request.authenticated || reference.startsWith(CHALLENGE_FAILS_PREFIX)) {
-      return Promise.resolve({
+      return this.answer(() => ({
         kind: 'declined',
         acquirerReference: reference,
         refusalCode: SANDBOX_DECLINES.authenticationFailed,
-      });
+      }));
     }
-    return Promise.resolve(approved(reference));
+    return this.answer(() => approved(reference));
   }
 
   capture(request: ModificationRequest): Promise<ModificationOutcome> {
-    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
+    return this.answer(() => this.once(request.reference, () => SUCCEEDED));
   }
 
   refund(request: ModificationRequest): Promise<ModificationOutcome> {
-    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
+    return this.answer(() => this.once(request.reference, () => SUCCEEDED));
   }
 
   cancel(request: ModificationRequest): Promise<ModificationOutcome> {
-    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
+    return this.answer(() => this.once(request.reference, () => SUCCEEDED));
+  }
+
+  /** Decides at once (as the acquirer acts on receipt) and answers after the configured latency. */
+  private async answer<T>(decide: () => T): Promise<T> {
+    const decided = decide();
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+    return decided;
   }
 
   /**

@@ -105,3 +105,21 @@ describe('sandbox acquirer request references', () => {
     expect(other.acquirerReference).not.toBe(first.acquirerReference);
   });
 });
+
+describe('sandbox acquirer latency', () => {
+  it('answers every call after SANDBOX_ACQUIRER_LATENCY_MS', async () => {
+    const slow = new SandboxAcquirerConnector(60);
+    const started = Date.now();
+    const modification = {
+      paymentId: 'p1',
+      reference: 'rq_slow',
+      acquirerReference: null,
+      amount: request(VISA_OK).amount,
+    };
+    await Promise.all([slow.authorize(request(VISA_OK)), slow.refund(modification)]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    const fast = Date.now();
+    await acquirer.authorize(request(VISA_OK));
+    expect(Date.now() - fast).toBeLessThan(55);
+  });
+});
