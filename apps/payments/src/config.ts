@@ -18,6 +18,9 @@ export const paymentsEnv = {
     "How long the sandbox acquirer takes to answer every call, in ms: to see the service under a real acquirer's timing",
     { min: 0, max: 60_000 },
   ),
+  PAYMENTS_TEST_CRASH_AT: str(undefined, 'Crash tests only: SIGKILL the process at this point of a purchase', {
+    pattern: /^(before_acquirer|after_acquirer)$/,
+  }),
   VAULT_KEYS: str(
     undefined,
     'Vault encryption keys as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',

@@ -19,6 +19,7 @@ import { InquiryService } from './inquiry/inquiry.service';
 import { migrations } from './migrations';
 import { PaymentOperationsHandler } from './operations/payment-operations.handler';
 import { PaymentOperationsService } from './operations/payment-operations.service';
+import { OperationRecord } from './operations/operation-record';
 import { PaymentEntity, PaymentOperationEntity } from './payment/payment.entity';
 import { PaymentRecorder } from './payment/payment-recorder';
 import { PaymentRepository } from './payment/payment.repository';
@@ -27,6 +28,9 @@ import { CARD_VAULT_PORT } from './purchase/card-vault.port';
 import { InstrumentResolver } from './purchase/instrument.resolver';
 import { PurchaseHandler } from './purchase/purchase.handler';
 import { PurchaseUseCase } from './purchase/purchase.use-case';
+import { AuthorizationRecord } from './purchase/authorization-record';
+import { AcquirerAttemptRepository } from './reservation/acquirer-attempt.repository';
+import { CrashPoints } from './reservation/crash-points';
 import { ConnectionEntity } from './routing/connection.entity';
 import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
@@ -107,7 +111,11 @@ export class PaymentsModule {
         RoutingService,
         ConnectionsUseCase,
         InstrumentResolver,
+        AcquirerAttemptRepository,
+        CrashPoints,
+        AuthorizationRecord,
         PurchaseUseCase,
+        OperationRecord,
         PaymentOperationsService,
         InquiryService,
         HoldExpirySweeper,

@@ -60,12 +60,43 @@ export class NonceService {
    * The card behind a nonce, used up by this call. Unknown, already used, expired, or another merchant's or
    * environment's nonce: 404 NOT_FOUND (a used nonce is gone, like an unknown one).
    */
-  async consume(scope: Scope, nonce: string, manager?: EntityManager): Promise<NonceCardData> {
+  async consume(scope: Scope, nonce: string, manager?: EntityManager): Promise<NonceCardData & { expiresAt: Date }> {
     const now = this.clock.now(scope);
     const row = typeof nonce === 'string' && nonce ? await this.repository.take(scope, nonce, manager) : null;
     if (!row || row.expiresAt.getTime() <= now.getTime()) {
       throw DomainError.notFound('nonce (unknown, used or expired)', 'card.nonceData.nonce');
     }
-    return this.cipher.openJson<NonceCardData>({ keyId: row.keyId, blob: row.cardSealed }, nonceContext(scope, nonce));
+    const card = this.cipher.openJson<NonceCardData>(
+      { keyId: row.keyId, blob: row.cardSealed },
+      nonceContext(scope, nonce),
+    );
+    return { ...card, expiresAt: row.expiresAt };
+  }
+
+  /**
+   * Puts back a nonce whose payment recorded nothing (the acquirer could not be reached), so the same request
+   * can be retried: the card sealed again under the same nonce and expiry.
+   */
+  async restore(
+    manager: EntityManager,
+    ctx: CallerContext,
+    nonce: string,
+    card: NonceCardData,
+    expiresAt: Date,
+  ): Promise<void> {
+    const sealed = this.cipher.sealJson(card, nonceContext(ctx, nonce));
+    await this.repository.insert(
+      {
+        nonce,
+        merchantCode: ctx.merchantCode,
+        environment: ctx.environment,
+        apiKeyId: ctx.keyId ?? null,
+        keyId: sealed.keyId,
+        cardSealed: sealed.blob,
+        expiresAt,
+        createdAt: this.clock.now(ctx),
+      },
+      manager,
+    );
   }
 }
