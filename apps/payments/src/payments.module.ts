@@ -9,6 +9,7 @@ import { Connector } from './connector/connector';
 import { AcquirerCalls } from './connector/acquirer-call';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
+import { DatabaseLedger } from './connector/sandbox-ledger';
 import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
 import { IdempotencyRecord } from './idempotency/idempotency.entity';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
@@ -31,6 +32,8 @@ import { PurchaseUseCase } from './purchase/purchase.use-case';
 import { AuthorizationRecord } from './purchase/authorization-record';
 import { AcquirerAttemptRepository } from './reservation/acquirer-attempt.repository';
 import { CrashPoints } from './reservation/crash-points';
+import { RecoveryService } from './reservation/recovery.service';
+import { RecoverySweeper } from './reservation/recovery.sweeper';
 import { ConnectionEntity } from './routing/connection.entity';
 import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
@@ -91,9 +94,12 @@ export class PaymentsModule {
         { provide: THREE_DS_PORT, useExisting: ThreeDsService },
         { provide: APM_PORT, useExisting: ApmService },
         { provide: CARD_VAULT_PORT, useExisting: VaultService },
+        DatabaseLedger,
         {
           provide: SandboxAcquirerConnector,
-          useFactory: () => new SandboxAcquirerConnector(config.SANDBOX_ACQUIRER_LATENCY_MS),
+          useFactory: (ledger: DatabaseLedger) =>
+            new SandboxAcquirerConnector(ledger, config.SANDBOX_ACQUIRER_LATENCY_MS),
+          inject: [DatabaseLedger],
         },
         {
           provide: CONNECTORS,
@@ -113,6 +119,8 @@ export class PaymentsModule {
         InstrumentResolver,
         AcquirerAttemptRepository,
         CrashPoints,
+        RecoveryService,
+        RecoverySweeper,
         AuthorizationRecord,
         PurchaseUseCase,
         OperationRecord,

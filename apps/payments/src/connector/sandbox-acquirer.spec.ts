@@ -3,6 +3,7 @@ import { applyOutcome } from '../payment/payment-outcome';
 import { AcquirerOutcome, AuthorizeRequest } from './connector';
 import { SANDBOX_CARDS } from './sandbox-cards';
 import { SandboxAcquirerConnector } from './sandbox-acquirer.connector';
+import { MemoryLedger } from './sandbox-ledger';
 
 const acquirer = new SandboxAcquirerConnector();
 let n = 0;
@@ -104,11 +105,17 @@ describe('sandbox acquirer request references', () => {
     expect(again).toEqual(first);
     expect(other.acquirerReference).not.toBe(first.acquirerReference);
   });
+
+  it('looks a reference up: what it answered, or nothing when it never saw it', async () => {
+    const first = await acquirer.authorize({ ...request(VISA_OK), reference: 'rq_looked_up' });
+    expect(await acquirer.lookup('rq_looked_up')).toEqual(first);
+    expect(await acquirer.lookup('rq_never_sent')).toBeUndefined();
+  });
 });
 
 describe('sandbox acquirer latency', () => {
   it('answers every call after SANDBOX_ACQUIRER_LATENCY_MS', async () => {
-    const slow = new SandboxAcquirerConnector(60);
+    const slow = new SandboxAcquirerConnector(new MemoryLedger(), 60);
     const started = Date.now();
     const modification = {
       paymentId: 'p1',

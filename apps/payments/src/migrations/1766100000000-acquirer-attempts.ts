@@ -26,13 +26,23 @@ export class AcquirerAttempts1766100000000 implements MigrationInterface {
         acquirer text NOT NULL,
         idempotency_key text,
         detail jsonb NOT NULL DEFAULT '{}',
-        reserved_at timestamptz NOT NULL DEFAULT now()
+        reserved_at timestamptz NOT NULL DEFAULT now(),
+        -- The recovery sweep's lease while it asks the acquirer (no transaction is held across that call).
+        claimed_until timestamptz
       )`);
     await q.query('CREATE INDEX acquirer_attempts_payment ON acquirer_attempts (payment_id)');
     await q.query('CREATE INDEX acquirer_attempts_reserved ON acquirer_attempts (reserved_at)');
+    // The sandbox acquirer's own record of what it did per request reference (see DatabaseLedger).
+    await q.query(`
+      CREATE TABLE sandbox_acquirer_ledger (
+        reference text PRIMARY KEY,
+        answer jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE sandbox_acquirer_ledger');
     await q.query('DROP TABLE acquirer_attempts');
     await q.query("DELETE FROM payments WHERE status = 'reserved'");
     await q.query('DELETE FROM idempotency_keys WHERE response_status IS NULL');

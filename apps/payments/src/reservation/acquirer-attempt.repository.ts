@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { deferStatement, runStatement, statement } from '@app/database';
 import { AcquirerAttempt, ModificationDetail } from './acquirer-attempt';
 
@@ -37,6 +38,8 @@ const COLUMNS = `id, payment_id AS "paymentId", merchant_code AS "merchantCode",
 /** Acquirer calls in flight (see AcquirerAttempt). */
 @Injectable()
 export class AcquirerAttemptRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
   /** Deferred to the commit of the reserve transaction. */
   insert(manager: EntityManager, a: AcquirerAttempt): Promise<void> {
     return deferStatement(manager, INSERT, [
@@ -75,15 +78,26 @@ export class AcquirerAttemptRepository {
   }
 
   /**
-   * Attempts reserved more than `olderThanMs` ago (database time), oldest first, row-locked: recovery sweeps on
-   * several replicas skip each other's rows, and a live record waits for (then fails on) a claimed one.
+   * Attempts reserved more than `olderThanMs` ago (database time), oldest first, leased for `leaseMs`: sweeps on
+   * several replicas skip each other's rows (FOR UPDATE SKIP LOCKED, then the lease), and no transaction is
+   * held while the acquirer is asked. A crashed sweeper's lease lapses.
    */
-  claimStale(manager: EntityManager, olderThanMs: number, limit: number): Promise<AcquirerAttempt[]> {
-    return manager.query(
-      `SELECT ${COLUMNS} FROM acquirer_attempts
-       WHERE reserved_at < now() - make_interval(secs => $1::float8 / 1000)
-       ORDER BY reserved_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [olderThanMs, limit],
-    );
+  claimStale(olderThanMs: number, limit: number, leaseMs: number): Promise<AcquirerAttempt[]> {
+    return this.db
+      .query(
+        `UPDATE acquirer_attempts SET claimed_until = now() + make_interval(secs => $3::float8 / 1000)
+       WHERE id IN (
+         SELECT id FROM acquirer_attempts
+         WHERE reserved_at < now() - make_interval(secs => $1::float8 / 1000)
+           AND (claimed_until IS NULL OR claimed_until < now())
+         ORDER BY reserved_at, id LIMIT $2
+         FOR UPDATE SKIP LOCKED)
+       RETURNING ${COLUMNS}`,
+        [olderThanMs, limit, leaseMs],
+      )
+      .then(
+        (result: unknown) =>
+          (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as AcquirerAttempt[],
+      );
   }
 }
