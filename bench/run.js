@@ -112,14 +112,13 @@ async function runScenario(scenario, ctx, options) {
     { name: 'bench', pid: process.pid },
   ];
   const load = scenario.rate ? `${scenario.rate} req/s fixed` : 'max rate';
-  say(
-    `${scenario.name}: ${options.connections} connections, ${load}, ${options.warmup} s warm-up + ${options.duration} s`,
-  );
+  const connections = scenario.connections || options.connections;
+  say(`${scenario.name}: ${connections} connections, ${load}, ${options.warmup} s warm-up + ${options.duration} s`);
   try {
     // CPU counts the measured seconds only: the meter starts after the warm-up.
     let meter;
     const result = await measure(setup.request, {
-      connections: options.connections,
+      connections,
       duration: options.duration,
       warmup: options.warmup,
       rate: scenario.rate,
@@ -237,6 +236,7 @@ async function main() {
     outcomes.push(outcome);
   }
   if (stopping) return 130;
+  report.applyRelativeTargets(outcomes);
 
   const appNames = stack ? stack.processes.filter((p) => p.app).map((p) => p.name) : [];
   const memory = report.memoryVerdicts(

@@ -35,6 +35,8 @@ export interface AuthorizeRequest {
 }
 
 export interface CompleteChallengeRequest {
+  /** The request reference of this resume (one per 3DS session), as for an authorization. */
+  reference: string;
   acquirerReference: string;
   /** Whether the cardholder passed the challenge. */
   authenticated: boolean;

@@ -74,14 +74,11 @@ export class SandboxAcquirerConnector implements Connector {
 
   completeChallenge(request: CompleteChallengeRequest): Promise<AcquirerOutcome> {
     const reference = request.acquirerReference;
-    if (!request.authenticated || reference.startsWith(CHALLENGE_FAILS_PREFIX)) {
-      return this.answer(() => ({
-        kind: 'declined',
-        acquirerReference: reference,
-        refusalCode: SANDBOX_DECLINES.authenticationFailed,
-      }));
-    }
-    return this.answer(() => approved(reference));
+    const answer: AcquirerOutcome =
+      !request.authenticated || reference.startsWith(CHALLENGE_FAILS_PREFIX)
+        ? { kind: 'declined', acquirerReference: reference, refusalCode: SANDBOX_DECLINES.authenticationFailed }
+        : approved(reference);
+    return this.answer(() => this.once(request.reference, answer));
   }
 
   capture(request: ModificationRequest): Promise<ModificationOutcome> {

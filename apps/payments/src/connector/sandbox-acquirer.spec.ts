@@ -68,7 +68,13 @@ describe('sandbox acquirer', () => {
     const ref = (o: AcquirerOutcome) => (o as { acquirerReference: string }).acquirerReference;
     const amount = { currency: 'USD', value: 1, exponent: 2 };
     const complete = (o: AcquirerOutcome, authenticated: boolean) =>
-      acquirer.completeChallenge({ acquirerReference: ref(o), authenticated, capture: true, amount });
+      acquirer.completeChallenge({
+        reference: `rq_complete_${++n}`,
+        acquirerReference: ref(o),
+        authenticated,
+        capture: true,
+        amount,
+      });
     expect((await complete(passes, true)).kind).toBe('approved');
     expect(await complete(passes, false)).toMatchObject({ refusalCode: { reasonCode: 'Q1' } });
     expect(await complete(fails, true)).toMatchObject({ refusalCode: { reasonCode: 'Q1' } });

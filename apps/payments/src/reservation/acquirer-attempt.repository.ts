@@ -19,7 +19,7 @@ const SETTLE = statement(
 const DROP = statement('acquirer_attempts_drop', 'DELETE FROM acquirer_attempts WHERE id = $1');
 const PENDING_MODIFICATIONS = statement(
   'acquirer_attempts_pending',
-  `SELECT detail FROM acquirer_attempts WHERE payment_id = $1 AND detail->>'kind' <> 'authorize'
+  `SELECT detail FROM acquirer_attempts WHERE payment_id = $1 AND detail->>'kind' IN ('capture', 'refund', 'cancel')
    ORDER BY reserved_at DESC, id DESC LIMIT 1`,
 );
 

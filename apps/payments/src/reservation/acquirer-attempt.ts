@@ -15,7 +15,7 @@ export interface AcquirerAttempt {
   paymentId: string;
   merchantCode: string;
   environment: Environment;
-  operation: IdempotentOperation;
+  operation: IdempotentOperation | 'resume';
   requestReference: string;
   connectionCode: string;
   acquirer: string;
@@ -42,4 +42,13 @@ export interface ModificationDetail {
   reserved: { status: PaymentStatus; amountCaptured: number; amountRefunded: number };
 }
 
-export type AttemptDetail = AuthorizationDetail | ModificationDetail;
+/** The acquirer's final answer for a 3DS payment, asked by the resume that used its session up. */
+export interface ChallengeDetail {
+  kind: 'complete_challenge';
+  sessionId: string;
+  authenticated: boolean;
+  capture: boolean;
+  acquirerReference: string;
+}
+
+export type AttemptDetail = AuthorizationDetail | ModificationDetail | ChallengeDetail;

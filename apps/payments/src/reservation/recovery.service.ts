@@ -12,7 +12,9 @@ import { OperationRecord } from '../operations/operation-record';
 import { PaymentRepository } from '../payment/payment.repository';
 import { AuthorizationRecord } from '../purchase/authorization-record';
 import { SandboxClockRepository } from '../sandbox-clock/sandbox-clock.repository';
-import { AcquirerAttempt, AuthorizationDetail } from './acquirer-attempt';
+import { PaymentSessionRepository } from '../threeds/payment-session.repository';
+import { ResumeUseCase } from '../threeds/resume.use-case';
+import { AcquirerAttempt, AuthorizationDetail, ChallengeDetail } from './acquirer-attempt';
 import { AcquirerAttemptRepository } from './acquirer-attempt.repository';
 
 export type Resolution = 'recorded' | 'released';
@@ -23,7 +25,7 @@ export type Resolution = 'recorded' | 'released';
  * exactly as the request would have recorded it (without what only the request had: a card to tokenize, APM
  * details for instructions). It did not → the reservation is released: a reserved payment and the
  * Idempotency-Key go, so the order code and the key can be used again (a cascade's earlier decline is
- * recorded instead, as the request would have answered it).
+ * recorded instead, as the request would have answered it); a 3DS session used up by the resume is usable again.
  */
 @Injectable()
 export class RecoveryService {
@@ -38,6 +40,8 @@ export class RecoveryService {
     private readonly operations: OperationRecord,
     private readonly clocks: SandboxClockRepository,
     private readonly clock: Clock,
+    private readonly resume: ResumeUseCase,
+    private readonly sessions: PaymentSessionRepository,
   ) {}
 
   async resolve(a: AcquirerAttempt): Promise<Resolution> {
@@ -51,11 +55,34 @@ export class RecoveryService {
       idempotencyKey: a.idempotencyKey ?? undefined,
     };
     const now = this.clock.now(await this.clocks.clockScopeOf(ctx));
-    return pipelinedTransaction(this.db, (m) =>
-      a.detail.kind === 'authorize'
-        ? this.resolveAuthorization(m, ctx, a, a.detail, found as AcquirerOutcome | undefined, now)
-        : this.resolveModification(m, ctx, a, found as ModificationOutcome | undefined, now),
-    );
+    const detail = a.detail;
+    return pipelinedTransaction(this.db, (m) => {
+      switch (detail.kind) {
+        case 'authorize':
+          return this.resolveAuthorization(m, ctx, a, detail, found as AcquirerOutcome | undefined, now);
+        case 'complete_challenge':
+          return this.resolveChallenge(m, a, detail, found as AcquirerOutcome | undefined, now);
+        default:
+          return this.resolveModification(m, ctx, a, found as ModificationOutcome | undefined, now);
+      }
+    });
+  }
+
+  /** A 3DS resume: the acquirer's final answer recorded, or the session usable again for another resume. */
+  private async resolveChallenge(
+    m: EntityManager,
+    a: AcquirerAttempt,
+    detail: ChallengeDetail,
+    found: AcquirerOutcome | undefined,
+    now: Date,
+  ): Promise<Resolution> {
+    await this.attempts.settle(m, a.id);
+    if (!found) {
+      await this.sessions.reopen(m, detail.sessionId);
+      return 'released';
+    }
+    await this.resume.record(m, a, found, now);
+    return 'recorded';
   }
 
   private async resolveAuthorization(
