@@ -26,7 +26,7 @@ describe('recovery of capture, refund, cancel and resume attempts', () => {
   afterAll(() => stack.stop());
 
   /** An attempt row and its key in progress, reserved an hour ago, as a process that died leaves them. */
-  async function orphan(a: Omit<AcquirerAttempt, 'id' | 'merchantCode' | 'environment'>): Promise<void> {
+  async function orphan(a: Omit<AcquirerAttempt, 'id' | 'merchantCode' | 'environment' | 'acquirer'>): Promise<void> {
     await paymentsQuery(
       stack,
       `INSERT INTO acquirer_attempts (id, payment_id, merchant_code, environment, operation, request_reference,
