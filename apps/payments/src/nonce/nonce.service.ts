@@ -38,18 +38,8 @@ export class NonceService {
       expiryYear: body.cardData.expiryYear,
       cvv: body.cardData.cvv,
     };
-    const sealed = this.cipher.sealJson(card, nonceContext(ctx, nonce));
     const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
-    await this.repository.insert({
-      nonce,
-      merchantCode: ctx.merchantCode,
-      environment: ctx.environment,
-      apiKeyId: ctx.keyId ?? null,
-      keyId: sealed.keyId,
-      cardSealed: sealed.blob,
-      expiresAt,
-      createdAt: now,
-    });
+    await this.store(ctx, nonce, card, expiresAt, now);
     // Every merchant's nonces, so by real time: a sandbox clock running ahead must not end others' nonces.
     await this.repository.purgeExpired(this.clock.now());
     this.logger.info({ merchantCode: ctx.merchantCode, expiresAt }, 'card nonce created');
@@ -84,6 +74,18 @@ export class NonceService {
     card: NonceCardData,
     expiresAt: Date,
   ): Promise<void> {
+    await this.store(ctx, nonce, card, expiresAt, this.clock.now(ctx), manager);
+  }
+
+  /** The nonce's row, its card sealed and bound to the merchant, environment and nonce. */
+  private async store(
+    ctx: CallerContext,
+    nonce: string,
+    card: NonceCardData,
+    expiresAt: Date,
+    now: Date,
+    manager?: EntityManager,
+  ): Promise<void> {
     const sealed = this.cipher.sealJson(card, nonceContext(ctx, nonce));
     await this.repository.insert(
       {
@@ -94,7 +96,7 @@ export class NonceService {
         keyId: sealed.keyId,
         cardSealed: sealed.blob,
         expiresAt,
-        createdAt: this.clock.now(ctx),
+        createdAt: now,
       },
       manager,
     );
