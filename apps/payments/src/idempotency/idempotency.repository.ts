@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deferStatement, runStatement, statement } from '@app/database';
+import { deferStatement, runStatement, statement, uniqueViolation } from '@app/database';
 import { Scope } from '../payment/payment.repository';
 import { IdempotencyRecord } from './idempotency.entity';
 
@@ -10,6 +10,12 @@ const RESERVE = statement(
   'idempotency_reserve',
   `INSERT INTO idempotency_keys (merchant_code, environment, idempotency_key, operation, request_hash)
    VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1 AS reserved`,
+);
+/** The same row, failing (unique violation) when the key has one already: for a reserve sent in one batch. */
+const HOLD = statement(
+  'idempotency_hold',
+  `INSERT INTO idempotency_keys (merchant_code, environment, idempotency_key, operation, request_hash)
+   VALUES ($1, $2, $3, $4, $5)`,
 );
 const FIND = statement(
   'idempotency_find',
@@ -27,6 +33,14 @@ const RELEASE = statement(
   `DELETE FROM idempotency_keys
    WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3 AND response_status IS NULL`,
 );
+
+/** The Idempotency-Key already has a row: an earlier request's answer, or a request still in progress. */
+export class KeyTaken extends Error {
+  constructor() {
+    super('The Idempotency-Key has a record already');
+    this.name = 'KeyTaken';
+  }
+}
 
 @Injectable()
 export class IdempotencyRepository {
@@ -48,6 +62,21 @@ export class IdempotencyRepository {
       requestHash,
     ]);
     return rows.length > 0;
+  }
+
+  /**
+   * Deferred to the commit: the key's row in progress, or the transaction fails with KeyTaken when the key has
+   * a row already (then the reservation, sent in the same batch, is rolled back with it).
+   */
+  hold(manager: EntityManager, scope: Scope, key: string, operation: string, requestHash: string): Promise<void> {
+    return deferStatement(manager, HOLD, [scope.merchantCode, scope.environment, key, operation, requestHash], (e) =>
+      uniqueViolation(e) === 'idempotency_keys_pkey' ? new KeyTaken() : e,
+    );
+  }
+
+  /** Outside any transaction: the key's row as it stands. */
+  findNow(scope: Scope, key: string): Promise<IdempotencyRecord | null> {
+    return this.find(this.db.manager, scope, key);
   }
 
   /** Issued right behind `reserve` on the same connection, so it reads after the insert is settled. */

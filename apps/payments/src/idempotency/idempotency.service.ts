@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { checkIdempotencyKey, IdempotentOperation, requestHash } from './idempotency-key';
-import { IdempotencyRepository } from './idempotency.repository';
+import { IdempotencyRepository, KeyTaken } from './idempotency.repository';
 
 /** What a request found under its Idempotency-Key: an answer to replay, or the key is now its own. */
 export type Claim<T> = { replay: T } | { replay?: undefined; requestHash?: string };
@@ -38,14 +38,52 @@ export class IdempotencyService {
     if (reserved) return { requestHash: hash };
     // No row: released between the two statements, so the holder recorded nothing; a retry proceeds.
     if (!earlier || earlier.responseStatus === null) throw inProgress();
-    if (earlier.operation !== operation || earlier.requestHash !== hash) {
-      throw new DomainError(
-        'IDEMPOTENCY_KEY_REUSED',
-        `This Idempotency-Key was used for another ${earlier.operation === operation ? 'request body' : 'operation'}`,
-        'Idempotency-Key',
-      );
-    }
+    if (earlier.operation !== operation || earlier.requestHash !== hash) throw reused(earlier, operation);
     return { replay: earlier.responseBody as T };
+  }
+
+  /**
+   * For a reserve sent in one batch (no round trip before its commit): the key's row in progress, deferred;
+   * the transaction then fails with KeyTaken if the key had a row, and `earlierAnswer` says what it means.
+   * Answers the request hash (undefined without a key).
+   */
+  async hold(
+    manager: EntityManager,
+    ctx: CallerContext,
+    operation: IdempotentOperation,
+    request: unknown,
+  ): Promise<string | undefined> {
+    const key = ctx.idempotencyKey;
+    checkIdempotencyKey(ctx.environment, key);
+    if (key === undefined) return undefined;
+    const hash = requestHash(request);
+    await this.keys.hold(manager, ctx, key, operation, hash);
+    return hash;
+  }
+
+  /**
+   * After a `hold` whose transaction failed with `error`: the earlier request's answer to replay, 409 while it
+   * is in progress, 422 for another body or operation; undefined when the key has no answer and the error
+   * stands (a 4xx of this request).
+   */
+  async earlierAnswer<T>(
+    ctx: CallerContext,
+    operation: IdempotentOperation,
+    request: unknown,
+    error: unknown,
+  ): Promise<T | undefined> {
+    const key = ctx.idempotencyKey;
+    if (key === undefined) return undefined;
+    const earlier = await this.keys.findNow(ctx, key);
+    if (!earlier) {
+      // Released between our insert and this read: the holder recorded nothing, a retry proceeds.
+      if (error instanceof KeyTaken) throw inProgress();
+      return undefined;
+    }
+    if (earlier.responseStatus === null) throw inProgress();
+    if (earlier.operation !== operation || earlier.requestHash !== requestHash(request))
+      throw reused(earlier, operation);
+    return earlier.responseBody as T;
   }
 
   complete(manager: EntityManager, ctx: CallerContext, response: object): Promise<void> {
@@ -61,6 +99,13 @@ export class IdempotencyService {
     return ctx.idempotencyKey === undefined ? Promise.resolve() : this.keys.release(manager, ctx, ctx.idempotencyKey);
   }
 }
+
+const reused = (earlier: { operation: string }, operation: string): DomainError =>
+  new DomainError(
+    'IDEMPOTENCY_KEY_REUSED',
+    `This Idempotency-Key was used for another ${earlier.operation === operation ? 'request body' : 'operation'}`,
+    'Idempotency-Key',
+  );
 
 const inProgress = (): DomainError =>
   new DomainError(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
-import { deferStatement, entityInsert, entityUpdate, runStatement, statement, uniqueViolation } from '@app/database';
+import { deferStatement, entityInsert, entityUpdate, statement, uniqueViolation } from '@app/database';
 import { DomainError } from '@app/errors';
 import { PaymentEntity, PaymentOperationEntity } from './payment.entity';
 import { RESERVED } from './payment-state';
@@ -14,21 +14,6 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 
 const notFound = (): DomainError => DomainError.notFound('payment', 'id');
 
-const LOCK_ORDER_CODE = statement(
-  'payments_lock_order_code',
-  'SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))',
-);
-export const CODES_TAKEN = statement(
-  'payments_codes_taken',
-  `SELECT
-     EXISTS (SELECT 1 FROM payments WHERE merchant_code || '/' || environment || '/' || order_code = $3
-             AND status NOT IN ('declined', 'failed', 'cancelled')) AS order_taken,
-     ($4::text IS NOT NULL AND EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2
-             AND payment_code = $4)) AS code_taken`,
-);
-/** The key of the live order-code index (migration OrderCodeKey): the one index that can answer the check. */
-export const orderKey = (scope: Scope, orderCode: string): string =>
-  `${scope.merchantCode}/${scope.environment}/${orderCode}`;
 const insertPayment = entityInsert(PaymentEntity, 'payments_insert');
 const updatePayment = entityUpdate(PaymentEntity, 'payments_update');
 const RELEASE = statement('payments_release', `DELETE FROM payments WHERE id = $1 AND status = 'reserved'`);
@@ -39,26 +24,6 @@ const VISIBLE = `p.status <> 'reserved'`;
 @Injectable()
 export class PaymentRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  /**
-   * Serializes creations for one order code, so two concurrent attempts cannot both reach the acquirer: the
-   * second waits, then sees the first one's payment (transaction-scoped: released at commit or rollback).
-   */
-  async lockOrderCode(manager: EntityManager, scope: Scope, orderCode: string): Promise<void> {
-    await runStatement(manager, LOCK_ORDER_CODE, [`order:${scope.environment}:${scope.merchantCode}`, orderCode]);
-  }
-
-  /** 409 when the order code is held by a live payment, or the merchant's paymentCode is taken. */
-  async assertCodesFree(manager: EntityManager, scope: Scope, orderCode: string, paymentCode?: string): Promise<void> {
-    const rows = await runStatement<{ order_taken: boolean; code_taken: boolean }>(manager, CODES_TAKEN, [
-      scope.merchantCode,
-      scope.environment,
-      orderKey(scope, orderCode),
-      paymentCode ?? null,
-    ]);
-    if (rows[0].order_taken) throw duplicateOrder();
-    if (rows[0].code_taken) throw duplicatePaymentCode();
-  }
 
   /** Deferred to the commit inside a pipelined transaction; a taken order or payment code fails it with 409. */
   insert(manager: EntityManager, payment: PaymentEntity): Promise<void> {

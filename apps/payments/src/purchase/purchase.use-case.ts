@@ -65,10 +65,17 @@ export class PurchaseUseCase {
       method,
       connectionCode: body.connectionCode,
     });
-    const reserved = await pipelinedTransaction(this.db, (m) =>
-      this.reserve(m, ctx, body, intent, method, amount, connections[0]),
-    );
-    if ('replay' in reserved) return reserved.replay;
+    let reserved: Reserved;
+    try {
+      reserved = await pipelinedTransaction(this.db, (m) =>
+        this.reserve(m, ctx, body, intent, method, amount, connections[0]),
+      );
+    } catch (e) {
+      // A replay answers what the original answered, whatever this attempt ran into.
+      const replay = await this.idempotency.earlierAnswer<PaymentResponse>(ctx, intent, body, e);
+      if (replay) return replay;
+      throw e;
+    }
     this.crash.at('before_acquirer');
     let outcome: AcquirerOutcome;
     try {
@@ -94,23 +101,20 @@ export class PurchaseUseCase {
     method: PaymentMethod,
     amount: Amount,
     connection: ConnectionEntity,
-  ): Promise<Reserved | { replay: PaymentResponse }> {
-    const claim = await this.idempotency.claim<PaymentResponse>(m, ctx, intent, body);
-    if (claim.replay) return { replay: claim.replay };
-    const now = this.clock.now(ctx);
-    // Date-dependent checks come after the replay check: a replay answers what the original answered.
+  ): Promise<Reserved> {
+    // One batch, BEGIN to COMMIT (a nonce card aside): the key's row, the payment and its attempt, all deferred,
+    // so the transaction never waits on this process. The unique indexes decide: a key with a row already
+    // (KeyTaken, see run), an order code held by a live or reserved payment (409 DUPLICATE_ORDER_CODE) or a
+    // taken paymentCode (409 DUPLICATE_PAYMENT_CODE) fail the commit and roll the rest back.
+    const requestHash = await this.idempotency.hold(m, ctx, intent, body);
     if (method !== 'card') this.apm.validate(method, body.apm, body.amount, ctx);
-    // Sent together (pipelined); the check runs after the lock is granted, on a fresh snapshot.
-    await Promise.all([
-      this.payments.lockOrderCode(m, ctx, body.orderCode),
-      this.payments.assertCodesFree(m, ctx, body.orderCode, body.paymentCode),
-    ]);
+    const now = this.clock.now(ctx);
     const card = method === 'card' ? await this.instruments.resolveInstrument(ctx, body.card!, m) : undefined;
     const payment = newPayment(ctx, body, intent, method, amount, card, connection, now);
-    const attempt = this.attemptFor(ctx, payment, connection, claim.requestHash, []);
+    const attempt = this.attemptFor(ctx, payment, connection, requestHash, []);
     await this.payments.insertReserved(m, payment);
     await this.attempts.insert(m, attempt);
-    return { payment, attempt, card, requestHash: claim.requestHash };
+    return { payment, attempt, card, requestHash };
   }
 
   /** Tries the connections in order; only a decline whose recovery action is `retry` moves on (cascade). */
