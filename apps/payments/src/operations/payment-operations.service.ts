@@ -11,6 +11,7 @@ import {
   RefundCommand,
 } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
+import { DomainError } from '@app/errors';
 import { assertNever, Connector, ModificationOutcome, ModificationRequest } from '../connector/connector';
 import { AcquirerCalls, isAcquirerFailure } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
@@ -121,6 +122,10 @@ export class PaymentOperationsService {
       this.payments.lock(m, ctx, cmd.id),
       isUuid(cmd.id) ? this.attempts.pendingModification(m, cmd.id) : undefined,
     ]);
+    // Refunds in flight add up; anything on top of a capture or cancel in flight waits for its answer.
+    if (pending && pending.kind !== 'refund') {
+      throw DomainError.invalidState(`A ${pending.kind} of this payment is in progress; retry once it is answered`);
+    }
     const now = this.clock.now(ctx);
     const decision = decide(pending ? { ...payment, ...pending.reserved } : payment, now);
     const attempt: AcquirerAttempt = {
