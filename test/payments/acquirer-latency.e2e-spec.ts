@@ -93,6 +93,19 @@ describe('payments under a slow acquirer', () => {
     answers.filter((a) => a.status !== 200).forEach((a) => expectError(a, 422, 'AMOUNT_EXCEEDS_AVAILABLE'));
     expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountRefunded: usd(900) });
   });
+
+  it('while a capture is in flight, another operation on the payment is 409 INVALID_STATE', async () => {
+    const p = (await m.authorize({ amount: usd(1000) })).body;
+    const capture = m.capture(p.id, 1000);
+    let attempts: unknown[] = [];
+    while (!attempts.length) {
+      attempts = (await db.query('SELECT id FROM acquirer_attempts WHERE payment_id = $1', [p.id])).rows;
+      if (!attempts.length) await sleep(10);
+    }
+    expectError(await m.operate(p.id, 'cancel'), 409, 'INVALID_STATE');
+    expect((await capture).body.status).toBe('captured');
+    expect((await m.refund(p.id, 100)).body.status).toBe('refunded');
+  });
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
