@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { checkIdempotencyKey, IdempotentOperation, requestHash } from './idempotency-key';
+import { IdempotencyRecord } from './idempotency.entity';
 import { IdempotencyRepository, KeyTaken } from './idempotency.repository';
 
 /** What a request found under its Idempotency-Key: an answer to replay, or the key is now its own. */
@@ -37,9 +38,8 @@ export class IdempotencyService {
     ]);
     if (reserved) return { requestHash: hash };
     // No row: released between the two statements, so the holder recorded nothing; a retry proceeds.
-    if (!earlier || earlier.responseStatus === null) throw inProgress();
-    if (earlier.operation !== operation || earlier.requestHash !== hash) throw reused(earlier, operation);
-    return { replay: earlier.responseBody as T };
+    if (!earlier) throw inProgress();
+    return { replay: answerOf<T>(earlier, operation, hash) };
   }
 
   /**
@@ -80,10 +80,7 @@ export class IdempotencyService {
       if (error instanceof KeyTaken) throw inProgress();
       return undefined;
     }
-    if (earlier.responseStatus === null) throw inProgress();
-    if (earlier.operation !== operation || earlier.requestHash !== requestHash(request))
-      throw reused(earlier, operation);
-    return earlier.responseBody as T;
+    return answerOf<T>(earlier, operation, requestHash(request));
   }
 
   complete(manager: EntityManager, ctx: CallerContext, response: object): Promise<void> {
@@ -98,6 +95,13 @@ export class IdempotencyService {
   ): Promise<void> {
     return ctx.idempotencyKey === undefined ? Promise.resolve() : this.keys.release(manager, ctx, ctx.idempotencyKey);
   }
+}
+
+/** The earlier request's stored answer; 409 while it is in progress, 422 when it was another request. */
+function answerOf<T>(earlier: IdempotencyRecord, operation: string, hash: string): T {
+  if (earlier.responseStatus === null) throw inProgress();
+  if (earlier.operation !== operation || earlier.requestHash !== hash) throw reused(earlier, operation);
+  return earlier.responseBody as T;
 }
 
 const reused = (earlier: { operation: string }, operation: string): DomainError =>
