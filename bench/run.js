@@ -244,6 +244,7 @@ async function main() {
     outcomes.push(outcome);
   }
   if (stopping) return 130;
+  report.applyRelativeTargets(outcomes);
 
   const appNames = stack ? stack.processes.filter((p) => p.app).map((p) => p.name) : [];
   const memory = report.memoryVerdicts(

@@ -18,9 +18,10 @@
  *
  * `request` is autocannon's: url plus method/headers/body, or `requests` with `setupRequest` for a body that
  * changes per request. `processes` ([{name, pid}]) are measured (CPU, RSS) besides the suite's own;
- * `teardown` runs after the scenario. The runner adds connections, duration, warm-up and rate.
+ * `teardown` runs after the scenario. The runner adds connections (a scenario's own `connections` wins),
+ * duration, warm-up and rate. A `target.minShareOf: {id, share}` is judged against that scenario's req/s.
  *
- * ctx: { options, stack: {gatewayUrl, merchantCode, key, pgBase}, say(text), memo(key, fn),
+ * ctx: { options, stack: {gatewayUrl, merchantCode, key, pgBase, restartApp(name, env)}, say(text), memo(key, fn),
  *        startServer(name, script, env) → {url, processes, teardown}, createDatabase(suffix) → url }
  */
 
@@ -146,6 +147,21 @@ const scenarios = [
     rate: 300,
     target: { maxP99Ms: 50, maxErrors: 0, maxNon2xx: 0, label: 'p99 <= 50 ms, 0 errors' },
     setup: purchaseSetup,
+  },
+  {
+    id: 'purchase-acquirer-200ms',
+    name: 'card purchase, acquirer answering in 200 ms (max rate)',
+    stack: true,
+    // A 200 ms acquirer needs many requests in flight to keep the service busy: 256 at a time.
+    connections: 256,
+    target: { minShareOf: { id: 'purchase', share: 0.7 }, label: '>= 70% of the card purchase' },
+    async setup(ctx) {
+      const probe = await ctx.memo('purchase-probe', () => probePurchase(ctx.stack));
+      if (probe.skip) return { skip: probe.skip };
+      await ctx.stack.restartApp('payments', { SANDBOX_ACQUIRER_LATENCY_MS: '200' });
+      const setup = await purchaseSetup(ctx);
+      return { ...setup, teardown: () => ctx.stack.restartApp('payments', {}) };
+    },
   },
   serverScenario('bare-fastify', 'baseline: bare Fastify JSON', 'bare-fastify.js', { requires: 'fastify' }),
   serverScenario('bare-express', 'baseline: bare Express JSON', 'bare-express.js', { requires: 'express' }),

@@ -27,6 +27,28 @@ function eventsPerSec(eventsPerRequest, result) {
   return Math.round(result.rps * eventsPerRequest * answered);
 }
 
+/**
+ * Targets relative to another scenario of the same run (`minShareOf: {id, share}`: at least that share of its
+ * req/s), judged once every scenario ran; the verdict names the other scenario's figure.
+ */
+function applyRelativeTargets(outcomes) {
+  for (const o of outcomes) {
+    const rel = o.target && o.target.minShareOf;
+    if (!rel || o.status !== 'ran') continue;
+    const base = outcomes.filter((x) => x.id === rel.id && x.status === 'ran').pop();
+    const misses = [...o.verdict.misses];
+    if (!base) misses.push(`no ${rel.id} run to compare with`);
+    else {
+      const share = o.result.rps / base.result.rps;
+      o.share = Number(share.toFixed(3));
+      if (!(share >= rel.share)) {
+        misses.push(`${(share * 100).toFixed(0)}% of ${rel.id} (${base.result.rps} req/s) < ${rel.share * 100}%`);
+      }
+    }
+    o.verdict = { status: misses.length ? 'MISS' : 'PASS', misses };
+  }
+}
+
 /** The largest RSS each app process reached in any scenario, against the 200 MB budget. */
 function memoryVerdicts(outcomes, appNames) {
   return appNames.map((name) => {
@@ -120,4 +142,5 @@ module.exports = {
   memoryVerdicts,
   scenarioTable,
   verdict,
+  applyRelativeTargets,
 };

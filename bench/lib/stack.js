@@ -180,6 +180,32 @@ async function startStack({ options, children, onCleanup, say }) {
   });
   say(`merchant ${merchantCode} and a sandbox private key created`);
 
+  const processes = [
+    ...entries.map(({ app, entry }) => ({
+      name: app.name,
+      pid: entry.pid,
+      app: true,
+      metricsUrl: `http://127.0.0.1:${ports[app.portVar]}/metrics`,
+    })),
+    ...(nats.entry ? [{ name: 'nats-server', pid: nats.entry.pid, app: false }] : []),
+  ];
+
+  /**
+   * Restarts one app of the suite with `extraEnv` added (a scenario that needs another setting, e.g. a slow
+   * sandbox acquirer); `processes` follows the new process. Restarting with `{}` puts the original back.
+   */
+  async function restartApp(name, extraEnv) {
+    const i = entries.findIndex((e) => e.app.name === name);
+    const { app, entry } = entries[i];
+    await children.stop(entry);
+    const main = path.join(ROOT, 'dist', 'apps', app.name, 'src', 'main.js');
+    const next = children.spawn(app.name, process.execPath, [...options.appNodeArgs, main], { ...env, ...extraEnv });
+    entries[i] = { app, entry: next };
+    await waitForHttp(`http://127.0.0.1:${ports[app.portVar]}/health/ready`, next, children);
+    processes.find((p) => p.name === name).pid = next.pid;
+    say(`${name} restarted${Object.keys(extraEnv).length ? ` with ${JSON.stringify(extraEnv)}` : ''}`);
+  }
+
   return {
     gatewayUrl,
     merchantCode,
@@ -187,15 +213,8 @@ async function startStack({ options, children, onCleanup, say }) {
     pgBase: options.pgBase,
     databases: dbs.urls,
     natsUrl: nats.url,
-    processes: [
-      ...entries.map(({ app, entry }) => ({
-        name: app.name,
-        pid: entry.pid,
-        app: true,
-        metricsUrl: `http://127.0.0.1:${ports[app.portVar]}/metrics`,
-      })),
-      ...(nats.entry ? [{ name: 'nats-server', pid: nats.entry.pid, app: false }] : []),
-    ],
+    restartApp,
+    processes,
   };
 }
 

@@ -1,13 +1,14 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, dropDatabase, ensureDatabase, migrateWithLock } from '@app/database';
 import { migrations as billingMigrations } from '../../apps/billing/src/migrations';
-import { migrations as gatewayMigrations } from '../../apps/gateway/src/migrations';
+import { gatewayMigrations } from '../../apps/gateway/src/migrations';
+import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
 import { migrations as linksMigrations } from '../../apps/payment-links/src/migrations';
 import { migrations as paymentsMigrations } from '../../apps/payments/src/migrations';
 import { runState } from '../support/run-state';
 
 const apps = [
-  ['gateway', gatewayMigrations],
+  ['gateway', gatewayMigrations(WebhookSecretCipher.fromConfig({}))],
   ['payments', paymentsMigrations],
   ['payment-links', linksMigrations],
   ['billing', billingMigrations],

@@ -265,6 +265,24 @@ describe('payment operations when the acquirer fails', () => {
       expect((await orderTrace(orderCode, key)).payments).toEqual([{ id: retry.body.id, status: 'captured' }]);
     });
 
+    it('a nonce payment the acquirer could not take: the nonce is put back, and the same request retries', async () => {
+      const session = await stack.http('POST', '/v1/sdk/session', { key: m.key, body: {} });
+      const card = { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2035', cvv: '123' };
+      const made = await stack.http('POST', '/v1/sdk/nonce', {
+        key: session.body.clientToken,
+        body: { cardData: card },
+      });
+      const body = { orderCode: `order-${randomUUID()}`, card: { nonceData: { nonce: made.body.nonce } } };
+      const key = randomUUID();
+      acquirer.authorizations = 'throws';
+      expectError(await m.purchase(body, key), 503, 'SERVICE_UNAVAILABLE');
+      acquirer.authorizations = 'sandbox';
+      const retry = await m.purchase(body, key);
+      expect([retry.status, retry.body.status]).toEqual([200, 'captured']);
+      const reuse = { ...body, orderCode: `order-${randomUUID()}` };
+      expectError(await m.purchase(reuse, randomUUID()), 404, 'NOT_FOUND', 'card.nonceData.nonce');
+    });
+
     it('an acquirer that does not answer: 504 in time, the order code and key are free again, a late answer writes nothing', async () => {
       const orderCode = `order-${randomUUID()}`;
       const key = randomUUID();

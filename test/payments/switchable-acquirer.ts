@@ -47,6 +47,10 @@ export class SwitchableAcquirer implements Connector {
     }
   }
 
+  lookup(reference: string): Promise<AcquirerOutcome | ModificationOutcome | undefined> {
+    return this.sandbox.lookup(reference);
+  }
+
   completeChallenge(request: CompleteChallengeRequest): Promise<AcquirerOutcome> {
     return this.sandbox.completeChallenge(request);
   }

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventTypes } from '@app/contracts';
+import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
 import { TestStack } from '../support/stack';
 import { Attempt, emit } from './emit';
 import { selfSignedCert, until, WebhookReceiver } from './receiver';
@@ -66,10 +67,11 @@ describe('webhook targets: https only, no private addresses', () => {
   it('checks again at delivery time: an endpoint now pointing at a private address fails, nothing is sent', async () => {
     // As if its DNS name had been re-pointed at an internal address after registration.
     const id = uuidv7();
+    const sealed = stack.gateway!.get(WebhookSecretCipher).seal({ endpointId: id }, 'whsec_test');
     await db.query(
-      `INSERT INTO webhook_endpoints (id, merchant_code, environment, url, events, secret, created_at)
-       VALUES ($1, $2, 'sandbox', $3, '{*}', 'whsec_test', now())`,
-      [id, m, receiver.url('/internal')],
+      `INSERT INTO webhook_endpoints (id, merchant_code, environment, url, events, secret_key_id, secret_sealed, created_at)
+       VALUES ($1, $2, 'sandbox', $3, '{*}', $4, $5, now())`,
+      [id, m, receiver.url('/internal'), sealed.keyId, sealed.blob],
     );
     const event = await emit(stack.gateway!, EventTypes.paymentCaptured, m, { id: 'pay_1' });
     const log = await until(

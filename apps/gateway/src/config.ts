@@ -23,6 +23,11 @@ export const gatewayEnv = {
   SDK_TOKEN_SECRET: str(undefined, 'HMAC secret that signs SDK client tokens (random per process when unset)', {
     secret: true,
   }),
+  WEBHOOK_SECRET_KEYS: str(
+    undefined,
+    'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
+    { secret: true },
+  ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false, 'Allow webhook targets on private, loopback or link-local addresses'),
   WEBHOOK_RETRY_SCHEDULE: secondsList(
     [30, 300, 1800, 7200, 21600, 43200, 86400],

@@ -21,12 +21,13 @@ import { GatewayConfig } from './config';
 import { DEMO_OPTIONS, DemoSeeder } from './demo/demo-seeder';
 import { HttpExceptionFilter } from './http/http-exception.filter';
 import { GatewayValidationPipe } from './http/validation.pipe';
-import { migrations } from './migrations';
+import { gatewayMigrations } from './migrations';
 import { PingController } from './ping/ping.controller';
 import { paymentControllers } from './payments/payments.wiring';
 import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbox-clock.wiring';
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
 import { UsageController } from './billing/usage.controller';
+import { WebhookSecretCipher } from './webhooks/webhook-secret-cipher';
 import { webhookControllers, webhookEntities, webhookProviders } from './webhooks/webhooks.providers';
 
 export interface GatewayModuleOptions {
@@ -50,7 +51,7 @@ export class AccountsModule {
           app: 'gateway',
           url: config.GATEWAY_DATABASE_URL,
           entities: [OutboxRow, Merchant, ApiKey, ...webhookEntities],
-          migrations,
+          migrations: gatewayMigrations(WebhookSecretCipher.fromConfig(config)),
         })),
       ],
       providers: [MerchantsService, ApiKeysService, { provide: KEY_CACHE_TTL_MS, useValue: config.KEY_CACHE_TTL_MS }],

@@ -13,6 +13,19 @@ export const paymentsEnv = {
     "How long an authorization, capture, refund or cancel waits for the acquirer before answering 504 (keep it below the gateway's RPC_TIMEOUT_MS)",
     { min: 1 },
   ),
+  SANDBOX_ACQUIRER_LATENCY_MS: int(
+    0,
+    "How long the sandbox acquirer takes to answer every call, in ms: to see the service under a real acquirer's timing",
+    { min: 0, max: 60_000 },
+  ),
+  RECOVERY_SWEEP_MS: int(
+    5_000,
+    'How often acquirer calls whose request died before recording (older than ACQUIRER_TIMEOUT_MS) are resolved, in ms (0 turns it off)',
+    { min: 0 },
+  ),
+  PAYMENTS_TEST_CRASH_AT: str(undefined, 'Crash tests only: SIGKILL the process at this point of a purchase', {
+    pattern: /^(before_acquirer|after_acquirer)$/,
+  }),
   VAULT_KEYS: str(
     undefined,
     'Vault encryption keys as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',

@@ -9,6 +9,7 @@ import { Connector } from './connector/connector';
 import { AcquirerCalls } from './connector/acquirer-call';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
+import { DatabaseLedger } from './connector/sandbox-ledger';
 import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
 import { IdempotencyRecord } from './idempotency/idempotency.entity';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
@@ -19,6 +20,7 @@ import { InquiryService } from './inquiry/inquiry.service';
 import { migrations } from './migrations';
 import { PaymentOperationsHandler } from './operations/payment-operations.handler';
 import { PaymentOperationsService } from './operations/payment-operations.service';
+import { OperationRecord } from './operations/operation-record';
 import { PaymentEntity, PaymentOperationEntity } from './payment/payment.entity';
 import { PaymentRecorder } from './payment/payment-recorder';
 import { PaymentRepository } from './payment/payment.repository';
@@ -27,6 +29,11 @@ import { CARD_VAULT_PORT } from './purchase/card-vault.port';
 import { InstrumentResolver } from './purchase/instrument.resolver';
 import { PurchaseHandler } from './purchase/purchase.handler';
 import { PurchaseUseCase } from './purchase/purchase.use-case';
+import { AuthorizationRecord } from './purchase/authorization-record';
+import { AcquirerAttemptRepository } from './reservation/acquirer-attempt.repository';
+import { CrashPoints } from './reservation/crash-points';
+import { RecoveryService } from './reservation/recovery.service';
+import { RecoverySweeper } from './reservation/recovery.sweeper';
 import { ConnectionEntity } from './routing/connection.entity';
 import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
@@ -86,7 +93,13 @@ export class PaymentsModule {
         { provide: THREE_DS_PORT, useExisting: ThreeDsService },
         { provide: APM_PORT, useExisting: ApmService },
         { provide: CARD_VAULT_PORT, useExisting: VaultService },
-        SandboxAcquirerConnector,
+        DatabaseLedger,
+        {
+          provide: SandboxAcquirerConnector,
+          useFactory: (ledger: DatabaseLedger) =>
+            new SandboxAcquirerConnector(ledger, config.SANDBOX_ACQUIRER_LATENCY_MS),
+          inject: [DatabaseLedger],
+        },
         {
           provide: CONNECTORS,
           useFactory: (sandbox: SandboxAcquirerConnector) => [sandbox, ...(o.connectors ?? [])],
@@ -103,7 +116,13 @@ export class PaymentsModule {
         RoutingService,
         ConnectionsUseCase,
         InstrumentResolver,
+        AcquirerAttemptRepository,
+        CrashPoints,
+        RecoveryService,
+        RecoverySweeper,
+        AuthorizationRecord,
         PurchaseUseCase,
+        OperationRecord,
         PaymentOperationsService,
         InquiryService,
         HoldExpirySweeper,

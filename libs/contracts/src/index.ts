@@ -10,3 +10,4 @@ export * from './sandbox-clock.dto';
 export * from './payment-links';
 export * from './billing';
 export * from './usage.dto';
+export * from './optional-text';

@@ -10,11 +10,20 @@ import { ErrorEnvelope } from '../http/error-envelope.dto';
 /**
  * The merchant a request acts for: `merchantCode` from the body (or query on GET) must be one of the key's
  * merchants (403 MERCHANT_MISMATCH); without it, a single-merchant key implies its merchant and a
- * multi-merchant key is refused with 400 MERCHANT_CODE_REQUIRED.
+ * multi-merchant key is refused with 400 MERCHANT_CODE_REQUIRED. On a route where SPEC marks it required
+ * (`o.merchantCodeRequired`), its absence is 400 VALIDATION_FAILED whatever the key (DECISIONS §1): the body's
+ * own validation would say so, but the caller is resolved before the body pipe answers.
  */
-export function resolveCaller(principal: Principal, requestId: string, merchantCode: unknown): CallerContext {
+export function resolveCaller(
+  principal: Principal,
+  requestId: string,
+  merchantCode: unknown,
+  o: CallerOptions = {},
+): CallerContext {
   let code: string;
-  if (merchantCode !== undefined && merchantCode !== null && merchantCode !== '') {
+  const absent = merchantCode === undefined || merchantCode === null || merchantCode === '';
+  if (absent && o.merchantCodeRequired) throw DomainError.validation('merchantCode is required', 'merchantCode');
+  if (!absent) {
     if (typeof merchantCode !== 'string') throw DomainError.validation('merchantCode must be a string', 'merchantCode');
     if (!principal.merchantCodes.includes(merchantCode)) {
       throw new DomainError(
@@ -44,14 +53,27 @@ export function resolveCaller(principal: Principal, requestId: string, merchantC
   return caller;
 }
 
-/** `@Caller() ctx: CallerContext` on a route guarded by `@PrivateRoute()`. */
-export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): CallerContext => {
+export interface CallerOptions {
+  /** SPEC's table marks `merchantCode` required on this route. */
+  merchantCodeRequired?: boolean;
+}
+
+/** For a route whose SPEC table marks `merchantCode` required: `@Caller(REQUIRES_MERCHANT_CODE)`. */
+export const REQUIRES_MERCHANT_CODE: CallerOptions = { merchantCodeRequired: true };
+
+/** The caller of a merchant route's request: its key, and `merchantCode` from the body (or query on GET). */
+export function callerOf(context: ExecutionContext, o: CallerOptions = {}): CallerContext {
   const request = context.switchToHttp().getRequest<FastifyRequest & { user: Principal }>();
   const body = request.body as Record<string, unknown> | undefined;
   const query = request.query as Record<string, unknown> | undefined;
   const merchantCode = (body && typeof body === 'object' ? body.merchantCode : undefined) ?? query?.merchantCode;
-  return resolveCaller(request.user, String(request.id), merchantCode);
-});
+  return resolveCaller(request.user, String(request.id), merchantCode, o);
+}
+
+/** `@Caller() ctx: CallerContext` on a route guarded by `@PrivateRoute()`. */
+export const Caller = createParamDecorator((o: CallerOptions | undefined, context: ExecutionContext): CallerContext =>
+  callerOf(context, o),
+);
 
 /** A merchant server route: private key required, documented as such. */
 export const PrivateRoute = (): MethodDecorator & ClassDecorator =>

@@ -1,15 +1,18 @@
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
+import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
 import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';
 import { MerchantIds1766000000000 } from './1766000000000-merchant-ids';
+import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 
-/** Every migration of the gateway database, in order. */
-export const migrations = [
+/** Every migration of the gateway database, in order; the secrets' encryption needs the deployment's keys. */
+export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   CreateOutbox1763700000000,
   MerchantsAndKeys1763700000001,
   Webhooks1763700000030,
   OutboxJsonEnvelope1765000000000,
   SandboxClocks1765100000000,
   MerchantIds1766000000000,
+  encryptWebhookSecrets(cipher),
 ];

@@ -3,28 +3,26 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CallerContext, IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { resolveCaller } from '../auth/caller.decorator';
-import { Principal } from '../auth/principal';
+import { callerOf, CallerOptions } from '../auth/caller.decorator';
 
 /**
- * `@IdempotentCaller() ctx` on a payment money route: the caller as `@Caller()` resolves it, plus the
+ * `@IdempotentCaller(o) ctx` on a payment money route: the caller as `@Caller(o)` resolves it, plus the
  * Idempotency-Key header (1-255 printable ASCII, else 400) as `ctx.idempotencyKey`. Whether a key is
  * required (production) is the service's rule.
  */
-export const IdempotentCaller = createParamDecorator((_: unknown, context: ExecutionContext): CallerContext => {
-  const request = context.switchToHttp().getRequest<FastifyRequest & { user: Principal }>();
-  const body = request.body as Record<string, unknown> | undefined;
-  const query = request.query as Record<string, unknown> | undefined;
-  const merchantCode = (body && typeof body === 'object' ? body.merchantCode : undefined) ?? query?.merchantCode;
-  const caller = resolveCaller(request.user, String(request.id), merchantCode);
-  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-  const key = Array.isArray(header) ? header[0] : header;
-  if (key === undefined) return caller;
-  if (!isValidIdempotencyKey(key)) {
-    throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
-  }
-  return { ...caller, idempotencyKey: key };
-});
+export const IdempotentCaller = createParamDecorator(
+  (o: CallerOptions | undefined, context: ExecutionContext): CallerContext => {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const caller = callerOf(context, o);
+    const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (key === undefined) return caller;
+    if (!isValidIdempotencyKey(key)) {
+      throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
+    }
+    return { ...caller, idempotencyKey: key };
+  },
+);
 
 /** Documents the header on a route that honours it. */
 export const IdempotencyKeyHeader = (): MethodDecorator =>

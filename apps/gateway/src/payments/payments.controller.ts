@@ -10,7 +10,7 @@ import {
   PurchaseRequest,
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
-import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { Caller, PrivateRoute, REQUIRES_MERCHANT_CODE } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
 import { PaymentErrorResponses } from './payment-errors';
 
@@ -35,7 +35,10 @@ export class PaymentsController {
     unprocessable: CREATE_UNPROCESSABLE,
     acquirer: true,
   })
-  purchase(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
+  purchase(
+    @Body() body: PurchaseRequest,
+    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
+  ): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.purchase, caller, body);
   }
 
@@ -51,7 +54,10 @@ export class PaymentsController {
     unprocessable: CREATE_UNPROCESSABLE,
     acquirer: true,
   })
-  authorization(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
+  authorization(
+    @Body() body: PurchaseRequest,
+    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
+  ): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.authorize, caller, body);
   }
 

@@ -4,6 +4,7 @@ import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { CallerContext, ENVIRONMENTS, Environment, SdkSessionRequest, SdkSessionResponse } from '@app/contracts';
+import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
 
 export const CLIENT_TOKEN_OPTIONS = Symbol('CLIENT_TOKEN_OPTIONS');
@@ -76,6 +77,9 @@ export class ClientTokens {
   }
 
   async mint(caller: CallerContext, request: SdkSessionRequest): Promise<SdkSessionResponse> {
+    if (request.currency && request.amount && request.amount.currency !== request.currency) {
+      throw DomainError.validation('amount.currency must equal currency', 'amount.currency');
+    }
     return this.sign(caller, request);
   }
 

@@ -7,6 +7,8 @@ import { runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome, statesBefore } from './delivery-policy';
 import { AttemptStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from './signature';
+import { SecretOwner, WebhookSecretCipher } from './webhook-secret-cipher';
+import { DecryptError } from '@app/cipher';
 
 /** One row of `GET /v1/webhook-endpoint/{id}/deliveries`. */
 export interface AttemptRow {
@@ -34,6 +36,14 @@ export interface ClaimedAttempt {
   secret: string | null;
   endpointDeleted: boolean;
 }
+
+type ClaimedRow = Omit<ClaimedAttempt, 'secret'> & {
+  endpointId: string | null;
+  merchantCode: string;
+  environment: string;
+  keyId: string | null;
+  blob: Buffer | null;
+};
 
 export interface DeliveryTarget {
   target: string;
@@ -65,7 +75,10 @@ const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType"
  */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cipher: WebhookSecretCipher,
+  ) {}
 
   /**
    * For each event, in order, the targets subscribed to it, in one statement; `undefined` when this gateway
@@ -122,8 +135,8 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Claims tries that are due: FOR UPDATE SKIP LOCKED plus a lease, so a crashed replica's claim lapses. */
-  claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
-    return this.db.query(
+  async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
+    const rows: ClaimedRow[] = await this.db.query(
       `WITH claimed AS (
          UPDATE webhook_attempts SET claimed_until = now() + make_interval(secs => $2)
          WHERE id IN (
@@ -134,7 +147,9 @@ export class WebhookDeliveriesRepository {
            FOR UPDATE SKIP LOCKED)
          RETURNING id, delivery_id, attempt)
        SELECT c.id, c.attempt, d.id AS "deliveryId", d.event_id AS "eventId", d.url, d.body,
-              COALESCE(e.secret, s.secret) AS secret, (e.deleted_at IS NOT NULL) AS "endpointDeleted"
+              d.endpoint_id AS "endpointId", d.merchant_code AS "merchantCode", d.environment,
+              COALESCE(e.secret_key_id, s.secret_key_id) AS "keyId", COALESCE(e.secret_sealed, s.secret_sealed) AS blob,
+              (e.deleted_at IS NOT NULL) AS "endpointDeleted"
        FROM claimed c
        JOIN webhook_deliveries d ON d.id = c.delivery_id
        LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
@@ -142,6 +157,21 @@ export class WebhookDeliveriesRepository {
          ON d.endpoint_id IS NULL AND s.merchant_code = d.merchant_code AND s.environment = d.environment`,
       [limit, leaseSeconds],
     );
+    return rows.map(({ endpointId, merchantCode, environment, keyId, blob, ...claim }) => ({
+      ...claim,
+      secret: this.openSecret(endpointId ? { endpointId } : { merchantCode, environment }, keyId, blob),
+    }));
+  }
+
+  /** A secret that cannot be opened (its key left WEBHOOK_SECRET_KEYS) signs nothing: the try fails, logged. */
+  private openSecret(owner: SecretOwner, keyId: string | null, blob: Buffer | null): string | null {
+    if (keyId === null || blob === null) return null;
+    try {
+      return this.cipher.open(owner, { keyId, blob });
+    } catch (e) {
+      if (e instanceof DecryptError) return null;
+      throw e;
+    }
   }
 
   /**
@@ -226,10 +256,11 @@ export class WebhookDeliveriesRepository {
 
   /** A payment's webhookUrl is signed with the account secret: make sure there is one to sign with. */
   private async ensureAccountSecret(m: EntityManager, envelope: WebhookEnvelope): Promise<void> {
+    const sealed = this.cipher.seal(envelope, newSigningSecret());
     await m.query(
-      `INSERT INTO webhook_secrets (merchant_code, environment, secret, created_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (merchant_code, environment) DO NOTHING`,
-      [envelope.merchantCode, envelope.environment, newSigningSecret()],
+      `INSERT INTO webhook_secrets (merchant_code, environment, secret_key_id, secret_sealed, created_at)
+       VALUES ($1, $2, $3, $4, now()) ON CONFLICT (merchant_code, environment) DO NOTHING`,
+      [envelope.merchantCode, envelope.environment, sealed.keyId, sealed.blob],
     );
   }
 }

@@ -8,8 +8,9 @@ export class WebhookEndpoint {
   @Column('text') environment: string;
   @Column('text') url: string;
   @Column('text', { array: true }) events: string[];
-  /** Kept in clear: it has to be recovered to sign every delivery. Never logged, shown once at creation. */
-  @Column('text') secret: string;
+  /** The signing secret, sealed (WebhookSecretCipher): shown once at creation, never logged. */
+  @Column({ name: 'secret_key_id', type: 'text' }) secretKeyId: string;
+  @Column({ name: 'secret_sealed', type: 'bytea' }) secretSealed: Buffer;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true }) deletedAt: Date | null;
 }

@@ -3,24 +3,47 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CallerContext } from '@app/contracts';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { WebhookSecret } from './webhook-secret.entity';
+import { WebhookSecretCipher } from './webhook-secret-cipher';
+
+interface SealedRow {
+  keyId: string;
+  blob: Buffer;
+  createdAt: Date;
+}
 
 export type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
 
-const ENDPOINT_COLUMNS = `id, merchant_code AS "merchantCode", environment, url, events, secret,
+/** Everything but the sealed secret, which only the delivery worker opens. */
+const ENDPOINT_COLUMNS = `id, merchant_code AS "merchantCode", environment, url, events,
   created_at AS "createdAt", deleted_at AS "deletedAt"`;
+const SECRET_COLUMNS = `secret_key_id AS "keyId", secret_sealed AS "blob", created_at AS "createdAt"`;
+
+export type EndpointRow = Omit<WebhookEndpoint, 'secretKeyId' | 'secretSealed'>;
+
+/** An account signing secret, opened. */
+export interface AccountSecret {
+  secret: string;
+  createdAt: Date;
+}
 
 /** Endpoints and account secrets; every query is scoped by merchant and environment. */
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cipher: WebhookSecretCipher,
+  ) {}
 
-  async insert(endpoint: WebhookEndpoint): Promise<void> {
-    await this.db.getRepository(WebhookEndpoint).insert(endpoint);
+  /** Stores the endpoint with its signing secret sealed: the clear secret never reaches the database. */
+  async insert(endpoint: EndpointRow, secret: string): Promise<void> {
+    const sealed = this.cipher.seal({ endpointId: endpoint.id }, secret);
+    await this.db
+      .getRepository(WebhookEndpoint)
+      .insert({ ...endpoint, secretKeyId: sealed.keyId, secretSealed: sealed.blob });
   }
 
   /** Live endpoints, newest first, after the cursor endpoint when given (the caller checked it exists). */
-  list(scope: Scope, limit: number, startingAfter?: string): Promise<WebhookEndpoint[]> {
+  list(scope: Scope, limit: number, startingAfter?: string): Promise<EndpointRow[]> {
     const params: unknown[] = [scope.merchantCode, scope.environment, limit];
     let cursor = '';
     if (startingAfter) {
@@ -36,8 +59,8 @@ export class WebhookEndpointsRepository {
   }
 
   /** The endpoint when it is this merchant's in this environment; deleted ones only when asked for. */
-  async find(scope: Scope, id: string, o: { includeDeleted?: boolean } = {}): Promise<WebhookEndpoint | undefined> {
-    const rows: WebhookEndpoint[] = await this.db.query(
+  async find(scope: Scope, id: string, o: { includeDeleted?: boolean } = {}): Promise<EndpointRow | undefined> {
+    const rows: EndpointRow[] = await this.db.query(
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
        WHERE id = $1 AND merchant_code = $2 AND environment = $3 ${o.includeDeleted ? '' : 'AND deleted_at IS NULL'}`,
       [id, scope.merchantCode, scope.environment],
@@ -46,9 +69,9 @@ export class WebhookEndpointsRepository {
   }
 
   /** Soft delete: the delivery log stays; tries still waiting are given up (dead), so nothing more is sent. */
-  async softDelete(scope: Scope, id: string, at: Date): Promise<WebhookEndpoint | undefined> {
+  async softDelete(scope: Scope, id: string, at: Date): Promise<EndpointRow | undefined> {
     return this.db.transaction(async (m) => {
-      const [rows]: [WebhookEndpoint[], number] = await m.query(
+      const [rows]: [EndpointRow[], number] = await m.query(
         `UPDATE webhook_endpoints SET deleted_at = $4
          WHERE id = $1 AND merchant_code = $2 AND environment = $3 AND deleted_at IS NULL
          RETURNING ${ENDPOINT_COLUMNS}`,
@@ -68,27 +91,35 @@ export class WebhookEndpointsRepository {
   }
 
   /** The account secret, created with `candidate` on first use. */
-  async secret(scope: Scope, candidate: string, at: Date): Promise<WebhookSecret> {
+  async secret(scope: Scope, candidate: string, at: Date): Promise<AccountSecret> {
+    const sealed = this.cipher.seal(scope, candidate);
     await this.db.query(
-      `INSERT INTO webhook_secrets (merchant_code, environment, secret, created_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (merchant_code, environment) DO NOTHING`,
-      [scope.merchantCode, scope.environment, candidate, at],
+      `INSERT INTO webhook_secrets (merchant_code, environment, secret_key_id, secret_sealed, created_at)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (merchant_code, environment) DO NOTHING`,
+      [scope.merchantCode, scope.environment, sealed.keyId, sealed.blob, at],
     );
-    const rows: WebhookSecret[] = await this.db.query(
-      `SELECT merchant_code AS "merchantCode", environment, secret, created_at AS "createdAt"
-       FROM webhook_secrets WHERE merchant_code = $1 AND environment = $2`,
+    const rows: SealedRow[] = await this.db.query(
+      `SELECT ${SECRET_COLUMNS} FROM webhook_secrets WHERE merchant_code = $1 AND environment = $2`,
       [scope.merchantCode, scope.environment],
     );
-    return rows[0];
+    return this.opened(scope, rows[0]);
   }
 
-  async rollSecret(scope: Scope, secret: string, at: Date): Promise<WebhookSecret> {
-    const rows: WebhookSecret[] = await this.db.query(
-      `INSERT INTO webhook_secrets (merchant_code, environment, secret, created_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (merchant_code, environment) DO UPDATE SET secret = EXCLUDED.secret, created_at = EXCLUDED.created_at
-       RETURNING merchant_code AS "merchantCode", environment, secret, created_at AS "createdAt"`,
-      [scope.merchantCode, scope.environment, secret, at],
+  async rollSecret(scope: Scope, secret: string, at: Date): Promise<AccountSecret> {
+    const sealed = this.cipher.seal(scope, secret);
+    const rows: SealedRow[] = await this.db.query(
+      `INSERT INTO webhook_secrets (merchant_code, environment, secret_key_id, secret_sealed, created_at)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (merchant_code, environment) DO UPDATE
+         SET secret_key_id = EXCLUDED.secret_key_id, secret_sealed = EXCLUDED.secret_sealed, created_at = EXCLUDED.created_at
+       RETURNING ${SECRET_COLUMNS}`,
+      [scope.merchantCode, scope.environment, sealed.keyId, sealed.blob, at],
     );
-    return rows[0];
+    return this.opened(scope, rows[0]);
+  }
+
+  private opened(scope: Scope, row: SealedRow): AccountSecret {
+    const owner = { merchantCode: scope.merchantCode, environment: scope.environment };
+    return { secret: this.cipher.open(owner, row), createdAt: row.createdAt };
   }
 }

@@ -6,8 +6,7 @@ import { resolveTarget, TargetRefused } from './target-guard';
 import { newSigningSecret } from './signature';
 import { AttemptRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
-import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { Scope, WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { EndpointRow, Scope, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { webhookBody } from './webhook-fanout.service';
 import {
   CreatedWebhookEndpointResponse,
@@ -25,7 +24,7 @@ const DEFAULT_LIMIT = 20;
 const scopeOf = (c: CallerContext): Scope => ({ merchantCode: c.merchantCode, environment: c.environment });
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
-export const toEndpointView = (e: WebhookEndpoint): WebhookEndpointResponse => ({
+export const toEndpointView = (e: EndpointRow): WebhookEndpointResponse => ({
   id: e.id,
   url: e.url,
   events: e.events,
@@ -64,18 +63,18 @@ export class WebhookEndpointsService {
       if (e instanceof TargetRefused) throw DomainError.validation(e.message, 'url');
       throw e;
     }
-    const endpoint: WebhookEndpoint = {
+    const endpoint: EndpointRow = {
       id: uuidv7(),
       merchantCode: caller.merchantCode,
       environment: caller.environment,
       url: body.url,
       events: [...new Set(body.events)],
-      secret: newSigningSecret(),
       createdAt: this.clock.now(caller),
       deletedAt: null,
     };
-    await this.endpoints.insert(endpoint);
-    return { ...toEndpointView(endpoint), secret: endpoint.secret };
+    const secret = newSigningSecret();
+    await this.endpoints.insert(endpoint, secret);
+    return { ...toEndpointView(endpoint), secret };
   }
 
   async list(caller: CallerContext, query: PageQuery): Promise<WebhookEndpointResponse[]> {
@@ -133,12 +132,7 @@ export class WebhookEndpointsService {
     return { secret: s.secret, createdAt: iso(s.createdAt)! };
   }
 
-  private async require(
-    caller: CallerContext,
-    id: string,
-    param = 'id',
-    includeDeleted = false,
-  ): Promise<WebhookEndpoint> {
+  private async require(caller: CallerContext, id: string, param = 'id', includeDeleted = false): Promise<EndpointRow> {
     const found = UUID.test(id) ? await this.endpoints.find(scopeOf(caller), id, { includeDeleted }) : undefined;
     if (!found) throw DomainError.notFound('webhook endpoint', param);
     return found;

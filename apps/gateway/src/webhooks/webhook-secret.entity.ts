@@ -5,6 +5,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export class WebhookSecret {
   @PrimaryColumn({ name: 'merchant_code', type: 'text' }) merchantCode: string;
   @PrimaryColumn('text') environment: string;
-  @Column('text') secret: string;
+  /** Sealed (WebhookSecretCipher). */
+  @Column({ name: 'secret_key_id', type: 'text' }) secretKeyId: string;
+  @Column({ name: 'secret_sealed', type: 'bytea' }) secretSealed: Buffer;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

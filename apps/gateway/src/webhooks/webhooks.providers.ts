@@ -13,6 +13,7 @@ import { WebhookSecret } from './webhook-secret.entity';
 import { WebhookSecretController } from './webhook-secret.controller';
 import { WebhookSender } from './webhook-sender';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
+import { WebhookSecretCipher } from './webhook-secret-cipher';
 
 /** Wiring of the webhooks context into the gateway module (entities go to the gateway DataSource). */
 export const webhookEntities = [WebhookEndpoint, WebhookSecret, WebhookDelivery, WebhookAttempt];
@@ -29,6 +30,7 @@ export function webhookProviders(config: GatewayConfig, extraCa?: string): Provi
   };
   return [
     { provide: WEBHOOK_OPTIONS, useValue: options },
+    { provide: WebhookSecretCipher, useValue: WebhookSecretCipher.fromConfig(config) },
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookSender,

@@ -5,6 +5,11 @@ import { LOGGER } from '@app/observability';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { DeadlineExceeded, withDeadline } from './deadline';
 
+/** The acquirer could not be reached or did not answer in time: nothing it did is known (503 / 504). */
+export class AcquirerFailure extends DomainError {}
+
+export const isAcquirerFailure = (e: unknown): e is AcquirerFailure => e instanceof AcquirerFailure;
+
 /** What a failed call was about, for the log line. */
 export interface AcquirerCallAbout {
   acquirer: string;
@@ -13,11 +18,11 @@ export interface AcquirerCallAbout {
 }
 
 /**
- * Every call to an acquirer adapter goes through here: the caller's transaction holds locks (the payment row,
- * the order code, the Idempotency-Key) while it waits, hence the deadline of ACQUIRER_TIMEOUT_MS. An adapter
- * that throws answers 503 SERVICE_UNAVAILABLE, one that is too slow 504 UPSTREAM_TIMEOUT (DECISIONS §1,
- * downstream trouble); the transaction then rolls back, so nothing is recorded and the request can be retried.
- * A late answer is dropped.
+ * Every call to an acquirer adapter goes through here, with no transaction open: the request's reservation
+ * (its Idempotency-Key, the order code, the payment's pending operation) waits for it, hence the deadline of
+ * ACQUIRER_TIMEOUT_MS. An adapter that throws answers 503 SERVICE_UNAVAILABLE, one that is too slow 504
+ * UPSTREAM_TIMEOUT (DECISIONS §1, downstream trouble); the caller then releases the reservation, so nothing is
+ * recorded and the request can be retried (with the same request reference). A late answer is dropped.
  */
 @Injectable()
 export class AcquirerCalls {
@@ -33,14 +38,14 @@ export class AcquirerCalls {
     } catch (e) {
       if (e instanceof DeadlineExceeded) {
         this.logger.error({ ...about, timeoutMs }, 'Acquirer did not answer in time');
-        throw new DomainError(
+        throw new AcquirerFailure(
           'UPSTREAM_TIMEOUT',
           'The acquirer did not answer in time; nothing was recorded and the request can be retried',
         );
       }
       // The adapter's error may name hosts or the acquirer's own codes: for the logs, not for the merchant.
       this.logger.error({ ...about, err: e }, 'Acquirer call failed');
-      throw new DomainError(
+      throw new AcquirerFailure(
         'SERVICE_UNAVAILABLE',
         'The acquirer could not be reached; nothing was recorded and the request can be retried',
       );

@@ -35,6 +35,8 @@ export interface AuthorizeRequest {
 }
 
 export interface CompleteChallengeRequest {
+  /** The request reference of this resume (one per 3DS session), as for an authorization. */
+  reference: string;
   acquirerReference: string;
   /** Whether the cardholder passed the challenge. */
   authenticated: boolean;
@@ -65,6 +67,12 @@ export interface Connector {
   capture(request: ModificationRequest): Promise<ModificationOutcome>;
   refund(request: ModificationRequest): Promise<ModificationOutcome>;
   cancel(request: ModificationRequest): Promise<ModificationOutcome>;
+  /**
+   * What the acquirer did for a request reference (`AuthorizeRequest.reference`, `ModificationRequest.reference`),
+   * or undefined when it never acted on it: the recovery sweep asks after a crash lost the answer. A real
+   * adapter asks the acquirer's transaction search by merchant reference.
+   */
+  lookup(reference: string): Promise<AcquirerOutcome | ModificationOutcome | undefined>;
 }
 
 export function assertNever(value: never): never {

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { randomString, uuidv7 } from '@app/clock';
 import {
   AcquirerOutcome,
@@ -10,13 +9,13 @@ import {
   ModificationRequest,
 } from './connector';
 import { SANDBOX_DECLINES, sandboxBehaviour } from './sandbox-cards';
+import { MemoryLedger, SandboxAnswer, SandboxLedger } from './sandbox-ledger';
 
 const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 const randomCode = (length: number): string => randomString(ALPHANUMERIC, length);
 const randomDigits = (length: number): string => randomString('0123456789', length);
 
 const SUCCEEDED: ModificationOutcome = { kind: 'succeeded' };
-const MEMORY = 10_000;
 
 // The challenge outcome travels in the acquirer's own reference, so any replica can complete it.
 const CHALLENGE_FAILS_PREFIX = 'sbx3ds_f_';
@@ -26,15 +25,25 @@ const CHALLENGE_PREFIX = 'sbx3ds_';
  * The built-in simulated acquirer (DECISIONS §2): the test cards of DECISIONS §3 decide the answer, every
  * other valid card is approved. It behaves the same in both environments.
  */
-@Injectable()
 export class SandboxAcquirerConnector implements Connector {
   readonly acquirer = 'sandbox' as const;
 
-  /** Answers of this process by request reference: a repeated reference gets the first answer again. */
-  private readonly answered = new Map<string, AcquirerOutcome | ModificationOutcome>();
+  /**
+   * `ledger` keeps the answers by request reference (the app's is a table of its own); `latencyMs`
+   * (SANDBOX_ACQUIRER_LATENCY_MS) delays every answer, as a real acquirer's network and processing would.
+   */
+  constructor(
+    private readonly ledger: SandboxLedger = new MemoryLedger(),
+    private readonly latencyMs = 0,
+  ) {}
 
   authorize(request: AuthorizeRequest): Promise<AcquirerOutcome> {
-    return Promise.resolve(this.once(request.reference, () => this.decide(request)));
+    return this.answer(() => this.once(request.reference, this.decide(request)));
+  }
+
+  /** What the acquirer did for a request reference, or undefined when it never saw it. */
+  lookup(reference: string): Promise<AcquirerOutcome | ModificationOutcome | undefined> {
+    return this.ledger.find(reference);
   }
 
   private decide(request: AuthorizeRequest): AcquirerOutcome {
@@ -65,40 +74,38 @@ export class SandboxAcquirerConnector implements Connector {
 
   completeChallenge(request: CompleteChallengeRequest): Promise<AcquirerOutcome> {
     const reference = request.acquirerReference;
-    if (!request.authenticated || reference.startsWith(CHALLENGE_FAILS_PREFIX)) {
-      return Promise.resolve({
-        kind: 'declined',
-        acquirerReference: reference,
-        refusalCode: SANDBOX_DECLINES.authenticationFailed,
-      });
-    }
-    return Promise.resolve(approved(reference));
+    const answer: AcquirerOutcome =
+      !request.authenticated || reference.startsWith(CHALLENGE_FAILS_PREFIX)
+        ? { kind: 'declined', acquirerReference: reference, refusalCode: SANDBOX_DECLINES.authenticationFailed }
+        : approved(reference);
+    return this.answer(() => this.once(request.reference, answer));
   }
 
   capture(request: ModificationRequest): Promise<ModificationOutcome> {
-    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
+    return this.answer(() => this.once(request.reference, SUCCEEDED));
   }
 
   refund(request: ModificationRequest): Promise<ModificationOutcome> {
-    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
+    return this.answer(() => this.once(request.reference, SUCCEEDED));
   }
 
   cancel(request: ModificationRequest): Promise<ModificationOutcome> {
-    return Promise.resolve(this.once(request.reference, () => SUCCEEDED));
+    return this.answer(() => this.once(request.reference, SUCCEEDED));
+  }
+
+  /** Acts at once (as an acquirer does on receipt) and answers after the configured latency. */
+  private async answer<T>(act: () => T | Promise<T>): Promise<T> {
+    const decided = await act();
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+    return decided;
   }
 
   /**
    * As an acquirer de-duplicates on the merchant's reference: a retry whose first attempt was answered (the
-   * answer lost on the way back) gets that answer, and no second authorization or refund is made. The sandbox
-   * remembers the last MEMORY answers of this process.
+   * answer lost on the way back) gets that answer, and no second authorization or refund is made.
    */
-  private once<T extends AcquirerOutcome | ModificationOutcome>(reference: string, answer: () => T): T {
-    const earlier = this.answered.get(reference) as T | undefined;
-    if (earlier) return earlier;
-    const fresh = answer();
-    if (this.answered.size >= MEMORY) this.answered.delete(this.answered.keys().next().value!);
-    this.answered.set(reference, fresh);
-    return fresh;
+  private async once<T extends SandboxAnswer>(reference: string, fresh: T): Promise<T> {
+    return (await this.ledger.once(reference, fresh)) as T;
   }
 }
 

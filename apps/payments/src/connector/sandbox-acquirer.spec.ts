@@ -3,6 +3,7 @@ import { applyOutcome } from '../payment/payment-outcome';
 import { AcquirerOutcome, AuthorizeRequest } from './connector';
 import { SANDBOX_CARDS } from './sandbox-cards';
 import { SandboxAcquirerConnector } from './sandbox-acquirer.connector';
+import { MemoryLedger } from './sandbox-ledger';
 
 const acquirer = new SandboxAcquirerConnector();
 let n = 0;
@@ -67,7 +68,13 @@ describe('sandbox acquirer', () => {
     const ref = (o: AcquirerOutcome) => (o as { acquirerReference: string }).acquirerReference;
     const amount = { currency: 'USD', value: 1, exponent: 2 };
     const complete = (o: AcquirerOutcome, authenticated: boolean) =>
-      acquirer.completeChallenge({ acquirerReference: ref(o), authenticated, capture: true, amount });
+      acquirer.completeChallenge({
+        reference: `rq_complete_${++n}`,
+        acquirerReference: ref(o),
+        authenticated,
+        capture: true,
+        amount,
+      });
     expect((await complete(passes, true)).kind).toBe('approved');
     expect(await complete(passes, false)).toMatchObject({ refusalCode: { reasonCode: 'Q1' } });
     expect(await complete(fails, true)).toMatchObject({ refusalCode: { reasonCode: 'Q1' } });
@@ -103,5 +110,29 @@ describe('sandbox acquirer request references', () => {
     expect(first.kind).toBe('approved');
     expect(again).toEqual(first);
     expect(other.acquirerReference).not.toBe(first.acquirerReference);
+  });
+
+  it('looks a reference up: what it answered, or nothing when it never saw it', async () => {
+    const first = await acquirer.authorize({ ...request(VISA_OK), reference: 'rq_looked_up' });
+    expect(await acquirer.lookup('rq_looked_up')).toEqual(first);
+    expect(await acquirer.lookup('rq_never_sent')).toBeUndefined();
+  });
+});
+
+describe('sandbox acquirer latency', () => {
+  it('answers every call after SANDBOX_ACQUIRER_LATENCY_MS', async () => {
+    const slow = new SandboxAcquirerConnector(new MemoryLedger(), 60);
+    const started = Date.now();
+    const modification = {
+      paymentId: 'p1',
+      reference: 'rq_slow',
+      acquirerReference: null,
+      amount: request(VISA_OK).amount,
+    };
+    await Promise.all([slow.authorize(request(VISA_OK)), slow.refund(modification)]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    const fast = Date.now();
+    await acquirer.authorize(request(VISA_OK));
+    expect(Date.now() - fast).toBeLessThan(55);
   });
 });

@@ -1,19 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deferStatement, runStatement, statement } from '@app/database';
+import { deferStatement, runStatement, statement, uniqueViolation } from '@app/database';
 import { Scope } from '../payment/payment.repository';
 import { IdempotencyRecord } from './idempotency.entity';
 
-/** The advisory lock that marks a key in flight: two int4 halves, so unrelated keys rarely share one. */
-export const idempotencyLockKeys = (scope: Scope, key: string): [string, string] => [
-  `idempotency:${scope.environment}:${scope.merchantCode}`,
-  key,
-];
-
-const TRY_LOCK = statement(
-  'idempotency_try_lock',
-  'SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS locked',
+/** The key's row, in progress (no response yet): it waits for an uncommitted holder, then does nothing. */
+const RESERVE = statement(
+  'idempotency_reserve',
+  `INSERT INTO idempotency_keys (merchant_code, environment, idempotency_key, operation, request_hash)
+   VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1 AS reserved`,
+);
+/** The same row, failing (unique violation) when the key has one already: for a reserve sent in one batch. */
+const HOLD = statement(
+  'idempotency_hold',
+  `INSERT INTO idempotency_keys (merchant_code, environment, idempotency_key, operation, request_hash)
+   VALUES ($1, $2, $3, $4, $5)`,
 );
 const FIND = statement(
   'idempotency_find',
@@ -21,27 +23,63 @@ const FIND = statement(
           response_body AS "responseBody", created_at AS "createdAt"
    FROM idempotency_keys WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3`,
 );
-const INSERT = statement(
-  'idempotency_insert',
-  `INSERT INTO idempotency_keys
-     (merchant_code, environment, idempotency_key, operation, request_hash, response_status, response_body)
-   VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+const COMPLETE = statement(
+  'idempotency_complete',
+  `UPDATE idempotency_keys SET response_status = $4, response_body = $5
+   WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3 AND response_status IS NULL`,
 );
+const RELEASE = statement(
+  'idempotency_release',
+  `DELETE FROM idempotency_keys
+   WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3 AND response_status IS NULL`,
+);
+
+/** The Idempotency-Key already has a row: an earlier request's answer, or a request still in progress. */
+export class KeyTaken extends Error {
+  constructor() {
+    super('The Idempotency-Key has a record already');
+    this.name = 'KeyTaken';
+  }
+}
 
 @Injectable()
 export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /**
-   * Holds the key for the rest of the transaction, or answers false at once when another request holds it.
-   * Transaction-scoped, so a crash or a rollback frees it: nothing is left "in progress" for ever.
-   */
-  async tryLock(manager: EntityManager, scope: Scope, key: string): Promise<boolean> {
-    const rows = await runStatement<{ locked: boolean }>(manager, TRY_LOCK, idempotencyLockKeys(scope, key));
-    return rows[0].locked;
+  /** True when this request now holds the key (its row in progress); false when a row was already there. */
+  async reserve(
+    manager: EntityManager,
+    scope: Scope,
+    key: string,
+    operation: string,
+    requestHash: string,
+  ): Promise<boolean> {
+    const rows = await runStatement(manager, RESERVE, [
+      scope.merchantCode,
+      scope.environment,
+      key,
+      operation,
+      requestHash,
+    ]);
+    return rows.length > 0;
   }
 
-  /** Issued right behind `tryLock` on the same connection, so it reads after the lock is settled. */
+  /**
+   * Deferred to the commit: the key's row in progress, or the transaction fails with KeyTaken when the key has
+   * a row already (then the reservation, sent in the same batch, is rolled back with it).
+   */
+  hold(manager: EntityManager, scope: Scope, key: string, operation: string, requestHash: string): Promise<void> {
+    return deferStatement(manager, HOLD, [scope.merchantCode, scope.environment, key, operation, requestHash], (e) =>
+      uniqueViolation(e) === 'idempotency_keys_pkey' ? new KeyTaken() : e,
+    );
+  }
+
+  /** Outside any transaction: the key's row as it stands. */
+  findNow(scope: Scope, key: string): Promise<IdempotencyRecord | null> {
+    return this.find(this.db.manager, scope, key);
+  }
+
+  /** Issued right behind `reserve` on the same connection, so it reads after the insert is settled. */
   async find(manager: EntityManager, scope: Scope, key: string): Promise<IdempotencyRecord | null> {
     const rows = await runStatement<Omit<IdempotencyRecord, 'merchantCode' | 'environment' | 'key'>>(manager, FIND, [
       scope.merchantCode,
@@ -51,23 +89,27 @@ export class IdempotencyRepository {
     return rows.length ? { ...rows[0], merchantCode: scope.merchantCode, environment: scope.environment, key } : null;
   }
 
-  /** Sent with the commit (deferred): nothing in the transaction reads it back. */
-  insert(manager: EntityManager, r: Omit<IdempotencyRecord, 'createdAt'>): Promise<void> {
-    return deferStatement(manager, INSERT, [
-      r.merchantCode,
-      r.environment,
-      r.key,
-      r.operation,
-      r.requestHash,
-      r.responseStatus,
-      JSON.stringify(r.responseBody),
+  /** Stores the answer of the request in progress (sent with the commit: nothing reads it back). */
+  complete(manager: EntityManager, scope: Scope, key: string, response: object): Promise<void> {
+    return deferStatement(manager, COMPLETE, [
+      scope.merchantCode,
+      scope.environment,
+      key,
+      200,
+      JSON.stringify(response),
     ]);
   }
 
-  /** Deletes records older than `hours` (database time: retention is wall-clock); returns how many. */
+  /** Frees a key whose request recorded nothing, so a retry with it proceeds. */
+  release(manager: EntityManager, scope: Scope, key: string): Promise<void> {
+    return deferStatement(manager, RELEASE, [scope.merchantCode, scope.environment, key]);
+  }
+
+  /** Deletes answered records older than `hours` (database time: retention is wall-clock); returns how many. */
   async deleteOlderThan(hours: number): Promise<number> {
     const result: [unknown[], number] = await this.db.query(
-      'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)',
+      `DELETE FROM idempotency_keys
+       WHERE created_at < now() - make_interval(hours => $1) AND response_status IS NOT NULL`,
       [hours],
     );
     return result[1] ?? 0;

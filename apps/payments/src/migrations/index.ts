@@ -2,6 +2,7 @@ import { CreateSandboxClocks1765100000000 } from '@app/database';
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { OrderCodeKey1765200000000 } from './1765200000000-order-code-key';
+import { AcquirerAttempts1766100000000 } from './1766100000000-acquirer-attempts';
 import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
 import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
 import { CreateStoredCards1764100000000 } from '../vault/vault.migration';
@@ -16,4 +17,5 @@ export const migrations = [
   OutboxJsonEnvelope1765000000000,
   CreateSandboxClocks1765100000000,
   OrderCodeKey1765200000000,
+  AcquirerAttempts1766100000000,
 ];

@@ -10,8 +10,8 @@ type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
 export class NonceRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(row: CardNonce): Promise<void> {
-    await this.db.getRepository(CardNonce).insert(row);
+  async insert(row: CardNonce, manager: EntityManager = this.db.manager): Promise<void> {
+    await manager.getRepository(CardNonce).insert(row);
   }
 
   /**

@@ -38,18 +38,8 @@ export class NonceService {
       expiryYear: body.cardData.expiryYear,
       cvv: body.cardData.cvv,
     };
-    const sealed = this.cipher.sealJson(card, nonceContext(ctx, nonce));
     const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
-    await this.repository.insert({
-      nonce,
-      merchantCode: ctx.merchantCode,
-      environment: ctx.environment,
-      apiKeyId: ctx.keyId ?? null,
-      keyId: sealed.keyId,
-      cardSealed: sealed.blob,
-      expiresAt,
-      createdAt: now,
-    });
+    await this.store(ctx, nonce, card, expiresAt, now);
     // Every merchant's nonces, so by real time: a sandbox clock running ahead must not end others' nonces.
     await this.repository.purgeExpired(this.clock.now());
     this.logger.info({ merchantCode: ctx.merchantCode, expiresAt }, 'card nonce created');
@@ -60,12 +50,55 @@ export class NonceService {
    * The card behind a nonce, used up by this call. Unknown, already used, expired, or another merchant's or
    * environment's nonce: 404 NOT_FOUND (a used nonce is gone, like an unknown one).
    */
-  async consume(scope: Scope, nonce: string, manager?: EntityManager): Promise<NonceCardData> {
+  async consume(scope: Scope, nonce: string, manager?: EntityManager): Promise<NonceCardData & { expiresAt: Date }> {
     const now = this.clock.now(scope);
     const row = typeof nonce === 'string' && nonce ? await this.repository.take(scope, nonce, manager) : null;
     if (!row || row.expiresAt.getTime() <= now.getTime()) {
       throw DomainError.notFound('nonce (unknown, used or expired)', 'card.nonceData.nonce');
     }
-    return this.cipher.openJson<NonceCardData>({ keyId: row.keyId, blob: row.cardSealed }, nonceContext(scope, nonce));
+    const card = this.cipher.openJson<NonceCardData>(
+      { keyId: row.keyId, blob: row.cardSealed },
+      nonceContext(scope, nonce),
+    );
+    return { ...card, expiresAt: row.expiresAt };
+  }
+
+  /**
+   * Puts back a nonce whose payment recorded nothing (the acquirer could not be reached), so the same request
+   * can be retried: the card sealed again under the same nonce and expiry.
+   */
+  async restore(
+    manager: EntityManager,
+    ctx: CallerContext,
+    nonce: string,
+    card: NonceCardData,
+    expiresAt: Date,
+  ): Promise<void> {
+    await this.store(ctx, nonce, card, expiresAt, this.clock.now(ctx), manager);
+  }
+
+  /** The nonce's row, its card sealed and bound to the merchant, environment and nonce. */
+  private async store(
+    ctx: CallerContext,
+    nonce: string,
+    card: NonceCardData,
+    expiresAt: Date,
+    now: Date,
+    manager?: EntityManager,
+  ): Promise<void> {
+    const sealed = this.cipher.sealJson(card, nonceContext(ctx, nonce));
+    await this.repository.insert(
+      {
+        nonce,
+        merchantCode: ctx.merchantCode,
+        environment: ctx.environment,
+        apiKeyId: ctx.keyId ?? null,
+        keyId: sealed.keyId,
+        cardSealed: sealed.blob,
+        expiresAt,
+        createdAt: now,
+      },
+      manager,
+    );
   }
 }

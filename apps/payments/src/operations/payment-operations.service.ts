@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock, uuidv7 } from '@app/clock';
 import {
   CallerContext,
@@ -8,8 +10,10 @@ import {
   OperationResult,
   RefundCommand,
 } from '@app/contracts';
+import { pipelinedTransaction } from '@app/database';
+import { DomainError } from '@app/errors';
 import { assertNever, Connector, ModificationOutcome, ModificationRequest } from '../connector/connector';
-import { AcquirerCalls } from '../connector/acquirer-call';
+import { AcquirerCalls, isAcquirerFailure } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { requestReference } from '../connector/request-reference';
 import { IdempotentOperation } from '../idempotency/idempotency-key';
@@ -23,28 +27,39 @@ import {
   OperationKind,
   PaymentSnapshot,
 } from '../payment/payment-money';
-import { applyDecision } from '../payment/payment-outcome';
-import { PaymentRecorder } from '../payment/payment-recorder';
-import { PaymentRepository } from '../payment/payment.repository';
-import { toOperationResult } from '../payment/payment.view';
+import { PaymentEntity } from '../payment/payment.entity';
+import { isUuid, PaymentRepository } from '../payment/payment.repository';
+import { AcquirerAttempt } from '../reservation/acquirer-attempt';
+import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repository';
+import { OperationRecord } from './operation-record';
 
 type Decide = (payment: PaymentSnapshot, now: Date) => Decision;
 
+interface Reserved {
+  payment: PaymentEntity;
+  attempt: AcquirerAttempt;
+  decision: Decision;
+}
+
 /**
- * Capture, refund, cancel and cancel_or_refund. Each runs in one transaction that row-locks the payment
- * (so concurrent operations on it queue up and see each other's totals), asks the money rules, tells the
- * acquirer, then saves the change, its operation row, its event and the idempotency record.
+ * Capture, refund, cancel and cancel_or_refund as reserve, call, record (STYLE §9). The reserve transaction
+ * row-locks the payment, checks the money rules against the payment as it will be once the operations already
+ * in flight on it are recorded (so two concurrent refunds cannot both pass the amount check), and inserts the
+ * attempt row with the Idempotency-Key in progress; the acquirer is called with no transaction open; the
+ * record transaction applies the answer (OperationRecord).
  *
  * The acquirer refusing the operation is an answer: Operation result `failed`, nothing changed, stored under
  * the Idempotency-Key like any 200. An adapter that throws or does not answer within ACQUIRER_TIMEOUT_MS is
- * not: 503 / 504, the transaction rolls back (key record included), so the same key can be retried.
+ * not: 503 / 504, the reservation is released (key included), so the same key can be retried.
  */
 @Injectable()
 export class PaymentOperationsService {
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly idempotency: IdempotencyService,
     private readonly payments: PaymentRepository,
-    private readonly recorder: PaymentRecorder,
+    private readonly attempts: AcquirerAttemptRepository,
+    private readonly records: OperationRecord,
     private readonly connectors: ConnectorRegistry,
     private readonly clock: Clock,
     private readonly acquirer: AcquirerCalls,
@@ -66,37 +81,84 @@ export class PaymentOperationsService {
     return this.operate(ctx, 'cancel_or_refund', cmd, (p) => decideCancelOrRefund(p));
   }
 
-  private operate(
+  private async operate(
     ctx: CallerContext,
     operation: IdempotentOperation,
     cmd: { id: string; reference?: string },
     decide: Decide,
   ): Promise<OperationResult> {
-    return this.idempotency.run(ctx, operation, cmd, async (manager, requestHash) => {
-      const payment = await this.payments.lock(manager, ctx, cmd.id);
-      const now = this.clock.now(ctx);
-      const decision = decide(payment, now);
+    const reserved = await pipelinedTransaction(this.db, (m) => this.reserve(m, ctx, operation, cmd, decide));
+    if ('replay' in reserved) return reserved.replay;
+    const { payment, attempt, decision } = reserved;
+    let answer: ModificationOutcome;
+    try {
       const about = { acquirer: payment.acquirer, operation: decision.kind, paymentId: payment.id };
-      const answer = await this.acquirer.call(about, () =>
+      answer = await this.acquirer.call(about, () =>
         modify(this.connectors.get(payment.acquirer), decision.kind, {
           paymentId: payment.id,
-          reference: requestReference(ctx, operation, requestHash, payment.id),
+          reference: attempt.requestReference,
           acquirerReference: payment.acquirerReference,
           amount: decision.amount,
         }),
       );
-      if (answer.kind === 'failed') return toOperationResult(payment, decision.amount, 'failed');
-      const event = applyDecision(payment, decision, now);
-      await this.recorder.changed(manager, payment, event, now);
-      await this.payments.addOperation(manager, {
-        id: uuidv7(),
-        paymentId: payment.id,
+    } catch (e) {
+      if (isAcquirerFailure(e)) await this.release(ctx, attempt);
+      throw e;
+    }
+    return pipelinedTransaction(this.db, (m) => this.records.record(m, ctx, attempt, answer, this.clock.now(ctx)));
+  }
+
+  private async reserve(
+    m: EntityManager,
+    ctx: CallerContext,
+    operation: IdempotentOperation,
+    cmd: { id: string; reference?: string },
+    decide: Decide,
+  ): Promise<Reserved | { replay: OperationResult }> {
+    const claim = await this.idempotency.claim<OperationResult>(m, ctx, operation, cmd);
+    if (claim.replay) return { replay: claim.replay };
+    // Sent together: the pending read runs once the row lock is granted.
+    const [payment, pending] = await Promise.all([
+      this.payments.lock(m, ctx, cmd.id),
+      isUuid(cmd.id) ? this.attempts.pendingModification(m, cmd.id) : undefined,
+    ]);
+    // Refunds in flight add up; anything on top of a capture or cancel in flight waits for its answer.
+    if (pending && pending.kind !== 'refund') {
+      throw DomainError.invalidState(`A ${pending.kind} of this payment is in progress; retry once it is answered`);
+    }
+    const now = this.clock.now(ctx);
+    const decision = decide(pending ? { ...payment, ...pending.reserved } : payment, now);
+    const attempt: AcquirerAttempt = {
+      id: uuidv7(),
+      paymentId: payment.id,
+      merchantCode: ctx.merchantCode,
+      environment: ctx.environment,
+      operation,
+      requestReference: requestReference(ctx, operation, claim.requestHash, payment.id),
+      connectionCode: payment.connectionCode,
+      acquirer: payment.acquirer,
+      idempotencyKey: ctx.idempotencyKey ?? null,
+      detail: {
         kind: decision.kind,
-        amountValue: decision.amount.value,
+        amount: decision.amount,
         reference: cmd.reference ?? null,
-        createdAt: now,
-      });
-      return toOperationResult(payment, decision.amount, decision.result);
+        decidedAt: now.toISOString(),
+        reserved: {
+          status: decision.to,
+          amountCaptured: decision.amountCaptured,
+          amountRefunded: decision.amountRefunded,
+        },
+      },
+    };
+    await this.attempts.insert(m, attempt);
+    return { payment, attempt, decision };
+  }
+
+  /** Nothing was recorded: the attempt and the key go, so the same request can retry. */
+  private release(ctx: CallerContext, attempt: AcquirerAttempt): Promise<void> {
+    return pipelinedTransaction(this.db, async (m) => {
+      await this.attempts.drop(m, attempt.id);
+      await this.idempotency.release(m, ctx);
     });
   }
 }

@@ -4,6 +4,13 @@ import { DomainError } from '@app/errors';
 /** A payment that is being created has no status yet. */
 export type PaymentState = PaymentStatus | 'new';
 
+/**
+ * The stored status of a payment whose acquirer call is in flight: the row holds its order and payment codes,
+ * and no read answers it (GET, list, operations: 404). Recording gives it its first real status through the
+ * table below, from 'new'.
+ */
+export const RESERVED = 'reserved' as PaymentStatus;
+
 export type PaymentTrigger =
   | 'approve_authorization'
   | 'approve_purchase'

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
-import { entityInsert, runStatement, statement, uniqueViolation } from '@app/database';
+import { deferStatement, entityInsert, entityUpdate, statement, uniqueViolation } from '@app/database';
 import { DomainError } from '@app/errors';
 import { PaymentEntity, PaymentOperationEntity } from './payment.entity';
+import { RESERVED } from './payment-state';
 
 export type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
 
@@ -13,47 +14,16 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 
 const notFound = (): DomainError => DomainError.notFound('payment', 'id');
 
-const LOCK_ORDER_CODE = statement(
-  'payments_lock_order_code',
-  'SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))',
-);
-export const CODES_TAKEN = statement(
-  'payments_codes_taken',
-  `SELECT
-     EXISTS (SELECT 1 FROM payments WHERE merchant_code || '/' || environment || '/' || order_code = $3
-             AND status NOT IN ('declined', 'failed', 'cancelled')) AS order_taken,
-     ($4::text IS NOT NULL AND EXISTS (SELECT 1 FROM payments WHERE merchant_code = $1 AND environment = $2
-             AND payment_code = $4)) AS code_taken`,
-);
-/** The key of the live order-code index (migration OrderCodeKey): the one index that can answer the check. */
-export const orderKey = (scope: Scope, orderCode: string): string =>
-  `${scope.merchantCode}/${scope.environment}/${orderCode}`;
 const insertPayment = entityInsert(PaymentEntity, 'payments_insert');
+const updatePayment = entityUpdate(PaymentEntity, 'payments_update');
+const RELEASE = statement('payments_release', `DELETE FROM payments WHERE id = $1 AND status = 'reserved'`);
+/** Every read but the recovery sweep's leaves reserved payments out: half-made, they are nobody's yet. */
+const VISIBLE = `p.status <> 'reserved'`;
 
 /** Payments SQL: scoping by merchant and environment, and the row locks of operations and sweeps. */
 @Injectable()
 export class PaymentRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  /**
-   * Serializes creations for one order code, so two concurrent attempts cannot both reach the acquirer: the
-   * second waits, then sees the first one's payment (transaction-scoped: released at commit or rollback).
-   */
-  async lockOrderCode(manager: EntityManager, scope: Scope, orderCode: string): Promise<void> {
-    await runStatement(manager, LOCK_ORDER_CODE, [`order:${scope.environment}:${scope.merchantCode}`, orderCode]);
-  }
-
-  /** 409 when the order code is held by a live payment, or the merchant's paymentCode is taken. */
-  async assertCodesFree(manager: EntityManager, scope: Scope, orderCode: string, paymentCode?: string): Promise<void> {
-    const rows = await runStatement<{ order_taken: boolean; code_taken: boolean }>(manager, CODES_TAKEN, [
-      scope.merchantCode,
-      scope.environment,
-      orderKey(scope, orderCode),
-      paymentCode ?? null,
-    ]);
-    if (rows[0].order_taken) throw duplicateOrder();
-    if (rows[0].code_taken) throw duplicatePaymentCode();
-  }
 
   /** Deferred to the commit inside a pipelined transaction; a taken order or payment code fails it with 409. */
   insert(manager: EntityManager, payment: PaymentEntity): Promise<void> {
@@ -70,6 +40,29 @@ export class PaymentRepository {
     await manager.update(PaymentEntity, { id }, fields);
   }
 
+  /**
+   * The payment as reserved before its acquirer call (status RESERVED), deferred to the reserve's commit; a
+   * taken order or payment code fails it with 409.
+   */
+  insertReserved(manager: EntityManager, payment: PaymentEntity): Promise<void> {
+    return this.insert(manager, { ...payment, status: RESERVED });
+  }
+
+  /** Every column of the payment as recorded after the call, deferred to the commit. */
+  record(manager: EntityManager, payment: PaymentEntity): Promise<void> {
+    return updatePayment(manager, payment);
+  }
+
+  /** Deletes a reserved payment whose call recorded nothing: its order and payment codes are free again. */
+  release(manager: EntityManager, id: string): Promise<void> {
+    return deferStatement(manager, RELEASE, [id]);
+  }
+
+  /** A reserved payment, for the recovery sweep (which holds its attempt's row lock). */
+  async reserved(manager: EntityManager, id: string): Promise<PaymentEntity | null> {
+    return manager.getRepository(PaymentEntity).findOneBy({ id, status: RESERVED });
+  }
+
   async addOperation(manager: EntityManager, operation: PaymentOperationEntity): Promise<void> {
     await manager.insert(PaymentOperationEntity, operation);
   }
@@ -81,7 +74,7 @@ export class PaymentRepository {
       .getRepository(PaymentEntity)
       .createQueryBuilder('p')
       .setLock('pessimistic_write')
-      .where('p.id = :id AND p.merchant_code = :m AND p.environment = :e', {
+      .where(`p.id = :id AND p.merchant_code = :m AND p.environment = :e AND ${VISIBLE}`, {
         id,
         m: scope.merchantCode,
         e: scope.environment,
@@ -95,7 +88,13 @@ export class PaymentRepository {
     const payment = isUuid(id)
       ? await this.db
           .getRepository(PaymentEntity)
-          .findOneBy({ id, merchantCode: scope.merchantCode, environment: scope.environment })
+          .createQueryBuilder('p')
+          .where(`p.id = :id AND p.merchant_code = :m AND p.environment = :e AND ${VISIBLE}`, {
+            id,
+            m: scope.merchantCode,
+            e: scope.environment,
+          })
+          .getOne()
       : null;
     if (!payment) throw notFound();
     return payment;
@@ -106,7 +105,10 @@ export class PaymentRepository {
     const payment = await this.db
       .getRepository(PaymentEntity)
       .createQueryBuilder('p')
-      .where('p.merchant_code = :m AND p.environment = :e', { m: scope.merchantCode, e: scope.environment })
+      .where(`p.merchant_code = :m AND p.environment = :e AND ${VISIBLE}`, {
+        m: scope.merchantCode,
+        e: scope.environment,
+      })
       .andWhere(isUuid(reference) ? '(p.payment_code = :ref OR p.id = :ref::uuid)' : 'p.payment_code = :ref', {
         ref: reference,
       })
@@ -122,7 +124,10 @@ export class PaymentRepository {
     const q = this.db
       .getRepository(PaymentEntity)
       .createQueryBuilder('p')
-      .where('p.merchant_code = :m AND p.environment = :e', { m: scope.merchantCode, e: scope.environment });
+      .where(`p.merchant_code = :m AND p.environment = :e AND ${VISIBLE}`, {
+        m: scope.merchantCode,
+        e: scope.environment,
+      });
     if (o.orderCode !== undefined) q.andWhere('p.order_code = :orderCode', { orderCode: o.orderCode });
     if (o.startingAfter !== undefined) {
       if (!isUuid(o.startingAfter)) throw DomainError.notFound('payment', 'startingAfter');
@@ -144,7 +149,9 @@ export class PaymentRepository {
       .getRepository(PaymentEntity)
       .createQueryBuilder('p')
       .setLock('pessimistic_write')
-      .where("p.status = 'authorized' AND p.hold_expires_at IS NOT NULL AND p.hold_expires_at <= :now", { now });
+      .where("p.status = 'authorized' AND p.hold_expires_at IS NOT NULL AND p.hold_expires_at <= :now", { now })
+      // A capture or cancel in flight decides the hold's fate; the sweep comes back if it recorded nothing.
+      .andWhere('NOT EXISTS (SELECT 1 FROM acquirer_attempts a WHERE a.payment_id = p.id)');
     if (!o.waitForLocks) q.setOnLocked('skip_locked');
     if (o.scope) {
       q.andWhere('p.merchant_code = :m AND p.environment = :e', { m: o.scope.merchantCode, e: o.scope.environment });

@@ -56,7 +56,22 @@ export class InstrumentResolver {
       type: cardType(data.typeOverride),
       cardAddress: data.cardAddress,
       tokenize: data.tokenize === true,
+      nonce: { value: data.nonce, expiresAt: card.expiresAt },
     };
+  }
+
+  /** Puts back the nonce a card came from, in the caller's transaction (a payment that recorded nothing). */
+  restoreNonce(manager: EntityManager, ctx: CallerContext, card: ResolvedCard): Promise<void> {
+    if (!card.nonce) return Promise.resolve();
+    const { cardNumber, expiryMonth, expiryYear, cvv } = card;
+    const cardholderName = card.cardholderName ?? undefined;
+    return this.nonces.restore(
+      manager,
+      ctx,
+      card.nonce.value,
+      { cardNumber, expiryMonth, expiryYear, cvv, cardholderName },
+      card.nonce.expiresAt,
+    );
   }
 
   /** A vault token of this merchant and environment (else 404), with the network ids stored with it. */

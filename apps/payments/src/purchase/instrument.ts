@@ -16,6 +16,8 @@ export interface ResolvedCard {
   cardAddress?: CardAddressDto;
   /** Store the card in the vault after an approval (`tokenize: true`). */
   tokenize: boolean;
+  /** The SDK nonce it came from, for `nonceData`: put back if the payment records nothing. */
+  nonce?: { value: string; expiresAt: Date };
   /** The vault token it was paid with, for `tokenData`. */
   token?: string;
   /** Network ids remembered with a stored card, cited on merchant-initiated charges. */

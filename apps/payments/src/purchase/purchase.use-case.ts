@@ -1,48 +1,60 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock, uuidv7 } from '@app/clock';
 import { CallerContext, PaymentMethod, PaymentResponse, PurchaseRequest } from '@app/contracts';
+import { pipelinedTransaction } from '@app/database';
 import { Amount } from '@app/money';
-import { cardView } from '../card/card';
-import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerOutcome } from '../connector/connector';
-import { AcquirerCalls } from '../connector/acquirer-call';
+import { AcquirerCalls, isAcquirerFailure } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { requestReference } from '../connector/request-reference';
 import { IdempotencyService } from '../idempotency/idempotency.service';
-import { generatePaymentCode } from '../payment/payment-code';
 import { PaymentEntity, PaymentIntent } from '../payment/payment.entity';
-import { applyOutcome } from '../payment/payment-outcome';
-import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
+import { AcquirerAttempt } from '../reservation/acquirer-attempt';
+import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repository';
+import { CrashPoints } from '../reservation/crash-points';
 import { ConnectionEntity } from '../routing/connection.entity';
 import { RoutingService } from '../routing/routing.service';
-import { THREE_DS_PORT, ThreeDsPort } from '../threeds/threeds.port';
 import { APM_PORT, ApmPort } from './apm.port';
-import { CARD_VAULT_PORT, CardVaultPort } from './card-vault.port';
+import { AuthorizationRecord } from './authorization-record';
 import { ResolvedCard } from './instrument';
 import { InstrumentResolver } from './instrument.resolver';
+import { newPayment } from './new-payment';
 import { preparePurchase } from './purchase-request';
 
+/** A purchase whose acquirer call may start: its payment reserved, its attempt row and key in progress. */
+interface Reserved {
+  payment: PaymentEntity;
+  attempt: AcquirerAttempt;
+  card?: ResolvedCard;
+  requestHash?: string;
+}
+
 /**
- * POST /v1/payment/purchase and /authorization: one transaction holds the idempotency key, the order code,
- * the acquirer's answer (with one cascade on a `retry` decline), the payment row and its event.
+ * POST /v1/payment/purchase and /authorization as reserve, call, record (STYLE §9): a short transaction
+ * reserves (the Idempotency-Key in progress, the payment inserted as reserved, which holds the order code,
+ * and an attempt row naming the request reference); the acquirer is called with no transaction open and no
+ * pool connection held (one cascade on a `retry` decline moves the attempt to the next connection first);
+ * a second short transaction records the answer, the payment and its event. A call that fails (503/504)
+ * releases the reservation: nothing is recorded, the key and the order code are free again.
  */
 @Injectable()
 export class PurchaseUseCase {
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly idempotency: IdempotencyService,
     private readonly instruments: InstrumentResolver,
     private readonly routing: RoutingService,
     private readonly connectors: ConnectorRegistry,
     private readonly acquirer: AcquirerCalls,
     private readonly payments: PaymentRepository,
-    private readonly recorder: PaymentRecorder,
+    private readonly attempts: AcquirerAttemptRepository,
+    private readonly records: AuthorizationRecord,
+    private readonly crash: CrashPoints,
     private readonly clock: Clock,
-    @Inject(THREE_DS_PORT) private readonly threeDs: ThreeDsPort,
     @Inject(APM_PORT) private readonly apm: ApmPort,
-    @Inject(CARD_VAULT_PORT) private readonly vault: CardVaultPort,
-    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
   ) {}
 
   async run(ctx: CallerContext, body: PurchaseRequest, intent: PaymentIntent): Promise<PaymentResponse> {
@@ -53,49 +65,69 @@ export class PurchaseUseCase {
       method,
       connectionCode: body.connectionCode,
     });
-    return this.idempotency.run(ctx, intent, body, async (manager, requestHash) => {
-      const now = this.clock.now(ctx);
-      // Date-dependent checks come after the replay check: a replay answers what the original answered.
-      if (method !== 'card') this.apm.validate(method, body.apm, body.amount, ctx);
-      // Sent together (pipelined); the check runs after the lock is granted, on a fresh snapshot.
-      await Promise.all([
-        this.payments.lockOrderCode(manager, ctx, body.orderCode),
-        this.payments.assertCodesFree(manager, ctx, body.orderCode, body.paymentCode),
-      ]);
-      const card = method === 'card' ? await this.instruments.resolveInstrument(ctx, body.card!, manager) : undefined;
-      const payment = newPayment(ctx, body, intent, method, amount, card, now);
-      const outcome = await this.authorize(ctx, requestHash, payment, connections, card, body);
-      const event = applyOutcome(payment, 'new', outcome, now, this.config.AUTH_HOLD_DAYS);
-      if (outcome.kind === 'approved' && card?.tokenize && body.shopper?.id) {
-        payment.token =
-          (await this.vault.tokenize(manager, {
-            ctx,
-            card,
-            shopperId: body.shopper.id,
-            networkTransactionId: outcome.networkTransactionId,
-            networkReferenceId: outcome.networkReferenceId,
-            now,
-          })) ?? null;
-      }
-      await this.payments.insert(manager, payment);
-      if (await this.openPendingAction(manager, ctx, payment, outcome, body, now, card)) {
-        await this.payments.update(manager, payment);
-      }
-      return this.recorder.emit(manager, payment, event, now);
-    });
+    let reserved: Reserved;
+    try {
+      reserved = await pipelinedTransaction(this.db, (m) =>
+        this.reserve(m, ctx, body, intent, method, amount, connections[0]),
+      );
+    } catch (e) {
+      // A replay answers what the original answered, whatever this attempt ran into.
+      const replay = await this.idempotency.earlierAnswer<PaymentResponse>(ctx, intent, body, e);
+      if (replay) return replay;
+      throw e;
+    }
+    this.crash.at('before_acquirer');
+    let outcome: AcquirerOutcome;
+    try {
+      outcome = await this.authorize(ctx, reserved, connections, body);
+    } catch (e) {
+      if (isAcquirerFailure(e)) await this.release(ctx, reserved);
+      throw e;
+    }
+    this.crash.at('after_acquirer');
+    return pipelinedTransaction(this.db, (m) =>
+      this.records.record(m, ctx, reserved.attempt.id, reserved.payment, outcome, this.clock.now(ctx), {
+        card: reserved.card,
+        body,
+      }),
+    );
+  }
+
+  private async reserve(
+    m: EntityManager,
+    ctx: CallerContext,
+    body: PurchaseRequest,
+    intent: PaymentIntent,
+    method: PaymentMethod,
+    amount: Amount,
+    connection: ConnectionEntity,
+  ): Promise<Reserved> {
+    // One batch, BEGIN to COMMIT (a nonce card aside): the key's row, the payment and its attempt, all deferred,
+    // so the transaction never waits on this process. The unique indexes decide: a key with a row already
+    // (KeyTaken, see run), an order code held by a live or reserved payment (409 DUPLICATE_ORDER_CODE) or a
+    // taken paymentCode (409 DUPLICATE_PAYMENT_CODE) fail the commit and roll the rest back.
+    const requestHash = await this.idempotency.hold(m, ctx, intent, body);
+    if (method !== 'card') this.apm.validate(method, body.apm, body.amount, ctx);
+    const now = this.clock.now(ctx);
+    const card = method === 'card' ? await this.instruments.resolveInstrument(ctx, body.card!, m) : undefined;
+    const payment = newPayment(ctx, body, intent, method, amount, card, connection, now);
+    const attempt = this.attemptFor(ctx, payment, connection, requestHash, []);
+    await this.payments.insertReserved(m, payment);
+    await this.attempts.insert(m, attempt);
+    return { payment, attempt, card, requestHash };
   }
 
   /** Tries the connections in order; only a decline whose recovery action is `retry` moves on (cascade). */
   private async authorize(
     ctx: CallerContext,
-    requestHash: string | undefined,
-    payment: PaymentEntity,
+    r: Reserved,
     connections: ConnectionEntity[],
-    card: ResolvedCard | undefined,
     body: PurchaseRequest,
   ): Promise<AcquirerOutcome> {
+    const { payment, card } = r;
     let outcome: AcquirerOutcome | undefined;
-    for (const connection of connections) {
+    for (const [i, connection] of connections.entries()) {
+      if (i > 0) await this.moveAttempt(ctx, r, connection, outcome!);
       payment.connectionCode = connection.connectionCode;
       payment.connectionName = connection.connectionName;
       payment.acquirer = connection.acquirer;
@@ -104,7 +136,7 @@ export class PurchaseUseCase {
       outcome = await this.acquirer.call(about, () =>
         connector.authorize({
           paymentId: payment.id,
-          reference: requestReference(ctx, payment.intent, requestHash, connection.connectionCode),
+          reference: r.attempt.requestReference,
           amount: { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent },
           capture: payment.intent === 'purchase',
           paymentMethod: payment.paymentMethod as PaymentMethod,
@@ -123,93 +155,52 @@ export class PurchaseUseCase {
     return outcome!;
   }
 
-  /** Lets the 3DS or APM module attach what the shopper must do; true when the payment changed. */
-  private async openPendingAction(
-    manager: EntityManager,
+  /** Before the cascade's next call: its attempt row replaces the answered one, naming the decline before it. */
+  private async moveAttempt(
+    ctx: CallerContext,
+    r: Reserved,
+    connection: ConnectionEntity,
+    declined: AcquirerOutcome,
+  ): Promise<void> {
+    const next = this.attemptFor(ctx, r.payment, connection, r.requestHash, [
+      ...(r.attempt.detail.kind === 'authorize' ? r.attempt.detail.earlier : []),
+      { ...r.payment.attempts[r.payment.attempts.length - 1], outcome: 'declined', declined },
+    ]);
+    await pipelinedTransaction(this.db, async (m) => {
+      await this.attempts.settle(m, r.attempt.id);
+      await this.attempts.insert(m, next);
+    });
+    r.attempt = next;
+  }
+
+  private attemptFor(
     ctx: CallerContext,
     payment: PaymentEntity,
-    outcome: AcquirerOutcome,
-    body: PurchaseRequest,
-    now: Date,
-    card?: ResolvedCard,
-  ): Promise<boolean> {
-    const amount = { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent };
-    if (outcome.kind === 'challenge_required') {
-      const action = await this.threeDs.begin(manager, {
-        ctx,
-        paymentId: payment.id,
-        intent: payment.intent,
-        connectionCode: payment.connectionCode,
-        acquirerReference: outcome.acquirerReference,
-        amount,
-        maskedCard: payment.card?.cardData.cardNumber ?? '',
-        now,
-        // A challenged card that asked to be tokenized is vaulted if the resume approves it.
-        tokenize: card?.tokenize && body.shopper?.id ? { card, shopperId: body.shopper.id } : undefined,
-      });
-      payment.actionRequired = action ?? null;
-      return action !== undefined;
-    }
-    if (outcome.kind === 'pending_action' && payment.paymentMethod !== 'card') {
-      const started = await this.apm.begin(manager, {
-        ctx,
-        paymentId: payment.id,
-        method: payment.paymentMethod as Exclude<PaymentMethod, 'card'>,
-        apm: body.apm,
-        amount,
-        acquirerReference: outcome.acquirerReference,
-        now,
-      });
-      payment.actionRequired = started.actionRequired ?? null;
-      payment.apm = started.apm ?? null;
-      return started.actionRequired !== undefined || started.apm !== undefined;
-    }
-    return false;
+    connection: ConnectionEntity,
+    requestHash: string | undefined,
+    earlier: Extract<AcquirerAttempt['detail'], { kind: 'authorize' }>['earlier'],
+  ): AcquirerAttempt {
+    return {
+      id: uuidv7(),
+      paymentId: payment.id,
+      merchantCode: ctx.merchantCode,
+      environment: ctx.environment,
+      operation: payment.intent,
+      requestReference: requestReference(ctx, payment.intent, requestHash, connection.connectionCode),
+      connectionCode: connection.connectionCode,
+      acquirer: connection.acquirer,
+      idempotencyKey: ctx.idempotencyKey ?? null,
+      detail: { kind: 'authorize', connectionName: connection.connectionName, earlier },
+    };
   }
-}
 
-function newPayment(
-  ctx: CallerContext,
-  body: PurchaseRequest,
-  intent: PaymentIntent,
-  method: PaymentMethod,
-  amount: Amount,
-  card: ResolvedCard | undefined,
-  now: Date,
-): PaymentEntity {
-  // `status` is set by applyOutcome, through the transition table.
-  return Object.assign(new PaymentEntity(), {
-    id: uuidv7(),
-    merchantCode: ctx.merchantCode,
-    environment: ctx.environment,
-    paymentCode: body.paymentCode ?? generatePaymentCode(),
-    orderCode: body.orderCode,
-    intent,
-    paymentMethod: method,
-    amountValue: amount.value,
-    currency: amount.currency,
-    exponent: amount.exponent,
-    amountCaptured: 0,
-    amountRefunded: 0,
-    authorizationCode: null,
-    acquirerReference: null,
-    card: card ? cardView(card) : null,
-    cardAddress: card?.cardAddress ?? null,
-    cardOnFile: body.card?.cardOnFile ?? null,
-    instalments: body.card?.instalments ?? null,
-    apm: null,
-    token: null,
-    actionRequired: null,
-    refusalCode: null,
-    shopper: body.shopper ?? null,
-    webhookUrl: body.webhookUrl ?? null,
-    ipAddress: body.ipAddress ?? null,
-    threeDsSessionId: body.threeDsSetup?.sessionId ?? null,
-    metadata: body.metadata ?? {},
-    attempts: [],
-    holdExpiresAt: null,
-    cancelReason: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  /** Nothing was recorded: the reserved payment, its attempt and its key go, so the same request can retry. */
+  private release(ctx: CallerContext, r: Reserved): Promise<void> {
+    return pipelinedTransaction(this.db, async (m) => {
+      await this.attempts.drop(m, r.attempt.id);
+      await this.payments.release(m, r.payment.id);
+      await this.idempotency.release(m, ctx);
+      if (r.card?.source === 'nonceData') await this.instruments.restoreNonce(m, ctx, r.card);
+    });
+  }
 }

@@ -8,7 +8,7 @@ import { NonceRepository } from '../nonce/nonce.repository';
 import { NonceService } from '../nonce/nonce.service';
 import { StoredCard } from '../vault/stored-card.entity';
 import { VaultCipher } from '../vault/vault-cipher';
-import { VaultKeyring } from '../vault/vault-keyring';
+import { vaultKeyring } from '../vault/vault-keyring';
 import { VaultRepository } from '../vault/vault.repository';
 import { VaultService } from '../vault/vault.service';
 import { PaymentSession } from './payment-session.entity';
@@ -24,7 +24,7 @@ export const extrasHandlers: Type<unknown>[] = [NonceHandler, PaymentSessionsHan
 
 export function extrasProviders(config: PaymentsConfig): Provider[] {
   // Built now, so a bad or (in production) missing VAULT_KEYS stops the service before it starts.
-  const cipher = new VaultCipher(VaultKeyring.fromConfig(config));
+  const cipher = new VaultCipher(vaultKeyring(config));
   return [
     { provide: VaultCipher, useValue: cipher },
     VaultRepository,

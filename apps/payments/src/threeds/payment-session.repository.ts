@@ -39,6 +39,14 @@ export class PaymentSessionRepository {
     await manager.save(PaymentSession, row);
   }
 
+  /** A session used up by a resume that never reached the acquirer is usable again, as the challenge left it. */
+  async reopen(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(
+      `UPDATE payment_sessions SET status = outcome, consumed_at = NULL WHERE id = $1 AND status = 'consumed'`,
+      [id],
+    );
+  }
+
   /**
    * 3DS sessions past their expiry that nobody resumed, earliest first, claimed so any number of replicas
    * sweep once (a clock advance waits for locked rows instead of skipping them, see ClaimOptions).

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
-import { Clock, ClockScope } from '@app/clock';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock, ClockScope, uuidv7 } from '@app/clock';
 import { PaymentResponse } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
@@ -21,6 +21,9 @@ import { CardToVault, cardContext, sessionExpired, sessionNotFound } from './thr
 import { VaultCipher } from '../vault/vault-cipher';
 import { VaultService } from '../vault/vault.service';
 import { SandboxClockCopy } from '@app/database';
+import { PaymentEntity } from '../payment/payment.entity';
+import { AcquirerAttempt, ChallengeDetail } from '../reservation/acquirer-attempt';
+import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repository';
 
 /**
  * POST /v1/payment/resume (SPEC, DECISIONS §3). The session id is the credential. A 3DS session: expiry is
@@ -40,6 +43,7 @@ export class ResumeUseCase {
     private readonly cipher: VaultCipher,
     private readonly clock: Clock,
     private readonly clocks: SandboxClockCopy,
+    private readonly attempts: AcquirerAttemptRepository,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -51,18 +55,35 @@ export class ResumeUseCase {
 
     // No key, so no clock offset from the gateway: the session's merchant decides whose clock this is.
     const clockScope = await this.clocks.clockScopeOf(found);
-    const { session, card } = await this.consume(sessionId, clockScope);
-    const payment = await this.payments.get(session, session.paymentId);
-    const outcome = await this.completeWithAcquirer(session, payment.acquirer, {
+    const payment = await this.payments.get(found, found.paymentId);
+    // Reserve (the session used up, an attempt row naming the request reference), call, record.
+    const { session, card, attempt } = await this.consume(sessionId, clockScope, payment);
+    const outcome = await this.completeWithAcquirer(session, attempt, {
       currency: payment.currency,
       value: payment.amountValue,
       exponent: payment.exponent,
     });
     return this.db.transaction(async (m) => {
+      await this.attempts.settle(m, attempt.id);
+      return this.record(m, session, outcome, this.clock.now(clockScope), card);
+    });
+  }
+
+  /**
+   * The acquirer's final answer applied to the 3DS payment (and its card vaulted when approved and asked for),
+   * in the caller's transaction; also how the recovery sweep records a resume that died after the call.
+   */
+  async record(
+    m: EntityManager,
+    session: Pick<PaymentSession, 'merchantCode' | 'environment' | 'paymentId'>,
+    outcome: AcquirerOutcome,
+    now: Date,
+    card?: CardToVault,
+  ): Promise<PaymentResponse> {
+    {
       const p = await this.payments.lock(m, session, session.paymentId);
       // Only this resume could move it (the session is used up), but never apply an answer twice.
       if (p.status !== 'pending_3ds') return toPaymentResponse(p);
-      const now = this.clock.now(clockScope);
       const event = applyOutcome(p, 'pending_3ds', outcome, now, this.config.AUTH_HOLD_DAYS);
       if (outcome.kind === 'approved' && card) {
         p.token = await this.vault.store(
@@ -77,7 +98,7 @@ export class ResumeUseCase {
         );
       }
       return this.recorder.changed(m, p, event, now);
-    });
+    }
   }
 
   /**
@@ -87,7 +108,8 @@ export class ResumeUseCase {
   private async consume(
     sessionId: string,
     clockScope: ClockScope,
-  ): Promise<{ session: PaymentSession; card?: CardToVault }> {
+    payment: PaymentEntity,
+  ): Promise<{ session: PaymentSession; card?: CardToVault; attempt: AcquirerAttempt }> {
     const result = await this.db.transaction(async (m) => {
       const s = await this.sessions.lock(m, sessionId);
       if (!s) throw sessionNotFound();
@@ -115,23 +137,45 @@ export class ResumeUseCase {
       s.cardKeyId = null;
       s.cardSealed = null;
       await this.sessions.save(m, s);
-      return { expired: false as const, session: s, card };
+      const attempt: AcquirerAttempt = {
+        id: uuidv7(),
+        paymentId: s.paymentId,
+        merchantCode: s.merchantCode,
+        environment: s.environment,
+        operation: 'resume',
+        // One resume per session: the session names the request.
+        requestReference: `rq_${s.id}`,
+        connectionCode: payment.connectionCode,
+        acquirer: payment.acquirer,
+        idempotencyKey: null,
+        detail: {
+          kind: 'complete_challenge',
+          sessionId: s.id,
+          authenticated: s.outcome === 'authenticated',
+          capture: s.intent === 'purchase',
+          acquirerReference: s.acquirerReference ?? '',
+        },
+      };
+      await this.attempts.insert(m, attempt);
+      return { expired: false as const, session: s, card, attempt };
     });
     // The expiry is committed (the payment is abandoned) before the error answers.
     if (result.expired) throw sessionExpired();
-    return { session: result.session, card: result.card };
+    return { session: result.session, card: result.card, attempt: result.attempt };
   }
 
   private async completeWithAcquirer(
     s: PaymentSession,
-    acquirer: string,
+    attempt: AcquirerAttempt,
     amount: { currency: string; value: number; exponent: number },
   ): Promise<AcquirerOutcome> {
+    const detail = attempt.detail as ChallengeDetail;
     try {
-      return await this.connectors.get(acquirer).completeChallenge({
-        acquirerReference: s.acquirerReference ?? '',
-        authenticated: s.outcome === 'authenticated',
-        capture: s.intent === 'purchase',
+      return await this.connectors.get(attempt.acquirer).completeChallenge({
+        reference: attempt.requestReference,
+        acquirerReference: detail.acquirerReference,
+        authenticated: detail.authenticated,
+        capture: detail.capture,
         amount,
       });
     } catch (e) {

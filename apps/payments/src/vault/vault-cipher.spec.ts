@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { VaultCipher, VaultDecryptError } from './vault-cipher';
-import { DEVELOPMENT_VAULT_KEY_ID, parseVaultKeys, VaultKeyring } from './vault-keyring';
+import { DecryptError } from '@app/cipher';
+import { VaultCipher } from './vault-cipher';
+import { DEVELOPMENT_VAULT_KEY_ID, parseVaultKeys, vaultKeyring } from './vault-keyring';
 
 const b64 = (): string => randomBytes(32).toString('base64');
 const PAN = '4111111111111111';
 
 describe('VaultCipher (AES-256-GCM)', () => {
-  const keyring = VaultKeyring.fromConfig({ VAULT_KEYS: `k1:${b64()}`, NODE_ENV: 'test' });
+  const keyring = vaultKeyring({ VAULT_KEYS: `k1:${b64()}`, NODE_ENV: 'test' });
   const cipher = new VaultCipher(keyring);
 
   it('round-trips and names the key that sealed it', () => {
@@ -36,42 +37,42 @@ describe('VaultCipher (AES-256-GCM)', () => {
     const sealed = cipher.seal(PAN, 'ctx');
     const blob = Buffer.from(sealed.blob);
     tamper(blob);
-    expect(() => cipher.open({ keyId: sealed.keyId, blob }, 'ctx')).toThrow(VaultDecryptError);
+    expect(() => cipher.open({ keyId: sealed.keyId, blob }, 'ctx')).toThrow(DecryptError);
   });
 
   it('refuses a ciphertext moved to another context (row, merchant or environment)', () => {
     const sealed = cipher.seal(PAN, 'card:sandbox:m1:row1');
-    expect(() => cipher.open(sealed, 'card:production:m1:row1')).toThrow(VaultDecryptError);
-    expect(() => cipher.open(sealed, 'card:sandbox:m2:row1')).toThrow(VaultDecryptError);
+    expect(() => cipher.open(sealed, 'card:production:m1:row1')).toThrow(DecryptError);
+    expect(() => cipher.open(sealed, 'card:sandbox:m2:row1')).toThrow(DecryptError);
   });
 
   it('refuses a truncated blob and an unknown key id', () => {
     const sealed = cipher.seal(PAN, 'ctx');
-    expect(() => cipher.open({ keyId: 'k1', blob: sealed.blob.subarray(0, 20) }, 'ctx')).toThrow(VaultDecryptError);
+    expect(() => cipher.open({ keyId: 'k1', blob: sealed.blob.subarray(0, 20) }, 'ctx')).toThrow(DecryptError);
     expect(() => cipher.open({ keyId: 'nope', blob: sealed.blob }, 'ctx')).toThrow(/not in VAULT_KEYS/);
   });
 
   it('rotation: the first key encrypts, older keys still decrypt, a dropped key cannot', () => {
     const old = b64();
-    const before = new VaultCipher(VaultKeyring.fromConfig({ VAULT_KEYS: `old:${old}` }));
+    const before = new VaultCipher(vaultKeyring({ VAULT_KEYS: `old:${old}` }));
     const sealedOld = before.seal(PAN, 'ctx');
-    const rotated = new VaultCipher(VaultKeyring.fromConfig({ VAULT_KEYS: `new:${b64()},old:${old}` }));
+    const rotated = new VaultCipher(vaultKeyring({ VAULT_KEYS: `new:${b64()},old:${old}` }));
     expect(rotated.open(sealedOld, 'ctx')).toBe(PAN);
     expect(rotated.isStale(sealedOld)).toBe(true);
     const sealedNew = rotated.seal(PAN, 'ctx');
     expect(sealedNew.keyId).toBe('new');
     expect(rotated.isStale(sealedNew)).toBe(false);
-    expect(() => before.open(sealedNew, 'ctx')).toThrow(VaultDecryptError);
+    expect(() => before.open(sealedNew, 'ctx')).toThrow(DecryptError);
   });
 });
 
 describe('VAULT_KEYS', () => {
   it('production without VAULT_KEYS stops start-up naming the variable', () => {
-    expect(() => VaultKeyring.fromConfig({ NODE_ENV: 'production' })).toThrow(/VAULT_KEYS is required/);
+    expect(() => vaultKeyring({ NODE_ENV: 'production' })).toThrow(/VAULT_KEYS is required/);
   });
 
   it('outside production a fixed, clearly named development key is used', () => {
-    const ring = VaultKeyring.fromConfig({ NODE_ENV: 'development' });
+    const ring = vaultKeyring({ NODE_ENV: 'development' });
     expect(ring.current.id).toBe(DEVELOPMENT_VAULT_KEY_ID);
     expect(ring.current.material).toHaveLength(32);
   });
@@ -94,6 +95,6 @@ describe('VAULT_KEYS', () => {
 
   it('refuses duplicate ids', () => {
     const k = randomBytes(32).toString('base64');
-    expect(() => VaultKeyring.fromConfig({ VAULT_KEYS: `a:${k},a:${k}` })).toThrow(/duplicate/);
+    expect(() => vaultKeyring({ VAULT_KEYS: `a:${k},a:${k}` })).toThrow(/duplicate/);
   });
 });

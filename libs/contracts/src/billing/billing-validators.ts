@@ -1,9 +1,4 @@
-import { Transform } from 'class-transformer';
 import { registerDecorator } from 'class-validator';
-
-/** DECISIONS §1: `""` in an optional free-text field means the same as leaving it out. */
-export const EmptyAsAbsent = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value));
 
 /**
  * A field the request may not carry at all (an immutable plan field on PATCH, `cardOnFile` on a subscription):

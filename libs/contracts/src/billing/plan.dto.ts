@@ -14,7 +14,8 @@ import {
   Min,
 } from 'class-validator';
 import { PageQuery } from '../query.dto';
-import { EmptyAsAbsent, Refused } from './billing-validators';
+import { EmptyAsAbsent } from '../optional-text';
+import { Refused } from './billing-validators';
 
 export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];

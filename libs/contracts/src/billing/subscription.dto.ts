@@ -17,7 +17,8 @@ import {
 import { CardRequestDto } from '../payments/purchase.dto';
 import { IsMetadata } from '../payments/validators';
 import { PageQuery } from '../query.dto';
-import { EmptyAsAbsent, Refused } from './billing-validators';
+import { EmptyAsAbsent } from '../optional-text';
+import { Refused } from './billing-validators';
 import { InvoiceView } from './invoice.dto';
 import { PlanView } from './plan.dto';
 

@@ -1,5 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
 import {
   IsInt,
   IsISO31661Alpha2,
@@ -15,6 +15,9 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+// Not @app/money: it depends on @app/errors, which depends on this library.
+import * as currencyCodes from 'currency-codes';
+import { EmptyAsAbsent } from '../optional-text';
 
 /** The amount a checkout is for, recorded in the client token for the SDK to show. */
 export class SdkAmount {
@@ -27,6 +30,22 @@ export class SdkAmount {
   @ApiProperty({ example: 2 }) @IsInt() @Min(0) @Max(4) exponent: number;
 }
 
+/**
+ * `amount` as an integer of minor units beside `currency` (DECISIONS §3) becomes the Amount it means, with the
+ * currency's ISO 4217 exponent; anything else is left for the Amount rules to judge (a missing currency is
+ * then `amount.currency`).
+ */
+export function minorUnitsAsAmount(value: unknown, currency: unknown): unknown {
+  if (typeof value !== 'number') return value;
+  const code = typeof currency === 'string' ? currency : undefined;
+  return Object.assign(new SdkAmount(), {
+    currency: code,
+    value,
+    exponent: code ? currencyCodes.code(code)?.digits : undefined,
+  });
+}
+
+@ApiExtraModels(SdkAmount)
 export class SdkSessionRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()
@@ -40,8 +59,15 @@ export class SdkSessionRequest {
 
   @ApiPropertyOptional({ example: 'BRL' }) @IsOptional() @IsISO4217CurrencyCode() currency?: string;
 
-  @ApiPropertyOptional({ type: SdkAmount })
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'integer', minimum: 0 }, { $ref: getSchemaPath(SdkAmount) }],
+    description: 'Minor units of `currency` (as the provider sends it), or an Amount object',
+    example: 1050,
+  })
   @IsOptional()
+  @Transform(({ value, obj }: { value: unknown; obj: { currency?: unknown } }) =>
+    minorUnitsAsAmount(value, obj.currency),
+  )
   @IsObject()
   @ValidateNested()
   @Type(() => SdkAmount)
@@ -70,7 +96,12 @@ export class NonceCardData {
   @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12 to 19 digits' })
   cardNumber: string;
 
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) cardholderName?: string;
+  @ApiPropertyOptional({ maxLength: 255 })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  cardholderName?: string;
 
   @ApiProperty({ example: '12' })
   @IsString()

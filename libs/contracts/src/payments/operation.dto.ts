@@ -3,12 +3,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
 import { AmountDto } from './amount.dto';
+import { EmptyAsAbsent } from '../optional-text';
 
 /** capture and refund: `merchantCode` is required there (SPEC). */
 export class CaptureRequest {
   @ApiProperty({ example: 'acme' }) @IsString() @Length(1, 64) merchantCode: string;
   @ApiProperty({ type: AmountDto }) @IsObject() @ValidateNested() @Type(() => AmountDto) amount: AmountDto;
   @ApiPropertyOptional({ description: 'Your internal reference' })
+  @EmptyAsAbsent()
   @IsOptional()
   @IsString()
   @Length(1, 255)
@@ -26,7 +28,7 @@ export class CancelRequest {
   @Type(() => AmountDto)
   amount?: AmountDto;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) reference?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) reference?: string;
 }
 
 export class CancelOrRefundRequest {
@@ -36,7 +38,7 @@ export class CancelOrRefundRequest {
   @Length(1, 64)
   merchantCode?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) reference?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) reference?: string;
 }
 
 /** The command messages of the operations carry the payment id from the path next to the body. */

@@ -20,6 +20,7 @@ import {
 import { AmountDto } from './amount.dto';
 import { CARD_ON_FILE_INITIATORS, CARD_ON_FILE_TYPES, CARD_TYPES } from './payment-types';
 import { IsMetadata } from './validators';
+import { EmptyAsAbsent } from '../optional-text';
 
 /** A merchant-supplied receipt id: it is also a path segment of the inquiry route, so no slashes or spaces. */
 export const PAYMENT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:#-]{0,63}$/;
@@ -42,7 +43,12 @@ export class CardDataDto {
   @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12-19 digits' })
   cardNumber: string;
 
-  @ApiPropertyOptional({ example: 'Jane Doe' }) @IsOptional() @IsString() @Length(1, 255) cardholderName?: string;
+  @ApiPropertyOptional({ example: 'Jane Doe' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  cardholderName?: string;
 
   @ApiProperty({ example: '12', description: '"MM"' })
   @IsString()
@@ -78,7 +84,7 @@ export class CardDataDto {
 
 export class NonceDataDto {
   @ApiProperty({ description: 'From POST /v1/sdk/nonce' }) @IsString() @Length(1, 255) nonce: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) cardholderName?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) cardholderName?: string;
 
   @ApiPropertyOptional({ type: CardAddressDto })
   @IsOptional()
@@ -188,7 +194,7 @@ export class ShopperDto {
   id?: string;
 
   @ApiPropertyOptional() @IsOptional() @IsEmail() @Length(1, 255) email?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) name?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) name?: string;
 }
 
 export class ThreeDsSetupDto {

@@ -1,0 +1,40 @@
+import { Cipher, Keyring, Sealed } from '@app/cipher';
+
+/** The id of the public development key used outside production when WEBHOOK_SECRET_KEYS is unset. */
+export const DEVELOPMENT_WEBHOOK_KEY_ID = 'insecure-development-key';
+const DEVELOPMENT_WEBHOOK_KEY = Buffer.from('insecure-development-hook-key!!!', 'utf8');
+
+/** Who a stored signing secret belongs to: sealed to it, so a blob copied to another row does not open. */
+export type SecretOwner = { endpointId: string } | { merchantCode: string; environment: string };
+
+/**
+ * Webhook signing secrets at rest: AES-256-GCM with WEBHOOK_SECRET_KEYS (a key id per row, for rotation),
+ * bound to the endpoint or to the merchant and environment of an account secret. The secrets have to be
+ * recovered to sign each delivery, so they are encrypted, not hashed.
+ */
+export class WebhookSecretCipher {
+  constructor(private readonly cipher: Cipher) {}
+
+  static fromConfig(config: { WEBHOOK_SECRET_KEYS?: string; NODE_ENV?: string }): WebhookSecretCipher {
+    const keyring = Keyring.fromSetting({
+      variable: 'WEBHOOK_SECRET_KEYS',
+      raw: config.WEBHOOK_SECRET_KEYS,
+      production: config.NODE_ENV === 'production',
+      developmentKey: { id: DEVELOPMENT_WEBHOOK_KEY_ID, material: DEVELOPMENT_WEBHOOK_KEY },
+    });
+    return new WebhookSecretCipher(new Cipher(keyring));
+  }
+
+  seal(owner: SecretOwner, secret: string): Sealed {
+    return this.cipher.seal(secret, contextOf(owner));
+  }
+
+  open(owner: SecretOwner, sealed: Sealed): string {
+    return this.cipher.open(sealed, contextOf(owner));
+  }
+}
+
+const contextOf = (owner: SecretOwner): string =>
+  'endpointId' in owner
+    ? `webhook-endpoint:${owner.endpointId}`
+    : `webhook-secret:${owner.environment}:${owner.merchantCode}`;

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { runStatement, statement } from '@app/database';
+import { AcquirerOutcome, ModificationOutcome } from './connector';
+
+export type SandboxAnswer = AcquirerOutcome | ModificationOutcome;
+
+/**
+ * What the sandbox acquirer answered, by request reference: a repeated reference gets the first answer again
+ * (as an acquirer de-duplicates on the merchant's reference), and a lookup tells whether it acted at all.
+ */
+export interface SandboxLedger {
+  /** The answer already given to `reference`, else `fresh` (now remembered). */
+  once(reference: string, fresh: SandboxAnswer): Promise<SandboxAnswer>;
+  find(reference: string): Promise<SandboxAnswer | undefined>;
+}
+
+const MEMORY = 10_000;
+
+/** The last 10,000 answers of this process: for unit tests and test doubles, not for crash recovery. */
+export class MemoryLedger implements SandboxLedger {
+  private readonly answered = new Map<string, SandboxAnswer>();
+
+  once(reference: string, fresh: SandboxAnswer): Promise<SandboxAnswer> {
+    const earlier = this.answered.get(reference);
+    if (earlier) return Promise.resolve(earlier);
+    if (this.answered.size >= MEMORY) this.answered.delete(this.answered.keys().next().value!);
+    this.answered.set(reference, fresh);
+    return Promise.resolve(fresh);
+  }
+
+  find(reference: string): Promise<SandboxAnswer | undefined> {
+    return Promise.resolve(this.answered.get(reference));
+  }
+}
+
+const REMEMBER = statement(
+  'sandbox_ledger_remember',
+  `INSERT INTO sandbox_acquirer_ledger (reference, answer)
+   SELECT * FROM unnest($1::text[], $2::jsonb[]) ON CONFLICT (reference) DO NOTHING RETURNING reference`,
+);
+const FIND = statement('sandbox_ledger_find', 'SELECT answer FROM sandbox_acquirer_ledger WHERE reference = $1');
+
+interface Pending {
+  reference: string;
+  fresh: SandboxAnswer;
+  done: (answer: SandboxAnswer) => void;
+  failed: (e: unknown) => void;
+}
+
+/**
+ * The sandbox acquirer's own table of answered references (in the payments database, but the acquirer's
+ * record, not the payment's): it outlives a crash of the payments process, as a real acquirer's does, so the
+ * recovery sweep's lookup finds what it did. An answer is stored before it is given. Calls that arrive while a
+ * write is on its way are stored together in the next one (one statement and one commit for many payments, as
+ * the sandbox must not cost the purchase path a commit of its own per payment).
+ */
+@Injectable()
+export class DatabaseLedger implements SandboxLedger {
+  private queue: Pending[] = [];
+  private writing = false;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  once(reference: string, fresh: SandboxAnswer): Promise<SandboxAnswer> {
+    return new Promise((done, failed) => {
+      this.queue.push({ reference, fresh, done, failed });
+      if (!this.writing) setImmediate(() => void this.write());
+    });
+  }
+
+  async find(reference: string): Promise<SandboxAnswer | undefined> {
+    const rows = await runStatement<{ answer: SandboxAnswer }>(this.db, FIND, [reference]);
+    return rows[0]?.answer;
+  }
+
+  private async write(): Promise<void> {
+    if (this.writing || !this.queue.length) return;
+    this.writing = true;
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      // A reference twice in one batch: the first one is the answer (as if it had been written first).
+      const first = new Map<string, Pending>();
+      for (const p of batch) if (!first.has(p.reference)) first.set(p.reference, p);
+      const entries = [...first.values()];
+      const stored = await runStatement<{ reference: string }>(this.db, REMEMBER, [
+        entries.map((p) => p.reference),
+        entries.map((p) => JSON.stringify(p.fresh)),
+      ]);
+      const inserted = new Set(stored.map((r) => r.reference));
+      for (const p of batch) {
+        const winner = first.get(p.reference)!;
+        if (inserted.has(p.reference)) p.done(winner.fresh);
+        else void this.find(p.reference).then((earlier) => p.done(earlier ?? winner.fresh), p.failed);
+      }
+    } catch (e) {
+      batch.forEach((p) => p.failed(e));
+    } finally {
+      this.writing = false;
+      if (this.queue.length) void this.write();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { uuidv7 } from '@app/clock';
+import { CallerContext, OperationResult } from '@app/contracts';
+import { assertNever, ModificationOutcome } from '../connector/connector';
+import { IdempotencyService } from '../idempotency/idempotency.service';
+import { decideCancel, decideCapture, decideRefund, Decision, PaymentSnapshot } from '../payment/payment-money';
+import { applyDecision } from '../payment/payment-outcome';
+import { PaymentRecorder } from '../payment/payment-recorder';
+import { PaymentRepository } from '../payment/payment.repository';
+import { toOperationResult } from '../payment/payment.view';
+import { AcquirerAttempt, ModificationDetail } from '../reservation/acquirer-attempt';
+import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repository';
+
+/**
+ * The record step of a capture, refund or cancel, in the caller's transaction: the attempt row settled (the
+ * commit fails if the recovery sweep resolved it first), the payment row-locked and changed as the rules say
+ * for it as it stands now (operations reserved on it earlier may have been recorded since), its operation row,
+ * its event and the Idempotency-Key's answer. The acquirer refusing is an answer too: `failed`, nothing changed.
+ */
+@Injectable()
+export class OperationRecord {
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly attempts: AcquirerAttemptRepository,
+    private readonly recorder: PaymentRecorder,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  async record(
+    manager: EntityManager,
+    ctx: CallerContext,
+    attempt: AcquirerAttempt,
+    answer: ModificationOutcome,
+    now: Date,
+  ): Promise<OperationResult> {
+    const detail = attempt.detail as ModificationDetail;
+    await this.attempts.settle(manager, attempt.id);
+    const payment = await this.payments.lock(manager, ctx, attempt.paymentId);
+    let result: OperationResult;
+    if (answer.kind === 'failed') {
+      result = toOperationResult(payment, detail.amount, 'failed');
+    } else {
+      const decision = redecide(payment, detail);
+      const event = applyDecision(payment, decision, now);
+      await this.recorder.changed(manager, payment, event, now);
+      await this.payments.addOperation(manager, {
+        id: uuidv7(),
+        paymentId: payment.id,
+        kind: decision.kind,
+        amountValue: decision.amount.value,
+        reference: detail.reference,
+        createdAt: now,
+      });
+      result = toOperationResult(payment, decision.amount, decision.result);
+    }
+    await this.idempotency.complete(manager, ctx, result);
+    return result;
+  }
+}
+
+/**
+ * The reserved operation decided again on the payment as it is now: the same rules, as of the reservation's
+ * time (a hold that ran out since the capture was sent was still valid when the acquirer captured).
+ */
+function redecide(p: PaymentSnapshot, d: ModificationDetail): Decision {
+  switch (d.kind) {
+    case 'capture':
+      return decideCapture(p, d.amount, new Date(d.decidedAt));
+    case 'refund':
+      return decideRefund(p, d.amount);
+    case 'cancel':
+      return decideCancel(p, d.amount);
+    default:
+      return assertNever(d.kind);
+  }
+}

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { deferStatement, runStatement, statement } from '@app/database';
+import { AcquirerAttempt, ModificationDetail } from './acquirer-attempt';
+
+const INSERT = statement(
+  'acquirer_attempts_insert',
+  `INSERT INTO acquirer_attempts (id, payment_id, merchant_code, environment, operation, request_reference,
+     connection_code, acquirer, idempotency_key, detail)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+);
+// Fails (division by zero) when the row is gone: the recovery sweep resolved it meanwhile, and this record
+// must not apply the answer a second time. As an error, it fails the record's transaction at its commit.
+const SETTLE = statement(
+  'acquirer_attempts_settle',
+  'WITH settled AS (DELETE FROM acquirer_attempts WHERE id = $1 RETURNING 1) SELECT 1 / count(*) AS one FROM settled',
+);
+const DROP = statement('acquirer_attempts_drop', 'DELETE FROM acquirer_attempts WHERE id = $1');
+const PENDING_MODIFICATIONS = statement(
+  'acquirer_attempts_pending',
+  `SELECT detail FROM acquirer_attempts WHERE payment_id = $1 AND detail->>'kind' IN ('capture', 'refund', 'cancel')
+   ORDER BY reserved_at DESC, id DESC LIMIT 1`,
+);
+
+/** Thrown at the commit of a record whose attempt the recovery sweep already resolved. */
+export class AttemptAlreadyResolved extends Error {
+  constructor() {
+    super('The acquirer attempt was already resolved by the recovery sweep');
+    this.name = 'AttemptAlreadyResolved';
+  }
+}
+
+const COLUMNS = `id, payment_id AS "paymentId", merchant_code AS "merchantCode", environment, operation,
+  request_reference AS "requestReference", connection_code AS "connectionCode", acquirer,
+  idempotency_key AS "idempotencyKey", detail`;
+
+/** Acquirer calls in flight (see AcquirerAttempt). */
+@Injectable()
+export class AcquirerAttemptRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Deferred to the commit of the reserve transaction. */
+  insert(manager: EntityManager, a: AcquirerAttempt): Promise<void> {
+    return deferStatement(manager, INSERT, [
+      a.id,
+      a.paymentId,
+      a.merchantCode,
+      a.environment,
+      a.operation,
+      a.requestReference,
+      a.connectionCode,
+      a.acquirer,
+      a.idempotencyKey,
+      JSON.stringify(a.detail),
+    ]);
+  }
+
+  /** Deletes the attempt as its answer is recorded; the commit fails with AttemptAlreadyResolved if it was gone. */
+  settle(manager: EntityManager, id: string): Promise<void> {
+    return deferStatement(manager, SETTLE, [id], (e) =>
+      (e as { code?: string }).code === '22012' ? new AttemptAlreadyResolved() : e,
+    );
+  }
+
+  /** Deletes the attempt of a call that recorded nothing (a release). */
+  drop(manager: EntityManager, id: string): Promise<void> {
+    return deferStatement(manager, DROP, [id]);
+  }
+
+  /**
+   * The latest capture, refund or cancel still in flight on a payment, read under the payment's row lock: the
+   * payment as it will be once those are recorded, so a new operation is checked against it.
+   */
+  async pendingModification(manager: EntityManager, paymentId: string): Promise<ModificationDetail | undefined> {
+    const rows = await runStatement<{ detail: ModificationDetail }>(manager, PENDING_MODIFICATIONS, [paymentId]);
+    return rows[0]?.detail;
+  }
+
+  /**
+   * Attempts reserved more than `olderThanMs` ago (database time), oldest first, leased for `leaseMs`: sweeps on
+   * several replicas skip each other's rows (FOR UPDATE SKIP LOCKED, then the lease), and no transaction is
+   * held while the acquirer is asked. A crashed sweeper's lease lapses.
+   */
+  claimStale(olderThanMs: number, limit: number, leaseMs: number): Promise<AcquirerAttempt[]> {
+    return this.db
+      .query(
+        `UPDATE acquirer_attempts SET claimed_until = now() + make_interval(secs => $3::float8 / 1000)
+       WHERE id IN (
+         SELECT id FROM acquirer_attempts
+         WHERE reserved_at < now() - make_interval(secs => $1::float8 / 1000)
+           AND (claimed_until IS NULL OR claimed_until < now())
+         ORDER BY reserved_at, id LIMIT $2
+         FOR UPDATE SKIP LOCKED)
+       RETURNING ${COLUMNS}`,
+        [olderThanMs, limit, leaseMs],
+      )
+      .then(
+        (result: unknown) =>
+          (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as AcquirerAttempt[],
+      );
+  }
+}

@@ -1,0 +1,54 @@
+import { Environment, PaymentStatus } from '@app/contracts';
+import { AmountJson } from '@app/money';
+import { AcquirerOutcome } from '../connector/connector';
+import { IdempotentOperation } from '../idempotency/idempotency-key';
+import { OperationKind } from '../payment/payment-money';
+import { RoutingAttempt } from '../payment/payment.entity';
+
+/**
+ * An acquirer call in flight: reserved in a short transaction before the call, deleted by the transaction that
+ * records its answer. One left behind (a crash between the two) is what the recovery sweep resolves, by asking
+ * the acquirer about `requestReference`.
+ */
+export interface AcquirerAttempt {
+  id: string;
+  paymentId: string;
+  merchantCode: string;
+  environment: Environment;
+  operation: IdempotentOperation | 'resume';
+  requestReference: string;
+  connectionCode: string;
+  acquirer: string;
+  idempotencyKey: string | null;
+  detail: AttemptDetail;
+}
+
+/** An authorization: the tries before this one of a cascade (a `retry` decline moved on to this connection). */
+export interface AuthorizationDetail {
+  kind: 'authorize';
+  connectionName: string;
+  earlier: Array<RoutingAttempt & { declined: AcquirerOutcome }>;
+}
+
+/**
+ * A capture, refund or cancel the money rules allowed at `decidedAt`; `reserved` is the payment as it will be
+ * once every operation in flight on it is recorded (a new one is checked against that).
+ */
+export interface ModificationDetail {
+  kind: OperationKind;
+  amount: AmountJson;
+  reference: string | null;
+  decidedAt: string;
+  reserved: { status: PaymentStatus; amountCaptured: number; amountRefunded: number };
+}
+
+/** The acquirer's final answer for a 3DS payment, asked by the resume that used its session up. */
+export interface ChallengeDetail {
+  kind: 'complete_challenge';
+  sessionId: string;
+  authenticated: boolean;
+  capture: boolean;
+  acquirerReference: string;
+}
+
+export type AttemptDetail = AuthorizationDetail | ModificationDetail | ChallengeDetail;

@@ -1,0 +1,63 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger } from 'pino';
+import { LOGGER } from '@app/observability';
+import { PollingLoop } from '@app/platform';
+import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
+import { AcquirerAttemptRepository, AttemptAlreadyResolved } from './acquirer-attempt.repository';
+import { RecoveryService } from './recovery.service';
+
+const BATCH = 50;
+/** A live request is done with its attempt by its acquirer deadline; past it by this much, nobody will be. */
+const GRACE_MS = 2_000;
+
+/**
+ * Every RECOVERY_SWEEP_MS, resolves the acquirer attempts older than the acquirer deadline (ACQUIRER_TIMEOUT_MS):
+ * their request died between reserve and record. Attempts are claimed with FOR UPDATE SKIP LOCKED and a lease,
+ * so replicas share the work and none holds a transaction while the acquirer is asked.
+ */
+@Injectable()
+export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly loop: PollingLoop;
+
+  constructor(
+    private readonly attempts: AcquirerAttemptRepository,
+    private readonly recovery: RecoveryService,
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.loop = new PollingLoop(
+      async () => (await this.runOnce()) >= BATCH,
+      config.RECOVERY_SWEEP_MS,
+      (e) => logger.warn({ err: e }, 'acquirer attempt recovery failed; will retry'),
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.RECOVERY_SWEEP_MS > 0) this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** Resolves one batch of stale attempts; answers how many were claimed. */
+  async runOnce(): Promise<number> {
+    const deadline = this.config.ACQUIRER_TIMEOUT_MS + GRACE_MS;
+    const claimed = await this.attempts.claimStale(deadline, BATCH, 2 * deadline);
+    for (const attempt of claimed) {
+      try {
+        const resolution = await this.recovery.resolve(attempt);
+        this.logger.info(
+          { paymentId: attempt.paymentId, operation: attempt.operation, resolution },
+          'acquirer attempt recovered',
+        );
+      } catch (e) {
+        // Recorded meanwhile: nothing left to do. Anything else: the lease lapses and a later sweep retries.
+        if (!(e instanceof AttemptAlreadyResolved)) {
+          this.logger.warn({ err: e, paymentId: attempt.paymentId }, 'acquirer attempt not recovered yet');
+        }
+      }
+    }
+    return claimed.length;
+  }
+}
