@@ -21,8 +21,8 @@ export class InstrumentResolver {
   ) {}
 
   /**
-   * Exactly one of cardData, nonceData, tokenData (else 400). `manager` is the purchase transaction, for
-   * instruments that are used up by the payment (a single-use nonce).
+   * Exactly one of cardData, nonceData, tokenData (else 400). `manager` is the purchase transaction: a nonce
+   * is used up with the payment, and a token is read on the transaction's own connection.
    */
   resolveInstrument(ctx: CallerContext, card: CardRequestDto, manager?: EntityManager): Promise<ResolvedCard> {
     const given = INSTRUMENTS.filter((k) => card[k] !== undefined && card[k] !== null);
@@ -36,7 +36,7 @@ export class InstrumentResolver {
       case 'nonceData':
         return this.fromNonce(ctx, card.nonceData!, manager);
       case 'tokenData':
-        return this.fromToken(ctx, card.tokenData!);
+        return this.fromToken(ctx, card.tokenData!, manager);
       default:
         return assertNever(kind);
     }
@@ -75,8 +75,8 @@ export class InstrumentResolver {
   }
 
   /** A vault token of this merchant and environment (else 404), with the network ids stored with it. */
-  private async fromToken(ctx: CallerContext, data: TokenDataDto): Promise<ResolvedCard> {
-    const card = await this.vault.detokenize(ctx, data.token);
+  private async fromToken(ctx: CallerContext, data: TokenDataDto, manager?: EntityManager): Promise<ResolvedCard> {
+    const card = await this.vault.detokenize(ctx, data.token, manager);
     return {
       source: 'tokenData',
       cardNumber: card.cardNumber,

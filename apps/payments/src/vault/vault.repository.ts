@@ -14,9 +14,12 @@ export class VaultRepository {
     await manager.insert(StoredCard, row);
   }
 
-  /** Only the token's own merchant and environment can find it. */
-  findByToken(scope: Scope, token: string): Promise<StoredCard | null> {
-    return this.db.getRepository(StoredCard).findOne({
+  /**
+   * Only the token's own merchant and environment can find it. `manager`: the caller's transaction, so a
+   * purchase that holds a pool connection never waits for a second one (a full pool would wait forever).
+   */
+  findByToken(scope: Scope, token: string, manager: EntityManager = this.db.manager): Promise<StoredCard | null> {
+    return manager.getRepository(StoredCard).findOne({
       where: { token, merchantCode: scope.merchantCode, environment: scope.environment },
     });
   }

@@ -104,9 +104,11 @@ export class VaultService implements CardVaultPort {
   }
 
   /** The card behind a token of this merchant and environment; any other token is 404 NOT_FOUND. */
-  async detokenize(scope: Scope, token: string): Promise<StoredCardInstrument> {
+  async detokenize(scope: Scope, token: string, manager?: EntityManager): Promise<StoredCardInstrument> {
     const row =
-      typeof token === 'string' && token.startsWith('vt_') ? await this.repository.findByToken(scope, token) : null;
+      typeof token === 'string' && token.startsWith('vt_')
+        ? await this.repository.findByToken(scope, token, manager)
+        : null;
     if (!row) throw DomainError.notFound('card token', 'card.tokenData.token');
     return {
       token: row.token,
