@@ -4,3 +4,4 @@ export * from './platform.module';
 export * from './polling-loop';
 export * from './ttl-cache';
 export * from './stop-on-signals';
+export * from './sandbox-advance';

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from 'pino';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
-import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
+import { sandboxAdvanceScope } from '@app/platform';
 import { RenewalRunner } from '../renewal/renewal-runner.service';
 import { RenewalRepository } from '../renewal/renewal.repository';
 
@@ -27,10 +27,7 @@ export class BillingClockAdvanceUseCase {
   ) {}
 
   async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
-    if (ctx.environment !== 'sandbox' || !ctx.merchantCode) {
-      throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'Only a merchant’s sandbox clock can be advanced');
-    }
-    const scope = { merchantCode: ctx.merchantCode, environment: ctx.environment };
+    const scope = sandboxAdvanceScope(ctx);
     const to = new Date(body.to);
     let ran = 0;
     for (;;) {

@@ -4,8 +4,8 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
 import { SandboxClockCopy, runDueInTimeOrder } from '@app/database';
-import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
+import { sandboxAdvanceScope } from '@app/platform';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 
 /**
@@ -22,10 +22,7 @@ export class ClockAdvanceUseCase {
   ) {}
 
   async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
-    if (ctx.environment !== 'sandbox' || !ctx.merchantCode) {
-      throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'Only a merchant’s sandbox clock can be advanced');
-    }
-    const scope = { merchantCode: ctx.merchantCode, environment: ctx.environment };
+    const scope = sandboxAdvanceScope(ctx);
     const to = new Date(body.to);
     const ran = await runDueInTimeOrder(this.db, [this.expiry.dueWork(scope)], to);
     await this.clocks.record(ctx.merchantCode, body.offsetMs, to);
