@@ -133,7 +133,13 @@ async function main() {
     argv.filter((a) => a !== countsArg),
     process.env,
   );
-  options.appEnv = { RENEWAL_POLL_MS: '500' };
+  // The scheduler's own settings can be tried from the bench's environment (e.g. RENEWAL_CONCURRENCY=64).
+  options.appEnv = {
+    RENEWAL_POLL_MS: '500',
+    ...Object.fromEntries(
+      ['RENEWAL_BATCH', 'RENEWAL_CONCURRENCY'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
+    ),
+  };
   const logDir = path.join(__dirname, 'results', 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   const children = new Children(logDir);

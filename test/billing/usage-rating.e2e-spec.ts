@@ -51,7 +51,9 @@ describe('billing usage rating', () => {
     const r = await m.post('/v1/subscription/usage/batch', { events }, null);
     expect(r.body.results.every((x: any) => x.status === 201)).toBe(true);
     const [start, end] = [at(1200), at(2500)];
-    const totals = await repository.periodTotals(db.manager, subscription.id, start, end);
+    const totals = (await repository.periodTotals(db.manager, [{ id: subscription.id, start, end }])).get(
+      subscription.id,
+    )!;
     for (const code of ['calls', 'seats']) {
       const inWindow = r.body.results
         .map((x: any) => x.event)
@@ -77,19 +79,19 @@ describe('billing usage rating', () => {
     let answered = false;
     let pending: ReturnType<typeof report> | undefined;
     try {
-      await repository.lockForRating(runner.manager, subscription.id);
+      await repository.lockForRating(runner.manager, [subscription.id]);
       pending = report().finally(() => (answered = true));
       await new Promise((resolve) => setTimeout(resolve, 500));
       // Ingestion is held by the rating's lock.
       expect(answered).toBe(false);
-      await repository.markBilledThrough(runner.manager, subscription.id, at(6000));
+      await repository.markBilledThrough(runner.manager, [{ id: subscription.id, through: at(6000) }]);
       await runner.commitTransaction();
     } finally {
       await runner.release();
     }
     expectError(await pending!, 422, 'USAGE_PERIOD_CLOSED', 'occurredAt');
     // The mark never moves back, and usage after it is open.
-    await repository.markBilledThrough(db.manager, subscription.id, at(4000));
+    await repository.markBilledThrough(db.manager, [{ id: subscription.id, through: at(4000) }]);
     expectError(await report(), 422, 'USAGE_PERIOD_CLOSED');
     const later = await m.post(
       '/v1/subscription/usage',

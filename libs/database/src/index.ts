@@ -8,3 +8,4 @@ export * from './entity-insert';
 export * from './sweep';
 export * from './due-work';
 export * from './sandbox-clock-copy';
+export * from './entity-rows';

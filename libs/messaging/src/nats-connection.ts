@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { connect, NatsConnection } from 'nats';
 import { HealthCheck } from '@app/observability';
 import { coalesceNatsWrites } from './coalesce-writes';
+import { settleNatsRequestsQuietly } from './settled-requests';
 
 export const NATS_OPTIONS = Symbol('NATS_OPTIONS');
 export interface NatsOptions {
@@ -23,6 +24,7 @@ export class NatsClient implements OnApplicationShutdown {
   async get(): Promise<NatsConnection> {
     if (this.connection && !this.connection.isClosed()) return this.connection;
     coalesceNatsWrites();
+    settleNatsRequestsQuietly();
     this.connecting ??= connect({
       servers: this.options.url.split(','),
       name: this.options.name,

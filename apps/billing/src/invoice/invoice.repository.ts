@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { uniqueViolation } from '@app/database';
+import { entityInsertMany, entityUpdateMany, uniqueViolation } from '@app/database';
 import { DomainError } from '@app/errors';
 import { isUuid, Scope } from '../scope';
 import { InvoiceEntity } from './invoice.entity';
+
+const insertInvoices = entityInsertMany(InvoiceEntity, 'invoices_insert_many');
+const updateInvoices = entityUpdateMany(InvoiceEntity, 'invoices_update_many');
+
+/** One invoice per subscription period: a second one for the same period start is 409. */
+const periodTaken = (e: unknown): unknown =>
+  uniqueViolation(e) === 'invoices_subscription_period'
+    ? DomainError.invalidState('The subscription already has an invoice for this period')
+    : e;
 
 @Injectable()
 export class InvoiceRepository {
@@ -24,6 +33,27 @@ export class InvoiceRepository {
 
   async save(manager: EntityManager, invoice: InvoiceEntity): Promise<void> {
     await manager.save(InvoiceEntity, invoice);
+  }
+
+  /** New invoices in one statement (sent with the commit of a pipelined transaction). */
+  insertMany(manager: EntityManager, invoices: readonly InvoiceEntity[]): Promise<void> {
+    return insertInvoices(manager, invoices, periodTaken);
+  }
+
+  /** Every column of each invoice, by id, in one statement (the rows locked by the caller). */
+  updateMany(manager: EntityManager, invoices: readonly InvoiceEntity[]): Promise<void> {
+    return updateInvoices(manager, invoices);
+  }
+
+  /** The open invoices of these subscriptions, locked (a cancel voids them). */
+  openOfMany(manager: EntityManager, subscriptionIds: readonly string[]): Promise<InvoiceEntity[]> {
+    if (!subscriptionIds.length) return Promise.resolve([]);
+    return manager
+      .createQueryBuilder(InvoiceEntity, 'i')
+      .setLock('pessimistic_write')
+      .where(`i.subscription_id IN (:...subscriptionIds) AND i.status = 'open'`, { subscriptionIds })
+      .orderBy('i.id', 'ASC')
+      .getMany();
   }
 
   find(scope: Scope, id: string): Promise<InvoiceEntity | null> {

@@ -29,6 +29,17 @@ export class PlanRepository {
     });
   }
 
+  /** Plans by id, any scope (the scheduler's batch; each subscription checks its plan is its scope's). */
+  async findMany(manager: EntityManager, ids: readonly number[]): Promise<Map<number, PlanEntity>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Map();
+    const rows = await manager
+      .createQueryBuilder(PlanEntity, 'p')
+      .where('p.id IN (:...ids)', { ids: unique })
+      .getMany();
+    return new Map(rows.map((p) => [p.id, p]));
+  }
+
   /** Locks the plan row (an archive or update racing a new subscriber). */
   async findForUpdate(manager: EntityManager, scope: Scope, id: number): Promise<PlanEntity | null> {
     return manager

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EventType, PaymentResponse } from '@app/contracts';
+import { pipelinedTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
@@ -25,6 +26,15 @@ export type Recorded =
   /** Someone else recorded this attempt (same key, same payment) or the invoice left `open` meanwhile. */
   | { kind: 'stale'; subscription: SubscriptionEntity | null; reverse: boolean };
 
+/** A payments answer to record: the attempt, what payments said (null: nothing to charge), and why it ran. */
+export interface ChargedAttempt {
+  attempt: ChargeAttempt;
+  payment: PaymentResponse | null;
+  mode: AttemptMode;
+}
+
+const byId = <T extends { id: string }>(rows: readonly T[]): Map<string, T> => new Map(rows.map((r) => [r.id, r]));
+
 const approved = (p: Pick<PaymentResponse, 'status'>): boolean => p.status === 'captured' || p.status === 'authorized';
 
 /**
@@ -43,49 +53,96 @@ export class RenewalOutcomeService {
     private readonly events: BillingEvents,
   ) {}
 
-  record(a: ChargeAttempt, payment: PaymentResponse | null, mode: AttemptMode): Promise<Recorded> {
-    return this.db.transaction(async (manager) => {
-      const s = await this.renewals.lockSubscription(manager, a.subscriptionId);
-      const invoice = await this.renewals.lockInvoice(manager, a.invoiceId);
-      await this.renewals.release(a.subscriptionId, manager);
-      if (!s || !invoice || invoice.status !== 'open' || invoice.paymentAttemptCount >= a.attempt) {
-        const paidByIt = invoice?.attempts.some((t) => t.paymentId === payment?.id) ?? false;
-        return { kind: 'stale', subscription: s, reverse: !!payment && approved(payment) && !paidByIt };
-      }
-      const plan = (await this.plans.find(s, s.planId, manager))!;
-      if (payment) {
-        invoice.attempts = [
-          ...invoice.attempts,
-          {
-            at: a.at.toISOString(),
-            paymentId: payment.id,
-            status: payment.status,
-            refusalCode: payment.refusalCode ?? null,
-          },
-        ];
-      }
-      invoice.paymentAttemptCount = a.attempt;
-      invoice.updatedAt = a.at;
-      s.updatedAt = a.at;
-      const subscriptionEvents: EventType[] = [];
-      let invoiceEvent: EventType | null = null;
-      const ok = !payment || approved(payment);
-      if (ok) {
-        invoiceEvent = applyInvoiceTransition(invoice, 'pay');
-        invoice.paidAt = a.at;
-        subscriptionEvents.push(...this.paid(s, a.at));
-      } else {
-        const terminal = payment!.refusalCode?.recoveryAction === 'terminal';
-        const failed = this.declined(s, invoice, mode, terminal);
-        subscriptionEvents.push(...failed.events);
-        if (failed.failInvoice) invoiceEvent = applyInvoiceTransition(invoice, 'fail');
-      }
-      await this.invoices.save(manager, invoice);
-      await this.subscriptions.save(manager, s);
-      if (invoiceEvent) await this.events.emit(manager, s, [invoiceEvent], toInvoiceView(invoice), a.at);
-      await this.events.emit(manager, s, subscriptionEvents, toSubscriptionView(s, plan), a.at);
-      return { kind: ok ? 'paid' : 'declined', subscription: s };
+  /** One attempt's record (a forced retry, a payment-method recovery): `recordMany` of one. */
+  async record(a: ChargeAttempt, payment: PaymentResponse | null, mode: AttemptMode): Promise<Recorded> {
+    const [recorded] = await this.recordMany([{ attempt: a, payment, mode }]);
+    return recorded;
+  }
+
+  /**
+   * The answers of a batch of attempts (distinct subscriptions), in one short pipelined transaction: the
+   * subscriptions and invoices locked in id order, each outcome decided in memory, every row and event
+   * written with the commit. Answers each attempt's record, in the order given.
+   */
+  recordMany(charged: readonly ChargedAttempt[]): Promise<Recorded[]> {
+    if (!charged.length) return Promise.resolve([]);
+    return pipelinedTransaction(this.db, async (manager) => {
+      const ids = charged.map((c) => c.attempt.subscriptionId);
+      const subscriptions = byId(await this.renewals.lockSubscriptions(manager, ids));
+      const invoices = byId(
+        await this.renewals.lockInvoices(
+          manager,
+          charged.map((c) => c.attempt.invoiceId),
+        ),
+      );
+      await this.renewals.releaseMany(ids, manager);
+      const plans = await this.plans.findMany(
+        manager,
+        [...subscriptions.values()].map((s) => s.planId),
+      );
+      const changedInvoices: InvoiceEntity[] = [];
+      const changedSubscriptions: SubscriptionEntity[] = [];
+      const events: Array<{ s: SubscriptionEntity; types: readonly EventType[]; data: object; at: Date }> = [];
+      const recorded = charged.map(({ attempt: a, payment, mode }): Recorded => {
+        const s = subscriptions.get(a.subscriptionId) ?? null;
+        const invoice = invoices.get(a.invoiceId);
+        if (!s || !invoice || invoice.status !== 'open' || invoice.paymentAttemptCount >= a.attempt) {
+          const paidByIt = invoice?.attempts.some((t) => t.paymentId === payment?.id) ?? false;
+          return { kind: 'stale', subscription: s, reverse: !!payment && approved(payment) && !paidByIt };
+        }
+        const plan = plans.get(s.planId)!;
+        const outcome = this.apply(s, invoice, a, payment, mode);
+        changedInvoices.push(invoice);
+        changedSubscriptions.push(s);
+        if (outcome.invoiceEvent) {
+          events.push({ s, types: [outcome.invoiceEvent], data: toInvoiceView(invoice), at: a.at });
+        }
+        events.push({ s, types: outcome.subscriptionEvents, data: toSubscriptionView(s, plan), at: a.at });
+        return { kind: outcome.ok ? 'paid' : 'declined', subscription: s };
+      });
+      await this.invoices.updateMany(manager, changedInvoices);
+      await this.subscriptions.updateMany(manager, changedSubscriptions);
+      for (const e of events) await this.events.emit(manager, e.s, e.types, e.data, e.at);
+      return recorded;
     });
+  }
+
+  /** One attempt's answer on its invoice and subscription, through both transition tables. */
+  private apply(
+    s: SubscriptionEntity,
+    invoice: InvoiceEntity,
+    a: ChargeAttempt,
+    payment: PaymentResponse | null,
+    mode: AttemptMode,
+  ): { ok: boolean; invoiceEvent: EventType | null; subscriptionEvents: EventType[] } {
+    if (payment) {
+      invoice.attempts = [
+        ...invoice.attempts,
+        {
+          at: a.at.toISOString(),
+          paymentId: payment.id,
+          status: payment.status,
+          refusalCode: payment.refusalCode ?? null,
+        },
+      ];
+    }
+    invoice.paymentAttemptCount = a.attempt;
+    invoice.updatedAt = a.at;
+    s.updatedAt = a.at;
+    const subscriptionEvents: EventType[] = [];
+    let invoiceEvent: EventType | null = null;
+    const ok = !payment || approved(payment);
+    if (ok) {
+      invoiceEvent = applyInvoiceTransition(invoice, 'pay');
+      invoice.paidAt = a.at;
+      subscriptionEvents.push(...this.paid(s, a.at));
+    } else {
+      const terminal = payment!.refusalCode?.recoveryAction === 'terminal';
+      const failed = this.declined(s, invoice, mode, terminal);
+      subscriptionEvents.push(...failed.events);
+      if (failed.failInvoice) invoiceEvent = applyInvoiceTransition(invoice, 'fail');
+    }
+    return { ok, invoiceEvent, subscriptionEvents };
   }
 
   /** Paid: renewed, activated (trial end, deferred start) or reactivated (dunning); the next renewal is due. */

@@ -8,7 +8,7 @@ import { PaymentsClient } from '../payments/payments.client';
 import type { Scope } from '../scope';
 import { attemptKey, ChargeAttempt } from './charge-attempt';
 import { RenewalOpeningService } from './renewal-opening.service';
-import { AttemptMode, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
+import { AttemptMode, ChargedAttempt, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
 import { DueRow, RenewalRepository } from './renewal.repository';
 
 /** How a round stamps a step: as of its due instant (a clock advance, a sandbox) or as of now. */
@@ -16,9 +16,10 @@ export type StepTime = (row: DueRow) => Date;
 
 /**
  * Runs the scheduler's steps (DECISIONS §5): claim due subscriptions under a lease (SKIP LOCKED, any number
- * of replicas), then per subscription three parts, never a transaction across the NATS call (STYLE §9):
- * open (tx 1), charge through payments with the attempt's key, record (tx 2). A step that dies between the
- * charge and the record leaves its lease to run out; the next claim repeats the call with the same key.
+ * of replicas), then for the claimed batch three parts, never a transaction across a NATS call (STYLE §9):
+ * open (one transaction for the batch), charge each through payments with its attempt's key (up to
+ * RENEWAL_CONCURRENCY at once), record (one transaction for the batch). A step that dies between the charge
+ * and the record leaves its lease to run out; the next claim repeats the call with the same key.
  */
 @Injectable()
 export class RenewalRunner {
@@ -37,7 +38,7 @@ export class RenewalRunner {
   }
 
   /**
-   * One claim of up to RENEWAL_BATCH due rows, each run to its end (failures logged and left to their
+   * One claim of up to RENEWAL_BATCH due rows, run to its end (a step's failure is logged and left to its
    * lease, or thrown when `strict`). Answers how many were claimed: a full batch means more may be due.
    */
   async round(upTo: Date, stepTime: StepTime, scope?: Scope, strict = false): Promise<number> {
@@ -49,31 +50,51 @@ export class RenewalRunner {
       new Date(realNow.getTime() + this.config.RENEWAL_LEASE_MS),
       scope,
     );
+    if (!rows.length) return 0;
     const failures: unknown[] = [];
-    await inPool(rows, this.config.RENEWAL_CONCURRENCY, async (row) => {
+    const failed = async (subscriptionId: string, e: unknown): Promise<void> => {
+      failures.push(e);
+      this.logger.warn({ err: e, subscriptionId }, 'renewal step failed; retried when its lease ends');
+      // A clock advance answers with the failure, and its retry must not wait out the lease; freeing the
+      // row at once is safe, the next attempt sends the same key. (A crash frees nothing: see InjectedCrash.)
+      if (strict && !(e instanceof InjectedCrash)) await this.renewals.release(subscriptionId).catch(() => undefined);
+    };
+    const opened = await this.inBatchOrEach(
+      rows.map((row) => ({ id: row.id, at: stepTime(row) })),
+      (steps) => this.opening.openMany(steps).then((m) => steps.map((step) => m.get(step.id)!)),
+      (step) => step.id,
+      failed,
+    );
+    const attempts = opened.flatMap((o) => (o?.kind === 'charge' ? [o.attempt] : []));
+    const charged: ChargedAttempt[] = [];
+    await inPool(attempts, this.config.RENEWAL_CONCURRENCY, async (a) => {
       try {
-        await this.step(row.id, stepTime(row));
+        charged.push({ attempt: a, payment: await this.chargeOnce(a), mode: 'scheduled' });
       } catch (e) {
-        failures.push(e);
-        this.logger.warn({ err: e, subscriptionId: row.id }, 'renewal step failed; retried when its lease ends');
-        // A clock advance answers with the failure, and its retry must not wait out the lease; freeing the
-        // row at once is safe, the next attempt sends the same key. (A crash frees nothing: see InjectedCrash.)
-        if (strict && !(e instanceof InjectedCrash)) await this.renewals.release(row.id).catch(() => undefined);
+        await failed(a.subscriptionId, e);
       }
     });
+    const recorded = await this.inBatchOrEach(
+      charged,
+      (batch) => this.outcome.recordMany(batch),
+      (c) => c.attempt.subscriptionId,
+      failed,
+    );
+    await Promise.all(recorded.map((r, i) => this.reverseIfStale(charged[i], r)));
     if (strict && failures.length) throw failures[0];
     return rows.length;
   }
 
-  /** Every step of a subscription due by `at` that the caller leased: the three parts of one step. */
-  async step(subscriptionId: string, at: Date): Promise<void> {
-    const opened = await this.opening.open(subscriptionId, at);
-    if (opened.kind === 'done') return;
-    await this.attempt(opened.attempt, 'scheduled');
-  }
-
   /** Charges an opened attempt and records it (the lease is held by the caller and released by the record). */
   async attempt(a: ChargeAttempt, mode: AttemptMode): Promise<{ recorded: Recorded; payment: PaymentResponse | null }> {
+    const payment = await this.chargeOnce(a);
+    const recorded = await this.outcome.record(a, payment, mode);
+    await this.reverseIfStale({ attempt: a, payment, mode }, recorded);
+    return { recorded, payment };
+  }
+
+  /** The payments call of an attempt (none for a zero amount), with the crash tests' fault points after it. */
+  private async chargeOnce(a: ChargeAttempt): Promise<PaymentResponse | null> {
     const payment = a.amount > 0 ? await this.charge(a) : null;
     // Fault injection for the crash tests: a real process dies here, between the charge and its record.
     if (payment && this.config.BILLING_FAULT_KILL_AFTER_CHARGE) process.kill(process.pid, 'SIGKILL');
@@ -81,12 +102,46 @@ export class RenewalRunner {
       this.crashesLeft -= 1;
       throw new InjectedCrash();
     }
-    const recorded = await this.outcome.record(a, payment, mode);
-    if (recorded.kind === 'stale' && recorded.reverse && payment) {
-      // The invoice was voided (cancel) or paid otherwise while this charge ran: give the money back.
-      await this.payments.reverse(this.contextOf(a), payment.id, `${attemptKey(a)}_reverse`);
+    return payment;
+  }
+
+  /** The invoice was voided (cancel) or paid otherwise while this charge ran: give the money back. */
+  private async reverseIfStale(c: ChargedAttempt, recorded: Recorded | undefined): Promise<void> {
+    if (!recorded || recorded.kind !== 'stale' || !recorded.reverse || !c.payment) return;
+    await this.payments.reverse(this.contextOf(c.attempt), c.payment.id, `${attemptKey(c.attempt)}_reverse`);
+  }
+
+  /**
+   * `work` over the whole batch in one transaction; if that fails, over each item alone, so that one bad row
+   * (a conflicting invoice, a vanished plan) fails only itself. Answers each item's result in order (undefined
+   * for an item that failed, reported through `failed`).
+   */
+  private async inBatchOrEach<T, R>(
+    items: readonly T[],
+    work: (batch: readonly T[]) => Promise<R[]>,
+    idOf: (item: T) => string,
+    failed: (id: string, e: unknown) => Promise<void>,
+  ): Promise<R[]> {
+    if (!items.length) return [];
+    try {
+      return await work(items);
+    } catch (e) {
+      if (items.length === 1) {
+        await failed(idOf(items[0]), e);
+        return [];
+      }
+      this.logger.warn({ err: e, size: items.length }, 'renewal batch failed; running its steps one by one');
     }
-    return { recorded, payment };
+    const results: R[] = [];
+    for (const item of items) {
+      try {
+        results.push((await work([item]))[0]);
+      } catch (e) {
+        results.push(undefined as R);
+        await failed(idOf(item), e);
+      }
+    }
+    return results;
   }
 
   private charge(a: ChargeAttempt): Promise<PaymentResponse> {

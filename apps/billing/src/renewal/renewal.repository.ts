@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { runStatement, statement } from '@app/database';
+import { deferStatement, runStatement, statement } from '@app/database';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { MeterEntity } from '../meter/meter.entity';
+import { PlanEntity } from '../plan/plan.entity';
 import type { Scope } from '../scope';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
 
@@ -30,7 +31,10 @@ const CLAIM = statement(
    RETURNING s.id, s.next_billing_date AS "dueAt"`,
 );
 
-const RELEASE = statement('renewal_release', 'UPDATE subscriptions SET renewal_lease_until = NULL WHERE id = $1');
+const RELEASE = statement(
+  'renewal_release',
+  'UPDATE subscriptions SET renewal_lease_until = NULL WHERE id = ANY($1::uuid[])',
+);
 
 /** Leases one subscription for a forced retry; nothing when the scheduler (or another retry) holds it. */
 const LEASE_ONE = statement(
@@ -48,7 +52,8 @@ const STILL_DUE = statement(
 
 const BILLED_THROUGH = statement(
   'renewal_billed_through',
-  'SELECT billed_through AS "billedThrough" FROM usage_billed_through WHERE subscription_id = $1',
+  `SELECT subscription_id AS "subscriptionId", billed_through AS "billedThrough"
+     FROM usage_billed_through WHERE subscription_id = ANY($1::uuid[])`,
 );
 
 export interface DueRow {
@@ -81,47 +86,75 @@ export class RenewalRepository {
   }
 
   async release(id: string, manager: EntityManager | DataSource = this.db): Promise<void> {
-    await runStatement(manager, RELEASE, [id]);
+    await this.releaseMany([id], manager);
+  }
+
+  /** Frees the leases (inside a pipelined transaction: sent with the commit). */
+  async releaseMany(ids: readonly string[], manager: EntityManager | DataSource = this.db): Promise<void> {
+    if (!ids.length) return;
+    if (manager instanceof EntityManager) await deferStatement(manager, RELEASE, [ids]);
+    else await runStatement(manager, RELEASE, [ids]);
   }
 
   async leaseOne(id: string, realNow: Date, leaseUntil: Date): Promise<boolean> {
     return (await runStatement(this.db, LEASE_ONE, [id, realNow, leaseUntil])).length > 0;
   }
 
-  /** The subscription locked for one step (any scope: the scheduler is not a merchant's caller). */
-  lockSubscription(manager: EntityManager, id: string): Promise<SubscriptionEntity | null> {
+  /**
+   * The subscriptions of a batch locked for their steps (any scope: the scheduler is not a merchant's caller),
+   * in id order so that two lockers never wait on each other in a cycle. FOR NO KEY UPDATE: nothing here
+   * changes a key, so foreign-key checks of other writers (an invoice insert) are not blocked.
+   */
+  lockSubscriptions(manager: EntityManager, ids: readonly string[]): Promise<SubscriptionEntity[]> {
+    if (!ids.length) return Promise.resolve([]);
     return manager
       .createQueryBuilder(SubscriptionEntity, 's')
-      .setLock('pessimistic_write')
-      .where('s.id = :id', { id })
-      .getOne();
+      .setLock('for_no_key_update')
+      .where('s.id IN (:...ids)', { ids })
+      .orderBy('s.id')
+      .getMany();
   }
 
-  lockInvoice(manager: EntityManager, id: string): Promise<InvoiceEntity | null> {
+  async lockSubscription(manager: EntityManager, id: string): Promise<SubscriptionEntity | null> {
+    const [s] = await this.lockSubscriptions(manager, [id]);
+    return s ?? null;
+  }
+
+  /** Invoices locked by id (id order). */
+  lockInvoices(manager: EntityManager, ids: readonly string[]): Promise<InvoiceEntity[]> {
+    if (!ids.length) return Promise.resolve([]);
     return manager
       .createQueryBuilder(InvoiceEntity, 'i')
-      .setLock('pessimistic_write')
-      .where('i.id = :id', { id })
-      .getOne();
+      .setLock('for_no_key_update')
+      .where('i.id IN (:...ids)', { ids })
+      .orderBy('i.id')
+      .getMany();
   }
 
-  /** Where the previous rating of a subscription's usage stopped (null: never rated). */
-  async billedThrough(manager: EntityManager, subscriptionId: string): Promise<Date | null> {
-    const [row] = await runStatement<{ billedThrough: Date }>(manager, BILLED_THROUGH, [subscriptionId]);
-    return row ? new Date(row.billedThrough) : null;
+  /** Where the previous rating of each subscription's usage stopped (absent: never rated). */
+  async billedThrough(manager: EntityManager, subscriptionIds: readonly string[]): Promise<Map<string, Date>> {
+    if (!subscriptionIds.length) return new Map();
+    const rows = await runStatement<{ subscriptionId: string; billedThrough: Date }>(manager, BILLED_THROUGH, [
+      subscriptionIds,
+    ]);
+    return new Map(rows.map((r) => [r.subscriptionId, new Date(r.billedThrough)]));
   }
 
-  /** The plan's meters, in the plan's order of meter codes. */
-  async meters(manager: EntityManager, scope: Scope, codes: string[]): Promise<MeterEntity[]> {
-    if (!codes.length) return [];
+  /** The meters of the plans' meter codes, each scope's own: `meterFor(plan)` answers a plan's, in its order. */
+  async meters(manager: EntityManager, plans: readonly PlanEntity[]): Promise<(plan: PlanEntity) => MeterEntity[]> {
+    const wanted = plans.filter((p) => p.meterCodes.length);
+    if (!wanted.length) return () => [];
+    const codes = [...new Set(wanted.flatMap((p) => p.meterCodes))];
+    const merchants = [...new Set(wanted.map((p) => p.merchantCode))];
     const rows = await manager
       .createQueryBuilder(MeterEntity, 'm')
-      .where('m.merchant_code = :mc AND m.environment = :env AND m.code IN (:...codes)', {
-        mc: scope.merchantCode,
-        env: scope.environment,
-        codes,
-      })
+      .where('m.merchant_code IN (:...merchants) AND m.code IN (:...codes)', { merchants, codes })
       .getMany();
-    return codes.flatMap((code) => rows.filter((m) => m.code === code));
+    return (plan) =>
+      plan.meterCodes.flatMap((code) =>
+        rows.filter(
+          (m) => m.code === code && m.merchantCode === plan.merchantCode && m.environment === plan.environment,
+        ),
+      );
   }
 }

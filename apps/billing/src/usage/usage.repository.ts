@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { deferQuery, runStatement, statement } from '@app/database';
+import { deferQuery, deferStatement, runStatement, statement } from '@app/database';
 import type { Scope } from '../scope';
 import type { Aggregation } from './aggregate';
 
@@ -28,7 +28,8 @@ const LOCK_SHARED = statement(
 );
 const LOCK_EXCLUSIVE = statement(
   'usage_lock_exclusive',
-  `SELECT pg_advisory_xact_lock(${USAGE_LOCK_CLASS}, hashtext($1::text) & ${LOCK_BUCKETS - 1})`,
+  `SELECT count(pg_advisory_xact_lock(${USAGE_LOCK_CLASS}, k))
+   FROM (SELECT DISTINCT hashtext(s) & ${LOCK_BUCKETS - 1} AS k FROM unnest($1::text[]) s ORDER BY 1) keys`,
 );
 
 /**
@@ -75,17 +76,21 @@ const BY_KEYS = statement(
 
 const MARK_BILLED = statement(
   'usage_mark_billed',
-  `INSERT INTO usage_billed_through (subscription_id, billed_through) VALUES ($1, $2)
-   ON CONFLICT (subscription_id) DO UPDATE SET billed_through = greatest(usage_billed_through.billed_through, $2)`,
+  `INSERT INTO usage_billed_through (subscription_id, billed_through)
+   SELECT * FROM unnest($1::uuid[], $2::timestamptz[])
+   ON CONFLICT (subscription_id)
+   DO UPDATE SET billed_through = greatest(usage_billed_through.billed_through, EXCLUDED.billed_through)`,
 );
 
 const PERIOD_TOTALS = statement(
   'usage_period_totals',
-  `SELECT meter_id AS "meterId", sum(quantity)::text AS sum, count(*)::float8 AS count, max(quantity)::float8 AS max,
-          ((array_agg(quantity ORDER BY occurred_at DESC, id DESC))[1])::float8 AS last
-     FROM usage_events
-    WHERE subscription_id = $1 AND occurred_at >= $2 AND occurred_at < $3
-    GROUP BY meter_id`,
+  `SELECT e.subscription_id AS "subscriptionId", e.meter_id AS "meterId", sum(e.quantity)::text AS sum,
+          count(*)::float8 AS count, max(e.quantity)::float8 AS max,
+          ((array_agg(e.quantity ORDER BY e.occurred_at DESC, e.id DESC))[1])::float8 AS last
+     FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS p(subscription_id, start_at, end_at)
+     JOIN usage_events e
+       ON e.subscription_id = p.subscription_id AND e.occurred_at >= p.start_at AND e.occurred_at < p.end_at
+    GROUP BY e.subscription_id, e.meter_id`,
 );
 
 export interface UsageSubscription {
@@ -133,13 +138,14 @@ export class UsageRepository {
   }
 
   /**
-   * For the renewal that rates a subscription's usage: call it first in the transaction that reads the usage
-   * (`periodTotals` from the previous `billedThrough`, or the start, to the period end) and calls
-   * `markBilledThrough`. Ingestion waits for that transaction, then answers USAGE_PERIOD_CLOSED for the
-   * billed time, so no event can slip into a period after it was rated.
+   * For the renewals that rate these subscriptions' usage: call it first in the transaction that reads the
+   * usage (`periodTotals` from the previous `billedThrough`, or the start, to the period end) and calls
+   * `markBilledThrough`, before it locks the subscriptions (ingestion takes its shared locks first too).
+   * Ingestion waits for that transaction, then answers USAGE_PERIOD_CLOSED for the billed time, so no event
+   * can slip into a period after it was rated.
    */
-  async lockForRating(manager: EntityManager, subscriptionId: string): Promise<void> {
-    await runStatement(manager, LOCK_EXCLUSIVE, [subscriptionId]);
+  async lockForRating(manager: EntityManager, subscriptionIds: readonly string[]): Promise<void> {
+    if (subscriptionIds.length) await runStatement(manager, LOCK_EXCLUSIVE, [subscriptionIds]);
   }
 
   async lookup(
@@ -212,26 +218,39 @@ export class UsageRepository {
   }
 
   /**
-   * For the renewal, after it rated [from, `through`): usage dated before `through` is closed from now on
-   * (USAGE_PERIOD_CLOSED). In the rating transaction, after `lockForRating`. It never moves back.
+   * For the renewals, after they rated [from, `through`): usage dated before `through` is closed from now on
+   * (USAGE_PERIOD_CLOSED). In the rating transaction, after `lockForRating`; sent with its commit. It never
+   * moves back.
    */
-  async markBilledThrough(manager: EntityManager, subscriptionId: string, through: Date): Promise<void> {
-    await runStatement(manager, MARK_BILLED, [subscriptionId, through]);
+  async markBilledThrough(manager: EntityManager, marks: ReadonlyArray<{ id: string; through: Date }>): Promise<void> {
+    if (!marks.length) return;
+    await deferStatement(manager, MARK_BILLED, [marks.map((m) => m.id), marks.map((m) => m.through)]);
   }
 
-  /** Per meter, every aggregation of a subscription's usage in [start, end): the renewal picks the meter's. */
+  /**
+   * Per subscription and meter, every aggregation of its usage in [start, end): the renewal picks the
+   * meter's. Keyed by subscription id, then meter id.
+   */
   async periodTotals(
     manager: EntityManager,
-    subscriptionId: string,
-    start: Date,
-    end: Date,
-  ): Promise<Map<string, Record<Aggregation, number>>> {
-    const rows = await runStatement<{ meterId: string; sum: string; count: number; max: number; last: number }>(
-      manager,
-      PERIOD_TOTALS,
-      [subscriptionId, start, end],
-    );
-    return new Map(rows.map((r) => [r.meterId, { sum: safeSum(r.sum), count: r.count, max: r.max, last: r.last }]));
+    periods: ReadonlyArray<{ id: string; start: Date; end: Date }>,
+  ): Promise<Map<string, Map<string, Record<Aggregation, number>>>> {
+    const totals = new Map<string, Map<string, Record<Aggregation, number>>>();
+    if (!periods.length) return totals;
+    const rows = await runStatement<{
+      subscriptionId: string;
+      meterId: string;
+      sum: string;
+      count: number;
+      max: number;
+      last: number;
+    }>(manager, PERIOD_TOTALS, [periods.map((p) => p.id), periods.map((p) => p.start), periods.map((p) => p.end)]);
+    for (const r of rows) {
+      const bySubscription = totals.get(r.subscriptionId) ?? new Map<string, Record<Aggregation, number>>();
+      bySubscription.set(r.meterId, { sum: safeSum(r.sum), count: r.count, max: r.max, last: r.last });
+      totals.set(r.subscriptionId, bySubscription);
+    }
+    return totals;
   }
 }
 

@@ -1,0 +1,89 @@
+import { EntityManager } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { deferStatement } from './pipelined-transaction';
+import { Statement, statement } from './prepared';
+
+/**
+ * Multi-row counterparts of `entityInsert`/`entityUpdate` for batch work (the renewal scheduler writes a
+ * claimed batch at once): one statement for any number of rows, the rows sent as one jsonb array and read
+ * back by `jsonb_to_recordset` with the entity's column types. Built from the TypeORM metadata on first use;
+ * deferred to the commit inside `pipelinedTransaction`, errors through `mapError`. No rows: nothing is sent.
+ */
+export function entityInsertMany<T extends object>(
+  target: new () => T,
+  name: string,
+): (manager: EntityManager, entities: readonly T[], mapError?: (e: unknown) => unknown) => Promise<void> {
+  let prepared: Prepared | undefined;
+  return async (manager, entities, mapError) => {
+    if (!entities.length) return;
+    prepared ??= prepare(manager, target, (table, columns, recordset) => {
+      const list = columns.map((c) => `"${c.databaseName}"`).join(', ');
+      return statement(name, `INSERT INTO ${table} (${list}) SELECT ${list} FROM ${recordset}`);
+    });
+    await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)], mapError);
+  };
+}
+
+/** Updates every column of each entity by its primary key (one column), as `entityUpdate` does for one. */
+export function entityUpdateMany<T extends object>(
+  target: new () => T,
+  name: string,
+): (manager: EntityManager, entities: readonly T[]) => Promise<void> {
+  let prepared: Prepared | undefined;
+  return async (manager, entities) => {
+    if (!entities.length) return;
+    prepared ??= prepare(manager, target, (table, columns, recordset, key) => {
+      const set = columns
+        .filter((c) => c !== key)
+        .map((c) => `"${c.databaseName}" = v."${c.databaseName}"`)
+        .join(', ');
+      return statement(
+        name,
+        `UPDATE ${table} t SET ${set} FROM ${recordset} WHERE t."${key.databaseName}" = v."${key.databaseName}"`,
+      );
+    });
+    await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
+  };
+}
+
+interface Prepared {
+  st: Statement;
+  columns: ColumnMetadata[];
+}
+
+function prepare<T extends object>(
+  manager: EntityManager,
+  target: new () => T,
+  build: (table: string, columns: ColumnMetadata[], recordset: string, key: ColumnMetadata) => Statement,
+): Prepared {
+  const meta = manager.connection.getMetadata(target);
+  if (meta.primaryColumns.length !== 1) throw new Error(`${meta.tableName}: one primary key column expected`);
+  const columns = meta.columns;
+  const types = columns.map((c) => `"${c.databaseName}" ${sqlType(c)}`).join(', ');
+  return {
+    st: build(meta.tableName, columns, `jsonb_to_recordset($1::jsonb) AS v(${types})`, meta.primaryColumns[0]),
+    columns,
+  };
+}
+
+function sqlType(c: ColumnMetadata): string {
+  const base = typeof c.type === 'string' ? c.type : 'text';
+  const type = base === 'char' ? 'text' : base === 'int' ? 'integer' : base;
+  return c.isArray ? `${type}[]` : type;
+}
+
+/** The rows as one JSON array keyed by column name; transformers apply, json/jsonb values stay nested. */
+function rowsJson(columns: readonly ColumnMetadata[], entities: readonly object[]): string {
+  return JSON.stringify(
+    entities.map((entity) => {
+      const row: Record<string, unknown> = {};
+      for (const c of columns) {
+        let value: unknown = c.getEntityValue(entity);
+        const transformer = c.transformer;
+        if (transformer && !Array.isArray(transformer)) value = transformer.to(value);
+        row[c.databaseName] = value ?? null;
+      }
+      return row;
+    }),
+  );
+}
