@@ -63,6 +63,32 @@ describe('billing usage', () => {
       expect(rows[0]).toMatchObject({ id: first.body.id, quantity: '7', idempotency_key: key });
     });
 
+    it('concurrent singles (grouped into shared transactions) each get their own answer', async () => {
+      // 60 at once: distinct keys, one key sent 10 times, one bad meter, one key reused with another quantity.
+      const key = `burst-${randomUUID()}`;
+      const shared = `burst-shared-${randomUUID()}`;
+      const reused = `burst-reused-${randomUUID()}`;
+      const occurredAt = afterStart(3000);
+      const sends = [
+        ...Array.from({ length: 40 }, (_, i) => usage({ quantity: 1, occurredAt }, `${key}-${i}`)),
+        ...Array.from({ length: 10 }, () => usage({ quantity: 2, occurredAt }, shared)),
+        usage({ meterCode: 'no_such_meter', quantity: 1, occurredAt }, `${key}-bad`),
+        usage({ quantity: 3, occurredAt }, reused),
+      ];
+      const answers = await Promise.all(sends);
+      const later = await usage({ quantity: 4, occurredAt }, reused);
+      expect(answers.slice(0, 40).map((a) => a.status)).toEqual(Array(40).fill(201));
+      const sharedStatuses = answers.slice(40, 50).map((a) => a.status);
+      expect(sharedStatuses.filter((st) => st === 201)).toHaveLength(1);
+      expect(sharedStatuses.filter((st) => st === 200)).toHaveLength(9);
+      expect(new Set(answers.slice(40, 50).map((a) => a.body.id)).size).toBe(1);
+      expectError(answers[50], 404, 'NOT_FOUND', 'meterCode');
+      expect(answers[51].status).toBe(201);
+      expectError(later, 422, 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key');
+      const rows = (await storedEvents()).filter((r) => String(r.idempotency_key).startsWith('burst-'));
+      expect(rows).toHaveLength(42);
+    });
+
     it('keys are per meter, any printable string, and optional', async () => {
       const key = 'order 42 / line #1';
       const calls = await usage({ quantity: 1 }, key);

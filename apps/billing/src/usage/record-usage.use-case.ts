@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock, parseRfc3339, uuidv7 } from '@app/clock';
+import { Clock, parseRfc3339, sandboxOffsetOf, uuidv7 } from '@app/clock';
 import {
   CallerContext,
   UsageBatchRequest,
@@ -12,6 +12,7 @@ import {
 } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
+import { GroupCommit } from './group-commit';
 import { readUsageBatchEvent } from './usage-event-input';
 import { NewUsage, StoredUsage, UsageLookup, UsageRepository, usageKey } from './usage.repository';
 
@@ -51,6 +52,17 @@ interface Pending {
  */
 @Injectable()
 export class RecordUsage {
+  /**
+   * Single events of one scope (and sandbox clock) that arrive together share a transaction: the batch path,
+   * each with the answer it would get alone. Four transactions at most in flight per process.
+   */
+  private readonly singles = new GroupCommit<CallerContext, Candidate, Outcome>(
+    (ctx, candidates) => this.record(ctx, candidates, 'Idempotency-Key'),
+    (ctx) => `${ctx.merchantCode}\n${ctx.environment}\n${sandboxOffsetOf(ctx)}`,
+    4,
+    1000,
+  );
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly repository: UsageRepository,
@@ -58,8 +70,7 @@ export class RecordUsage {
   ) {}
 
   async one(ctx: CallerContext, body: UsageRequest): Promise<UsageEventView> {
-    const candidate: Candidate = { ...body, idempotencyKey: ctx.idempotencyKey };
-    const [outcome] = await this.record(ctx, [candidate], 'Idempotency-Key');
+    const outcome = await this.singles.submit(ctx, { ...body, idempotencyKey: ctx.idempotencyKey });
     if ('error' in outcome) throw outcome.error;
     return outcome.event;
   }
@@ -122,7 +133,7 @@ export class RecordUsage {
         }
       }
     }
-    return pending.map((p) => outcomeOf(p));
+    return pending.map((p) => outcomeOf(p, keyParam));
   }
 }
 
@@ -201,9 +212,9 @@ function replay(p: Pending, stored: StoredUsage | undefined, keyParam: string): 
   return { event: view(stored, c.meterCode, true) };
 }
 
-function outcomeOf(p: Pending): Outcome {
+function outcomeOf(p: Pending, keyParam: string): Outcome {
   if (p.sameAs) {
-    const first = outcomeOf(p.sameAs);
+    const first = outcomeOf(p.sameAs, keyParam);
     if ('error' in first) return first;
     const stored: StoredUsage = {
       ...first.event,
@@ -211,7 +222,7 @@ function outcomeOf(p: Pending): Outcome {
       idempotencyKey: '',
       occurredAt: new Date(first.event.occurredAt),
     };
-    return replay(p, stored, 'idempotencyKey');
+    return replay(p, stored, keyParam);
   }
   if (p.outcome) return p.outcome;
   return { event: view(p.row!, p.candidate.meterCode, false) };

@@ -1,0 +1,71 @@
+/**
+ * Group commit for single requests that share a batch path: items that arrive while the event loop is busy,
+ * or while `maxInFlight` runs are out, go together in the next run (up to `maxBatch`), each with its own
+ * answer. An idle service runs an item on its own in the next turn (no added wait); a loaded one pays for one
+ * transaction per group instead of one per item. A run that throws is repeated item by item, so one bad item
+ * fails only itself.
+ */
+export class GroupCommit<G, I, R> {
+  private queue: Array<{ group: G; item: I; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    /** Runs items of one group (e.g. one merchant scope) together; answers one result per item, in order. */
+    private readonly run: (group: G, items: I[]) => Promise<R[]>,
+    /** Items of equal keys may share a run. */
+    private readonly keyOf: (group: G) => string,
+    private readonly maxInFlight: number,
+    private readonly maxBatch: number,
+  ) {}
+
+  submit(group: G, item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ group, item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || !this.queue.length) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.inFlight >= this.maxInFlight || !this.queue.length) return;
+    const taken = this.queue.splice(0, this.maxBatch);
+    this.inFlight += 1;
+    // Whatever is left waits for the next free slot, as does what arrives meanwhile.
+    this.schedule();
+    try {
+      const groups = new Map<string, typeof taken>();
+      for (const t of taken) {
+        const key = this.keyOf(t.group);
+        groups.set(key, [...(groups.get(key) ?? []), t]);
+      }
+      await Promise.all([...groups.values()].map((members) => this.runGroup(members)));
+    } finally {
+      this.inFlight -= 1;
+      this.schedule();
+    }
+  }
+
+  private async runGroup(members: GroupCommit<G, I, R>['queue']): Promise<void> {
+    try {
+      const results = await this.run(
+        members[0].group,
+        members.map((m) => m.item),
+      );
+      members.forEach((m, i) => m.resolve(results[i]));
+    } catch (e) {
+      if (members.length === 1) return members[0].reject(e);
+      for (const m of members) {
+        await this.run(m.group, [m.item]).then(([r]) => m.resolve(r), m.reject);
+      }
+    }
+  }
+}
