@@ -9,3 +9,5 @@ export * from './sweep';
 export * from './due-work';
 export * from './sandbox-clock-copy';
 export * from './entity-rows';
+export * from './group-commit';
+export * from './grouped-transactions';

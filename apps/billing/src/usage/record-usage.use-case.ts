@@ -10,9 +10,8 @@ import {
   UsageEventView,
   UsageRequest,
 } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { GroupCommit, pipelinedTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
-import { GroupCommit } from './group-commit';
 import { readUsageBatchEvent } from './usage-event-input';
 import { NewUsage, StoredUsage, UsageLookup, UsageRepository, usageKey } from './usage.repository';
 

@@ -2,8 +2,8 @@
  * Group commit for single requests that share a batch path: items that arrive while the event loop is busy,
  * or while `maxInFlight` runs are out, go together in the next run (up to `maxBatch`), each with its own
  * answer. An idle service runs an item on its own in the next turn (no added wait); a loaded one pays for one
- * transaction per group instead of one per item. A run that throws is repeated item by item, so one bad item
- * fails only itself.
+ * transaction per group instead of one per item. A run that throws is repeated for each item alone, so one
+ * bad item fails only itself.
  */
 export class GroupCommit<G, I, R> {
   private queue: Array<{ group: G; item: I; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
@@ -63,9 +63,7 @@ export class GroupCommit<G, I, R> {
       members.forEach((m, i) => m.resolve(results[i]));
     } catch (e) {
       if (members.length === 1) return members[0].reject(e);
-      for (const m of members) {
-        await this.run(m.group, [m.item]).then(([r]) => m.resolve(r), m.reject);
-      }
+      await Promise.all(members.map((m) => this.run(m.group, [m.item]).then(([r]) => m.resolve(r), m.reject)));
     }
   }
 }
