@@ -22,10 +22,10 @@ export const billingEnv = {
   RENEWAL_LEASE_MS: int(60_000, 'How long a claimed renewal stays leased to its worker (longer than a payments call)', {
     min: 1000,
   }),
-  RENEWAL_BATCH: int(200, 'How many due subscriptions one claim takes', { min: 1, max: 10_000 }),
+  RENEWAL_BATCH: int(500, 'How many due subscriptions one claim takes (opened and recorded in one transaction each)', { min: 1, max: 10_000 }),
   RENEWAL_CONCURRENCY: int(
-    8,
-    'How many renewal charges one billing process has in flight at once (keep it below the payments database pool)',
+    128,
+    'How many renewal charges one billing process has in flight at once',
     {
       min: 1,
       max: 1000,
