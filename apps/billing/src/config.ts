@@ -22,15 +22,14 @@ export const billingEnv = {
   RENEWAL_LEASE_MS: int(60_000, 'How long a claimed renewal stays leased to its worker (longer than a payments call)', {
     min: 1000,
   }),
-  RENEWAL_BATCH: int(500, 'How many due subscriptions one claim takes (opened and recorded in one transaction each)', { min: 1, max: 10_000 }),
-  RENEWAL_CONCURRENCY: int(
-    128,
-    'How many renewal charges one billing process has in flight at once',
-    {
-      min: 1,
-      max: 1000,
-    },
-  ),
+  RENEWAL_BATCH: int(500, 'How many due subscriptions one claim takes (opened and recorded in one transaction each)', {
+    min: 1,
+    max: 10_000,
+  }),
+  RENEWAL_CONCURRENCY: int(128, 'How many renewal charges one billing process has in flight at once', {
+    min: 1,
+    max: 1000,
+  }),
   BILLING_FAULT_CRASH_AFTER_CHARGE: int(0, 'Tests only: the first N renewal charges stop before being recorded', {
     min: 0,
   }),
