@@ -1,3 +1,5 @@
+import { batchOrEach } from './batch-or-each';
+
 /**
  * Group commit for single requests that share a batch path: items that arrive while the event loop is busy,
  * or while `maxInFlight` runs are out, go together in the next run (up to `maxBatch`), each with its own
@@ -45,7 +47,9 @@ export class GroupCommit<G, I, R> {
       const groups = new Map<string, typeof taken>();
       for (const t of taken) {
         const key = this.keyOf(t.group);
-        groups.set(key, [...(groups.get(key) ?? []), t]);
+        const members = groups.get(key);
+        if (members) members.push(t);
+        else groups.set(key, [t]);
       }
       await Promise.all([...groups.values()].map((members) => this.runGroup(members)));
     } finally {
@@ -55,15 +59,10 @@ export class GroupCommit<G, I, R> {
   }
 
   private async runGroup(members: GroupCommit<G, I, R>['queue']): Promise<void> {
-    try {
-      const results = await this.run(
-        members[0].group,
-        members.map((m) => m.item),
-      );
-      members.forEach((m, i) => m.resolve(results[i]));
-    } catch (e) {
-      if (members.length === 1) return members[0].reject(e);
-      await Promise.all(members.map((m) => this.run(m.group, [m.item]).then(([r]) => m.resolve(r), m.reject)));
-    }
+    const outcomes = await batchOrEach(
+      members.map((m) => m.item),
+      (items) => this.run(members[0].group, items),
+    );
+    outcomes.forEach((o, i) => (o.status === 'fulfilled' ? members[i].resolve(o.value) : members[i].reject(o.reason)));
   }
 }

@@ -11,3 +11,4 @@ export * from './sandbox-clock-copy';
 export * from './entity-rows';
 export * from './group-commit';
 export * from './grouped-transactions';
+export * from './batch-or-each';

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock, uuidv7 } from '@app/clock';
 import { CallerContext, PaymentResponse } from '@app/contracts';
+import { batchOrEach } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { PaymentsClient } from '../payments/payments.client';
@@ -111,37 +112,21 @@ export class RenewalRunner {
     await this.payments.reverse(this.contextOf(c.attempt), c.payment.id, `${attemptKey(c.attempt)}_reverse`);
   }
 
-  /**
-   * `work` over the whole batch in one transaction; if that fails, over each item alone, so that one bad row
-   * (a conflicting invoice, a vanished plan) fails only itself. Answers each item's result in order (undefined
-   * for an item that failed, reported through `failed`).
-   */
+  /** Each item's result (undefined where it failed: reported through `failed`); see `batchOrEach`. */
   private async inBatchOrEach<T, R>(
     items: readonly T[],
-    work: (batch: readonly T[]) => Promise<R[]>,
+    work: (batch: T[]) => Promise<R[]>,
     idOf: (item: T) => string,
     failed: (id: string, e: unknown) => Promise<void>,
-  ): Promise<R[]> {
-    if (!items.length) return [];
-    try {
-      return await work(items);
-    } catch (e) {
-      if (items.length === 1) {
-        await failed(idOf(items[0]), e);
-        return [];
-      }
-      this.logger.warn({ err: e, size: items.length }, 'renewal batch failed; running its steps one by one');
-    }
-    const results: R[] = [];
-    for (const item of items) {
-      try {
-        results.push((await work([item]))[0]);
-      } catch (e) {
-        results.push(undefined as R);
-        await failed(idOf(item), e);
-      }
-    }
-    return results;
+  ): Promise<Array<R | undefined>> {
+    const outcomes = await batchOrEach(items, work, (e) =>
+      this.logger.warn({ err: e, size: items.length }, 'renewal batch failed; running its steps one by one'),
+    );
+    return Promise.all(
+      outcomes.map(async (o, i) =>
+        o.status === 'fulfilled' ? o.value : void (await failed(idOf(items[i]), o.reason)),
+      ),
+    );
   }
 
   private charge(a: ChargeAttempt): Promise<PaymentResponse> {

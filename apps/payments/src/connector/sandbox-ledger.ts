@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { runStatement, statement } from '@app/database';
+import { GroupCommit, runStatement, statement } from '@app/database';
 import { AcquirerOutcome, ModificationOutcome } from './connector';
 
 export type SandboxAnswer = AcquirerOutcome | ModificationOutcome;
@@ -42,32 +42,26 @@ const REMEMBER = statement(
 );
 const FIND = statement('sandbox_ledger_find', 'SELECT answer FROM sandbox_acquirer_ledger WHERE reference = $1');
 
-interface Pending {
-  reference: string;
-  fresh: SandboxAnswer;
-  done: (answer: SandboxAnswer) => void;
-  failed: (e: unknown) => void;
-}
-
 /**
  * The sandbox acquirer's own table of answered references (in the payments database, but the acquirer's
  * record, not the payment's): it outlives a crash of the payments process, as a real acquirer's does, so the
  * recovery sweep's lookup finds what it did. An answer is stored before it is given. Calls that arrive while a
- * write is on its way are stored together in the next one (one statement and one commit for many payments, as
- * the sandbox must not cost the purchase path a commit of its own per payment).
+ * write is on its way are stored together in the next one (`GroupCommit`, one write at a time: one statement
+ * and one commit for many payments, as the sandbox must not cost the purchase path a commit per payment).
  */
 @Injectable()
 export class DatabaseLedger implements SandboxLedger {
-  private queue: Pending[] = [];
-  private writing = false;
+  private readonly writes = new GroupCommit<null, { reference: string; fresh: SandboxAnswer }, SandboxAnswer>(
+    (_none, entries) => this.write(entries),
+    () => '',
+    1,
+    10_000,
+  );
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   once(reference: string, fresh: SandboxAnswer): Promise<SandboxAnswer> {
-    return new Promise((done, failed) => {
-      this.queue.push({ reference, fresh, done, failed });
-      if (!this.writing) setImmediate(() => void this.write());
-    });
+    return this.writes.submit(null, { reference, fresh });
   }
 
   async find(reference: string): Promise<SandboxAnswer | undefined> {
@@ -75,31 +69,22 @@ export class DatabaseLedger implements SandboxLedger {
     return rows[0]?.answer;
   }
 
-  private async write(): Promise<void> {
-    if (this.writing || !this.queue.length) return;
-    this.writing = true;
-    const batch = this.queue;
-    this.queue = [];
-    try {
-      // A reference twice in one batch: the first one is the answer (as if it had been written first).
-      const first = new Map<string, Pending>();
-      for (const p of batch) if (!first.has(p.reference)) first.set(p.reference, p);
-      const entries = [...first.values()];
-      const stored = await runStatement<{ reference: string }>(this.db, REMEMBER, [
-        entries.map((p) => p.reference),
-        entries.map((p) => JSON.stringify(p.fresh)),
-      ]);
-      const inserted = new Set(stored.map((r) => r.reference));
-      for (const p of batch) {
-        const winner = first.get(p.reference)!;
-        if (inserted.has(p.reference)) p.done(winner.fresh);
-        else void this.find(p.reference).then((earlier) => p.done(earlier ?? winner.fresh), p.failed);
-      }
-    } catch (e) {
-      batch.forEach((p) => p.failed(e));
-    } finally {
-      this.writing = false;
-      if (this.queue.length) void this.write();
-    }
+  /** Each entry's answer: its own if stored now, else the one stored earlier under its reference. */
+  private async write(batch: Array<{ reference: string; fresh: SandboxAnswer }>): Promise<SandboxAnswer[]> {
+    // A reference twice in one batch: the first one is the answer (as if it had been written first).
+    const first = new Map<string, SandboxAnswer>();
+    for (const p of batch) if (!first.has(p.reference)) first.set(p.reference, p.fresh);
+    const stored = await runStatement<{ reference: string }>(this.db, REMEMBER, [
+      [...first.keys()],
+      [...first.values()].map((answer) => JSON.stringify(answer)),
+    ]);
+    const inserted = new Set(stored.map((r) => r.reference));
+    return Promise.all(
+      batch.map(async (p) =>
+        inserted.has(p.reference)
+          ? first.get(p.reference)!
+          : ((await this.find(p.reference)) ?? first.get(p.reference)!),
+      ),
+    );
   }
 }
