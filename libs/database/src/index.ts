@@ -12,3 +12,4 @@ export * from './entity-rows';
 export * from './group-commit';
 export * from './grouped-transactions';
 export * from './batch-or-each';
+export * from './queue-claim';

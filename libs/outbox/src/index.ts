@@ -1,6 +1,7 @@
 export * from './outbox.entity';
 export * from './outbox.migration';
 export * from './outbox-json-envelope.migration';
+export * from './outbox-claim-index.migration';
 export * from './outbox.module';
 export * from './outbox.pruner';
 export * from './outbox.relay';

@@ -1,4 +1,4 @@
-import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
+import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreateUsageEvents1766200000000 } from '../usage/usage.migration';
 import { RenewalLease1766300000000 } from '../renewal/renewal.migration';
 import { Billing1766100000000 } from './1766100000000-billing';
@@ -10,4 +10,5 @@ export const migrations = [
   Billing1766100000000,
   CreateUsageEvents1766200000000,
   RenewalLease1766300000000,
+  OutboxClaimIndex1766400000000,
 ];

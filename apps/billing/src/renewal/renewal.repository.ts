@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deferStatement, runStatement, statement } from '@app/database';
+import { deferStatement, runQueueClaim, runStatement, statement } from '@app/database';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { MeterEntity } from '../meter/meter.entity';
 import { PlanEntity } from '../plan/plan.entity';
@@ -68,7 +68,7 @@ export class RenewalRepository {
 
   /** Due rows, earliest first, leased until `leaseUntil` (one short transaction of its own). */
   async claim(upTo: Date, realNow: Date, limit: number, leaseUntil: Date, scope?: Scope): Promise<DueRow[]> {
-    const rows = await runStatement<{ id: string; dueAt: Date }>(this.db, CLAIM, [
+    const rows = await runQueueClaim<{ id: string; dueAt: Date }>(this.db, CLAIM, [
       upTo,
       realNow,
       limit,

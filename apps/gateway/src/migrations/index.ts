@@ -1,4 +1,4 @@
-import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
+import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
@@ -15,4 +15,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   SandboxClocks1765100000000,
   MerchantIds1766000000000,
   encryptWebhookSecrets(cipher),
+  OutboxClaimIndex1766400000000,
 ];

@@ -1,5 +1,5 @@
 import { CreateSandboxClocks1765100000000 } from '@app/database';
-import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
+import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreatePaymentLinks1766000000000 } from './1766000000000-payment-links';
 
 /** Every migration of the payment-links database, in order. */
@@ -8,4 +8,5 @@ export const migrations = [
   OutboxJsonEnvelope1765000000000,
   CreateSandboxClocks1765100000000,
   CreatePaymentLinks1766000000000,
+  OutboxClaimIndex1766400000000,
 ];

@@ -1,5 +1,5 @@
 import { CreateSandboxClocks1765100000000 } from '@app/database';
-import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000 } from '@app/outbox';
+import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { OrderCodeKey1765200000000 } from './1765200000000-order-code-key';
 import { AcquirerAttempts1766100000000 } from './1766100000000-acquirer-attempts';
@@ -18,4 +18,5 @@ export const migrations = [
   CreateSandboxClocks1765100000000,
   OrderCodeKey1765200000000,
   AcquirerAttempts1766100000000,
+  OutboxClaimIndex1766400000000,
 ];
