@@ -1,4 +1,3 @@
-import { UpdateRoom1766500000000 } from './1766500000000-update-room';
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreateUsageEvents1766200000000 } from '../usage/usage.migration';
 import { RenewalLease1766300000000 } from '../renewal/renewal.migration';
@@ -12,5 +11,4 @@ export const migrations = [
   CreateUsageEvents1766200000000,
   RenewalLease1766300000000,
   OutboxClaimIndex1766400000000,
-  UpdateRoom1766500000000,
 ];

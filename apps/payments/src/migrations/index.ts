@@ -1,4 +1,3 @@
-import { UpdateRoom1766500000000 } from './1766500000000-update-room';
 import { CreateSandboxClocks1765100000000 } from '@app/database';
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
@@ -20,5 +19,4 @@ export const migrations = [
   OrderCodeKey1765200000000,
   AcquirerAttempts1766100000000,
   OutboxClaimIndex1766400000000,
-  UpdateRoom1766500000000,
 ];
