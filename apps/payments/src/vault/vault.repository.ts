@@ -2,9 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
+import { entitySelect } from '@app/database';
 import { StoredCard } from './stored-card.entity';
 
 type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
+
+const byToken = entitySelect(
+  StoredCard,
+  'stored_cards_by_token',
+  'token = $1 AND merchant_code = $2 AND environment = $3',
+);
 
 @Injectable()
 export class VaultRepository {
@@ -18,9 +25,8 @@ export class VaultRepository {
    * Only the token's own merchant and environment can find it. `manager`: the caller's transaction, so a
    * purchase that holds a pool connection never waits for a second one (a full pool would wait forever).
    */
-  findByToken(scope: Scope, token: string, manager: EntityManager = this.db.manager): Promise<StoredCard | null> {
-    return manager.getRepository(StoredCard).findOne({
-      where: { token, merchantCode: scope.merchantCode, environment: scope.environment },
-    });
+  async findByToken(scope: Scope, token: string, manager: EntityManager = this.db.manager): Promise<StoredCard | null> {
+    const [card] = await byToken(manager, [token, scope.merchantCode, scope.environment]);
+    return card ?? null;
   }
 }
