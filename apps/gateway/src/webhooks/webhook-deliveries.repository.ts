@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { WebhookEnvelope } from '@app/contracts';
-import { runStatement, statement } from '@app/database';
+import { runQueueClaim, runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome, statesBefore } from './delivery-policy';
 import { AttemptStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from './signature';
@@ -50,6 +50,29 @@ export interface DeliveryTarget {
   endpointId: string | null;
   url: string;
 }
+
+/** Due tries, earliest first, leased for $2 seconds (claimed in index order: see runQueueClaim). */
+const CLAIM_DUE = statement(
+  'webhook_attempts_claim_due',
+  `WITH claimed AS (
+     UPDATE webhook_attempts SET claimed_until = now() + make_interval(secs => $2)
+     WHERE id IN (
+       SELECT id FROM webhook_attempts
+       WHERE status = 'pending' AND due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+       ORDER BY due_at
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED)
+     RETURNING id, delivery_id, attempt)
+   SELECT c.id, c.attempt, d.id AS "deliveryId", d.event_id AS "eventId", d.url, d.body,
+          d.endpoint_id AS "endpointId", d.merchant_code AS "merchantCode", d.environment,
+          COALESCE(e.secret_key_id, s.secret_key_id) AS "keyId", COALESCE(e.secret_sealed, s.secret_sealed) AS blob,
+          (e.deleted_at IS NOT NULL) AS "endpointDeleted"
+   FROM claimed c
+   JOIN webhook_deliveries d ON d.id = c.delivery_id
+   LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+   LEFT JOIN webhook_secrets s
+     ON d.endpoint_id IS NULL AND s.merchant_code = d.merchant_code AND s.environment = d.environment`,
+);
 
 /**
  * The endpoints subscribed to each event's type (or to `*`) in its merchant and environment: one row per
@@ -136,27 +159,7 @@ export class WebhookDeliveriesRepository {
 
   /** Claims tries that are due: FOR UPDATE SKIP LOCKED plus a lease, so a crashed replica's claim lapses. */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
-    const rows: ClaimedRow[] = await this.db.query(
-      `WITH claimed AS (
-         UPDATE webhook_attempts SET claimed_until = now() + make_interval(secs => $2)
-         WHERE id IN (
-           SELECT id FROM webhook_attempts
-           WHERE status = 'pending' AND due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
-           ORDER BY due_at
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED)
-         RETURNING id, delivery_id, attempt)
-       SELECT c.id, c.attempt, d.id AS "deliveryId", d.event_id AS "eventId", d.url, d.body,
-              d.endpoint_id AS "endpointId", d.merchant_code AS "merchantCode", d.environment,
-              COALESCE(e.secret_key_id, s.secret_key_id) AS "keyId", COALESCE(e.secret_sealed, s.secret_sealed) AS blob,
-              (e.deleted_at IS NOT NULL) AS "endpointDeleted"
-       FROM claimed c
-       JOIN webhook_deliveries d ON d.id = c.delivery_id
-       LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       LEFT JOIN webhook_secrets s
-         ON d.endpoint_id IS NULL AND s.merchant_code = d.merchant_code AND s.environment = d.environment`,
-      [limit, leaseSeconds],
-    );
+    const rows = await runQueueClaim<ClaimedRow>(this.db, CLAIM_DUE, [limit, leaseSeconds]);
     return rows.map(({ endpointId, merchantCode, environment, keyId, blob, ...claim }) => ({
       ...claim,
       secret: this.openSecret(endpointId ? { endpointId } : { merchantCode, environment }, keyId, blob),
