@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deferStatement, runStatement, statement } from '@app/database';
+import { deferStatement, runQueueClaim, runStatement, statement } from '@app/database';
 import { AcquirerAttempt, ModificationDetail } from './acquirer-attempt';
 
 const INSERT = statement(
@@ -34,6 +34,19 @@ export class AttemptAlreadyResolved extends Error {
 const COLUMNS = `id, payment_id AS "paymentId", merchant_code AS "merchantCode", environment, operation,
   request_reference AS "requestReference", connection_code AS "connectionCode", acquirer,
   idempotency_key AS "idempotencyKey", detail`;
+
+/** Stale attempts, oldest first, leased for $3 ms (claimed in index order: see runQueueClaim). */
+const CLAIM_STALE = statement(
+  'acquirer_attempts_claim_stale',
+  `UPDATE acquirer_attempts SET claimed_until = now() + make_interval(secs => $3::float8 / 1000)
+   WHERE id IN (
+     SELECT id FROM acquirer_attempts
+     WHERE reserved_at < now() - make_interval(secs => $1::float8 / 1000)
+       AND (claimed_until IS NULL OR claimed_until < now())
+     ORDER BY reserved_at, id LIMIT $2
+     FOR UPDATE SKIP LOCKED)
+   RETURNING ${COLUMNS}`,
+);
 
 /** Acquirer calls in flight (see AcquirerAttempt). */
 @Injectable()
@@ -83,21 +96,6 @@ export class AcquirerAttemptRepository {
    * held while the acquirer is asked. A crashed sweeper's lease lapses.
    */
   claimStale(olderThanMs: number, limit: number, leaseMs: number): Promise<AcquirerAttempt[]> {
-    return this.db
-      .query(
-        `UPDATE acquirer_attempts SET claimed_until = now() + make_interval(secs => $3::float8 / 1000)
-       WHERE id IN (
-         SELECT id FROM acquirer_attempts
-         WHERE reserved_at < now() - make_interval(secs => $1::float8 / 1000)
-           AND (claimed_until IS NULL OR claimed_until < now())
-         ORDER BY reserved_at, id LIMIT $2
-         FOR UPDATE SKIP LOCKED)
-       RETURNING ${COLUMNS}`,
-        [olderThanMs, limit, leaseMs],
-      )
-      .then(
-        (result: unknown) =>
-          (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as AcquirerAttempt[],
-      );
+    return runQueueClaim<AcquirerAttempt>(this.db, CLAIM_STALE, [olderThanMs, limit, leaseMs]);
   }
 }
