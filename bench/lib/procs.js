@@ -9,14 +9,25 @@ const os = require('node:os');
 const CLOCK_TICKS = 100; // USER_HZ on Linux: /proc/<pid>/stat times are in 1/100 s.
 
 /** A port nobody listens on right now (the usual small race with other starters is acceptable here). */
-function freePort() {
-  return new Promise((resolve, reject) => {
+/**
+ * A port for an app to listen on, free now on every interface, picked below the kernel's ephemeral range
+ * (ip_local_port_range, 32768–60999 by default). A port from `listen(0)` comes from that range, where any
+ * outgoing connection made before the app binds (a pool, a NATS client, the load generator) may take it: the
+ * app then fails with EADDRINUSE.
+ */
+async function freePort() {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
+}
+
+function canListen(port) {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 
@@ -15,17 +14,11 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A free TCP port, so the gateway's PUBLIC_BASE_URL (3DS challenge URLs) can name where it really listens. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/**
+ * A free TCP port, so the gateway's PUBLIC_BASE_URL (3DS challenge URLs) can name where it really listens: the
+ * bench's picker, below the ephemeral range.
+ */
+export const freePort = (require('../../bench/lib/procs') as { freePort(): Promise<number> }).freePort;
 
 /**
  * Every console error (a CSP violation is one), script error and failed sub-resource of a page, so a test can

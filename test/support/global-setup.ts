@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
@@ -9,16 +8,8 @@ import { stateFileFor, TestRunState } from './run-state';
 
 const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+// The bench's port picker (below the ephemeral range, so no outgoing connection takes it first).
+const { freePort } = require('../../bench/lib/procs') as { freePort(): Promise<number> };
 
 /**
  * One run: a run id that prefixes every database the tests create (dropped in teardown), and a private
