@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ensureDatabase, runQueueClaim, runStatement, statement } from '@app/database';
+import { ensureDatabase, runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import { runState } from '../support/run-state';
+
+const SETTINGS = statement(
+  'queue_claim_test_settings',
+  `SELECT current_setting('synchronous_commit') AS commit, current_setting('enable_bitmapscan') AS bitmap`,
+);
 
 const PLAN = statement(
   'queue_claim_test_plan',
@@ -64,5 +69,22 @@ describe('runQueueClaim', () => {
     expect(nodeTypes(ordered)).not.toContain('Bitmap Index Scan');
     // Left: the index pages of the dead entries (until a VACUUM), no longer the heap pages behind them.
     expect(blocks(ordered)).toBeLessThan(blocks(planned) / 2);
+  });
+
+  it('asyncCommit: that one transaction commits without waiting for the flush, the connection keeps its settings', async () => {
+    const settings = (run: (ds: DataSource) => Promise<Array<{ commit: string; bitmap: string }>>) =>
+      run(ds).then(([row]) => row);
+    expect(await settings((d) => runQueueClaim(d, SETTINGS, []))).toEqual({ commit: 'on', bitmap: 'off' });
+    expect(await settings((d) => runQueueClaim(d, SETTINGS, [], { asyncCommit: true }))).toEqual({
+      commit: 'off',
+      bitmap: 'off',
+    });
+    expect(await settings((d) => runAsyncCommit(d, SETTINGS, []))).toEqual({ commit: 'off', bitmap: 'on' });
+    // The pooled connections afterwards: the settings were local to their transactions.
+    const after = await Promise.all([1, 2].map(() => settings((d) => runStatement(d, SETTINGS, []))));
+    expect(after).toEqual([
+      { commit: 'on', bitmap: 'on' },
+      { commit: 'on', bitmap: 'on' },
+    ]);
   });
 });

@@ -4,6 +4,17 @@ import { deferQuery, deferStatement, pipelinedTransaction } from './pipelined-tr
 import { Statement, statement } from './prepared';
 
 const ORDERED_SCANS = statement('ordered_scans', "SELECT set_config('enable_bitmapscan', 'off', true)");
+const ASYNC_COMMIT = statement('async_commit', "SELECT set_config('synchronous_commit', 'off', true)");
+
+export interface QueueWriteOptions {
+  /**
+   * Commit without waiting for the WAL flush (`synchronous_commit` off for this one transaction). Only for
+   * bookkeeping whose loss in a database crash repeats work that is idempotent anyway: the outbox relay's
+   * leases and marks (an event published again is dropped by JetStream's duplicate window, or by consumers
+   * that dedupe on the event id). It saves a flush per round, which at a low event rate is one per event.
+   */
+  asyncCommit?: boolean;
+}
 
 /**
  * Runs a queue's claim (`… ORDER BY <index columns> LIMIT n FOR UPDATE SKIP LOCKED`) with bitmap scans off for
@@ -17,12 +28,28 @@ export async function runQueueClaim<R extends QueryResultRow = QueryResultRow>(
   ds: DataSource,
   claim: Statement,
   values: unknown[],
+  options: QueueWriteOptions = {},
 ): Promise<R[]> {
-  // BEGIN, the setting, the claim and COMMIT leave in one write: one round trip, as the bare claim took.
+  // BEGIN, the settings, the claim and COMMIT leave in one write: one round trip, as the bare claim took.
   let rows!: Promise<R[]>;
   await pipelinedTransaction(ds, async (m) => {
     await deferStatement(m, ORDERED_SCANS, []);
+    if (options.asyncCommit) await deferStatement(m, ASYNC_COMMIT, []);
     rows = deferQuery<R>(m, claim, values);
+  });
+  return rows;
+}
+
+/** One statement in a transaction of its own that commits without waiting for the WAL flush (see above). */
+export async function runAsyncCommit<R extends QueryResultRow = QueryResultRow>(
+  ds: DataSource,
+  st: Statement,
+  values: unknown[],
+): Promise<R[]> {
+  let rows!: Promise<R[]>;
+  await pipelinedTransaction(ds, async (m) => {
+    await deferStatement(m, ASYNC_COMMIT, []);
+    rows = deferQuery<R>(m, st, values);
   });
   return rows;
 }

@@ -3,7 +3,7 @@ import { JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
-import { runQueueClaim, runStatement, statement } from '@app/database';
+import { runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import { LOGGER, Metrics } from '@app/observability';
 import { PollingLoop } from '@app/platform';
 
@@ -128,7 +128,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   async publishBatch(): Promise<number> {
     // NATS first: rows are claimed only when they can go out at once.
     const js = await this.jetstream();
-    const rows = await runQueueClaim<ClaimedRow>(this.dataSource, CLAIM, [this.batchSize(), this.leaseSeconds()]);
+    // Leases and marks commit without waiting for the WAL flush: lost in a database crash, they only make an
+    // event go out again, which JetStream's duplicate window (message id = event id) drops.
+    const rows = await runQueueClaim<ClaimedRow>(this.dataSource, CLAIM, [this.batchSize(), this.leaseSeconds()], {
+      asyncCommit: true,
+    });
     if (!rows.length) return 0;
     // Published in order on one connection, acknowledged together: one round trip per batch, not per row.
     const results = await this.holding(
@@ -138,7 +142,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const done: string[] = [];
     const rest: string[] = [];
     results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
-    if (done.length) await runStatement(this.dataSource, MARK_PUBLISHED, [done]);
+    if (done.length) await runAsyncCommit(this.dataSource, MARK_PUBLISHED, [done]);
     this.metrics.eventsPublished(done.length);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
