@@ -2,7 +2,10 @@ import { INestApplication } from '@nestjs/common';
 import { AckPolicy, connect, DeliverPolicy, NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
 import { EventEnvelope, EVENTS_STREAM, EventTypes } from '@app/contracts';
-import { ensureEventsStream } from '@app/messaging';
+import pino from 'pino';
+import { pipelinedTransaction } from '@app/database';
+import { ensureEventsStream, NatsClient } from '@app/messaging';
+import { Metrics } from '@app/observability';
 import { uuidv7 } from '@app/clock';
 import { OUTBOX_RETENTION_MS, OutboxPruner, OutboxRelay, OutboxWriter } from '@app/outbox';
 import { runState } from '../support/run-state';
@@ -175,5 +178,89 @@ describe('transactional outbox', () => {
     ]);
     expect(left.map((r) => r.id).sort()).toEqual([rows.oldUnpublished, rows.recentPublished].sort());
     await db.query('DELETE FROM outbox WHERE id = $1', [rows.oldUnpublished]);
+  });
+
+  describe('direct publish after a pipelined transaction', () => {
+    type Row = { attempts: number; published_at: Date | null; claimed_until: Date | null };
+    const rowsOf = (merchant: string): Promise<Row[]> =>
+      replicaA
+        .get(DataSource)
+        .query("SELECT attempts, published_at, claimed_until FROM outbox WHERE envelope->>'merchantCode' = $1", [
+          merchant,
+        ]);
+
+    /** A writer whose relay never polls (pollMs 0: it runs only when kicked), on replica A's connections. */
+    async function quietWriter(leaseSeconds?: number) {
+      const relay = new OutboxRelay(
+        replicaA.get(DataSource),
+        replicaA.get(NatsClient),
+        new Metrics('outbox_direct_test'),
+        { pollMs: 0, leaseSeconds },
+        pino({ level: 'silent' }),
+      );
+      relay.onApplicationBootstrap();
+      await until(
+        async () => relay.publishesDirectly(),
+        (ready) => ready,
+      );
+      return { relay, writer: new OutboxWriter(relay) };
+    }
+
+    const writeIn = (writer: OutboxWriter, merchantCode: string, n: number) =>
+      pipelinedTransaction(replicaA.get(DataSource), async (m) => {
+        for (let i = 0; i < n; i++) {
+          await writer.add(m, EventTypes.paymentPending, { merchantCode, environment: 'sandbox' }, { i }, new Date());
+        }
+      });
+
+    it('are published by the writing process as soon as they commit, with no claim by any relay', async () => {
+      const { relay, writer } = await quietWriter();
+      try {
+        const merchant = `direct${Date.now()}`;
+        await writeIn(writer, merchant, 20);
+        // Born leased (5 s) to a relay that never polls: only its direct publish can send them this soon, and
+        // the two replicas' relays, polling meanwhile, cannot claim them (attempts stays 1).
+        const rows = await until(
+          () => rowsOf(merchant),
+          (r) => r.length === 20 && r.every((x) => x.published_at),
+          3_000,
+        );
+        expect(rows.every((r) => r.published_at && r.attempts === 1 && r.claimed_until === null)).toBe(true);
+        const events = await until(
+          () => published(nc, merchant),
+          (e) => e.length === 20,
+        );
+        expect(events.map((e) => (e.data as { i: number }).i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      } finally {
+        await relay.beforeApplicationShutdown();
+      }
+    });
+
+    it('a row whose writer died before publishing is held for its lease, then claimed by another relay', async () => {
+      const { relay, writer } = await quietWriter(1);
+      // The process "dies" right after the commit: its direct publish never happens.
+      jest.spyOn(relay, 'publishCommitted').mockImplementation(() => undefined);
+      try {
+        const merchant = `orphan${Date.now()}`;
+        await writeIn(writer, merchant, 3);
+        const held = await rowsOf(merchant);
+        expect(held.every((r) => r.published_at === null && r.attempts === 1 && r.claimed_until)).toBe(true);
+        const rows = await until(
+          () => rowsOf(merchant),
+          (r) => r.every((x) => x.published_at),
+          10_000,
+        );
+        // Born with one claim, taken over with a second once the 1 s lease ran out.
+        expect(rows.map((r) => r.attempts)).toEqual([2, 2, 2]);
+        expect(
+          await until(
+            () => published(nc, merchant),
+            (e) => e.length === 3,
+          ),
+        ).toHaveLength(3);
+      } finally {
+        await relay.beforeApplicationShutdown();
+      }
+    });
   });
 });

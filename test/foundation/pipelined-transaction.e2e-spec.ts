@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { deferStatement, ensureDatabase, pipelinedTransaction, runStatement, statement } from '@app/database';
+import {
+  afterCommit,
+  deferStatement,
+  ensureDatabase,
+  pipelinedTransaction,
+  runStatement,
+  statement,
+} from '@app/database';
 import { runState } from '../support/run-state';
 
 const INSERT = statement('pipe_test_insert', 'INSERT INTO items (id, label) VALUES ($1, $2)');
@@ -71,5 +78,42 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
   it('outside a transaction a deferred write simply runs', async () => {
     await deferStatement(ds.manager, INSERT, [5, 'e']);
     expect(await count()).toBe(1);
+  });
+
+  it('afterCommit hooks run once the commit is through, in order, and never after a rollback', async () => {
+    const calls: string[] = [];
+    const seenAtHook: number[] = [];
+    await pipelinedTransaction(ds, async (m) => {
+      await deferStatement(m, INSERT, [1, 'a']);
+      expect(afterCommit(m, () => calls.push('first'))).toBe(true);
+      expect(afterCommit(m, () => void count().then((n) => seenAtHook.push(n)))).toBe(true);
+      afterCommit(m, () => calls.push('second'));
+      expect(calls).toEqual([]);
+    });
+    expect(calls).toEqual(['first', 'second']);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seenAtHook).toEqual([1]);
+
+    // A failed deferred write and a work that throws both roll back: their hooks never run.
+    await expect(
+      pipelinedTransaction(ds, async (m) => {
+        afterCommit(m, () => calls.push('after a failed write'));
+        await deferStatement(m, INSERT, [1, 'duplicate']);
+      }),
+    ).rejects.toThrow();
+    await expect(
+      pipelinedTransaction(ds, async (m) => {
+        afterCommit(m, () => calls.push('after a throw'));
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(calls).toEqual(['first', 'second']);
+  });
+
+  it('afterCommit outside a pipelined transaction registers nothing and says so', async () => {
+    let ran = false;
+    expect(afterCommit(ds.manager, () => (ran = true))).toBe(false);
+    await ds.transaction(async (m) => expect(afterCommit(m, () => (ran = true))).toBe(false));
+    expect(ran).toBe(false);
   });
 });

@@ -21,7 +21,9 @@ export async function pipelinedTransaction<T>(
   const runner = ds.createQueryRunner();
   const client = (await runner.connect()) as PoolClient;
   const deferred: Array<Promise<unknown>> = [];
+  const committed: Array<() => void> = [];
   pending.set(runner, deferred);
+  hooks.set(runner, committed);
   coalesceWrites(client);
   const begin = quietly(client.query('BEGIN'));
   markActive(runner, true);
@@ -30,6 +32,7 @@ export async function pipelinedTransaction<T>(
     coalesceWrites(client);
     const commit = quietly(client.query('COMMIT'));
     await firstFailure([begin, ...deferred, commit]);
+    for (const hook of committed) hook();
     return result;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -37,6 +40,7 @@ export async function pipelinedTransaction<T>(
     throw (await failureAmong(deferred)) ?? e;
   } finally {
     pending.delete(runner);
+    hooks.delete(runner);
     markActive(runner, false);
     await runner.release();
   }
@@ -48,6 +52,19 @@ function markActive(runner: QueryRunner, active: boolean): void {
 }
 
 const pending = new WeakMap<QueryRunner, Array<Promise<unknown>>>();
+const hooks = new WeakMap<QueryRunner, Array<() => void>>();
+
+/**
+ * Inside `pipelinedTransaction`: runs `hook` once the transaction has committed (in the order registered, before
+ * the work's caller hears the answer), never if it rolls back; answers false, registering nothing, anywhere
+ * else. A hook must not throw: it starts work of its own (the outbox's direct publish) and returns.
+ */
+export function afterCommit(manager: EntityManager, hook: () => void): boolean {
+  const list = manager.queryRunner ? hooks.get(manager.queryRunner) : undefined;
+  if (!list) return false;
+  list.push(hook);
+  return true;
+}
 
 /**
  * A write whose answer the work does not need: inside `pipelinedTransaction` it is sent now and checked at

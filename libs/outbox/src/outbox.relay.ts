@@ -27,7 +27,8 @@ export interface OutboxOptions {
   leaseSeconds?: number;
 }
 
-interface ClaimedRow {
+/** An outbox row on its way to JetStream: its event id, subject and envelope (JSON text). */
+export interface OutboxEvent {
   id: string;
   type: string;
   envelope: string;
@@ -61,11 +62,16 @@ const RELEASE = statement(
 );
 
 /**
- * Publishes outbox rows to JetStream. Rows are claimed with FOR UPDATE SKIP LOCKED and a short lease, renewed
- * while the batch is out, so concurrent relays (replicas) never publish the same row at the same time and
- * the rows of a relay that died are taken over within one lease; publishing happens outside any
- * transaction (STYLE §9); the message id is the event id, so a re-publish after a crash is dropped by
- * JetStream's duplicate window. At-least-once. `attempts` counts claims.
+ * Publishes outbox rows to JetStream, at least once, in two ways:
+ * - Directly: a row written inside a pipelined transaction is inserted already leased to this relay
+ *   (`OutboxWriter`), and once that transaction commits the relay publishes it from memory and marks it, with no
+ *   claim: one statement per batch of events instead of two, and no poll between the commit and the publish.
+ * - By claim: rows nobody holds (written elsewhere, released after a failed publish, or left by a relay that
+ *   died, once their lease ran out) are claimed with FOR UPDATE SKIP LOCKED and a short lease.
+ * Either way a live relay renews the lease while its batch is out, so concurrent relays (replicas) never publish
+ * the same row at the same time and the rows of a relay that died are taken over within one lease; publishing
+ * happens outside any transaction (STYLE §9); the message id is the event id, so a re-publish after a crash is
+ * dropped by JetStream's duplicate window. `attempts` counts claims (a directly published row was born with 1).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -73,6 +79,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private js?: JetStreamClient;
   private streamReady = false;
   private kickTimer?: NodeJS.Timeout;
+  /** Committed rows waiting for this turn's direct publish, and the direct batches still out. */
+  private committed: OutboxEvent[] = [];
+  private readonly direct = new Set<Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -102,6 +111,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   async beforeApplicationShutdown(): Promise<void> {
     clearTimeout(this.kickTimer);
     await this.loop.stop();
+    this.flushCommitted();
+    await Promise.all([...this.direct]);
     if (!this.nats.current()) return;
     try {
       while ((await this.publishBatch()) >= this.batchSize());
@@ -112,6 +123,34 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   kick(): void {
     this.loop.kick();
+  }
+
+  /**
+   * Whether a row written now may be born leased to this relay for a direct publish: only while JetStream is
+   * known to be reachable (otherwise the row waits, unleased, for a claim).
+   */
+  publishesDirectly(): boolean {
+    return this.js !== undefined && this.nats.current() !== undefined;
+  }
+
+  /**
+   * A row born leased to this relay whose transaction has committed: published in this turn's batch with
+   * the others that committed meanwhile. A failure releases what did not go out, for the next claim.
+   */
+  publishCommitted(row: OutboxEvent): void {
+    this.committed.push(row);
+    if (this.committed.length === 1) setImmediate(() => this.flushCommitted());
+  }
+
+  private flushCommitted(): void {
+    if (!this.committed.length) return;
+    const rows = this.committed;
+    this.committed = [];
+    const batch = this.publishRows(this.js!, rows).catch((e: unknown) =>
+      this.logger.warn({ err: e }, 'Outbox relay could not publish committed events; the next claim will'),
+    );
+    this.direct.add(batch);
+    void batch.finally(() => this.direct.delete(batch));
   }
 
   /** Called inside a transaction: give it a moment to commit before looking. */
@@ -130,10 +169,16 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const js = await this.jetstream();
     // Leases and marks commit without waiting for the WAL flush: lost in a database crash, they only make an
     // event go out again, which JetStream's duplicate window (message id = event id) drops.
-    const rows = await runQueueClaim<ClaimedRow>(this.dataSource, CLAIM, [this.batchSize(), this.leaseSeconds()], {
+    const rows = await runQueueClaim<OutboxEvent>(this.dataSource, CLAIM, [this.batchSize(), this.leaseSeconds()], {
       asyncCommit: true,
     });
     if (!rows.length) return 0;
+    await this.publishRows(js, rows);
+    return rows.length;
+  }
+
+  /** Publishes rows this relay holds, marks those that went out and releases the rest (then throws). */
+  private async publishRows(js: JetStreamClient, rows: OutboxEvent[]): Promise<void> {
     // Published in order on one connection, acknowledged together: one round trip per batch, not per row.
     const results = await this.holding(
       rows.map((r) => r.id),
@@ -150,7 +195,6 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       await runStatement(this.dataSource, RELEASE, [rest, String((failure.reason as Error)?.message).slice(0, 500)]);
       throw failure.reason;
     }
-    return rows.length;
   }
 
   /** Runs `work` while renewing the lease on `ids` every third of it; the last renewal is over when it returns. */
@@ -172,7 +216,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
-  private leaseSeconds(): number {
+  leaseSeconds(): number {
     return this.options.leaseSeconds ?? OUTBOX_LEASE_SECONDS;
   }
 
@@ -192,6 +236,6 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 }
 
 /** `msgID` is sent as the Nats-Msg-Id header: JetStream's duplicate window drops a second copy. */
-function publishRow(js: JetStreamClient, row: ClaimedRow): Promise<PubAck> {
+function publishRow(js: JetStreamClient, row: OutboxEvent): Promise<PubAck> {
   return js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id });
 }
