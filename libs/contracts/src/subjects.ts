@@ -17,6 +17,8 @@ export const queueGroupOf = (service: ServiceName): string => `svc.${service}`;
 export const PaymentsSubjects = {
   ping: 'cmd.payments.ping',
   purchase: 'cmd.payments.purchase',
+  /** Internal: several purchases of one merchant in one message (billing's renewal charges). */
+  purchaseMany: 'cmd.payments.purchase.many',
   authorize: 'cmd.payments.authorize',
   capture: 'cmd.payments.capture',
   refund: 'cmd.payments.refund',

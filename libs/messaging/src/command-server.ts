@@ -125,9 +125,7 @@ export class CommandServer implements OnModuleDestroy {
   }
 
   private errorPayload(e: unknown, packet: Packet): RpcErrorPayload {
-    if (e instanceof DomainError) return toRpcError(e);
-    this.logger.error({ err: e, requestId: packet.data?.ctx?.requestId }, 'Unexpected error in command handler');
-    return { code: 'INTERNAL_ERROR', message: 'Internal error' };
+    return answerOfError(e, this.logger, packet.data?.ctx?.requestId);
   }
 
   private routes(): Route[] {
@@ -145,6 +143,16 @@ export class CommandServer implements OnModuleDestroy {
     }
     return routes;
   }
+}
+
+/**
+ * What a command answers for an error: a DomainError as itself; anything else is logged and answered as
+ * INTERNAL_ERROR, never leaked. (Also for the items of a command that answers each item apart.)
+ */
+export function answerOfError(e: unknown, logger: Logger, requestId?: string): RpcErrorPayload {
+  if (e instanceof DomainError) return toRpcError(e);
+  logger.error({ err: e, requestId }, 'Unexpected error in command handler');
+  return { code: 'INTERNAL_ERROR', message: 'Internal error' };
 }
 
 function readPacket(msg: Msg): Packet {

@@ -6,12 +6,14 @@ import {
   PaymentLookupCommand,
   PaymentResponse,
   PaymentsSubjects,
+  PurchaseManyCommand,
+  PurchaseManyResponse,
   PurchaseRequest,
   RefusalCodeDto,
   StoredTokenView,
   TokenLookupCommand,
 } from '@app/contracts';
-import { DomainError } from '@app/errors';
+import { DomainError, fromRpcError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
 
 export interface Charge {
@@ -25,6 +27,14 @@ export interface Charge {
   email?: string;
   name?: string;
   metadata?: Record<string, string>;
+}
+
+/** One merchant-initiated charge of a `mitMany` call, with its own sandbox clock offset. */
+export interface TokenCharge {
+  token: string;
+  charge: Charge;
+  networkTransactionId?: string | null;
+  clockOffsetMs?: number;
 }
 
 /** The card a customer gives while present: raw card data or an SDK nonce. */
@@ -63,14 +73,28 @@ export class PaymentsClient {
 
   /** A merchant-initiated charge of a vault token (cycle 1 in record mode, upgrades, renewals). */
   mit(ctx: CallerContext, token: string, c: Charge, networkTransactionId?: string | null): Promise<PaymentResponse> {
-    return this.send(PaymentsSubjects.purchase, ctx, c, {
-      ...this.base(c),
-      card: {
-        tokenData: { token },
-        cardOnFile: { type: 'recurring', initiator: 'merchant' },
-        ...(networkTransactionId ? { networkTransactionId } : {}),
+    return this.send(PaymentsSubjects.purchase, ctx, c, this.mitBody(token, c, networkTransactionId));
+  }
+
+  /**
+   * Several merchant-initiated charges of one merchant and environment in one message (`purchaseMany`): each
+   * is the charge `mit` would make, with its own key, and answers on its own, the payment or the DomainError
+   * it alone would have thrown. A transport failure (timeout, no payments service) throws for all of them.
+   */
+  async mitMany(ctx: CallerContext, charges: TokenCharge[]): Promise<Array<PaymentResponse | DomainError>> {
+    const { idempotencyKey: _key, clockOffsetMs: _offset, ...caller } = ctx;
+    const { results } = await this.rpc.send<PurchaseManyResponse, PurchaseManyCommand>(
+      PaymentsSubjects.purchaseMany,
+      caller,
+      {
+        items: charges.map((c) => ({
+          idempotencyKey: c.charge.key,
+          ...(c.clockOffsetMs ? { clockOffsetMs: c.clockOffsetMs } : {}),
+          body: { ...this.mitBody(c.token, c.charge, c.networkTransactionId), merchantCode: ctx.merchantCode },
+        })),
       },
-    });
+    );
+    return results.map((r) => ('response' in r ? r.response : fromRpcError(r.err)));
   }
 
   payment(ctx: CallerContext, id: string): Promise<PaymentResponse> {
@@ -98,6 +122,17 @@ export class PaymentsClient {
         ? { cardData: { ...card.cardData, tokenize: true } }
         : { nonceData: { ...card.nonceData, tokenize: true } };
     return { ...this.base(c), card: { ...instrument, cardOnFile: { type: 'recurring', initiator: 'cardholder' } } };
+  }
+
+  private mitBody(token: string, c: Charge, networkTransactionId?: string | null): PurchaseRequest {
+    return {
+      ...this.base(c),
+      card: {
+        tokenData: { token },
+        cardOnFile: { type: 'recurring', initiator: 'merchant' },
+        ...(networkTransactionId ? { networkTransactionId } : {}),
+      },
+    };
   }
 
   private base(c: Charge): PurchaseRequest {

@@ -5,7 +5,7 @@ import { CallerContext, PaymentResponse } from '@app/contracts';
 import { batchOrEach } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { BILLING_CONFIG, BillingConfig } from '../config';
-import { PaymentsClient } from '../payments/payments.client';
+import { Charge, PaymentsClient } from '../payments/payments.client';
 import type { Scope } from '../scope';
 import { attemptKey, ChargeAttempt } from './charge-attempt';
 import { RenewalOpeningService } from './renewal-opening.service';
@@ -68,11 +68,15 @@ export class RenewalRunner {
     );
     const attempts = opened.flatMap((o) => (o?.kind === 'charge' ? [o.attempt] : []));
     const charged: ChargedAttempt[] = [];
-    await inPool(attempts, this.config.RENEWAL_CONCURRENCY, async (a) => {
-      try {
-        charged.push({ attempt: a, payment: await this.chargeOnce(a), mode: 'scheduled' });
-      } catch (e) {
-        await failed(a.subscriptionId, e);
+    // Charges go to payments CHARGES_PER_CALL at a time (one message, each with its own key and answer), with
+    // RENEWAL_CONCURRENCY charges in flight in all.
+    const perCall = Math.min(CHARGES_PER_CALL, this.config.RENEWAL_CONCURRENCY);
+    const calls = Math.ceil(this.config.RENEWAL_CONCURRENCY / perCall);
+    await inPool(chargeCalls(attempts, perCall), calls, async (call) => {
+      const outcomes = await this.chargeMany(call);
+      for (const [i, o] of outcomes.entries()) {
+        if (o.status === 'fulfilled') charged.push({ attempt: call[i], payment: o.value, mode: 'scheduled' });
+        else await failed(call[i].subscriptionId, o.reason);
       }
     });
     const recorded = await this.inBatchOrEach(
@@ -96,8 +100,43 @@ export class RenewalRunner {
 
   /** The payments call of an attempt (none for a zero amount), with the crash tests' fault points after it. */
   private async chargeOnce(a: ChargeAttempt): Promise<PaymentResponse | null> {
-    const payment = a.amount > 0 ? await this.charge(a) : null;
-    // Fault injection for the crash tests: a real process dies here, between the charge and its record.
+    return this.afterCharge(a.amount > 0 ? await this.charge(a) : null);
+  }
+
+  /**
+   * The charges of one merchant's attempts in one payments call (`mitMany`), each settled on its own: its
+   * payment (null for a zero amount, which is not charged), or its error. A failed call fails them all.
+   */
+  private async chargeMany(attempts: ChargeAttempt[]): Promise<Array<PromiseSettledResult<PaymentResponse | null>>> {
+    const paid = attempts.filter((a) => a.amount > 0);
+    const answers = new Map<ChargeAttempt, PaymentResponse | Error>();
+    if (paid.length) {
+      try {
+        const results = await this.payments.mitMany(
+          this.contextOf(paid[0]),
+          paid.map((a) => ({
+            token: a.token,
+            charge: this.chargeOf(a),
+            networkTransactionId: a.networkTransactionId,
+            clockOffsetMs: this.contextOf(a).clockOffsetMs,
+          })),
+        );
+        paid.forEach((a, i) => answers.set(a, results[i]));
+      } catch (e) {
+        paid.forEach((a) => answers.set(a, e as Error));
+      }
+    }
+    return Promise.allSettled(
+      attempts.map(async (a) => {
+        const answer = answers.get(a) ?? null;
+        if (answer instanceof Error) throw answer;
+        return this.afterCharge(answer);
+      }),
+    );
+  }
+
+  /** Fault injection for the crash tests: a real process dies here, between the charge and its record. */
+  private afterCharge(payment: PaymentResponse | null): PaymentResponse | null {
     if (payment && this.config.BILLING_FAULT_KILL_AFTER_CHARGE) process.kill(process.pid, 'SIGKILL');
     if (payment && this.crashesLeft > 0) {
       this.crashesLeft -= 1;
@@ -130,23 +169,22 @@ export class RenewalRunner {
   }
 
   private charge(a: ChargeAttempt): Promise<PaymentResponse> {
-    const key = attemptKey(a);
-    return this.payments.mit(
-      this.contextOf(a),
-      a.token,
-      {
-        key,
-        orderCode: `inv_${a.invoiceId}_${a.attempt}`,
-        currency: a.currency,
-        exponent: a.exponent,
-        value: a.amount,
-        shopperId: a.subscriptionId,
-        email: a.email,
-        name: a.name ?? undefined,
-        metadata: a.metadata,
-      },
-      a.networkTransactionId,
-    );
+    return this.payments.mit(this.contextOf(a), a.token, this.chargeOf(a), a.networkTransactionId);
+  }
+
+  /** The payments charge of an attempt: its key and order code derive from the invoice and attempt number. */
+  private chargeOf(a: ChargeAttempt): Charge {
+    return {
+      key: attemptKey(a),
+      orderCode: `inv_${a.invoiceId}_${a.attempt}`,
+      currency: a.currency,
+      exponent: a.exponent,
+      value: a.amount,
+      shopperId: a.subscriptionId,
+      email: a.email,
+      name: a.name ?? undefined,
+      metadata: a.metadata,
+    };
   }
 
   /** Payments' "now" for the call is the step's instant: a sandbox offset that puts the merchant's clock there. */
@@ -167,6 +205,25 @@ class InjectedCrash extends Error {
   constructor() {
     super('Injected crash between the charge and its record (BILLING_FAULT_CRASH_AFTER_CHARGE)');
   }
+}
+
+/** Renewal charges per payments call (`mitMany`); RENEWAL_CONCURRENCY still bounds the charges in flight. */
+const CHARGES_PER_CALL = 32;
+
+/** The attempts in calls of at most `size`, each call of one merchant and environment (one caller context). */
+export function chargeCalls(attempts: readonly ChargeAttempt[], size: number): ChargeAttempt[][] {
+  const byScope = new Map<string, ChargeAttempt[]>();
+  for (const a of attempts) {
+    const scope = `${a.environment}/${a.merchantCode}/${a.merchantId ?? ''}`;
+    const list = byScope.get(scope);
+    if (list) list.push(a);
+    else byScope.set(scope, [a]);
+  }
+  const calls: ChargeAttempt[][] = [];
+  for (const list of byScope.values()) {
+    for (let i = 0; i < list.length; i += size) calls.push(list.slice(i, i + size));
+  }
+  return calls;
 }
 
 /** Runs `work` over `items` with at most `limit` at once. */

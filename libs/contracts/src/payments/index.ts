@@ -4,6 +4,7 @@ export * from './operation.dto';
 export * from './payment-types';
 export * from './payment.dto';
 export * from './purchase.dto';
+export * from './purchase-many.dto';
 export * from './validators';
 export * from './idempotency';
 export * from './token.dto';
