@@ -149,6 +149,14 @@ const scenarios = [
     setup: purchaseSetup,
   },
   {
+    // No target: the latency of a purchase when the machine is nearly idle, to read purchase-300's against.
+    id: 'purchase-50',
+    name: 'card purchase @ 50 req/s (no target)',
+    stack: true,
+    rate: 50,
+    setup: purchaseSetup,
+  },
+  {
     id: 'purchase-acquirer-200ms',
     name: 'card purchase, acquirer answering in 200 ms (max rate)',
     stack: true,

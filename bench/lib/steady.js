@@ -18,6 +18,9 @@ function steadyLoad(request, { rate, durationSec, connections, timeoutSec = 10 }
   const template = request.requests ? request.requests[0] : request;
   const total = Math.round(rate * durationSec);
   const latencies = [];
+  // BENCH_STEADY_TRACE=file: each request's due time (ms from the start) and latency, for finding a tail's cause.
+  const trace = process.env.BENCH_STEADY_TRACE ? [] : undefined;
+  let start;
   const statusCodes = {};
   let errors = 0;
   let timeouts = 0;
@@ -28,11 +31,12 @@ function steadyLoad(request, { rate, durationSec, connections, timeoutSec = 10 }
 
   return {
     promise: new Promise((resolve) => {
-      const start = performance.now();
+      start = performance.now();
       const done = () => {
         if (finished < total && !stopped) return;
         clearTimeout(timer);
         agent.destroy();
+        if (trace) require('node:fs').writeFileSync(process.env.BENCH_STEADY_TRACE, JSON.stringify(trace));
         resolve(
           summarize({ latencies, statusCodes, errors, timeouts, durationSec: (performance.now() - start) / 1000 }),
         );
@@ -55,6 +59,7 @@ function steadyLoad(request, { rate, durationSec, connections, timeoutSec = 10 }
             res.on('end', () => {
               statusCodes[res.statusCode] = (statusCodes[res.statusCode] || 0) + 1;
               latencies.push(performance.now() - dueAt);
+              if (trace) trace.push([Math.round(dueAt - start), Math.round(performance.now() - dueAt)]);
               finished++;
               done();
             });
