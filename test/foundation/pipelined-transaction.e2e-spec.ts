@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   afterCommit,
+  beforeCommit,
   deferStatement,
   ensureDatabase,
   pipelinedTransaction,
@@ -115,5 +116,39 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
     expect(afterCommit(ds.manager, () => (ran = true))).toBe(false);
     await ds.transaction(async (m) => expect(afterCommit(m, () => (ran = true))).toBe(false));
     expect(ran).toBe(false);
+  });
+
+  it('beforeCommit hooks run in the transaction after the work, in order; a failing one rolls it all back', async () => {
+    const order: string[] = [];
+    await pipelinedTransaction(ds, async (m) => {
+      expect(beforeCommit(m, () => deferStatement(m, INSERT, [2, 'hook']).then(() => void order.push('hook 1')))).toBe(
+        true,
+      );
+      beforeCommit(
+        m,
+        async () => void order.push(`hook 2 sees ${(await runStatement<{ n: number }>(m, COUNT, []))[0].n}`),
+      );
+      await deferStatement(m, INSERT, [1, 'work']);
+      order.push('work');
+    });
+    expect(order).toEqual(['work', 'hook 1', 'hook 2 sees 2']);
+    expect(await count()).toBe(2);
+
+    await expect(
+      pipelinedTransaction(ds, async (m) => {
+        await deferStatement(m, INSERT, [3, 'work']);
+        beforeCommit(m, () => deferStatement(m, INSERT, [1, 'taken']));
+        afterCommit(m, () => order.push('committed'));
+      }),
+    ).rejects.toThrow();
+    await expect(
+      pipelinedTransaction(ds, async (m) => {
+        beforeCommit(m, async () => void order.push('never'));
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(order).toHaveLength(3);
+    expect(await count()).toBe(2);
+    expect(beforeCommit(ds.manager, async () => undefined)).toBe(false);
   });
 });

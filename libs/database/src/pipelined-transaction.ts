@@ -21,18 +21,19 @@ export async function pipelinedTransaction<T>(
   const runner = ds.createQueryRunner();
   const client = (await runner.connect()) as PoolClient;
   const deferred: Array<Promise<unknown>> = [];
-  const committed: Array<() => void> = [];
+  const own: Hooks = { beforeCommit: [], afterCommit: [] };
   pending.set(runner, deferred);
-  hooks.set(runner, committed);
+  hooks.set(runner, own);
   coalesceWrites(client);
   const begin = quietly(client.query('BEGIN'));
   markActive(runner, true);
   try {
     const result = await work(runner.manager);
+    for (const hook of own.beforeCommit) await hook();
     coalesceWrites(client);
     const commit = quietly(client.query('COMMIT'));
     await firstFailure([begin, ...deferred, commit]);
-    for (const hook of committed) hook();
+    for (const hook of own.afterCommit) hook();
     return result;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -52,7 +53,11 @@ function markActive(runner: QueryRunner, active: boolean): void {
 }
 
 const pending = new WeakMap<QueryRunner, Array<Promise<unknown>>>();
-const hooks = new WeakMap<QueryRunner, Array<() => void>>();
+interface Hooks {
+  beforeCommit: Array<() => Promise<void>>;
+  afterCommit: Array<() => void>;
+}
+const hooks = new WeakMap<QueryRunner, Hooks>();
 
 /**
  * Inside `pipelinedTransaction`: runs `hook` once the transaction has committed (in the order registered, before
@@ -60,9 +65,22 @@ const hooks = new WeakMap<QueryRunner, Array<() => void>>();
  * else. A hook must not throw: it starts work of its own (the outbox's direct publish) and returns.
  */
 export function afterCommit(manager: EntityManager, hook: () => void): boolean {
-  const list = manager.queryRunner ? hooks.get(manager.queryRunner) : undefined;
-  if (!list) return false;
-  list.push(hook);
+  const own = manager.queryRunner ? hooks.get(manager.queryRunner) : undefined;
+  if (!own) return false;
+  own.afterCommit.push(hook);
+  return true;
+}
+
+/**
+ * Inside `pipelinedTransaction`: runs `hook` in the transaction once the work has returned, just before COMMIT
+ * (in the order registered); what it defers travels with the COMMIT, and its failure fails the transaction.
+ * For writes gathered over the whole work into one statement (the outbox's events). Answers false, registering
+ * nothing, anywhere else.
+ */
+export function beforeCommit(manager: EntityManager, hook: () => Promise<void>): boolean {
+  const own = manager.queryRunner ? hooks.get(manager.queryRunner) : undefined;
+  if (!own) return false;
+  own.beforeCommit.push(hook);
   return true;
 }
 

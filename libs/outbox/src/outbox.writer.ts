@@ -2,15 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventEnvelope, EventType } from '@app/contracts';
-import { afterCommit, deferStatement, statement } from '@app/database';
-import { OutboxRelay } from './outbox.relay';
+import { afterCommit, beforeCommit, deferStatement, statement } from '@app/database';
+import { OutboxEvent, OutboxRelay } from './outbox.relay';
 
 const INSERT_EVENT = statement('outbox_insert', 'INSERT INTO outbox (id, type, envelope) VALUES ($1, $2, $3)');
-/** The row of a direct publish: born leased to this process's relay (one claim, counted in `attempts`). */
+/**
+ * The rows of a direct publish, all the events of one transaction in one statement: born leased to this
+ * process's relay (one claim, counted in `attempts`).
+ */
 const INSERT_LEASED = statement(
   'outbox_insert_leased',
   `INSERT INTO outbox (id, type, envelope, claimed_until, attempts)
-   VALUES ($1, $2, $3, clock_timestamp() + make_interval(secs => $4), 1)`,
+   SELECT id, type, envelope, clock_timestamp() + make_interval(secs => $4), 1
+   FROM unnest($1::uuid[], $2::text[], $3::json[]) AS e(id, type, envelope)`,
 );
 
 /**
@@ -19,6 +23,9 @@ const INSERT_LEASED = statement(
  */
 @Injectable()
 export class OutboxWriter {
+  /** Per pipelined transaction (its QueryRunner), the events it has written. */
+  private readonly transactions = new WeakMap<object, OutboxEvent[]>();
+
   constructor(private readonly relay: OutboxRelay) {}
 
   async add<T extends object>(
@@ -39,16 +46,35 @@ export class OutboxWriter {
     const row = { id: envelope.id, type, envelope: JSON.stringify(envelope) };
     // In a pipelined transaction the row is born leased to this process's relay, which publishes it from memory
     // as soon as the transaction commits (no claim). The lease keeps other relays off it meanwhile, and hands
-    // it to them if this process dies first.
-    if (this.relay.publishesDirectly() && afterCommit(manager, () => this.relay.publishCommitted(row))) {
-      await deferStatement(manager, INSERT_LEASED, [row.id, type, row.envelope, this.relay.leaseSeconds()]);
-      return envelope;
-    }
+    // it to them if this process dies first. The transaction's events are inserted together, before its COMMIT.
+    if (this.relay.publishesDirectly() && this.gathered(manager)?.push(row)) return envelope;
     // Sent with the commit inside a pipelined transaction: nothing reads the row back before it.
     await deferStatement(manager, INSERT_EVENT, [row.id, type, row.envelope]);
     // Publishing soon after commit keeps event latency low; the poll loop is the safety net.
     if (manager.queryRunner?.isTransactionActive) this.relay.kickAfterCommit();
     else this.relay.kick();
     return envelope;
+  }
+
+  /** The events this pipelined transaction has written so far (undefined outside one), written before COMMIT. */
+  private gathered(manager: EntityManager): OutboxEvent[] | undefined {
+    const runner = manager.queryRunner;
+    if (!runner) return undefined;
+    let rows = this.transactions.get(runner);
+    if (rows) return rows;
+    const gathering: OutboxEvent[] = [];
+    const registered =
+      beforeCommit(manager, () =>
+        deferStatement(manager, INSERT_LEASED, [
+          gathering.map((r) => r.id),
+          gathering.map((r) => r.type),
+          gathering.map((r) => r.envelope),
+          this.relay.leaseSeconds(),
+        ]),
+      ) && afterCommit(manager, () => gathering.forEach((r) => this.relay.publishCommitted(r)));
+    if (!registered) return undefined;
+    rows = gathering;
+    this.transactions.set(runner, rows);
+    return rows;
   }
 }
