@@ -13,8 +13,9 @@ const INSERT_EVENT = statement('outbox_insert', 'INSERT INTO outbox (id, type, e
 const INSERT_LEASED = statement(
   'outbox_insert_leased',
   `INSERT INTO outbox (id, type, envelope, claimed_until, attempts)
-   SELECT id, type, envelope, clock_timestamp() + make_interval(secs => $4), 1
-   FROM unnest($1::uuid[], $2::text[], $3::json[]) AS e(id, type, envelope)`,
+   SELECT e.id, e.type, j.envelope, clock_timestamp() + make_interval(secs => $4), 1
+   FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS e(id, type, i)
+   JOIN json_array_elements($3::json) WITH ORDINALITY AS j(envelope, i) USING (i)`,
 );
 
 /**
@@ -68,7 +69,8 @@ export class OutboxWriter {
         deferStatement(manager, INSERT_LEASED, [
           gathering.map((r) => r.id),
           gathering.map((r) => r.type),
-          gathering.map((r) => r.envelope),
+          // One JSON array, not a text[]: the driver would escape every quote of every envelope for an array literal.
+          `[${gathering.map((r) => r.envelope).join(',')}]`,
           this.relay.leaseSeconds(),
         ]),
       ) && afterCommit(manager, () => gathering.forEach((r) => this.relay.publishCommitted(r)));
