@@ -38,7 +38,10 @@ export class MemoryLedger implements SandboxLedger {
 const REMEMBER = statement(
   'sandbox_ledger_remember',
   `INSERT INTO sandbox_acquirer_ledger (reference, answer)
-   SELECT * FROM unnest($1::text[], $2::jsonb[]) ON CONFLICT (reference) DO NOTHING RETURNING reference`,
+   SELECT r.reference, a.answer
+   FROM unnest($1::text[]) WITH ORDINALITY AS r(reference, i)
+   JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS a(answer, i) USING (i)
+   ON CONFLICT (reference) DO NOTHING RETURNING reference`,
 );
 const FIND = statement('sandbox_ledger_find', 'SELECT answer FROM sandbox_acquirer_ledger WHERE reference = $1');
 
@@ -81,7 +84,8 @@ export class DatabaseLedger implements SandboxLedger {
     // reservation, as if the sandbox had never been asked. One WAL flush less on every purchase's path.
     const stored = await runAsyncCommit<{ reference: string }>(this.db, REMEMBER, [
       [...first.keys()],
-      [...first.values()].map((answer) => JSON.stringify(answer)),
+      // One JSON array, not a jsonb[]: the driver would escape every quote of every answer for an array literal.
+      JSON.stringify([...first.values()]),
     ]);
     const inserted = new Set(stored.map((r) => r.reference));
     return Promise.all(
