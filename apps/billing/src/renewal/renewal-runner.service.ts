@@ -3,6 +3,7 @@ import { Logger } from 'pino';
 import { Clock, uuidv7 } from '@app/clock';
 import { CallerContext, PaymentResponse } from '@app/contracts';
 import { batchOrEach } from '@app/database';
+import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { Charge, PaymentsClient } from '../payments/payments.client';
@@ -123,7 +124,11 @@ export class RenewalRunner {
         );
         paid.forEach((a, i) => answers.set(a, results[i]));
       } catch (e) {
-        paid.forEach((a) => answers.set(a, e as Error));
+        // No payments replica serves purchase.many (an older one during a rolling upgrade): one call each.
+        const alone = e instanceof DomainError && e.code === 'SERVICE_UNAVAILABLE';
+        await Promise.all(
+          paid.map(async (a) => answers.set(a, alone ? await this.charge(a).catch((x: Error) => x) : (e as Error))),
+        );
       }
     }
     return Promise.allSettled(
