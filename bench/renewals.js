@@ -15,7 +15,7 @@ const fs = require('node:fs');
 const { Client } = require('pg');
 const { connect } = require('nats');
 const { parseOptions } = require('./lib/options');
-const { Children, machineLoad, rssMb, sleep } = require('./lib/procs');
+const { Children, cpuMeter, machineLoad, rssMb, sleep } = require('./lib/procs');
 const { startStack } = require('./lib/stack');
 const { purchaseBody } = require('./scenarios');
 
@@ -121,6 +121,7 @@ async function measureRun(stack, billingPid, templateIds, count) {
   say(`seeding ${count} due subscriptions`);
   const events = await paidEvents(stack.natsUrl);
   await seed(url, templateIds, count, run);
+  const meter = cpuMeter(stack.processes);
   const started = Date.now();
   let peakRss = 0;
   let seen = 0;
@@ -137,6 +138,7 @@ async function measureRun(stack, billingPid, templateIds, count) {
     if (s > 3600) throw new Error(`only ${seen} of ${count} paid after an hour`);
   }
   const seconds = (Date.now() - started) / 1000;
+  const cpu = meter.finish();
   await events.close();
   const paid = await paidCount(url, run);
   if (paid !== count) throw new Error(`${paid} of ${count} renewal invoices are paid`);
@@ -148,7 +150,25 @@ async function measureRun(stack, billingPid, templateIds, count) {
       )
     )[0].n,
   );
-  return { count, seconds, perSecond: count / seconds, peakRss, charges };
+  return { count, seconds, perSecond: count / seconds, peakRss, charges, cpu };
+}
+
+/**
+ * CPU microseconds each process (and PostgreSQL, all backends) spent per renewal, and the machine's busy share:
+ * unlike renewals/s, this says where the time goes and hardly moves with the host's speed of the hour.
+ */
+function cpuPerRenewal({ cpu, seconds, count }) {
+  const us = (pct) => Math.round(((pct / 100) * seconds * 1e6) / count);
+  const parts = Object.entries(cpu.perProcess)
+    .filter(([name]) => name !== 'bench')
+    .map(([name, pct]) => [name, us(pct)])
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, value]) => `${name} ${value} µs`);
+  const total = Object.entries(cpu.perProcess)
+    .filter(([name]) => name !== 'bench')
+    .reduce((sum, [, pct]) => sum + us(pct), 0);
+  const machine = cpu.machine ? `, machine ${cpu.machine.busyPct}% of ${cpu.machine.cores * 100}% busy` : '';
+  return `${parts.join(', ')}; ${total} µs in all${machine}`;
 }
 
 async function main() {
@@ -201,6 +221,7 @@ async function main() {
         `${count} renewals in ${r.seconds.toFixed(1)} s: ${r.perSecond.toFixed(0)} renewals/s, ` +
           `billing peak RSS ${r.peakRss.toFixed(0)} MB (target ≤ ${TARGET_RSS_MB}), ${newCharges} MIT charges`,
       );
+      say(`  CPU per renewal: ${cpuPerRenewal(r)}`);
     }
     if (results.length >= 2) {
       const [a, b] = results;
