@@ -92,7 +92,8 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
       expect(calls).toEqual([]);
     });
     expect(calls).toEqual(['first', 'second']);
-    await new Promise((r) => setTimeout(r, 100));
+    // The hook's own read, started after the commit, sees the committed row.
+    for (let i = 0; i < 100 && !seenAtHook.length; i++) await new Promise((r) => setTimeout(r, 20));
     expect(seenAtHook).toEqual([1]);
 
     // A failed deferred write and a work that throws both roll back: their hooks never run.
