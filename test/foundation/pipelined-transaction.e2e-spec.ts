@@ -152,4 +152,25 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
     expect(await count()).toBe(2);
     expect(beforeCommit(ds.manager, async () => undefined)).toBe(false);
   });
+
+  it('an afterCommit hook that throws does not make the committed transaction fail', async () => {
+    const warned = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const later: string[] = [];
+    try {
+      const answer = await pipelinedTransaction(ds, async (m) => {
+        await deferStatement(m, INSERT, [9, 'kept']);
+        afterCommit(m, () => {
+          throw new Error('hook broke');
+        });
+        afterCommit(m, () => later.push('next hook'));
+        return 'done';
+      });
+      expect(answer).toBe('done');
+      expect(later).toEqual(['next hook']);
+      expect(await count()).toBe(1);
+      expect(warned).toHaveBeenCalledWith(expect.stringContaining('hook broke'));
+    } finally {
+      warned.mockRestore();
+    }
+  });
 });

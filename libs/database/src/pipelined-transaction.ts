@@ -33,7 +33,7 @@ export async function pipelinedTransaction<T>(
     coalesceWrites(client);
     const commit = quietly(client.query('COMMIT'));
     await firstFailure([begin, ...deferred, commit]);
-    for (const hook of own.afterCommit) hook();
+    runAfterCommit(own.afterCommit);
     return result;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -60,9 +60,24 @@ interface Hooks {
 const hooks = new WeakMap<QueryRunner, Hooks>();
 
 /**
+ * The transaction has committed: nothing a hook does may make it look failed to its caller (a group of works
+ * would run again), so a hook that throws, against its contract, is reported as a process warning instead.
+ */
+function runAfterCommit(list: ReadonlyArray<() => void>): void {
+  for (const hook of list) {
+    try {
+      hook();
+    } catch (e) {
+      process.emitWarning(`An after-commit hook threw: ${(e as Error)?.stack ?? String(e)}`);
+    }
+  }
+}
+
+/**
  * Inside `pipelinedTransaction`: runs `hook` once the transaction has committed (in the order registered, before
  * the work's caller hears the answer), never if it rolls back; answers false, registering nothing, anywhere
- * else. A hook must not throw: it starts work of its own (the outbox's direct publish) and returns.
+ * else. A hook starts work of its own (the outbox's direct publish) and returns; one that throws cannot fail the
+ * committed transaction (it is reported as a process warning).
  */
 export function afterCommit(manager: EntityManager, hook: () => void): boolean {
   const own = manager.queryRunner ? hooks.get(manager.queryRunner) : undefined;
