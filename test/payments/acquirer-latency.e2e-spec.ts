@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { SandboxAcquirerConnector } from '../../apps/payments/src/connector/sandbox-acquirer.connector';
 import { TestStack } from '../support/stack';
 import { expectError, PaymentsClient, sandboxMerchant, uid, usd } from './payments-fixtures';
 
@@ -30,6 +31,16 @@ describe('payments under a slow acquirer', () => {
   it('while the call is in flight: a replay is 409 IN_PROGRESS with Retry-After, GET and list do not show it', async () => {
     const key = randomUUID();
     const orderCode = `o-${uid()}`;
+    // The acquirer holds this call until the checks below are done (on a loaded machine they can take longer
+    // than its 500 ms), so "in flight" is a fact of the test, not a race with the clock.
+    const acquirer = stack.services.get('payments')![0].get(SandboxAcquirerConnector);
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const authorize = acquirer.authorize.bind(acquirer);
+    const spy = jest.spyOn(acquirer, 'authorize').mockImplementationOnce(async (request) => {
+      await held;
+      return authorize(request);
+    });
     const first = m.purchase({ orderCode }, key);
     const reservedRow = () =>
       db.query<{ id: string; status: string }>('SELECT id, status FROM payments WHERE order_code = $1', [orderCode]);
@@ -49,6 +60,9 @@ describe('payments under a slow acquirer', () => {
     expect(list.body).toEqual([]);
     // Another key for the same order waits for nothing and is refused: the reservation holds the order code.
     expectError(await m.purchase({ orderCode }), 409, 'DUPLICATE_ORDER_CODE');
+    expect(spy).toHaveBeenCalledTimes(1);
+    answer();
+    spy.mockRestore();
     const done = await first;
     expect([done.status, done.body.status, done.body.id]).toEqual([200, 'captured', reserved.id]);
     expect((await m.purchase({ orderCode }, key)).body).toEqual(done.body);
