@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { gatherRow } from './gathered-rows';
 import { deferStatement } from './pipelined-transaction';
 import { Statement, statement } from './prepared';
 
@@ -16,11 +17,35 @@ export function entityInsertMany<T extends object>(
   let prepared: Prepared | undefined;
   return async (manager, entities, mapError) => {
     if (!entities.length) return;
-    prepared ??= prepare(manager, target, (table, columns, recordset) => {
-      const list = columns.map((c) => `"${c.databaseName}"`).join(', ');
-      return statement(name, `INSERT INTO ${table} (${list}) SELECT ${list} FROM ${recordset}`);
-    });
+    prepared ??= prepare(manager, target, insertMany(name));
     await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)], mapError);
+  };
+}
+
+/**
+ * One entity's INSERT gathered with the others of its pipelined transaction into one multi-row statement sent
+ * with the COMMIT (see gatherRow: nothing later in the transaction may read the row).
+ */
+export function entityInsertGathered<T extends object>(
+  target: new () => T,
+  name: string,
+): (manager: EntityManager, entity: T, mapError?: (e: unknown) => unknown) => Promise<void> {
+  let prepared: Prepared | undefined;
+  return (manager, entity, mapError) => {
+    prepared ??= prepare(manager, target, insertMany(name));
+    return gatherRow(manager, prepared.st, entityRow(prepared.columns, entity), mapError);
+  };
+}
+
+/** One entity's UPDATE of every column by its key, gathered as `entityInsertGathered` is. */
+export function entityUpdateGathered<T extends object>(
+  target: new () => T,
+  name: string,
+): (manager: EntityManager, entity: T, mapError?: (e: unknown) => unknown) => Promise<void> {
+  let prepared: Prepared | undefined;
+  return (manager, entity, mapError) => {
+    prepared ??= prepare(manager, target, updateMany(name));
+    return gatherRow(manager, prepared.st, entityRow(prepared.columns, entity), mapError);
   };
 }
 
@@ -32,30 +57,39 @@ export function entityUpdateMany<T extends object>(
   let prepared: Prepared | undefined;
   return async (manager, entities) => {
     if (!entities.length) return;
-    prepared ??= prepare(manager, target, (table, columns, recordset, key) => {
-      const set = columns
-        .filter((c) => c !== key)
-        .map((c) => `"${c.databaseName}" = v."${c.databaseName}"`)
-        .join(', ');
-      return statement(
-        name,
-        `UPDATE ${table} t SET ${set} FROM ${recordset} WHERE t."${key.databaseName}" = v."${key.databaseName}"`,
-      );
-    });
+    prepared ??= prepare(manager, target, updateMany(name));
     await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
   };
 }
+
+type Build = (table: string, columns: ColumnMetadata[], recordset: string, key: ColumnMetadata) => Statement;
+
+const insertMany =
+  (name: string): Build =>
+  (table, columns, recordset) => {
+    const list = columns.map((c) => `"${c.databaseName}"`).join(', ');
+    return statement(name, `INSERT INTO ${table} (${list}) SELECT ${list} FROM ${recordset}`);
+  };
+
+const updateMany =
+  (name: string): Build =>
+  (table, columns, recordset, key) => {
+    const set = columns
+      .filter((c) => c !== key)
+      .map((c) => `"${c.databaseName}" = v."${c.databaseName}"`)
+      .join(', ');
+    return statement(
+      name,
+      `UPDATE ${table} t SET ${set} FROM ${recordset} WHERE t."${key.databaseName}" = v."${key.databaseName}"`,
+    );
+  };
 
 interface Prepared {
   st: Statement;
   columns: ColumnMetadata[];
 }
 
-function prepare<T extends object>(
-  manager: EntityManager,
-  target: new () => T,
-  build: (table: string, columns: ColumnMetadata[], recordset: string, key: ColumnMetadata) => Statement,
-): Prepared {
+function prepare<T extends object>(manager: EntityManager, target: new () => T, build: Build): Prepared {
   const meta = manager.connection.getMetadata(target);
   if (meta.primaryColumns.length !== 1) throw new Error(`${meta.tableName}: one primary key column expected`);
   const columns = meta.columns;
@@ -74,16 +108,16 @@ function sqlType(c: ColumnMetadata): string {
 
 /** The rows as one JSON array keyed by column name; transformers apply, json/jsonb values stay nested. */
 function rowsJson(columns: readonly ColumnMetadata[], entities: readonly object[]): string {
-  return JSON.stringify(
-    entities.map((entity) => {
-      const row: Record<string, unknown> = {};
-      for (const c of columns) {
-        let value: unknown = c.getEntityValue(entity);
-        const transformer = c.transformer;
-        if (transformer && !Array.isArray(transformer)) value = transformer.to(value);
-        row[c.databaseName] = value ?? null;
-      }
-      return row;
-    }),
-  );
+  return JSON.stringify(entities.map((entity) => entityRow(columns, entity)));
+}
+
+function entityRow(columns: readonly ColumnMetadata[], entity: object): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const c of columns) {
+    let value: unknown = c.getEntityValue(entity);
+    const transformer = c.transformer;
+    if (transformer && !Array.isArray(transformer)) value = transformer.to(value);
+    row[c.databaseName] = value ?? null;
+  }
+  return row;
 }

@@ -9,6 +9,7 @@ export * from './sweep';
 export * from './due-work';
 export * from './sandbox-clock-copy';
 export * from './entity-rows';
+export * from './gathered-rows';
 export * from './entity-select';
 export * from './group-commit';
 export * from './grouped-transactions';

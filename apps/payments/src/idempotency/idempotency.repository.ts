@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deferStatement, runStatement, statement, uniqueViolation } from '@app/database';
+import { deferStatement, gatherRow, runStatement, statement, uniqueViolation } from '@app/database';
 import { Scope } from '../payment/payment.repository';
 import { IdempotencyRecord } from './idempotency.entity';
 
@@ -11,11 +11,14 @@ const RESERVE = statement(
   `INSERT INTO idempotency_keys (merchant_code, environment, idempotency_key, operation, request_hash)
    VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1 AS reserved`,
 );
-/** The same row, failing (unique violation) when the key has one already: for a reserve sent in one batch. */
+/**
+ * The same rows, failing (unique violation) when a key has one already: for reserves sent in one batch, all the
+ * keys of a transaction in one statement (gatherRow).
+ */
 const HOLD = statement(
-  'idempotency_hold',
+  'idempotency_hold_many',
   `INSERT INTO idempotency_keys (merchant_code, environment, idempotency_key, operation, request_hash)
-   VALUES ($1, $2, $3, $4, $5)`,
+   SELECT m, e, k, o, h FROM json_to_recordset($1::json) AS v(m text, e text, k text, o text, h text)`,
 );
 const FIND = statement(
   'idempotency_find',
@@ -23,10 +26,12 @@ const FIND = statement(
           response_body AS "responseBody", created_at AS "createdAt"
    FROM idempotency_keys WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3`,
 );
+/** The answers of requests in progress, all of a transaction's in one statement (gatherRow). */
 const COMPLETE = statement(
-  'idempotency_complete',
-  `UPDATE idempotency_keys SET response_status = $4, response_body = $5
-   WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3 AND response_status IS NULL`,
+  'idempotency_complete_many',
+  `UPDATE idempotency_keys i SET response_status = v.s, response_body = v.b
+   FROM json_to_recordset($1::json) AS v(m text, e text, k text, s int, b jsonb)
+   WHERE i.merchant_code = v.m AND i.environment = v.e AND i.idempotency_key = v.k AND i.response_status IS NULL`,
 );
 const RELEASE = statement(
   'idempotency_release',
@@ -65,13 +70,12 @@ export class IdempotencyRepository {
   }
 
   /**
-   * Deferred to the commit: the key's row in progress, or the transaction fails with KeyTaken when the key has
-   * a row already (then the reservation, sent in the same batch, is rolled back with it).
+   * Sent with the commit: the key's row in progress, or the transaction fails with KeyTaken when the key has a
+   * row already (then the reservation, sent in the same batch, is rolled back with it).
    */
   hold(manager: EntityManager, scope: Scope, key: string, operation: string, requestHash: string): Promise<void> {
-    return deferStatement(manager, HOLD, [scope.merchantCode, scope.environment, key, operation, requestHash], (e) =>
-      uniqueViolation(e) === 'idempotency_keys_pkey' ? new KeyTaken() : e,
-    );
+    const row = { m: scope.merchantCode, e: scope.environment, k: key, o: operation, h: requestHash };
+    return gatherRow(manager, HOLD, row, (e) => (uniqueViolation(e) === 'idempotency_keys_pkey' ? new KeyTaken() : e));
   }
 
   /** Outside any transaction: the key's row as it stands. */
@@ -91,13 +95,7 @@ export class IdempotencyRepository {
 
   /** Stores the answer of the request in progress (sent with the commit: nothing reads it back). */
   complete(manager: EntityManager, scope: Scope, key: string, response: object): Promise<void> {
-    return deferStatement(manager, COMPLETE, [
-      scope.merchantCode,
-      scope.environment,
-      key,
-      200,
-      JSON.stringify(response),
-    ]);
+    return gatherRow(manager, COMPLETE, { m: scope.merchantCode, e: scope.environment, k: key, s: 200, b: response });
   }
 
   /** Frees a key whose request recorded nothing, so a retry with it proceeds. */

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
-import { deferStatement, entityInsert, entityUpdate, statement, uniqueViolation } from '@app/database';
+import {
+  deferStatement,
+  entityInsert,
+  entityInsertGathered,
+  entityUpdateGathered,
+  statement,
+  uniqueViolation,
+} from '@app/database';
 import { DomainError } from '@app/errors';
 import { PaymentEntity, PaymentOperationEntity } from './payment.entity';
 import { RESERVED } from './payment-state';
@@ -15,10 +22,20 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 const notFound = (): DomainError => DomainError.notFound('payment', 'id');
 
 const insertPayment = entityInsert(PaymentEntity, 'payments_insert');
-const updatePayment = entityUpdate(PaymentEntity, 'payments_update');
+// A group of purchases reserves, and records, its payments with one statement each (see gatherRow).
+const reservePayments = entityInsertGathered(PaymentEntity, 'payments_reserve');
+const recordPayments = entityUpdateGathered(PaymentEntity, 'payments_record');
 const RELEASE = statement('payments_release', `DELETE FROM payments WHERE id = $1 AND status = 'reserved'`);
 /** Every read but the recovery sweep's leaves reserved payments out: half-made, they are nobody's yet. */
 const VISIBLE = `p.status <> 'reserved'`;
+
+/** A unique index that says the order or payment code is taken: 409. */
+function codeTaken(e: unknown): unknown {
+  const constraint = uniqueViolation(e);
+  if (constraint === 'payments_order_code_live') return duplicateOrder();
+  if (constraint === 'payments_payment_code') return duplicatePaymentCode();
+  return e;
+}
 
 /** Payments SQL: scoping by merchant and environment, and the row locks of operations and sweeps. */
 @Injectable()
@@ -27,12 +44,7 @@ export class PaymentRepository {
 
   /** Deferred to the commit inside a pipelined transaction; a taken order or payment code fails it with 409. */
   insert(manager: EntityManager, payment: PaymentEntity): Promise<void> {
-    return insertPayment(manager, payment, (e) => {
-      const constraint = uniqueViolation(e);
-      if (constraint === 'payments_order_code_live') return duplicateOrder();
-      if (constraint === 'payments_payment_code') return duplicatePaymentCode();
-      return e;
-    });
+    return insertPayment(manager, payment, codeTaken);
   }
 
   async update(manager: EntityManager, payment: PaymentEntity): Promise<void> {
@@ -45,12 +57,12 @@ export class PaymentRepository {
    * taken order or payment code fails it with 409.
    */
   insertReserved(manager: EntityManager, payment: PaymentEntity): Promise<void> {
-    return this.insert(manager, { ...payment, status: RESERVED });
+    return reservePayments(manager, { ...payment, status: RESERVED }, codeTaken);
   }
 
-  /** Every column of the payment as recorded after the call, deferred to the commit. */
+  /** Every column of the payment as recorded after the call, gathered into one statement with the commit. */
   record(manager: EntityManager, payment: PaymentEntity): Promise<void> {
-    return updatePayment(manager, payment);
+    return recordPayments(manager, payment);
   }
 
   /** Deletes a reserved payment whose call recorded nothing: its order and payment codes are free again. */

@@ -1,20 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deferStatement, runQueueClaim, runStatement, statement } from '@app/database';
+import { deferStatement, gatherRow, runQueueClaim, runStatement, statement } from '@app/database';
 import { AcquirerAttempt, ModificationDetail } from './acquirer-attempt';
 
+/** All the attempts of a transaction in one statement (gatherRow). */
 const INSERT = statement(
-  'acquirer_attempts_insert',
+  'acquirer_attempts_insert_many',
   `INSERT INTO acquirer_attempts (id, payment_id, merchant_code, environment, operation, request_reference,
      connection_code, acquirer, idempotency_key, detail)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+   SELECT id, payment_id, merchant_code, environment, operation, request_reference, connection_code, acquirer,
+     idempotency_key, detail
+   FROM json_to_recordset($1::json) AS v(id uuid, payment_id uuid, merchant_code text, environment text,
+     operation text, request_reference text, connection_code text, acquirer text, idempotency_key text, detail jsonb)`,
 );
-// Fails (division by zero) when the row is gone: the recovery sweep resolved it meanwhile, and this record
-// must not apply the answer a second time. As an error, it fails the record's transaction at its commit.
+// Deletes a transaction's settled attempts (a JSON array of ids, gatherRow), and fails (division by zero) when
+// one is gone: the recovery sweep resolved it meanwhile, and this record must not apply the answer a second
+// time. As an error, it fails the record's transaction at its commit.
 const SETTLE = statement(
-  'acquirer_attempts_settle',
-  'WITH settled AS (DELETE FROM acquirer_attempts WHERE id = $1 RETURNING 1) SELECT 1 / count(*) AS one FROM settled',
+  'acquirer_attempts_settle_many',
+  `WITH settled AS (
+     DELETE FROM acquirer_attempts
+     WHERE id = ANY (ARRAY(SELECT json_array_elements_text($1::json)::uuid)) RETURNING 1)
+   SELECT 1 / (count(*) = json_array_length($1::json))::int AS one FROM settled`,
 );
 const DROP = statement('acquirer_attempts_drop', 'DELETE FROM acquirer_attempts WHERE id = $1');
 const PENDING_MODIFICATIONS = statement(
@@ -55,23 +63,23 @@ export class AcquirerAttemptRepository {
 
   /** Deferred to the commit of the reserve transaction. */
   insert(manager: EntityManager, a: AcquirerAttempt): Promise<void> {
-    return deferStatement(manager, INSERT, [
-      a.id,
-      a.paymentId,
-      a.merchantCode,
-      a.environment,
-      a.operation,
-      a.requestReference,
-      a.connectionCode,
-      a.acquirer,
-      a.idempotencyKey,
-      JSON.stringify(a.detail),
-    ]);
+    return gatherRow(manager, INSERT, {
+      id: a.id,
+      payment_id: a.paymentId,
+      merchant_code: a.merchantCode,
+      environment: a.environment,
+      operation: a.operation,
+      request_reference: a.requestReference,
+      connection_code: a.connectionCode,
+      acquirer: a.acquirer,
+      idempotency_key: a.idempotencyKey,
+      detail: a.detail,
+    });
   }
 
   /** Deletes the attempt as its answer is recorded; the commit fails with AttemptAlreadyResolved if it was gone. */
   settle(manager: EntityManager, id: string): Promise<void> {
-    return deferStatement(manager, SETTLE, [id], (e) =>
+    return gatherRow(manager, SETTLE, id, (e) =>
       (e as { code?: string }).code === '22012' ? new AttemptAlreadyResolved() : e,
     );
   }

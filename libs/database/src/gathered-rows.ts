@@ -1,0 +1,52 @@
+import { EntityManager, QueryRunner } from 'typeorm';
+import { beforeCommit, deferStatement } from './pipelined-transaction';
+import { Statement } from './prepared';
+
+/**
+ * A write whose rows are gathered over a pipelined transaction and sent as one statement with its COMMIT: a
+ * group of 32 purchases (GroupedTransactions) holds its 32 keys with one INSERT instead of 32, and PostgreSQL
+ * binds, plans and executes one statement. The statement takes the rows as one JSON array in $1 (read back with
+ * `json_to_recordset`, say). Outside a pipelined transaction the row is written at once, alone.
+ *
+ * Only for writes that nothing later in the same transaction reads or writes again: they reach the database
+ * after the work has returned. A failed batch fails the transaction with the error of its statement, through
+ * the `mapError` of its first row; a failed group runs each work again alone, so each then hears its own.
+ */
+export function gatherRow(
+  manager: EntityManager,
+  st: Statement,
+  row: unknown,
+  mapError?: (e: unknown) => unknown,
+): Promise<void> {
+  const batches = batchesOf(manager);
+  if (!batches) return deferStatement(manager, st, [JSON.stringify([row])], mapError);
+  const batch = batches.get(st);
+  if (batch) batch.rows.push(row);
+  else batches.set(st, { rows: [row], mapError });
+  return Promise.resolve();
+}
+
+interface Batch {
+  rows: unknown[];
+  mapError?: (e: unknown) => unknown;
+}
+
+/** Per pipelined transaction (its QueryRunner), the rows gathered so far for each statement, in first-use order. */
+const gathering = new WeakMap<QueryRunner, Map<Statement, Batch>>();
+
+function batchesOf(manager: EntityManager): Map<Statement, Batch> | undefined {
+  const runner = manager.queryRunner;
+  if (!runner) return undefined;
+  const known = gathering.get(runner);
+  if (known) return known;
+  const batches = new Map<Statement, Batch>();
+  const registered = beforeCommit(manager, async () => {
+    gathering.delete(runner);
+    for (const [st, { rows, mapError }] of batches) {
+      await deferStatement(manager, st, [JSON.stringify(rows)], mapError);
+    }
+  });
+  if (!registered) return undefined;
+  gathering.set(runner, batches);
+  return batches;
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import {
+  ensureDatabase,
+  gatherRow,
+  GroupedTransactions,
+  pipelinedTransaction,
+  runStatement,
+  statement,
+} from '@app/database';
+import { runState } from '../support/run-state';
+
+/** Each row records how many rows the statement that wrote it carried. */
+const GATHERED = statement(
+  'gather_test_insert',
+  `INSERT INTO items (id, label, batch)
+   SELECT id, label, json_array_length($1::json) FROM json_to_recordset($1::json) AS v(id int, label text)`,
+);
+const COUNT = statement('gather_test_count', 'SELECT count(*)::int AS n FROM items');
+
+class Mapped extends Error {}
+
+/** gatherRow on real PostgreSQL: one statement per transaction for any number of rows. */
+describe('gatherRow', () => {
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    const url = `${runState().pgBase}/t_${runState().runId}_${randomBytes(4).toString('hex')}_gather`;
+    await ensureDatabase(url);
+    ds = await new DataSource({ type: 'postgres', url, extra: { max: 4, pipeline: true } }).initialize();
+    await ds.query('CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL, batch int NOT NULL)');
+  });
+  afterAll(() => ds?.destroy());
+  beforeEach(() => ds.query('TRUNCATE items'));
+
+  const rows = async () =>
+    (await ds.query('SELECT id, batch FROM items ORDER BY id')) as Array<{ id: number; batch: number }>;
+
+  it('sends the rows of one transaction as one statement with the commit, after the work', async () => {
+    const seenInside = await pipelinedTransaction(ds, async (m) => {
+      for (const id of [1, 2, 3]) await gatherRow(m, GATHERED, { id, label: `row ${id}` });
+      return (await runStatement<{ n: number }>(m, COUNT, []))[0].n;
+    });
+    // Nothing was sent while the work ran: the rows leave with the COMMIT.
+    expect(seenInside).toBe(0);
+    expect(await rows()).toEqual([
+      { id: 1, batch: 3 },
+      { id: 2, batch: 3 },
+      { id: 3, batch: 3 },
+    ]);
+  });
+
+  it('gathers the rows of every work of a group into one statement', async () => {
+    const grouped = new GroupedTransactions(ds, 1, 32);
+    // Submitted in one turn: they run as one group, in one transaction.
+    await Promise.all([1, 2, 3, 4, 5].map((id) => grouped.run((m) => gatherRow(m, GATHERED, { id, label: 'g' }))));
+    const written = await rows();
+    expect(written.map((r) => r.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(written.map((r) => r.batch)).toEqual([5, 5, 5, 5, 5]);
+  });
+
+  it('a failed batch fails the transaction with the mapped error and writes nothing', async () => {
+    await ds.query("INSERT INTO items VALUES (7, 'taken', 1)");
+    const attempt = pipelinedTransaction(ds, async (m) => {
+      await gatherRow(m, GATHERED, { id: 1, label: 'a' }, (e) => new Mapped((e as Error).message));
+      await gatherRow(m, GATHERED, { id: 7, label: 'duplicate' });
+    });
+    await expect(attempt).rejects.toBeInstanceOf(Mapped);
+    expect(await rows()).toEqual([{ id: 7, batch: 1 }]);
+  });
+
+  it('rolls back with the work: a work that throws sends nothing', async () => {
+    const attempt = pipelinedTransaction(ds, async (m) => {
+      await gatherRow(m, GATHERED, { id: 1, label: 'a' });
+      throw new Error('work failed');
+    });
+    await expect(attempt).rejects.toThrow('work failed');
+    expect(await rows()).toEqual([]);
+    // The next transaction on the same runner pool gathers afresh.
+    await pipelinedTransaction(ds, (m) => gatherRow(m, GATHERED, { id: 2, label: 'b' }));
+    expect(await rows()).toEqual([{ id: 2, batch: 1 }]);
+  });
+
+  it('outside a pipelined transaction the row is written at once, alone', async () => {
+    await gatherRow(ds.manager, GATHERED, { id: 5, label: 'e' });
+    expect(await rows()).toEqual([{ id: 5, batch: 1 }]);
+    await expect(
+      gatherRow(ds.manager, GATHERED, { id: 5, label: 'again' }, () => new Mapped('taken')),
+    ).rejects.toBeInstanceOf(Mapped);
+  });
+});
