@@ -49,15 +49,19 @@ export function entityUpdateGathered<T extends object>(
   };
 }
 
-/** Updates every column of each entity by its primary key (one column), as `entityUpdate` does for one. */
+/**
+ * Updates every column of each entity by its primary key (one column), as `entityUpdate` does for one; `also`
+ * adds assignments of columns the entity does not map (`renewal_lease_until = NULL`), in the same row version.
+ */
 export function entityUpdateMany<T extends object>(
   target: new () => T,
   name: string,
+  also?: string,
 ): (manager: EntityManager, entities: readonly T[]) => Promise<void> {
   let prepared: Prepared | undefined;
   return async (manager, entities) => {
     if (!entities.length) return;
-    prepared ??= prepare(manager, target, updateMany(name));
+    prepared ??= prepare(manager, target, updateMany(name, also));
     await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
   };
 }
@@ -72,11 +76,12 @@ const insertMany =
   };
 
 const updateMany =
-  (name: string): Build =>
+  (name: string, also?: string): Build =>
   (table, columns, recordset, key) => {
     const set = columns
       .filter((c) => c !== key)
       .map((c) => `"${c.databaseName}" = v."${c.databaseName}"`)
+      .concat(also ? [also] : [])
       .join(', ');
     return statement(
       name,

@@ -75,7 +75,6 @@ export class RenewalOutcomeService {
           charged.map((c) => c.attempt.invoiceId),
         ),
       );
-      await this.renewals.releaseMany(ids, manager);
       const plans = await this.plans.findMany(
         manager,
         [...subscriptions.values()].map((s) => s.planId),
@@ -101,7 +100,13 @@ export class RenewalOutcomeService {
         return { kind: outcome.ok ? 'paid' : 'declined', subscription: s };
       });
       await this.invoices.updateMany(manager, changedInvoices);
-      await this.subscriptions.updateMany(manager, changedSubscriptions);
+      // Every lease of the batch is freed: a changed row's in its update (one row version), the others' alone.
+      await this.subscriptions.updateManyAndRelease(manager, changedSubscriptions);
+      const changed = new Set(changedSubscriptions.map((s) => s.id));
+      await this.renewals.releaseMany(
+        ids.filter((id) => !changed.has(id)),
+        manager,
+      );
       for (const e of events) await this.events.emit(manager, e.s, e.types, e.data, e.at);
       return recorded;
     });

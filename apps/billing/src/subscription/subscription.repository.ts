@@ -14,6 +14,11 @@ export interface SubscriptionFilters {
 }
 
 const updateSubscriptions = entityUpdateMany(SubscriptionEntity, 'subscriptions_update_many');
+const updateAndRelease = entityUpdateMany(
+  SubscriptionEntity,
+  'subscriptions_update_release_many',
+  'renewal_lease_until = NULL',
+);
 
 @Injectable()
 export class SubscriptionRepository {
@@ -30,6 +35,11 @@ export class SubscriptionRepository {
   /** Every column of each subscription, by id, in one statement (the rows locked by the caller). */
   updateMany(manager: EntityManager, subscriptions: readonly SubscriptionEntity[]): Promise<void> {
     return updateSubscriptions(manager, subscriptions);
+  }
+
+  /** As `updateMany`, freeing each one's renewal lease in the same row version (a recorded renewal step). */
+  updateManyAndRelease(manager: EntityManager, subscriptions: readonly SubscriptionEntity[]): Promise<void> {
+    return updateAndRelease(manager, subscriptions);
   }
 
   /** Any handle that is not a subscription of this scope finds nothing (404 upstream). */
