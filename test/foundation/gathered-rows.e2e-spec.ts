@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
+  beforeCommit,
   ensureDatabase,
   gatherRow,
   GroupedTransactions,
@@ -10,12 +11,14 @@ import {
 } from '@app/database';
 import { runState } from '../support/run-state';
 
-/** Each row records how many rows the statement that wrote it carried. */
+/** Each row records how many rows the statement that wrote it carried, and whether it was planned by key. */
 const GATHERED = statement(
   'gather_test_insert',
-  `INSERT INTO items (id, label, batch)
-   SELECT id, label, json_array_length($1::json) FROM json_to_recordset($1::json) AS v(id int, label text)`,
+  `INSERT INTO items (id, label, batch, seqscan)
+   SELECT id, label, json_array_length($1::json), current_setting('enable_seqscan')
+   FROM json_to_recordset($1::json) AS v(id int, label text)`,
 );
+const SEQSCAN = statement('gather_test_seqscan', "SELECT current_setting('enable_seqscan') AS s");
 const COUNT = statement('gather_test_count', 'SELECT count(*)::int AS n FROM items');
 
 class Mapped extends Error {}
@@ -28,7 +31,7 @@ describe('gatherRow', () => {
     const url = `${runState().pgBase}/t_${runState().runId}_${randomBytes(4).toString('hex')}_gather`;
     await ensureDatabase(url);
     ds = await new DataSource({ type: 'postgres', url, extra: { max: 4, pipeline: true } }).initialize();
-    await ds.query('CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL, batch int NOT NULL)');
+    await ds.query('CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL, batch int NOT NULL, seqscan text)');
   });
   afterAll(() => ds?.destroy());
   beforeEach(() => ds.query('TRUNCATE items'));
@@ -48,6 +51,19 @@ describe('gatherRow', () => {
       { id: 2, batch: 3 },
       { id: 3, batch: 3 },
     ]);
+  });
+
+  it('plans the batches by key (no sequential scans, no hash joins) and restores the settings after them', async () => {
+    let after: string | undefined;
+    await pipelinedTransaction(ds, async (m) => {
+      await gatherRow(m, GATHERED, { id: 1, label: 'a' });
+      // Registered after the gathering: runs once the batches have gone, in the same transaction.
+      beforeCommit(m, async () => {
+        after = (await runStatement<{ s: string }>(m, SEQSCAN, []))[0].s;
+      });
+    });
+    expect((await ds.query('SELECT seqscan FROM items'))[0].seqscan).toBe('off');
+    expect(after).toBe('on');
   });
 
   it('gathers the rows of every work of a group into one statement', async () => {
@@ -83,6 +99,8 @@ describe('gatherRow', () => {
 
   it('outside a pipelined transaction the row is written at once, alone', async () => {
     await gatherRow(ds.manager, GATHERED, { id: 5, label: 'e' });
+    // A statement on a pooled connection, in no transaction: planned as any other.
+    expect((await ds.query('SELECT seqscan FROM items'))[0].seqscan).toBe('on');
     expect(await rows()).toEqual([{ id: 5, batch: 1 }]);
     await expect(
       gatherRow(ds.manager, GATHERED, { id: 5, label: 'again' }, () => new Mapped('taken')),

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { gatherRow } from './gathered-rows';
+import { gatherRow, planByKey } from './gathered-rows';
 import { deferStatement } from './pipelined-transaction';
 import { Statement, statement } from './prepared';
 
@@ -50,8 +50,8 @@ export function entityUpdateGathered<T extends object>(
 }
 
 /**
- * Updates every column of each entity by its primary key (one column), as `entityUpdate` does for one; `also`
- * adds assignments of columns the entity does not map (`renewal_lease_until = NULL`), in the same row version.
+ * Updates every column of each entity by its primary key (one column), as `entityUpdate` does for one, a
+ * lookup by key per row (`planByKey`); `also` adds assignments of columns the entity does not map (`renewal_lease_until = NULL`), in the same row version.
  */
 export function entityUpdateMany<T extends object>(
   target: new () => T,
@@ -62,7 +62,9 @@ export function entityUpdateMany<T extends object>(
   return async (manager, entities) => {
     if (!entities.length) return;
     prepared ??= prepare(manager, target, updateMany(name, also));
+    await planByKey(manager, true);
     await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
+    await planByKey(manager, false);
   };
 }
 

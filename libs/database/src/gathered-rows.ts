@@ -1,6 +1,12 @@
 import { EntityManager, QueryRunner } from 'typeorm';
 import { beforeCommit, deferStatement } from './pipelined-transaction';
-import { Statement } from './prepared';
+import { Statement, statement } from './prepared';
+
+const PLAN_BY_KEY = statement(
+  'gathered_plan_by_key',
+  `SELECT set_config('enable_hashjoin', $1, true), set_config('enable_mergejoin', $1, true),
+     set_config('enable_seqscan', $1, true)`,
+);
 
 /**
  * A write whose rows are gathered over a pipelined transaction and sent as one statement with its COMMIT: a
@@ -26,6 +32,18 @@ export function gatherRow(
   return Promise.resolve();
 }
 
+/**
+ * For statements that find their rows by key, a few dozen or hundred at a time (gathered writes, the outbox's
+ * marks): planned, and their plans cached, with hash and merge joins and sequential scans off, so an index
+ * lookup per row. Otherwise a plan made while a table was small (or never analyzed: some hosts run without
+ * autovacuum) stays cached as the table grows, and each run scans the whole table: the outbox's mark of 500
+ * events read every row kept for the retention hour. Transaction-local; `false` switches them back on (their
+ * defaults) for the rest of the transaction.
+ */
+export function planByKey(manager: EntityManager, byKey: boolean): Promise<void> {
+  return deferStatement(manager, PLAN_BY_KEY, [byKey ? 'off' : 'on']);
+}
+
 interface Batch {
   rows: unknown[];
   mapError?: (e: unknown) => unknown;
@@ -42,9 +60,11 @@ function batchesOf(manager: EntityManager): Map<Statement, Batch> | undefined {
   const batches = new Map<Statement, Batch>();
   const registered = beforeCommit(manager, async () => {
     gathering.delete(runner);
+    await planByKey(manager, true);
     for (const [st, { rows, mapError }] of batches) {
       await deferStatement(manager, st, [JSON.stringify(rows)], mapError);
     }
+    await planByKey(manager, false);
   });
   if (!registered) return undefined;
   gathering.set(runner, batches);

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { QueryResultRow } from 'pg';
+import { planByKey } from './gathered-rows';
 import { deferQuery, deferStatement, pipelinedTransaction } from './pipelined-transaction';
 import { Statement, statement } from './prepared';
 
@@ -40,15 +41,20 @@ export async function runQueueClaim<R extends QueryResultRow = QueryResultRow>(
   return rows;
 }
 
-/** One statement in a transaction of its own that commits without waiting for the WAL flush (see above). */
+/**
+ * One statement in a transaction of its own that commits without waiting for the WAL flush (see above);
+ * `byKey`: it finds its rows by key, and is planned as `planByKey` says.
+ */
 export async function runAsyncCommit<R extends QueryResultRow = QueryResultRow>(
   ds: DataSource,
   st: Statement,
   values: unknown[],
+  { byKey = false }: { byKey?: boolean } = {},
 ): Promise<R[]> {
   let rows!: Promise<R[]>;
   await pipelinedTransaction(ds, async (m) => {
     await deferStatement(m, ASYNC_COMMIT, []);
+    if (byKey) await planByKey(m, true);
     rows = deferQuery<R>(m, st, values);
   });
   return rows;

@@ -187,7 +187,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const done: string[] = [];
     const rest: string[] = [];
     results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
-    if (done.length) await runAsyncCommit(this.dataSource, MARK_PUBLISHED, [done]);
+    if (done.length) await runAsyncCommit(this.dataSource, MARK_PUBLISHED, [done], { byKey: true });
     this.metrics.eventsPublished(done.length);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
