@@ -18,6 +18,8 @@ const GATHERED = statement(
    SELECT id, label, json_array_length($1::json), current_setting('enable_seqscan')
    FROM json_to_recordset($1::json) AS v(id int, label text)`,
 );
+/** The same, declared as finding its rows by key. */
+const KEYED = statement('gather_test_keyed', GATHERED.text, { byKey: true });
 const SEQSCAN = statement('gather_test_seqscan', "SELECT current_setting('enable_seqscan') AS s");
 const COUNT = statement('gather_test_count', 'SELECT count(*)::int AS n FROM items');
 
@@ -53,16 +55,23 @@ describe('gatherRow', () => {
     ]);
   });
 
-  it('plans the batches by key (no sequential scans, no hash joins) and restores the settings after them', async () => {
+  it('plans the batches of a by-key statement by key (no sequential scans, no hash joins), then restores the settings', async () => {
     let after: string | undefined;
     await pipelinedTransaction(ds, async (m) => {
-      await gatherRow(m, GATHERED, { id: 1, label: 'a' });
+      await gatherRow(m, GATHERED, { id: 1, label: 'plain' });
+      await gatherRow(m, KEYED, { id: 2, label: 'by key' });
+      await gatherRow(m, GATHERED, { id: 3, label: 'plain' });
       // Registered after the gathering: runs once the batches have gone, in the same transaction.
       beforeCommit(m, async () => {
         after = (await runStatement<{ s: string }>(m, SEQSCAN, []))[0].s;
       });
     });
-    expect((await ds.query('SELECT seqscan FROM items'))[0].seqscan).toBe('off');
+    // First-use order: the plain batch (ids 1 and 3) goes first, as planned by default; then the keyed one.
+    expect(await ds.query('SELECT id, batch, seqscan FROM items ORDER BY id')).toEqual([
+      { id: 1, batch: 2, seqscan: 'on' },
+      { id: 2, batch: 1, seqscan: 'off' },
+      { id: 3, batch: 2, seqscan: 'on' },
+    ]);
     expect(after).toBe('on');
   });
 

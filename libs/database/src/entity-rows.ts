@@ -44,7 +44,7 @@ export function entityUpdateGathered<T extends object>(
 ): (manager: EntityManager, entity: T, mapError?: (e: unknown) => unknown) => Promise<void> {
   let prepared: Prepared | undefined;
   return (manager, entity, mapError) => {
-    prepared ??= prepare(manager, target, updateMany(name));
+    prepared ??= prepare(manager, target, updateMany(name, undefined, true));
     return gatherRow(manager, prepared.st, entityRow(prepared.columns, entity), mapError);
   };
 }
@@ -78,7 +78,7 @@ const insertMany =
   };
 
 const updateMany =
-  (name: string, also?: string): Build =>
+  (name: string, also?: string, byKey = false): Build =>
   (table, columns, recordset, key) => {
     const set = columns
       .filter((c) => c !== key)
@@ -88,6 +88,7 @@ const updateMany =
     return statement(
       name,
       `UPDATE ${table} t SET ${set} FROM ${recordset} WHERE t."${key.databaseName}" = v."${key.databaseName}"`,
+      { byKey },
     );
   };
 

@@ -33,8 +33,8 @@ export function gatherRow(
 }
 
 /**
- * For statements that find their rows by key, a few dozen or hundred at a time (gathered writes, the outbox's
- * marks): planned, and their plans cached, with hash and merge joins and sequential scans off, so an index
+ * For statements that find their rows by key, a few dozen or hundred at a time (gathered updates and deletes
+ * declared `byKey`, billing's multi-row updates, the outbox's marks): planned, and their plans cached, with hash and merge joins and sequential scans off, so an index
  * lookup per row. Otherwise a plan made while a table was small (or never analyzed: some hosts run without
  * autovacuum) stays cached as the table grows, and each run scans the whole table: the outbox's mark of 500
  * events read every row kept for the retention hour. Transaction-local; `false` switches them back on (their
@@ -60,11 +60,14 @@ function batchesOf(manager: EntityManager): Map<Statement, Batch> | undefined {
   const batches = new Map<Statement, Batch>();
   const registered = beforeCommit(manager, async () => {
     gathering.delete(runner);
-    await planByKey(manager, true);
+    // In first-use order; the statements declared `byKey` (updates and deletes that find their rows by key)
+    // are planned by key, the plain inserts as any statement.
+    let keyed = false;
     for (const [st, { rows, mapError }] of batches) {
+      if (Boolean(st.byKey) !== keyed) await planByKey(manager, (keyed = !keyed));
       await deferStatement(manager, st, [JSON.stringify(rows)], mapError);
     }
-    await planByKey(manager, false);
+    if (keyed) await planByKey(manager, false);
   });
   if (!registered) return undefined;
   gathering.set(runner, batches);

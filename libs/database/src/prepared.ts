@@ -9,16 +9,18 @@ import { DataSource, EntityManager } from 'typeorm';
 export interface Statement {
   readonly name: string;
   readonly text: string;
+  /** It finds its rows by key, many at a time: a gathered batch of it is planned by key (see planByKey). */
+  readonly byKey?: boolean;
 }
 
 const declared = new Map<string, string>();
 
 /** Declares a statement once, at module load; a second text under the same name is a programming error. */
-export function statement(name: string, text: string): Statement {
+export function statement(name: string, text: string, options: { byKey?: boolean } = {}): Statement {
   const earlier = declared.get(name);
   if (earlier !== undefined && earlier !== text) throw new Error(`SQL statement "${name}" declared twice`);
   declared.set(name, text);
-  return { name, text };
+  return options.byKey ? { name, text, byKey: true } : { name, text };
 }
 
 /**

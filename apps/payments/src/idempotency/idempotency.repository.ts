@@ -32,6 +32,7 @@ const COMPLETE = statement(
   `UPDATE idempotency_keys i SET response_status = v.s, response_body = v.b
    FROM json_to_recordset($1::json) AS v(m text, e text, k text, s int, b jsonb)
    WHERE i.merchant_code = v.m AND i.environment = v.e AND i.idempotency_key = v.k AND i.response_status IS NULL`,
+  { byKey: true },
 );
 const RELEASE = statement(
   'idempotency_release',
