@@ -11,7 +11,7 @@ export class IdempotencyRecord {
   @Column({ name: 'request_hash', type: 'text' }) requestHash: string;
   /** Null while the request is in progress (reserved, its acquirer call not recorded yet). */
   @Column({ name: 'response_status', type: 'int', nullable: true }) responseStatus: number | null;
-  @Column({ name: 'response_body', type: 'jsonb', nullable: true }) responseBody: object | null;
+  @Column({ name: 'response_body', type: 'json', nullable: true }) responseBody: object | null;
   /** Set by the database: retention (24 hours) is wall-clock time, not a sandbox clock. */
   @Column({ name: 'created_at', type: 'timestamptz', insert: false }) createdAt: Date;
 }

@@ -30,7 +30,7 @@ const FIND = statement(
 const COMPLETE = statement(
   'idempotency_complete_many',
   `UPDATE idempotency_keys i SET response_status = v.s, response_body = v.b
-   FROM json_to_recordset($1::json) AS v(m text, e text, k text, s int, b jsonb)
+   FROM json_to_recordset($1::json) AS v(m text, e text, k text, s int, b json)
    WHERE i.merchant_code = v.m AND i.environment = v.e AND i.idempotency_key = v.k AND i.response_status IS NULL`,
   { byKey: true },
 );

@@ -3,6 +3,7 @@ import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaim
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { OrderCodeKey1765200000000 } from './1765200000000-order-code-key';
 import { AcquirerAttempts1766100000000 } from './1766100000000-acquirer-attempts';
+import { IdempotencyJsonAnswer1766500000000 } from './1766500000000-idempotency-json-answer';
 import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
 import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
 import { CreateStoredCards1764100000000 } from '../vault/vault.migration';
@@ -19,4 +20,5 @@ export const migrations = [
   OrderCodeKey1765200000000,
   AcquirerAttempts1766100000000,
   OutboxClaimIndex1766400000000,
+  IdempotencyJsonAnswer1766500000000,
 ];
