@@ -8,6 +8,12 @@ const SETTINGS = statement(
   `SELECT current_setting('synchronous_commit') AS commit, current_setting('enable_bitmapscan') AS bitmap`,
 );
 
+const KEYED_SETTINGS = statement(
+  'queue_claim_test_keyed_settings',
+  `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('enable_hashjoin') AS hashjoin`,
+  { byKey: true },
+);
+
 const PLAN = statement(
   'queue_claim_test_plan',
   `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
@@ -80,6 +86,9 @@ describe('runQueueClaim', () => {
       bitmap: 'off',
     });
     expect(await settings((d) => runAsyncCommit(d, SETTINGS, []))).toEqual({ commit: 'off', bitmap: 'on' });
+    // A statement declared byKey is planned by key (no sequential scans, no hash joins) in that transaction.
+    const [keyed] = await runAsyncCommit<{ seqscan: string; hashjoin: string }>(ds, KEYED_SETTINGS, []);
+    expect(keyed).toEqual({ seqscan: 'off', hashjoin: 'off' });
     // The pooled connections afterwards: the settings were local to their transactions.
     const after = await Promise.all([1, 2].map(() => settings((d) => runStatement(d, SETTINGS, []))));
     expect(after).toEqual([

@@ -25,32 +25,6 @@ export function entityInsert<T extends object>(
   };
 }
 
-/**
- * A prepared UPDATE of every column of an entity by its primary key (one column), the counterpart of
- * `entityInsert`: deferred to the commit inside `pipelinedTransaction`.
- */
-export function entityUpdate<T extends object>(
-  target: new () => T,
-  name: string,
-): (manager: EntityManager, entity: T) => Promise<void> {
-  let prepared: { st: Statement; columns: ColumnMetadata[]; key: ColumnMetadata } | undefined;
-  return (manager, entity) => {
-    if (!prepared) {
-      const meta = manager.connection.getMetadata(target);
-      const [key] = meta.primaryColumns;
-      const columns = meta.columns.filter((c) => c !== key);
-      const set = columns.map((c, i) => `"${c.databaseName}" = $${i + 2}`).join(', ');
-      prepared = {
-        st: statement(name, `UPDATE ${meta.tableName} SET ${set} WHERE "${key.databaseName}" = $1`),
-        columns,
-        key,
-      };
-    }
-    const { st, columns, key } = prepared;
-    return deferStatement(manager, st, [columnValue(key, entity), ...columns.map((c) => columnValue(c, entity))]);
-  };
-}
-
 function columnValue(column: ColumnMetadata, entity: object): unknown {
   let value: unknown = column.getEntityValue(entity);
   const transformer = column.transformer;

@@ -5,9 +5,8 @@ import { deferStatement } from './pipelined-transaction';
 import { Statement, statement } from './prepared';
 
 /**
- * Multi-row counterparts of `entityInsert`/`entityUpdate` for batch work (the renewal scheduler writes a
- * claimed batch at once): one statement for any number of rows, the rows sent as one jsonb array and read
- * back by `jsonb_to_recordset` with the entity's column types. Built from the TypeORM metadata on first use;
+ * Multi-row counterparts of `entityInsert` for batch work (the renewal scheduler writes a claimed batch at
+ * once): one statement for any number of rows, the rows sent as one jsonb array and read back by `jsonb_to_recordset` with the entity's column types. Built from the TypeORM metadata on first use;
  * deferred to the commit inside `pipelinedTransaction`, errors through `mapError`. No rows: nothing is sent.
  */
 export function entityInsertMany<T extends object>(
@@ -41,17 +40,18 @@ export function entityInsertGathered<T extends object>(
 export function entityUpdateGathered<T extends object>(
   target: new () => T,
   name: string,
-): (manager: EntityManager, entity: T, mapError?: (e: unknown) => unknown) => Promise<void> {
+): (manager: EntityManager, entity: T) => Promise<void> {
   let prepared: Prepared | undefined;
-  return (manager, entity, mapError) => {
+  return (manager, entity) => {
     prepared ??= prepare(manager, target, updateMany(name, undefined, true));
-    return gatherRow(manager, prepared.st, entityRow(prepared.columns, entity), mapError);
+    return gatherRow(manager, prepared.st, entityRow(prepared.columns, entity));
   };
 }
 
 /**
- * Updates every column of each entity by its primary key (one column), as `entityUpdate` does for one, a
- * lookup by key per row (`planByKey`); `also` adds assignments of columns the entity does not map (`renewal_lease_until = NULL`), in the same row version.
+ * Updates every column of each entity by its primary key (one column), a lookup by key per row (`planByKey`);
+ * `also` adds assignments of columns the entity does not map (`renewal_lease_until = NULL`), in the same row
+ * version.
  */
 export function entityUpdateMany<T extends object>(
   target: new () => T,

@@ -1,5 +1,5 @@
-import { EntityManager, QueryRunner } from 'typeorm';
-import { beforeCommit, deferStatement } from './pipelined-transaction';
+import { EntityManager } from 'typeorm';
+import { beforeCommit, deferStatement, transactionState } from './pipelined-transaction';
 import { Statement, statement } from './prepared';
 
 const PLAN_BY_KEY = statement(
@@ -33,12 +33,12 @@ export function gatherRow(
 }
 
 /**
- * For statements that find their rows by key, a few dozen or hundred at a time (gathered updates and deletes
- * declared `byKey`, billing's multi-row updates, the outbox's marks): planned, and their plans cached, with hash and merge joins and sequential scans off, so an index
- * lookup per row. Otherwise a plan made while a table was small (or never analyzed: some hosts run without
- * autovacuum) stays cached as the table grows, and each run scans the whole table: the outbox's mark of 500
- * events read every row kept for the retention hour. Transaction-local; `false` switches them back on (their
- * defaults) for the rest of the transaction.
+ * For statements that find their rows by key, a few dozen or hundred at a time (those declared `byKey`, sent by
+ * gatherRow or runAsyncCommit, and billing's multi-row updates): planned, and their plans cached, with hash and
+ * merge joins and sequential scans off, so an index lookup per row. Otherwise a plan made while a table was
+ * small (or never analyzed: some hosts run without autovacuum) stays cached as the table grows, and each run
+ * scans the whole table: the outbox's mark of 500 events read every row kept for the retention hour.
+ * Transaction-local; `false` switches them back on (their defaults) for the rest of the transaction.
  */
 export function planByKey(manager: EntityManager, byKey: boolean): Promise<void> {
   return deferStatement(manager, PLAN_BY_KEY, [byKey ? 'off' : 'on']);
@@ -49,27 +49,23 @@ interface Batch {
   mapError?: (e: unknown) => unknown;
 }
 
-/** Per pipelined transaction (its QueryRunner), the rows gathered so far for each statement, in first-use order. */
-const gathering = new WeakMap<QueryRunner, Map<Statement, Batch>>();
+/** The slot of gathered rows in a pipelined transaction's state (see transactionState). */
+const GATHERED = Symbol('gathered rows');
 
+/** The transaction's batches, by statement, in first-use order; written by one beforeCommit hook. */
 function batchesOf(manager: EntityManager): Map<Statement, Batch> | undefined {
-  const runner = manager.queryRunner;
-  if (!runner) return undefined;
-  const known = gathering.get(runner);
-  if (known) return known;
-  const batches = new Map<Statement, Batch>();
-  const registered = beforeCommit(manager, async () => {
-    gathering.delete(runner);
-    // In first-use order; the statements declared `byKey` (updates and deletes that find their rows by key)
-    // are planned by key, the plain inserts as any statement.
-    let keyed = false;
-    for (const [st, { rows, mapError }] of batches) {
-      if (Boolean(st.byKey) !== keyed) await planByKey(manager, (keyed = !keyed));
-      await deferStatement(manager, st, [JSON.stringify(rows)], mapError);
-    }
-    if (keyed) await planByKey(manager, false);
+  return transactionState(manager, GATHERED, () => {
+    const batches = new Map<Statement, Batch>();
+    beforeCommit(manager, async () => {
+      // The statements declared `byKey` (updates and deletes that find their rows by key) are planned by key,
+      // the plain inserts as any statement.
+      let keyed = false;
+      for (const [st, { rows, mapError }] of batches) {
+        if (Boolean(st.byKey) !== keyed) await planByKey(manager, (keyed = !keyed));
+        await deferStatement(manager, st, [JSON.stringify(rows)], mapError);
+      }
+      if (keyed) await planByKey(manager, false);
+    });
+    return batches;
   });
-  if (!registered) return undefined;
-  gathering.set(runner, batches);
-  return batches;
 }

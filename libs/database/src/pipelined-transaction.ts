@@ -21,7 +21,7 @@ export async function pipelinedTransaction<T>(
   const runner = ds.createQueryRunner();
   const client = (await runner.connect()) as PoolClient;
   const deferred: Array<Promise<unknown>> = [];
-  const own: Hooks = { beforeCommit: [], afterCommit: [] };
+  const own: Hooks = { beforeCommit: [], afterCommit: [], states: new Map() };
   pending.set(runner, deferred);
   hooks.set(runner, own);
   coalesceWrites(client);
@@ -56,6 +56,8 @@ const pending = new WeakMap<QueryRunner, Array<Promise<unknown>>>();
 interface Hooks {
   beforeCommit: Array<() => Promise<void>>;
   afterCommit: Array<() => void>;
+  /** What writers gather over the transaction (see transactionState), by their slot. */
+  states: Map<object | symbol, unknown>;
 }
 const hooks = new WeakMap<QueryRunner, Hooks>();
 
@@ -97,6 +99,18 @@ export function beforeCommit(manager: EntityManager, hook: () => Promise<void>):
   if (!own) return false;
   own.beforeCommit.push(hook);
   return true;
+}
+
+/**
+ * Inside `pipelinedTransaction`: the transaction's own state under `slot` (a writer's key: a module symbol, an
+ * instance), made by `init` on its first use in the transaction (where the writer registers its hooks, e.g. a
+ * `beforeCommit` that writes what was gathered). Undefined anywhere else.
+ */
+export function transactionState<T>(manager: EntityManager, slot: object | symbol, init: () => T): T | undefined {
+  const own = manager.queryRunner ? hooks.get(manager.queryRunner) : undefined;
+  if (!own) return undefined;
+  if (!own.states.has(slot)) own.states.set(slot, init());
+  return own.states.get(slot) as T;
 }
 
 /**

@@ -9,7 +9,7 @@ import { DataSource, EntityManager } from 'typeorm';
 export interface Statement {
   readonly name: string;
   readonly text: string;
-  /** It finds its rows by key, many at a time: a gathered batch of it is planned by key (see planByKey). */
+  /** It finds its rows by key, many at a time: gatherRow and runAsyncCommit plan it by key (see planByKey). */
   readonly byKey?: boolean;
 }
 

@@ -42,19 +42,18 @@ export async function runQueueClaim<R extends QueryResultRow = QueryResultRow>(
 }
 
 /**
- * One statement in a transaction of its own that commits without waiting for the WAL flush (see above);
- * `byKey`: it finds its rows by key, and is planned as `planByKey` says.
+ * One statement in a transaction of its own that commits without waiting for the WAL flush (see above); one
+ * declared `byKey` is planned by key (see planByKey).
  */
 export async function runAsyncCommit<R extends QueryResultRow = QueryResultRow>(
   ds: DataSource,
   st: Statement,
   values: unknown[],
-  { byKey = false }: { byKey?: boolean } = {},
 ): Promise<R[]> {
   let rows!: Promise<R[]>;
   await pipelinedTransaction(ds, async (m) => {
     await deferStatement(m, ASYNC_COMMIT, []);
-    if (byKey) await planByKey(m, true);
+    if (st.byKey) await planByKey(m, true);
     rows = deferQuery<R>(m, st, values);
   });
   return rows;

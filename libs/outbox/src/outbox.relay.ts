@@ -51,6 +51,7 @@ const CLAIM = statement(
 const MARK_PUBLISHED = statement(
   'outbox_mark_published',
   'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1)',
+  { byKey: true },
 );
 const RENEW = statement(
   'outbox_renew',
@@ -187,7 +188,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const done: string[] = [];
     const rest: string[] = [];
     results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
-    if (done.length) await runAsyncCommit(this.dataSource, MARK_PUBLISHED, [done], { byKey: true });
+    if (done.length) await runAsyncCommit(this.dataSource, MARK_PUBLISHED, [done]);
     this.metrics.eventsPublished(done.length);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {

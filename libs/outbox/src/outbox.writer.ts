@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventEnvelope, EventType } from '@app/contracts';
-import { afterCommit, beforeCommit, deferStatement, statement } from '@app/database';
+import { afterCommit, beforeCommit, deferStatement, statement, transactionState } from '@app/database';
 import { OutboxEvent, OutboxRelay } from './outbox.relay';
 
 const INSERT_EVENT = statement('outbox_insert', 'INSERT INTO outbox (id, type, envelope) VALUES ($1, $2, $3)');
@@ -24,9 +24,6 @@ const INSERT_LEASED = statement(
  */
 @Injectable()
 export class OutboxWriter {
-  /** Per pipelined transaction (its QueryRunner), the events it has written. */
-  private readonly transactions = new WeakMap<object, OutboxEvent[]>();
-
   constructor(private readonly relay: OutboxRelay) {}
 
   async add<T extends object>(
@@ -59,24 +56,19 @@ export class OutboxWriter {
 
   /** The events this pipelined transaction has written so far (undefined outside one), written before COMMIT. */
   private gathered(manager: EntityManager): OutboxEvent[] | undefined {
-    const runner = manager.queryRunner;
-    if (!runner) return undefined;
-    let rows = this.transactions.get(runner);
-    if (rows) return rows;
-    const gathering: OutboxEvent[] = [];
-    const registered =
+    return transactionState(manager, this, () => {
+      const rows: OutboxEvent[] = [];
       beforeCommit(manager, () =>
         deferStatement(manager, INSERT_LEASED, [
-          gathering.map((r) => r.id),
-          gathering.map((r) => r.type),
+          rows.map((r) => r.id),
+          rows.map((r) => r.type),
           // One JSON array, not a text[]: the driver would escape every quote of every envelope for an array literal.
-          `[${gathering.map((r) => r.envelope).join(',')}]`,
+          `[${rows.map((r) => r.envelope).join(',')}]`,
           this.relay.leaseSeconds(),
         ]),
-      ) && afterCommit(manager, () => gathering.forEach((r) => this.relay.publishCommitted(r)));
-    if (!registered) return undefined;
-    rows = gathering;
-    this.transactions.set(runner, rows);
-    return rows;
+      );
+      afterCommit(manager, () => rows.forEach((r) => this.relay.publishCommitted(r)));
+      return rows;
+    });
   }
 }
