@@ -257,6 +257,9 @@ async function main() {
   for (const o of outcomes.filter((x) => x.status !== 'ran' || x.verdict.misses.length)) {
     process.stdout.write(`  ${o.name}: ${o.status === 'ran' ? o.verdict.misses.join(', ') : o.message}\n`);
   }
+  for (const o of outcomes.filter((x) => x.share !== undefined && !x.verdict.misses.length)) {
+    process.stdout.write(`  ${o.name}: ${(o.share * 100).toFixed(0)}% of ${o.shareOf}\n`);
+  }
   process.stdout.write(
     `\n${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per scenario; ` +
       `${loadAfter.cores} cores, load average ${loadAfter.loadavg1} (1 min) at the end. The load generator shares ` +

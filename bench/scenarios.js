@@ -122,6 +122,9 @@ function serverScenario(id, name, script, { env = {}, requires } = {}) {
   };
 }
 
+const ACQUIRER_LATENCY_MS = 200;
+const ACQUIRER_CONNECTIONS = 256;
+
 const scenarios = [
   {
     id: 'ping',
@@ -160,13 +163,18 @@ const scenarios = [
     id: 'purchase-acquirer-200ms',
     name: 'card purchase, acquirer answering in 200 ms (max rate)',
     stack: true,
-    // A 200 ms acquirer needs many requests in flight to keep the service busy: 256 at a time.
-    connections: 256,
-    target: { minShareOf: { id: 'purchase', share: 0.7 }, label: '>= 70% of the card purchase' },
+    // A 200 ms acquirer needs many requests in flight to keep the service busy: 256 at a time. Those 256 can
+    // make at most 256 / 0.2 s = 1,280 req/s, so on a host where the zero-latency purchase outruns that, the
+    // share is taken of the ceiling (bench/lib/report.js, applyRelativeTargets).
+    connections: ACQUIRER_CONNECTIONS,
+    target: {
+      minShareOf: { id: 'purchase', share: 0.7, ceilingRps: (ACQUIRER_CONNECTIONS * 1000) / ACQUIRER_LATENCY_MS },
+      label: '>= 70% of the card purchase (or of 1,280/s)',
+    },
     async setup(ctx) {
       const probe = await ctx.memo('purchase-probe', () => probePurchase(ctx.stack));
       if (probe.skip) return { skip: probe.skip };
-      await ctx.stack.restartApp('payments', { SANDBOX_ACQUIRER_LATENCY_MS: '200' });
+      await ctx.stack.restartApp('payments', { SANDBOX_ACQUIRER_LATENCY_MS: String(ACQUIRER_LATENCY_MS) });
       const setup = await purchaseSetup(ctx);
       return { ...setup, teardown: () => ctx.stack.restartApp('payments', {}) };
     },
