@@ -173,6 +173,14 @@ function cpuPerRenewal({ cpu, seconds, count }) {
 
 async function main() {
   const argv = process.argv.slice(2);
+  if (argv.includes('--help')) {
+    process.stdout.write(
+      'Usage: npm run bench:renewals [-- --counts=10000,100000]\n' +
+        '  --counts=LIST  due subscriptions seeded and renewed per run, in order (default 10000,100000)\n' +
+        'The other options are those of npm run bench (--pg, --nats, --log-level, --app-node-args).\n',
+    );
+    return;
+  }
   const countsArg = argv.find((a) => a.startsWith('--counts='));
   const counts = (countsArg ? countsArg.slice('--counts='.length) : '10000,100000').split(',').map(Number);
   const options = parseOptions(
@@ -190,19 +198,26 @@ async function main() {
   fs.mkdirSync(logDir, { recursive: true });
   const children = new Children(logDir);
   const undo = [];
-  const cleanup = async () => {
-    while (undo.length)
-      await undo
-        .pop()()
-        .catch((e) => say(`cleanup: ${e.message}`));
-    await children.stopAll();
+  let cleaning;
+  // One cleanup, whichever way the run ends (done, failed, interrupted, stdout closed); each way waits for it.
+  cleanup = () =>
+    (cleaning ??= (async () => {
+      while (undo.length)
+        await undo
+          .pop()()
+          .catch((e) => process.stderr.write(`[renewals] cleanup: ${e.message}\n`));
+      await children.stopAll();
+    })());
+  const stopAndExit = (code, reason) => {
+    process.stderr.write(`[renewals] ${reason}: stopping the apps and dropping the databases\n`);
+    exiting = true;
+    cleanup().finally(() => process.exit(code));
   };
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.once(signal, () => {
-      say(`${signal}: stopping the apps and dropping the databases`);
-      cleanup().finally(() => process.exit(130));
-    });
-  }
+  process.once('SIGINT', () => stopAndExit(130, 'SIGINT'));
+  process.once('SIGTERM', () => stopAndExit(143, 'SIGTERM'));
+  // `npm run bench:renewals | head` closes stdout early: without this the write's EPIPE would end the bench at
+  // once and leave the apps, nats-server and the databases behind.
+  process.stdout.on('error', (e) => stopAndExit(1, `stdout: ${e.code || e.message}`));
   const load = machineLoad();
   say(`${load.cores} cores, load average ${load.loadavg1} before the run`);
   try {
@@ -235,18 +250,19 @@ async function main() {
     if (big) say(`100,000 renewals: ${big.seconds.toFixed(1)} s (target ≤ ${TARGET_100K_S} s)`);
     say(`load average ${machineLoad().loadavg1} after the run (other work shares this machine)`);
   } finally {
-    while (undo.length)
-      await undo
-        .pop()()
-        .catch((e) => say(`cleanup: ${e.message}`));
-    await children.stopAll();
+    await cleanup();
   }
 }
 
+let cleanup = () => Promise.resolve();
+/** Set once a signal or a closed stdout stops the run: its own exit follows the cleanup. */
+let exiting = false;
+
 main().then(
-  () => process.exit(0),
+  () => exiting || process.exit(0),
   (e) => {
+    if (exiting) return;
     process.stderr.write(`[renewals] ${e.stack || e}\n`);
-    process.exit(1);
+    cleanup().finally(() => process.exit(1));
   },
 );
