@@ -100,7 +100,12 @@ function scenarioTable(outcomes) {
 function memoryTable(verdicts) {
   return table(
     ['app', 'max RSS', 'target', 'result'],
-    verdicts.map((v) => [v.app, v.maxRssMb === null ? '-' : `${v.maxRssMb} MB`, `<= ${v.limitMb} MB`, v.status]),
+    verdicts.map((v) => [
+      v.app,
+      v.maxRssMb === null ? '-' : `${v.maxRssMb.toFixed(1)} MB`,
+      `<= ${v.limitMb} MB`,
+      v.status,
+    ]),
   );
 }
 

@@ -39,3 +39,14 @@ describe('bench relative targets', () => {
     expect(run[1].share).toBe(0.427);
   });
 });
+
+describe('bench memory table', () => {
+  it('prints every RSS with one decimal', () => {
+    const { memoryTable, memoryVerdicts } = require('./report');
+    const table = memoryTable(
+      memoryVerdicts([{ rssMb: { gateway: 159.0, payments: 148.94 } }], ['gateway', 'payments']),
+    );
+    expect(table).toContain('159.0 MB');
+    expect(table).toContain('148.9 MB');
+  });
+});
