@@ -22,6 +22,7 @@ const GATHERED = statement(
 const KEYED = statement('gather_test_keyed', GATHERED.text, { byKey: true });
 const SEQSCAN = statement('gather_test_seqscan', "SELECT current_setting('enable_seqscan') AS s");
 const COUNT = statement('gather_test_count', 'SELECT count(*)::int AS n FROM items');
+const PLAN_CACHE_MODE = statement('gather_test_plan_cache_mode', "SELECT current_setting('plan_cache_mode') AS s");
 
 class Mapped extends Error {}
 
@@ -114,5 +115,68 @@ describe('gatherRow', () => {
     await expect(
       gatherRow(ds.manager, GATHERED, { id: 5, label: 'again' }, () => new Mapped('taken')),
     ).rejects.toBeInstanceOf(Mapped);
+  });
+});
+
+/**
+ * A `replan` statement's plan follows its table's size: a plan made while the table held a few rows must not stay
+ * cached for the connection's life. (Without it, a connection that answered idempotency keys early in a run
+ * kept a full scan of the key index, and read every key for each batch it answered.)
+ */
+describe('a replanned by-key statement on a table that grows', () => {
+  const ANSWER = statement(
+    'gather_test_answer',
+    `UPDATE keys k SET answer = v.a FROM json_to_recordset($1::json) AS v(m text, e text, k text, a int)
+     WHERE k.merchant = v.m AND k.environment = v.e AND k.key = v.k AND k.answer IS NULL`,
+    { byKey: true, replan: true },
+  );
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    const url = `${runState().pgBase}/t_${runState().runId}_${randomBytes(4).toString('hex')}_plan`;
+    await ensureDatabase(url);
+    // One connection: the prepared statement and its cached plan live on it, and the EXPLAIN below runs there.
+    ds = await new DataSource({ type: 'postgres', url, extra: { max: 1, pipeline: true } }).initialize();
+    // The shape of idempotency_keys: a key of three columns, on which PostgreSQL plans a tiny table as a scan.
+    await ds.query(
+      'CREATE TABLE keys (merchant text, environment text, key text, answer int, PRIMARY KEY (merchant, environment, key))',
+    );
+  });
+  afterAll(() => ds?.destroy());
+
+  it('plans each run for the table of the moment: an index lookup per row once the table is large', async () => {
+    const answer = (keys: string[]) =>
+      pipelinedTransaction(ds, async (m) => {
+        for (const k of keys) await gatherRow(m, ANSWER, { m: 'm1', e: 'sandbox', k, a: 200 });
+      });
+    await ds.query("INSERT INTO keys SELECT 'm1', 'sandbox', 'early' || g FROM generate_series(1, 8) g");
+    // Past PostgreSQL's five custom plans, after which it would cache a generic plan of the tiny table.
+    for (let i = 1; i <= 8; i++) await answer([`early${i}`]);
+    await ds.query("INSERT INTO keys SELECT 'm1', 'sandbox', 'late' || g FROM generate_series(1, 20000) g");
+
+    const plan = await ds.transaction(async (m) => {
+      const settings = await m.query(
+        `SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
+                set_config('enable_seqscan', 'off', true)`,
+      );
+      expect(settings).toHaveLength(1);
+      const rows = (await m.query(
+        `EXPLAIN (COSTS OFF) EXECUTE gather_test_answer('[{"m":"m1","e":"sandbox","k":"late1","a":200}]')`,
+      )) as Array<{ 'QUERY PLAN': string }>;
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Cond: \(\(merchant = v\.m\) AND \(environment = v\.e\) AND \(key = v\.k\)\)/);
+    expect(plan).not.toMatch(/Materialize/);
+
+    // Statements after it in the same transaction are planned from the cache again.
+    let after: string | undefined;
+    await pipelinedTransaction(ds, async (m) => {
+      for (const k of ['late1', 'late2']) await gatherRow(m, ANSWER, { m: 'm1', e: 'sandbox', k, a: 200 });
+      beforeCommit(m, async () => {
+        after = (await runStatement<{ s: string }>(m, PLAN_CACHE_MODE, []))[0].s;
+      });
+    });
+    expect(after).toBe('auto');
+    expect(await ds.query('SELECT count(*)::int AS n FROM keys WHERE answer = 200')).toEqual([{ n: 10 }]);
   });
 });

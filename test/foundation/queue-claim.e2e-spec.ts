@@ -10,8 +10,14 @@ const SETTINGS = statement(
 
 const KEYED_SETTINGS = statement(
   'queue_claim_test_keyed_settings',
-  `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('enable_hashjoin') AS hashjoin`,
+  `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('enable_hashjoin') AS hashjoin,
+          current_setting('plan_cache_mode') AS plans`,
   { byKey: true },
+);
+const REPLANNED_SETTINGS = statement(
+  'queue_claim_test_replanned_settings',
+  KEYED_SETTINGS.text.replace('SELECT', 'SELECT 1 AS replanned,'),
+  { byKey: true, replan: true },
 );
 
 const PLAN = statement(
@@ -86,9 +92,12 @@ describe('runQueueClaim', () => {
       bitmap: 'off',
     });
     expect(await settings((d) => runAsyncCommit(d, SETTINGS, []))).toEqual({ commit: 'off', bitmap: 'on' });
-    // A statement declared byKey is planned by key (no sequential scans, no hash joins) in that transaction.
-    const [keyed] = await runAsyncCommit<{ seqscan: string; hashjoin: string }>(ds, KEYED_SETTINGS, []);
-    expect(keyed).toEqual({ seqscan: 'off', hashjoin: 'off' });
+    // A statement declared byKey is planned by key (no sequential scans, no hash joins) in that transaction, and
+    // one declared replan also afresh at each run.
+    expect(await runAsyncCommit(ds, KEYED_SETTINGS, [])).toEqual([{ seqscan: 'off', hashjoin: 'off', plans: 'auto' }]);
+    expect(await runAsyncCommit(ds, REPLANNED_SETTINGS, [])).toEqual([
+      { replanned: 1, seqscan: 'off', hashjoin: 'off', plans: 'force_custom_plan' },
+    ]);
     // The pooled connections afterwards: the settings were local to their transactions.
     const after = await Promise.all([1, 2].map(() => settings((d) => runStatement(d, SETTINGS, []))));
     expect(after).toEqual([

@@ -62,9 +62,9 @@ export function entityUpdateMany<T extends object>(
   return async (manager, entities) => {
     if (!entities.length) return;
     prepared ??= prepare(manager, target, updateMany(name, also));
-    await planByKey(manager, true);
+    await planByKey(manager, 'byKey');
     await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
-    await planByKey(manager, false);
+    await planByKey(manager, 'default');
   };
 }
 

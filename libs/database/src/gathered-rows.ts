@@ -5,7 +5,7 @@ import { Statement, statement } from './prepared';
 const PLAN_BY_KEY = statement(
   'gathered_plan_by_key',
   `SELECT set_config('enable_hashjoin', $1, true), set_config('enable_mergejoin', $1, true),
-     set_config('enable_seqscan', $1, true)`,
+     set_config('enable_seqscan', $1, true), set_config('plan_cache_mode', $2, true)`,
 );
 
 /**
@@ -33,15 +33,33 @@ export function gatherRow(
 }
 
 /**
- * For statements that find their rows by key, a few dozen or hundred at a time (those declared `byKey`, sent by
- * gatherRow or runAsyncCommit, and billing's multi-row updates): planned, and their plans cached, with hash and
- * merge joins and sequential scans off, so an index lookup per row. Otherwise a plan made while a table was
- * small (or never analyzed: some hosts run without autovacuum) stays cached as the table grows, and each run
- * scans the whole table: the outbox's mark of 500 events read every row kept for the retention hour.
- * Transaction-local; `false` switches them back on (their defaults) for the rest of the transaction.
+ * How a statement is planned: as any (`default`), or, for statements that find their rows by key, a few dozen or
+ * hundred at a time (those declared `byKey`, sent by gatherRow or runAsyncCommit, and billing's multi-row
+ * updates), with hash and merge joins and sequential scans off, so an index lookup per row. Otherwise a plan made
+ * while a table was small (or never analyzed: some hosts run without autovacuum) stays cached for the life of
+ * the connection as the table grows, and each run reads the whole table: the outbox's mark of 500 events read
+ * every row kept for the retention hour.
+ *
+ * `replanned` (statements declared `replan`) also plans the statement afresh at each run, for the table's size
+ * of the moment. A join of many rows to a key of several columns needs it: planned on a table of a few rows,
+ * PostgreSQL caches a full scan of the key's index under a Materialize, which the settings above do not rule
+ * out, and an idempotency answer cached so read all 100,000 keys for every 32 it answered. A key of one column
+ * (`id = v.id`, `id = ANY($1)`) keeps its index lookup in a plan made on one row, and skips the planning.
+ *
+ * Transaction-local; `default` switches the settings back for the rest of the transaction.
  */
-export function planByKey(manager: EntityManager, byKey: boolean): Promise<void> {
-  return deferStatement(manager, PLAN_BY_KEY, [byKey ? 'off' : 'on']);
+export type Plan = 'default' | 'byKey' | 'replanned';
+
+export function planByKey(manager: EntityManager, plan: Plan): Promise<void> {
+  return deferStatement(manager, PLAN_BY_KEY, [
+    plan === 'default' ? 'on' : 'off',
+    plan === 'replanned' ? 'force_custom_plan' : 'auto',
+  ]);
+}
+
+/** The plan a statement declares (see planByKey). */
+export function planOf(st: Statement): Plan {
+  return st.replan ? 'replanned' : st.byKey ? 'byKey' : 'default';
 }
 
 interface Batch {
@@ -59,12 +77,12 @@ function batchesOf(manager: EntityManager): Map<Statement, Batch> | undefined {
     beforeCommit(manager, async () => {
       // The statements declared `byKey` (updates and deletes that find their rows by key) are planned by key,
       // the plain inserts as any statement.
-      let keyed = false;
+      let plan: Plan = 'default';
       for (const [st, { rows, mapError }] of batches) {
-        if (Boolean(st.byKey) !== keyed) await planByKey(manager, (keyed = !keyed));
+        if (planOf(st) !== plan) await planByKey(manager, (plan = planOf(st)));
         await deferStatement(manager, st, [JSON.stringify(rows)], mapError);
       }
-      if (keyed) await planByKey(manager, false);
+      if (plan !== 'default') await planByKey(manager, 'default');
     });
     return batches;
   });

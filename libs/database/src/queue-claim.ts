@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { QueryResultRow } from 'pg';
-import { planByKey } from './gathered-rows';
+import { planByKey, planOf } from './gathered-rows';
 import { deferQuery, deferStatement, pipelinedTransaction } from './pipelined-transaction';
 import { Statement, statement } from './prepared';
 
@@ -53,7 +53,7 @@ export async function runAsyncCommit<R extends QueryResultRow = QueryResultRow>(
   let rows!: Promise<R[]>;
   await pipelinedTransaction(ds, async (m) => {
     await deferStatement(m, ASYNC_COMMIT, []);
-    if (st.byKey) await planByKey(m, true);
+    if (st.byKey) await planByKey(m, planOf(st));
     rows = deferQuery<R>(m, st, values);
   });
   return rows;
