@@ -6,6 +6,7 @@ import {
   gatherRow,
   GroupedTransactions,
   pipelinedTransaction,
+  queryByKey,
   runStatement,
   statement,
 } from '@app/database';
@@ -26,14 +27,19 @@ const PLAN_CACHE_MODE = statement('gather_test_plan_cache_mode', "SELECT current
 
 class Mapped extends Error {}
 
+/** A pipelined DataSource on a database of its own for this run, with at most `max` connections. */
+async function freshDataSource(suffix: string, max: number): Promise<DataSource> {
+  const url = `${runState().pgBase}/t_${runState().runId}_${randomBytes(4).toString('hex')}_${suffix}`;
+  await ensureDatabase(url);
+  return new DataSource({ type: 'postgres', url, extra: { max, pipeline: true } }).initialize();
+}
+
 /** gatherRow on real PostgreSQL: one statement per transaction for any number of rows. */
 describe('gatherRow', () => {
   let ds: DataSource;
 
   beforeAll(async () => {
-    const url = `${runState().pgBase}/t_${runState().runId}_${randomBytes(4).toString('hex')}_gather`;
-    await ensureDatabase(url);
-    ds = await new DataSource({ type: 'postgres', url, extra: { max: 4, pipeline: true } }).initialize();
+    ds = await freshDataSource('gather', 4);
     await ds.query('CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL, batch int NOT NULL, seqscan text)');
   });
   afterAll(() => ds?.destroy());
@@ -133,10 +139,8 @@ describe('a replanned by-key statement on a table that grows', () => {
   let ds: DataSource;
 
   beforeAll(async () => {
-    const url = `${runState().pgBase}/t_${runState().runId}_${randomBytes(4).toString('hex')}_plan`;
-    await ensureDatabase(url);
     // One connection: the prepared statement and its cached plan live on it, and the EXPLAIN below runs there.
-    ds = await new DataSource({ type: 'postgres', url, extra: { max: 1, pipeline: true } }).initialize();
+    ds = await freshDataSource('plan', 1);
     // The shape of idempotency_keys: a key of three columns, on which PostgreSQL plans a tiny table as a scan.
     await ds.query(
       'CREATE TABLE keys (merchant text, environment text, key text, answer int, PRIMARY KEY (merchant, environment, key))',
@@ -178,5 +182,72 @@ describe('a replanned by-key statement on a table that grows', () => {
     });
     expect(after).toBe('auto');
     expect(await ds.query('SELECT count(*)::int AS n FROM keys WHERE answer = 200')).toEqual([{ n: 10 }]);
+  });
+});
+
+/**
+ * A read declared byKey (usage's period totals): planned with the by-key settings, so that the plan cached
+ * while the table held a few rows is an index lookup per key, not a scan of the whole table behind a hash join.
+ */
+describe('queryByKey', () => {
+  const TOTALS = statement(
+    'gather_test_totals',
+    `SELECT e.owner, sum(e.quantity)::int AS total
+       FROM unnest($1::int[], $2::int[], $3::int[]) AS p(owner, since, until)
+       JOIN events e ON e.owner = p.owner AND e.at >= p.since AND e.at < p.until
+      GROUP BY e.owner`,
+    { byKey: true },
+  );
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    // One connection: the prepared statement and its cached plan live on it, and the EXPLAIN below runs there.
+    ds = await freshDataSource('read', 1);
+    await ds.query('CREATE TABLE events (id serial PRIMARY KEY, owner int NOT NULL, at int NOT NULL, quantity int)');
+    await ds.query('CREATE INDEX events_period ON events (owner, at)');
+  });
+  afterAll(() => ds?.destroy());
+
+  it('plans a read by key, and the plan it caches on a tiny table still looks each key up', async () => {
+    await ds.query('INSERT INTO events (owner, at, quantity) VALUES (1, 5, 2), (1, 6, 3), (2, 5, 7)');
+    const totals = (owners: number[]) =>
+      pipelinedTransaction(ds, async (m) => {
+        const rows = await queryByKey<{ owner: number; total: number }>(m, TOTALS, [
+          owners,
+          owners.map(() => 0),
+          owners.map(() => 10),
+        ]);
+        // The defaults are back for what follows in the transaction.
+        const after = await runStatement<{ s: string }>(m, SEQSCAN, []);
+        return { rows: rows.sort((a, b) => a.owner - b.owner), seqscan: after[0].s };
+      });
+    // Past PostgreSQL's five custom plans, with batches of 500 keys as a renewal's: the generic plan is then
+    // made, and cached, on this tiny table.
+    const batch = Array.from({ length: 500 }, (_, i) => i + 1);
+    for (let i = 0; i < 7; i++) {
+      expect(await totals(batch)).toEqual({
+        rows: [
+          { owner: 1, total: 5 },
+          { owner: 2, total: 7 },
+        ],
+        seqscan: 'on',
+      });
+    }
+    await ds.query(
+      'INSERT INTO events (owner, at, quantity) SELECT g % 5000, g % 20, 1 FROM generate_series(1, 50000) g',
+    );
+
+    const plan = await ds.transaction(async (m) => {
+      const rows = (await m.query(`EXPLAIN (COSTS OFF) EXECUTE gather_test_totals('{1}', '{0}', '{10}')`)) as Array<{
+        'QUERY PLAN': string;
+      }>;
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Cond: \(\(owner = p\.owner\) AND \(at >= p\.since\) AND \(at < p\.until\)\)/);
+    expect(plan).not.toMatch(/Seq Scan on events/);
+  });
+
+  it('refuses a statement not declared byKey', async () => {
+    await expect(pipelinedTransaction(ds, (m) => queryByKey(m, SEQSCAN, []))).rejects.toThrow('not declared byKey');
   });
 });

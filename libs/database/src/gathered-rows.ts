@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
+import type { QueryResultRow } from 'pg';
 import { beforeCommit, deferStatement, transactionState } from './pipelined-transaction';
-import { Statement, statement } from './prepared';
+import { runStatement, Statement, statement } from './prepared';
 
 const PLAN_BY_KEY = statement(
   'gathered_plan_by_key',
@@ -55,6 +56,23 @@ export function planByKey(manager: EntityManager, plan: Plan): Promise<void> {
     plan === 'default' ? 'on' : 'off',
     plan === 'replanned' ? 'force_custom_plan' : 'auto',
   ]);
+}
+
+/**
+ * A read that finds its rows by key, many at a time (declared `byKey`), run with its plan (see planByKey) and
+ * the defaults restored after it, in the caller's transaction.
+ */
+export async function queryByKey<R extends QueryResultRow = QueryResultRow>(
+  manager: EntityManager,
+  st: Statement,
+  values: unknown[],
+): Promise<R[]> {
+  if (!st.byKey) throw new Error(`SQL statement "${st.name}" is not declared byKey`);
+  await planByKey(manager, planOf(st));
+  // A failed read aborts the transaction, and its rollback drops the settings: restored after a success only.
+  const rows = await runStatement<R>(manager, st, values);
+  await planByKey(manager, 'default');
+  return rows;
 }
 
 /** The plan a statement declares (see planByKey). */
