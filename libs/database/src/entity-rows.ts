@@ -1,13 +1,14 @@
 import { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { gatherRow, planByKey } from './gathered-rows';
+import { deferByKey, gatherRow } from './gathered-rows';
 import { deferStatement } from './pipelined-transaction';
 import { Statement, statement } from './prepared';
 
 /**
  * Multi-row counterparts of `entityInsert` for batch work (the renewal scheduler writes a claimed batch at
- * once): one statement for any number of rows, the rows sent as one jsonb array and read back by `jsonb_to_recordset` with the entity's column types. Built from the TypeORM metadata on first use;
- * deferred to the commit inside `pipelinedTransaction`, errors through `mapError`. No rows: nothing is sent.
+ * once): one statement for any number of rows, the rows sent as one jsonb array and read back by
+ * `jsonb_to_recordset` with the entity's column types. Built from the TypeORM metadata on first use; deferred
+ * to the commit inside `pipelinedTransaction`, errors through `mapError`. No rows: nothing is sent.
  */
 export function entityInsertMany<T extends object>(
   target: new () => T,
@@ -43,7 +44,7 @@ export function entityUpdateGathered<T extends object>(
 ): (manager: EntityManager, entity: T) => Promise<void> {
   let prepared: Prepared | undefined;
   return (manager, entity) => {
-    prepared ??= prepare(manager, target, updateMany(name, undefined, true));
+    prepared ??= prepare(manager, target, updateMany(name));
     return gatherRow(manager, prepared.st, entityRow(prepared.columns, entity));
   };
 }
@@ -62,9 +63,7 @@ export function entityUpdateMany<T extends object>(
   return async (manager, entities) => {
     if (!entities.length) return;
     prepared ??= prepare(manager, target, updateMany(name, also));
-    await planByKey(manager, 'byKey');
-    await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
-    await planByKey(manager, 'default');
+    await deferByKey(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
   };
 }
 
@@ -77,8 +76,9 @@ const insertMany =
     return statement(name, `INSERT INTO ${table} (${list}) SELECT ${list} FROM ${recordset}`);
   };
 
+/** Finds each row by its key: declared `byKey`, so planned by key wherever it is sent. */
 const updateMany =
-  (name: string, also?: string, byKey = false): Build =>
+  (name: string, also?: string): Build =>
   (table, columns, recordset, key) => {
     const set = columns
       .filter((c) => c !== key)
@@ -88,7 +88,7 @@ const updateMany =
     return statement(
       name,
       `UPDATE ${table} t SET ${set} FROM ${recordset} WHERE t."${key.databaseName}" = v."${key.databaseName}"`,
-      { byKey },
+      { byKey: true },
     );
   };
 

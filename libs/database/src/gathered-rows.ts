@@ -62,17 +62,26 @@ export function planByKey(manager: EntityManager, plan: Plan): Promise<void> {
  * A read that finds its rows by key, many at a time (declared `byKey`), run with its plan (see planByKey) and
  * the defaults restored after it, in the caller's transaction.
  */
-export async function queryByKey<R extends QueryResultRow = QueryResultRow>(
+export function queryByKey<R extends QueryResultRow = QueryResultRow>(
   manager: EntityManager,
   st: Statement,
   values: unknown[],
 ): Promise<R[]> {
+  return underPlanOf(manager, st, () => runStatement<R>(manager, st, values));
+}
+
+/** A write declared `byKey`, deferred as deferStatement's, between its plan and the defaults' return. */
+export function deferByKey(manager: EntityManager, st: Statement, values: unknown[]): Promise<void> {
+  return underPlanOf(manager, st, () => deferStatement(manager, st, values));
+}
+
+async function underPlanOf<T>(manager: EntityManager, st: Statement, send: () => Promise<T>): Promise<T> {
   if (!st.byKey) throw new Error(`SQL statement "${st.name}" is not declared byKey`);
   await planByKey(manager, planOf(st));
-  // A failed read aborts the transaction, and its rollback drops the settings: restored after a success only.
-  const rows = await runStatement<R>(manager, st, values);
+  // A failed statement aborts the transaction, and its rollback drops the settings: restored after a success only.
+  const result = await send();
   await planByKey(manager, 'default');
-  return rows;
+  return result;
 }
 
 /** The plan a statement declares (see planByKey). */
