@@ -34,5 +34,5 @@ ARG APP=gateway
 ENV APP=${APP}
 # The image's `node` user, numeric so Kubernetes can enforce runAsNonRoot.
 USER 1000:1000
-EXPOSE 3000 3001 3002 3003
+EXPOSE 3000 3001 3002 3003 3100
 CMD ["sh", "-c", "exec node dist/apps/${APP}/src/main.js"]

@@ -14,7 +14,7 @@ const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/lo
 
 /** The apps and how each is started and probed; the gateway serves on PORT, services on their *_HTTP_PORT. */
 const APPS = [
-  { name: 'gateway', db: 'gateway', portVar: 'PORT', dbVar: 'GATEWAY_DATABASE_URL' },
+  { name: 'gateway', db: 'gateway', portVar: 'PORT', adminPortVar: 'ADMIN_PORT', dbVar: 'GATEWAY_DATABASE_URL' },
   { name: 'payments', db: 'payments', portVar: 'PAYMENTS_HTTP_PORT', dbVar: 'PAYMENTS_DATABASE_URL' },
   {
     name: 'payment-links',
@@ -138,6 +138,9 @@ async function startStack({ options, children, onCleanup, say }) {
   const adminToken = crypto.randomBytes(24).toString('base64url');
   const ports = {};
   for (const app of APPS) ports[app.portVar] = await freePort();
+  // The gateway's admin API and /metrics answer on its internal port.
+  ports.ADMIN_PORT = await freePort();
+  const adminPort = (app) => ports[app.adminPortVar ?? app.portVar];
   const env = withAppNodeOptions({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -172,8 +175,9 @@ async function startStack({ options, children, onCleanup, say }) {
   );
 
   const merchantCode = `bench${crypto.randomBytes(3).toString('hex')}`;
-  await adminPost(gatewayUrl, adminToken, 'merchants', { merchantCode, name: 'Bench merchant' });
-  const { key } = await adminPost(gatewayUrl, adminToken, 'keys', {
+  const adminUrl = `http://127.0.0.1:${ports.ADMIN_PORT}`;
+  await adminPost(adminUrl, adminToken, 'merchants', { merchantCode, name: 'Bench merchant' });
+  const { key } = await adminPost(adminUrl, adminToken, 'keys', {
     merchantCodes: [merchantCode],
     type: 'private',
     environment: 'sandbox',
@@ -185,7 +189,7 @@ async function startStack({ options, children, onCleanup, say }) {
       name: app.name,
       pid: entry.pid,
       app: true,
-      metricsUrl: `http://127.0.0.1:${ports[app.portVar]}/metrics`,
+      metricsUrl: `http://127.0.0.1:${adminPort(app)}/metrics`,
     })),
     ...(nats.entry ? [{ name: 'nats-server', pid: nats.entry.pid, app: false }] : []),
   ];

@@ -19,6 +19,8 @@ export const K8S_DIR = join(ROOT, 'k8s');
 export interface AppInfo {
   schema: EnvSchema;
   portVar: string;
+  /** The gateway's internal port variable (admin API, /metrics); the services have none. */
+  internalPortVar?: string;
   dbVar: string;
   defaultPort: number;
 }
@@ -31,7 +33,14 @@ function appInfo(schema: EnvSchema): AppInfo {
   const keys = Object.keys(schema);
   const portVar = only(keys.filter((k) => k === 'PORT' || k.endsWith('_HTTP_PORT')));
   const dbVar = only(keys.filter((k) => k.endsWith('_DATABASE_URL')));
-  return { schema, portVar, dbVar, defaultPort: schema[portVar].parse(undefined, portVar, {}) as number };
+  const internalPortVar = keys.find((k) => k === 'ADMIN_PORT');
+  return {
+    schema,
+    portVar,
+    internalPortVar,
+    dbVar,
+    defaultPort: schema[portVar].parse(undefined, portVar, {}) as number,
+  };
 }
 
 /** Compose service, Deployment and `apps/<name>` all use the same name. */
@@ -71,6 +80,13 @@ export const requiredVars = (app: AppInfo): string[] => ['NATS_URL', app.dbVar, 
 /** The port the app listens on given its environment: its port variable, or the schema default. */
 export function listenPort(app: AppInfo, env: Record<string, string>): number {
   return env[app.portVar] ? Number(env[app.portVar]) : app.defaultPort;
+}
+
+/** Every port the app listens on: its own, then its internal one if it has one. */
+export function listenPorts(app: AppInfo, env: Record<string, string>): number[] {
+  const v = app.internalPortVar;
+  if (!v) return [listenPort(app, env)];
+  return [listenPort(app, env), env[v] ? Number(env[v]) : (app.schema[v].parse(undefined, v, {}) as number)];
 }
 
 /** `node dist/apps/<app>/src/main.js` (or APP=<app>) -> <app>, and the source file it is built from. */
@@ -116,7 +132,7 @@ export interface Deployment extends Meta {
     selector: { matchLabels: Labels };
     strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
     template: {
-      metadata: { labels: Labels };
+      metadata: { labels: Labels; annotations?: Record<string, string> };
       spec: {
         securityContext?: { runAsNonRoot?: boolean };
         terminationGracePeriodSeconds?: number;
@@ -299,11 +315,12 @@ export function deploymentProblems(docs: K8sDoc[]): string[] {
     }
     problems.push(...missing(where, requiredVars(app), Object.keys(env)));
     const listen = listenPort(app, env);
+    const listens = listenPorts(app, env).join();
     const ports = (c.ports ?? []).map((p) => p.containerPort).join();
     if (listen !== app.defaultPort) {
       problems.push(`${where}: ${app.portVar}=${listen}, its default is ${app.defaultPort}`);
     }
-    if (ports !== String(listen)) problems.push(`${where}: containerPort ${ports}, the app listens on ${listen}`);
+    if (ports !== listens) problems.push(`${where}: containerPort ${ports}, the app listens on ${listens}`);
     const { type, rollingUpdate } = d.spec.strategy ?? {};
     if (type !== 'RollingUpdate' || rollingUpdate?.maxUnavailable !== 0 || rollingUpdate?.maxSurge !== 1) {
       problems.push(`${where}: strategy must be RollingUpdate with maxUnavailable 0 and maxSurge 1`);

@@ -17,6 +17,7 @@ import {
   keyValueProblems,
   kustomizationProblems,
   listenPort,
+  listenPorts,
   loadCompose,
   loadK8sDocs,
   missing,
@@ -52,7 +53,8 @@ function composePortProblems(c: Compose): string[] {
   return composeApps(c).flatMap(([name, s]) => {
     const app = APPS[name];
     const port = app && listenPort(app, composeEnv(s));
-    const published = publishedTargets(s).filter((p) => p !== port);
+    const listens = app ? listenPorts(app, composeEnv(s)) : [];
+    const published = publishedTargets(s).filter((p) => !listens.includes(p));
     return [
       ...(app && healthcheckPort(s) !== port
         ? [`services.${name}: healthcheck calls /health/ready on ${healthcheckPort(s)}, the app listens on ${port}`]
@@ -70,7 +72,7 @@ describe('k8s/', () => {
 
   it('holds a Deployment, Service and PodDisruptionBudget per app, and HPAs for gateway and payments', () => {
     expect(names('Deployment')).toEqual(APP_NAMES);
-    expect(names('Service')).toEqual(APP_NAMES);
+    expect(names('Service')).toEqual([...APP_NAMES, 'gateway-internal'].sort());
     expect(names('PodDisruptionBudget')).toEqual(APP_NAMES);
     expect(names('HorizontalPodAutoscaler')).toEqual(['gateway', 'payments']);
     expect(names('ConfigMap')).toHaveLength(1);
@@ -89,6 +91,18 @@ describe('k8s/', () => {
 
   it('has Services that select pods and target their container ports', () => {
     expect(serviceProblems(docs)).toEqual([]);
+  });
+
+  it('routes the public Service to the API port only, and the internal port only through gateway-internal', () => {
+    const service = (name: string) => ofKind<Service>(docs, 'Service').find((x) => x.metadata.name === name)!;
+    const targets = (name: string) => service(name).spec.ports.map((p) => String(p.targetPort));
+    expect(targets('gateway')).toEqual(['http']);
+    expect(targets('gateway-internal')).toEqual(['internal']);
+    const gateway = ofKind<Deployment>(docs, 'Deployment').find((d) => d.metadata.name === 'gateway')!;
+    const internal = gateway.spec.template.spec.containers[0].ports!.find((p) => p.name === 'internal')!;
+    expect(internal.containerPort).toBe(listenPorts(APPS.gateway, {})[1]);
+    // Prometheus scrapes /metrics where it answers: the internal port.
+    expect(gateway.spec.template.metadata.annotations?.['prometheus.io/port']).toBe(String(internal.containerPort));
   });
 
   it('probes declared container ports on the health paths', () => {
@@ -142,7 +156,8 @@ describe('docker-compose.yml', () => {
     expect(composePortProblems(compose)).toEqual([]);
     const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length);
     expect(published.map(([name]) => name)).toEqual(['gateway']);
-    expect(compose.services.gateway.ports).toEqual(['3000:3000']);
+    // The internal port (admin API, /metrics) only on the host's loopback.
+    expect(compose.services.gateway.ports).toEqual(['3000:3000', '127.0.0.1:3100:3100']);
   });
 
   it('points each app at the postgres and nats services, in a database the init script creates', () => {

@@ -40,12 +40,12 @@ export async function call(
 export async function sandboxKey(gateway: AppProcess): Promise<{ merchantCode: string; key: string }> {
   const merchantCode = `m${randomUUID().slice(0, 8)}`;
   const admin = { key: ADMIN_TOKEN };
-  const merchant = await call(gateway.url, 'POST', '/v1/admin/merchants', {
+  const merchant = await call(gateway.adminUrl, 'POST', '/v1/admin/merchants', {
     ...admin,
     body: { merchantCode, name: 'Drain test' },
   });
   if (merchant.status !== 201) throw new Error(`merchant: ${JSON.stringify(merchant)}`);
-  const key = await call(gateway.url, 'POST', '/v1/admin/keys', {
+  const key = await call(gateway.adminUrl, 'POST', '/v1/admin/keys', {
     ...admin,
     body: { merchantCodes: [merchantCode], type: 'private', environment: 'sandbox' },
   });
@@ -63,7 +63,7 @@ export function purchase(baseUrl: string, merchant: { merchantCode: string; key:
 
 /** `requests_in_progress{method=…}` from an app's /metrics (an HTTP count includes the scrape itself). */
 export async function inProgress(app: AppProcess, method: 'http' | 'rpc'): Promise<number> {
-  const text = await (await fetch(`${app.url}/metrics`)).text();
+  const text = await (await fetch(`${app.adminUrl}/metrics`)).text();
   const m = new RegExp(`^requests_in_progress\\{[^}]*method="${method}"[^}]*\\} (\\d+)`, 'm').exec(text);
   return m ? Number(m[1]) : 0;
 }

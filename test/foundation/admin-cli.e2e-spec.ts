@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { runCli } from '../../apps/gateway/src/cli';
-import { startGateway } from '../../apps/gateway/src/main';
+import { gatewayAdminUrl, startGateway } from '../../apps/gateway/src/main';
 import { LogCapture } from '../support/log-capture';
 import { TestStack } from '../support/stack';
 
@@ -106,8 +106,9 @@ describe('admin API and CLI', () => {
   it('the admin API is off without ADMIN_TOKEN', async () => {
     const off = await startGateway({ env: { ...stack.env, ADMIN_TOKEN: '' }, logDestination: new LogCapture() });
     try {
-      const url = (await off.getUrl()).replace('[::1]', '127.0.0.1');
-      const r = await fetch(`${url}/v1/admin/merchants`, { headers: { authorization: 'Bearer anything' } });
+      const r = await fetch(`${gatewayAdminUrl(off)}/v1/admin/merchants`, {
+        headers: { authorization: 'Bearer anything' },
+      });
       expect(r.status).toBe(403);
       expect(((await r.json()) as any).error.code).toBe('AUTH_INSUFFICIENT_SCOPE');
     } finally {

@@ -107,7 +107,7 @@ describe('the gateway edge: error envelope, ignored fields, request ids, docs', 
   });
 
   it('serves the OpenAPI document and the docs page', async () => {
-    const doc = await stack.http('GET', '/openapi.json');
+    const doc = await stack.http('GET', '/openapi.json', { port: 'internal' });
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/v1/ping', '/v1/admin/keys']));
@@ -121,7 +121,7 @@ describe('the gateway edge: error envelope, ignored fields, request ids, docs', 
     const ready = await stack.http('GET', '/health/ready');
     expect(ready.body).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
     await stack.http('GET', '/v1/ping', { key });
-    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.adminUrl}/metrics`)).text();
     expect(metrics).toMatch(/requests_total\{[^}]*method="GET"[^}]*route="\/v1\/ping"[^}]*status="200"/);
     expect(metrics).toMatch(/request_duration_seconds_bucket\{[^}]*route="\/v1\/ping"/);
   });

@@ -61,6 +61,8 @@ export interface AppProcess {
   app: AppName;
   /** http://127.0.0.1:<port>: the gateway's API, or a service's health and metrics server. */
   url: string;
+  /** Where its admin API and /metrics answer: the gateway's internal port, a service's own url. */
+  adminUrl: string;
   entry: ChildEntry;
   /** How the process ended (exit code or signal) and when (Date.now()). */
   ended: Promise<{ exit: string | number; at: number }>;
@@ -118,13 +120,15 @@ export class ProcessSuite {
   async startApp(app: AppName, o: { name?: string; env?: Record<string, string> } = {}): Promise<AppProcess> {
     const name = o.name ?? app;
     const port = await procs.freePort();
+    const adminPort = app === 'gateway' ? await procs.freePort() : port;
     const main = join(ROOT, 'dist/apps', app, 'src/main.js');
-    const env = { ...this.env, [APPS[app].portVar]: String(port), ...o.env };
+    const env = { ...this.env, [APPS[app].portVar]: String(port), ADMIN_PORT: String(adminPort), ...o.env };
     const entry = this.children.spawn(name, process.execPath, [main], env);
     const ended = entry.exitPromise.then((exit) => ({ exit, at: Date.now() }));
     const url = `http://127.0.0.1:${port}`;
     await procs.waitForHttp(`${url}/health/ready`, entry, this.children, 120_000);
-    return { name, app, url, entry, ended, logLines: () => this.logLines(name) };
+    const adminUrl = `http://127.0.0.1:${env.ADMIN_PORT}`;
+    return { name, app, url, adminUrl, entry, ended, logLines: () => this.logLines(name) };
   }
 
   logLines(name: string): Array<Record<string, unknown>> {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock } from '@app/clock';
 import { ServiceName } from '@app/contracts';
 import { startBilling } from '../../apps/billing/src/main';
-import { startGateway } from '../../apps/gateway/src/main';
+import { isInternalOnly } from '../../apps/gateway/src/http/internal-port';
+import { gatewayAdminUrl, startGateway } from '../../apps/gateway/src/main';
 import { startPaymentLinks } from '../../apps/payment-links/src/main';
 import { Connector } from '../../apps/payments/src/connector/connector';
 import { startPayments } from '../../apps/payments/src/main';
@@ -41,6 +43,8 @@ export class TestStack {
   /** Acquirer adapters the payments replicas start with; one named `sandbox` stands in for the built-in one. */
   connectors?: readonly Connector[];
   url = '';
+  /** The latest gateway's internal port: admin API, /metrics, the full API description. */
+  adminUrl = '';
 
   private constructor(
     readonly env: Record<string, string>,
@@ -67,6 +71,7 @@ export class TestStack {
       LOG_LEVEL: 'debug',
       ADMIN_TOKEN,
       PORT: '0',
+      ADMIN_PORT: '0',
       PAYMENTS_HTTP_PORT: '0',
       PAYMENT_LINKS_HTTP_PORT: '0',
       BILLING_HTTP_PORT: '0',
@@ -111,6 +116,7 @@ export class TestStack {
     this.gateway = app;
     this.gateways.push(app);
     this.url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    this.adminUrl = gatewayAdminUrl(app as NestFastifyApplication);
     return app;
   }
 
@@ -138,7 +144,9 @@ export class TestStack {
     await app.close();
     if (this.gateway !== app) return;
     this.gateway = this.gateways[this.gateways.length - 1];
-    if (this.gateway) this.url = (await this.gateway.getUrl()).replace('[::1]', '127.0.0.1');
+    if (!this.gateway) return;
+    this.url = (await this.gateway.getUrl()).replace('[::1]', '127.0.0.1');
+    this.adminUrl = gatewayAdminUrl(this.gateway as NestFastifyApplication);
   }
 
   async stop(): Promise<void> {
@@ -149,14 +157,22 @@ export class TestStack {
   async http<T = any>(
     method: string,
     path: string,
-    o: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+    o: {
+      key?: string;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+      /** Which gateway port: the internal one for the admin API and /metrics unless a test says otherwise. */
+      port?: 'public' | 'internal';
+    } = {},
   ): Promise<HttpResult<T>> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.key) headers.authorization = `Bearer ${o.key}`;
     let body: string | undefined = o.rawBody;
     if (o.body !== undefined) body = JSON.stringify(o.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(`${this.url}${path}`, { method, headers, body });
+    const internal = (o.port ?? (isInternalOnly(path) ? 'internal' : 'public')) === 'internal';
+    const res = await fetch(`${internal ? this.adminUrl : this.url}${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = text;
     try {

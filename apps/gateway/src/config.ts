@@ -4,6 +4,12 @@ export const gatewayEnv = {
   ...commonEnv,
   PORT: int(3000, 'HTTP port of the gateway', { min: 0, max: 65535 }),
   HOST: str('0.0.0.0', 'Interface the gateway listens on'),
+  ADMIN_PORT: int(
+    3100,
+    'Internal HTTP port of the gateway: the admin API, /metrics and the full API description (keep it off the public network)',
+    { min: 0, max: 65535 },
+  ),
+  ADMIN_HOST: str(undefined, 'Interface the internal port listens on (HOST when unset)'),
   PUBLIC_BASE_URL: url(
     (env) => `http://localhost:${env.PORT || 3000}`,
     'Base URL the outside world reaches the gateway at (hosted pages, 3DS and checkout links)',

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DestinationStream } from 'pino';
@@ -10,6 +11,7 @@ import { GatewayModule } from './gateway.module';
 import { installSdkCors } from './checkout/sdk-cors';
 import { drainHttp } from './http/drain';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
+import { closeInternal, guardInternalPaths, internalUrl, listenInternal } from './http/internal-port';
 import { mountOpenApi } from './http/openapi';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -43,17 +45,40 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     adapter,
     { logger: new PinoNestLogger(logger) },
   );
-  installHooks(app.getHttpAdapter().getInstance(), logger, app.get(Metrics), app.get(Draining));
-  installSdkCors(app.getHttpAdapter().getInstance());
+  const fastify = app.getHttpAdapter().getInstance();
+  installHooks(fastify, logger, app.get(Metrics), app.get(Draining));
+  guardInternalPaths(fastify);
+  installSdkCors(fastify);
   mountOpenApi(app, config.PUBLIC_BASE_URL);
+  let internal: Server | undefined;
+  fastify.addHook('onClose', async () => internal && closeInternal(internal));
   await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
+  try {
+    internal = await listenInternal(fastify, config.ADMIN_PORT, config.ADMIN_HOST ?? config.HOST ?? '0.0.0.0');
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
+  internalUrls.set(app, internalUrl(internal));
   if (o.stopOnSignals) {
     // HTTP first: the requests in flight still need NATS and the database, which app.close() then closes
     // after the webhook workers.
     stopOnSignals(app, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, stopIntake: () => drainHttp(app) });
   }
-  logger.info({ url: await app.getUrl(), publicBaseUrl: config.PUBLIC_BASE_URL }, 'gateway started');
+  logger.info(
+    { url: await app.getUrl(), adminUrl: internalUrls.get(app), publicBaseUrl: config.PUBLIC_BASE_URL },
+    'gateway started',
+  );
   return app;
+}
+
+const internalUrls = new WeakMap<NestFastifyApplication, string>();
+
+/** Where a started gateway serves its admin API, /metrics and full API description. */
+export function gatewayAdminUrl(app: NestFastifyApplication): string {
+  const url = internalUrls.get(app);
+  if (!url) throw new Error('not a started gateway');
+  return url;
 }
 
 if (require.main === module) {

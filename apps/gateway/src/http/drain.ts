@@ -11,10 +11,14 @@ const IDLE_SWEEP_MS = 100;
  * close only closes the connections idle at that moment, and then waits out their keep-alive timeout.
  */
 export async function drainHttp(app: NestFastifyApplication): Promise<void> {
-  const server = app.getHttpServer() as Server;
+  await closeWhenIdle(app.getHttpServer() as Server, () => app.getHttpAdapter().close());
+}
+
+/** Runs `close` (which stops the listener and waits for it) while closing the connections that go idle. */
+export async function closeWhenIdle(server: Server, close: () => Promise<void>): Promise<void> {
   const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
   try {
-    await app.getHttpAdapter().close();
+    await close();
   } finally {
     clearInterval(sweep);
   }

@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { arrivedInternally, publicDocument } from './internal-port';
 
 /** The OpenAPI document at /openapi.json and a docs page at /docs, built from the route decorators. */
 export function mountOpenApi(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
@@ -15,6 +17,13 @@ export function mountOpenApi(app: INestApplication, publicBaseUrl: string): Open
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'adminToken')
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  const publicDoc = publicDocument(document);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    // The public port describes the merchant API; the internal port adds the admin and sandbox routes.
+    patchDocumentOnRequest: (req, _res, doc) =>
+      arrivedInternally(req as IncomingMessage | { raw: IncomingMessage }) ? doc : publicDoc,
+  });
   return document;
 }
