@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { serviceDatabase } from '@app/database';
+import { MigrationMode, serviceDatabase } from '@app/database';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
@@ -43,6 +43,7 @@ export class BillingModule {
         serviceDatabase(() => ({
           app: 'billing',
           url: config.BILLING_DATABASE_URL,
+          migrate: config.MIGRATIONS as MigrationMode,
           entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity, ...usageEntities],
           migrations,
           // Usage ingestion's transaction is a few statements sent together (pipelinedTransaction).

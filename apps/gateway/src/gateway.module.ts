@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { serviceDatabase } from '@app/database';
+import { MigrationMode, serviceDatabase } from '@app/database';
 import { RPC_TIMEOUT_MS } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
@@ -50,6 +50,7 @@ export class AccountsModule {
         serviceDatabase(() => ({
           app: 'gateway',
           url: config.GATEWAY_DATABASE_URL,
+          migrate: config.MIGRATIONS as MigrationMode,
           entities: [OutboxRow, Merchant, ApiKey, ...webhookEntities],
           migrations: gatewayMigrations(WebhookSecretCipher.fromConfig(config)),
         })),

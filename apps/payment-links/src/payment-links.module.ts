@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { SandboxClockCopy, serviceDatabase } from '@app/database';
+import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
@@ -38,6 +38,7 @@ export class PaymentLinksModule {
         serviceDatabase(() => ({
           app: 'payment-links',
           url: config.PAYMENT_LINKS_DATABASE_URL,
+          migrate: config.MIGRATIONS as MigrationMode,
           entities: [OutboxRow, PaymentLinkEntity, LinkUseEntity],
           migrations,
         })),

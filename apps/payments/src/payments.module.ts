@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { SandboxClockCopy, serviceDatabase } from '@app/database';
+import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
@@ -64,6 +64,7 @@ export class PaymentsModule {
         serviceDatabase(() => ({
           app: 'payments',
           url: config.PAYMENTS_DATABASE_URL,
+          migrate: config.MIGRATIONS as MigrationMode,
           entities: [
             OutboxRow,
             PaymentEntity,

@@ -150,6 +150,11 @@ export const commonEnv = {
     "How long the app may take to stop on SIGTERM or SIGINT (finishing the requests and commands it holds) before it exits anyway; keep it below Kubernetes' terminationGracePeriodSeconds minus the preStop pause",
     { min: 100, max: 600_000 },
   ),
+  MIGRATIONS: str(
+    'on-start',
+    'on-start: the app runs its pending database migrations as it starts; check: it only verifies that none is pending and refuses to start otherwise (the migrate entry point, e.g. the Kubernetes Job, ran them with a role that may change the schema)',
+    { oneOf: ['on-start', 'check'] },
+  ),
 };
 
 export function databaseUrl(app: string): EnvVar<string> {

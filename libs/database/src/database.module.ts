@@ -19,7 +19,15 @@ export interface ServiceDatabaseOptions {
    * (pipelinedTransaction, deferStatement). Everything else behaves as before.
    */
   pipeline?: boolean;
+  /**
+   * `on-start` (the default): migrate as the app starts, under an advisory lock. `check`: only make sure that
+   * nothing is pending and refuse to start otherwise; the migrate entry point ran them first, so the app's
+   * database role needs no DDL rights.
+   */
+  migrate?: MigrationMode;
 }
+
+export type MigrationMode = 'on-start' | 'check';
 
 export function dataSourceOptions(o: ServiceDatabaseOptions): DataSourceOptions {
   return {
@@ -42,10 +50,30 @@ export function serviceDatabase(factory: () => ServiceDatabaseOptions): DynamicM
       const o = factory();
       await ensureDatabase(o.url);
       const ds = await new DataSource(options!).initialize();
-      await migrateWithLock(ds, `${o.app}:migrations`);
+      if (o.migrate === 'check') await refusePendingMigrations(ds, o.app);
+      else await migrateWithLock(ds, `${o.app}:migrations`);
       return ds;
     },
   });
+}
+
+async function refusePendingMigrations(ds: DataSource, app: string): Promise<void> {
+  if (!(await ds.showMigrations())) return;
+  await ds.destroy();
+  throw new Error(
+    `the ${app} database has pending migrations and MIGRATIONS=check: run the migrate entry point first (node dist/apps/migrate/src/main.js ${app})`,
+  );
+}
+
+/** The migrate entry point's work for one app: create its database if missing and run what is pending. */
+export async function migrateDatabase(o: Omit<ServiceDatabaseOptions, 'entities'>): Promise<string[]> {
+  await ensureDatabase(o.url);
+  const ds = await new DataSource(dataSourceOptions({ ...o, entities: [], poolSize: 1 })).initialize();
+  try {
+    return (await migrateWithLock(ds, `${o.app}:migrations`)).map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
 }
 
 export function databaseHealth(dataSource: () => DataSource): HealthCheck {
