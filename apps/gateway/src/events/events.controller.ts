@@ -4,11 +4,9 @@ import { CallerContext, MerchantQuery } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { DEFAULT_LIMIT, UUID } from '../webhooks/webhook-endpoints.service';
 import { EventResponse, EventsQuery } from './events.dto';
 import { EventsRepository } from './events.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DEFAULT_LIMIT = 20;
 
 /** The merchant's events of the last 30 days, as their webhook deliveries carry them. */
 @ApiTags('webhooks')

@@ -21,8 +21,9 @@ import {
 } from './webhooks.dto';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DEFAULT_LIMIT = 20;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The page size of the webhook lists when `limit` is left out. */
+export const DEFAULT_LIMIT = 20;
 
 const scopeOf = (c: CallerContext): Scope => ({ merchantCode: c.merchantCode, environment: c.environment });
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
