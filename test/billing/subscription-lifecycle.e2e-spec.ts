@@ -5,7 +5,7 @@ import { NatsClient } from '@app/messaging';
 import { EventEnvelope, EVENTS_STREAM } from '@app/contracts';
 import { DurableEventConsumer } from '../../apps/gateway/src/events/durable-consumer';
 import { TestStack } from '../support/stack';
-import { signatureValid } from '../webhooks/emit';
+import { envelopeOf, signatureValid } from '../webhooks/emit';
 import { selfSignedCert, until, WebhookReceiver } from '../webhooks/receiver';
 import { billingMerchant, BillingClient, billingQuery, expectError } from './billing-fixtures';
 
@@ -228,7 +228,7 @@ describe('subscription lifecycle', () => {
         (r) => r.length > 0,
       );
       expect(hooks).toHaveLength(1);
-      expect(JSON.parse(hooks[0].body)).toEqual(events[0]);
+      expect(envelopeOf(hooks[0].body)).toEqual(events[0]);
       expect(signatureValid(hooks[0].headers['webhook-signature'], hooks[0].body, endpoint.body.secret)).toBe(true);
     } finally {
       await consumer.stop();

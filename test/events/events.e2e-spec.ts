@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { DurableEventConsumer } from '../../apps/gateway/src/events/durable-consumer';
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';
-import { emit, signatureValid } from '../webhooks/emit';
+import { emit, envelopeOf, signatureValid } from '../webhooks/emit';
 import { selfSignedCert, until, WebhookReceiver } from '../webhooks/receiver';
 
 jest.setTimeout(60_000);
@@ -174,7 +174,7 @@ describe('the EVENTS stream and its internal subscribers', () => {
       );
       expect(got).toHaveLength(1);
       expect(signatureValid(got[0].headers['webhook-signature'], got[0].body, ep.body.secret)).toBe(true);
-      expect(JSON.parse(got[0].body)).toEqual(captured[0]);
+      expect(envelopeOf(got[0].body)).toEqual(captured[0]);
     } finally {
       await sub.stop();
     }
@@ -290,6 +290,6 @@ describe('events across a NATS restart', () => {
       30_000,
     );
     expect(got).toHaveLength(1);
-    expect(JSON.parse(got[0].body)).toEqual(event);
+    expect(envelopeOf(got[0].body)).toEqual(event);
   });
 });

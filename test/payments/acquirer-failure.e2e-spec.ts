@@ -8,8 +8,9 @@ type Operation = 'capture' | 'refund' | 'cancel' | 'cancel_or_refund';
 /**
  * Capture, refund, cancel and cancel_or_refund when the acquirer refuses the operation, when its adapter
  * throws and when it does not answer. A refusal is an Operation result `failed` (a 200, stored and replayed
- * under its Idempotency-Key); the other two are 503 / 504 in the error envelope (DECISIONS §1). In no case is
- * anything written, so the operation can be tried again.
+ * under its Idempotency-Key) that changes nothing but publishes the operation's failure event
+ * (`payment.capture_failed`, …); the other two are 503 / 504 in the error envelope (DECISIONS §1) and write
+ * nothing. Either way the operation can be tried again.
  */
 describe('payment operations when the acquirer fails', () => {
   const ACQUIRER_TIMEOUT_MS = 500;
@@ -48,6 +49,12 @@ describe('payment operations when the acquirer fails', () => {
       [paymentId],
     ),
   });
+  type Written = Awaited<ReturnType<typeof written>>;
+  /** What a refused operation writes: nothing but its failure event (the Payment as it stands). */
+  const plusFailure = (w: Written, type: string): Written => ({
+    ...w,
+    events: [...w.events, { id: expect.any(String) as string, type }],
+  });
   const eventTypes = async (paymentId: string) => (await written(paymentId)).events.map((e) => e.type);
   const storedAnswers = (key: string) =>
     paymentsQuery(
@@ -62,7 +69,7 @@ describe('payment operations when the acquirer fails', () => {
     () =>
       acquirer.calls.slice(mark);
 
-  describe('the acquirer refuses: Operation result `failed`, nothing changes', () => {
+  describe('the acquirer refuses: Operation result `failed`, nothing changes but a failure event', () => {
     it('capture; the failed answer is replayed under its key, a new key captures once the acquirer works', async () => {
       const p = await authorized(1000);
       const before = await written(p.id);
@@ -81,7 +88,8 @@ describe('payment operations when the acquirer fails', () => {
       });
       expect(calls()).toEqual([expect.objectContaining({ kind: 'capture', paymentId: p.id, amount: usd(600) })]);
       expect((await m.get(p.id)).body).toMatchObject({ status: 'authorized', amountCaptured: usd(0) });
-      expect(await written(p.id)).toEqual(before);
+      const failed = await written(p.id);
+      expect(failed).toEqual(plusFailure(before, 'payment.capture_failed'));
       expect(before.events.map((e) => e.type)).toEqual(['payment.authorized']);
 
       // A 200 is stored and replayed (DECISIONS §3), also once the acquirer works again: no second call.
@@ -89,14 +97,18 @@ describe('payment operations when the acquirer fails', () => {
       acquirer.modifications = 'sandbox';
       expect(await m.capture(p.id, 600, key)).toMatchObject({ status: 200, body: r.body });
       expect(calls()).toHaveLength(1);
-      expect(await written(p.id)).toEqual(before);
+      expect(await written(p.id)).toEqual(failed);
 
       const retry = await m.capture(p.id, 600);
       expect(retry.body).toMatchObject({ id: p.id, amount: usd(600), status: 'captured' });
       expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountCaptured: usd(600) });
       const after = await written(p.id);
       expect(after.operations).toEqual([{ kind: 'capture', amount_value: '600' }]);
-      expect(after.events.map((e) => e.type)).toEqual(['payment.authorized', 'payment.captured']);
+      expect(after.events.map((e) => e.type)).toEqual([
+        'payment.authorized',
+        'payment.capture_failed',
+        'payment.captured',
+      ]);
     });
 
     it('refund of the rest of a partly refunded payment: still captured, amountRefunded unchanged', async () => {
@@ -110,12 +122,17 @@ describe('payment operations when the acquirer fails', () => {
       expect(r.body).toMatchObject({ id: p.id, amount: usd(800), status: 'failed' });
       expect(calls()).toEqual([expect.objectContaining({ kind: 'refund', paymentId: p.id, amount: usd(800) })]);
       expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountRefunded: usd(200) });
-      expect(await written(p.id)).toEqual(before);
+      expect(await written(p.id)).toEqual(plusFailure(before, 'payment.refund_failed'));
 
       acquirer.modifications = 'sandbox';
       expect((await m.refund(p.id, 800)).body.status).toBe('refunded');
       expect((await m.get(p.id)).body).toMatchObject({ status: 'refunded', amountRefunded: usd(1000) });
-      expect(await eventTypes(p.id)).toEqual(['payment.captured', 'payment.refunded', 'payment.refunded']);
+      expect(await eventTypes(p.id)).toEqual([
+        'payment.captured',
+        'payment.refunded',
+        'payment.refund_failed',
+        'payment.refunded',
+      ]);
     });
 
     it('cancel: still authorized', async () => {
@@ -128,11 +145,11 @@ describe('payment operations when the acquirer fails', () => {
       expect(r.body).toMatchObject({ id: p.id, amount: usd(700), status: 'failed' });
       expect(calls()).toEqual([expect.objectContaining({ kind: 'cancel', paymentId: p.id, amount: usd(700) })]);
       expect((await m.get(p.id)).body.status).toBe('authorized');
-      expect(await written(p.id)).toEqual(before);
+      expect(await written(p.id)).toEqual(plusFailure(before, 'payment.cancel_failed'));
 
       acquirer.modifications = 'sandbox';
       expect((await m.operate(p.id, 'cancel')).body.status).toBe('cancelled');
-      expect(await eventTypes(p.id)).toEqual(['payment.authorized', 'payment.cancelled']);
+      expect(await eventTypes(p.id)).toEqual(['payment.authorized', 'payment.cancel_failed', 'payment.cancelled']);
     });
 
     it.each([
@@ -149,7 +166,7 @@ describe('payment operations when the acquirer fails', () => {
       expect(r.body).toMatchObject({ id: p.id, amount: usd(value), status: 'failed' });
       expect(calls()).toEqual([expect.objectContaining({ kind, paymentId: p.id, amount: usd(value) })]);
       expect((await m.get(p.id)).body.status).toBe(start);
-      expect(await written(p.id)).toEqual(before);
+      expect(await written(p.id)).toEqual(plusFailure(before, `payment.${kind}_failed`));
 
       acquirer.modifications = 'sandbox';
       expect((await m.operate(p.id, 'cancel_or_refund')).body).toMatchObject({ amount: usd(value), status });

@@ -23,18 +23,43 @@ export function emit<T extends object>(
     .transaction((m) => app.get(OutboxWriter).add(m, type, { merchantCode, environment }, data, new Date()));
 }
 
-/** A receiver's check, written independently of the gateway's code (the same steps as docs/webhooks.md). */
+/**
+ * A receiver's check, written independently of the gateway's code (the same steps as docs/webhooks.md): any
+ * of the `v1` values (one per live secret) may match.
+ */
 export function signatureValid(header: string | string[] | undefined, body: string, secret: string): boolean {
-  const parts = Object.fromEntries(
-    String(header)
-      .split(',')
-      .map((p) => p.split('=') as [string, string]),
-  );
-  const t = Number(parts.t);
+  const parts = String(header)
+    .split(',')
+    .map((p) => p.split('=') as [string, string]);
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > 300) return false;
   const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
-  const given = Buffer.from(parts.v1 ?? '', 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return parts
+    .filter(([k]) => k === 'v1')
+    .map(([, v]) => Buffer.from(v ?? '', 'hex'))
+    .some((given) => given.length === expected.length && timingSafeEqual(given, expected));
+}
+
+/**
+ * A delivered body as the event envelope it carries: the provider's names of the same values (`event`,
+ * `created_at`, and `payment_code`, `order_code`, `payment_id` in a payment's data) are checked to agree
+ * with the envelope and then left out, so a test can compare the rest with the event exactly.
+ */
+export function envelopeOf(body: string): Record<string, unknown> {
+  const { event, created_at, ...envelope } = JSON.parse(body) as Record<string, unknown> & {
+    type: string;
+    createdAt: string;
+    data: Record<string, unknown>;
+  };
+  if (event !== envelope.type || created_at !== envelope.createdAt) {
+    throw new Error(`event/created_at disagree with type/createdAt in ${body}`);
+  }
+  if (!envelope.type.startsWith('payment.')) return envelope;
+  const { payment_code, order_code, payment_id, ...data } = envelope.data;
+  if (payment_code !== data.paymentCode || order_code !== data.orderCode || payment_id !== data.id) {
+    throw new Error(`payment_code/order_code/payment_id disagree with the payment in ${body}`);
+  }
+  return { ...envelope, data };
 }
 
 /** An envelope published straight to the EVENTS stream, as a service's outbox relay does (message id = event id). */

@@ -3,7 +3,7 @@ import { EventType, EventTypes } from '@app/contracts';
 import { OutboxWriter } from '@app/outbox';
 import { NatsClient } from '@app/messaging';
 import { TestStack } from '../support/stack';
-import { Attempt, emit, signatureValid } from './emit';
+import { Attempt, emit, envelopeOf, signatureValid } from './emit';
 import { selfSignedCert, until, WebhookReceiver } from './receiver';
 
 // Real-time retries and restarts take seconds; Jest ignores testTimeout inside a project entry (default 5 s).
@@ -144,7 +144,16 @@ describe('webhook endpoints, signing and retries', () => {
     expect(signatureValid(req.headers['webhook-signature'], `${req.body} `, ep.body.secret)).toBe(false);
     expect(signatureValid(req.headers['webhook-signature'], req.body, 'whsec_wrong')).toBe(false);
     const envelope = JSON.parse(req.body);
-    expect(Object.keys(envelope)).toEqual(['id', 'type', 'createdAt', 'environment', 'merchantCode', 'data']);
+    expect(Object.keys(envelope)).toEqual([
+      'id',
+      'type',
+      'createdAt',
+      'environment',
+      'merchantCode',
+      'data',
+      'event',
+      'created_at',
+    ]);
     expect(envelope).toMatchObject({ id: r.body.eventId, type: 'ping', merchantCode: a.code, environment: 'sandbox' });
     expect(envelope.data.endpointId).toBe(ep.body.id);
     const log = await until(
@@ -179,7 +188,7 @@ describe('webhook endpoints, signing and retries', () => {
     for (const g of got) {
       expect(signatureValid(g.headers['webhook-signature'], g.body, secretOf[g.path])).toBe(true);
       expect(signatureValid(g.headers['webhook-signature'], g.body, refunds.body.secret)).toBe(false);
-      expect(JSON.parse(g.body)).toEqual(event);
+      expect(envelopeOf(g.body)).toEqual(event);
     }
     expect(await deliveries(refunds.body.id, a.key)).toEqual([]);
     for (const ep of [captured, all, refunds])

@@ -56,7 +56,8 @@ export function selfSignedCert(): { key: string; cert: string } {
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
-  respond: (n: number, body: string) => number = () => 200;
+  respond: (n: number, body: string, headers: Record<string, string | string[] | undefined>, path: string) => number =
+    () => 200;
 
   private constructor(private readonly server: Server) {}
 
@@ -68,7 +69,7 @@ export class WebhookReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        const status = receiver.respond(receiver.received.length + 1, body);
+        const status = receiver.respond(receiver.received.length + 1, body, req.headers, req.url ?? '');
         receiver.received.push({ path: req.url ?? '', headers: req.headers, body, at: Date.now(), status });
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
       });

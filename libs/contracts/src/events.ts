@@ -12,6 +12,9 @@ export const EventTypes = {
   paymentCancelled: 'payment.cancelled',
   paymentRefunded: 'payment.refunded',
   paymentPending: 'payment.pending',
+  paymentCaptureFailed: 'payment.capture_failed',
+  paymentRefundFailed: 'payment.refund_failed',
+  paymentCancelFailed: 'payment.cancel_failed',
   paymentLinkCreated: 'payment_link.created',
   paymentLinkUsed: 'payment_link.used',
   paymentLinkExpired: 'payment_link.expired',
@@ -73,6 +76,9 @@ export const EVENT_CATALOGUE: Readonly<Record<EventType, string>> = {
   'payment.cancelled': 'An authorization was cancelled and the hold released.',
   'payment.refunded': 'A refund was made (full or partial).',
   'payment.pending': 'The payment waits for the shopper (3DS challenge) or the acquirer.',
+  'payment.capture_failed': 'The acquirer could not process a capture (a processing error); nothing changed.',
+  'payment.refund_failed': 'The acquirer could not process a refund (a processing error); nothing changed.',
+  'payment.cancel_failed': 'The acquirer could not process a cancel (a processing error); nothing changed.',
   'payment_link.created': 'A payment link was created.',
   'payment_link.used': 'A shopper paid through the link.',
   'payment_link.expired': 'The link passed its expiry unused.',
@@ -125,4 +131,6 @@ export type WebhookEnvelope<T = object> = Omit<EventEnvelope<T>, 'type'> & {
 export const WebhookHeaders = {
   id: 'Webhook-Id',
   signature: 'Webhook-Signature',
+  /** The provider's own format, which its e-commerce plugins verify: `sha256=<hex HMAC-SHA256(secret, raw body)>`. */
+  providerSignature: 'X-Therius-Signature',
 } as const;

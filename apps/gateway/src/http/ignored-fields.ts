@@ -7,7 +7,7 @@ type Ctor = Function;
 const knownCache = new Map<Ctor, Map<string, Ctor | undefined>>();
 
 /** The properties a DTO declares (via its validation decorators), with the class of nested ones. */
-function knownProperties(type: Ctor): Map<string, Ctor | undefined> {
+export function knownProperties(type: Ctor): Map<string, Ctor | undefined> {
   let known = knownCache.get(type);
   if (known) return known;
   known = new Map();

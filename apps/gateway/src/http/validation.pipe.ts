@@ -2,10 +2,11 @@ import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
 import { ClassConstructor } from 'class-transformer';
 import { validatedBody, validationFailed } from '@app/errors';
 import { requestContext } from '@app/observability';
+import { resolveFieldAliases } from './field-aliases';
 import { unknownFieldPaths } from './ignored-fields';
 
 /**
- * class-validator with transform and whitelist: unknown fields are dropped (and recorded for the
+ * class-validator with transform and whitelist: declared aliases are renamed to their fields, unknown fields are dropped (and recorded for the
  * X-Ignored-Fields header); the first failure becomes 400 VALIDATION_FAILED naming the field. Bodies take
  * `validatedBody` (the same validation the services apply to commands); queries and params Nest's pipe.
  */
@@ -23,6 +24,10 @@ export class GatewayValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Other names of a field (FieldAliases) are read as the field first: they are neither ignored nor lost.
+    if (metadata.type === 'body' && metadata.metatype && this.toValidate(metadata)) {
+      value = resolveFieldAliases(metadata.metatype, value);
+    }
     if ((metadata.type === 'body' || metadata.type === 'query') && metadata.metatype && this.toValidate(metadata)) {
       const ignored = unknownFieldPaths(metadata.metatype, value);
       const store = requestContext.getStore();

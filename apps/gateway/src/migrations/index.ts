@@ -4,6 +4,7 @@ import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-key
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
 import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';
 import { MerchantIds1766000000000 } from './1766000000000-merchant-ids';
+import { WebhookRecovery1767000000000 } from './1767000000000-webhook-recovery';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 
 /** Every migration of the gateway database, in order; the secrets' encryption needs the deployment's keys. */
@@ -16,4 +17,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   MerchantIds1766000000000,
   encryptWebhookSecrets(cipher),
   OutboxClaimIndex1766400000000,
+  WebhookRecovery1767000000000,
 ];

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { newSigningSecret, signatureHeader, verifySignature } from './signature';
+import { newSigningSecret, providerSignatureHeader, signatureHeader, verifySignature } from './signature';
 
 describe('webhook signatures', () => {
   const secret = newSigningSecret();
@@ -29,5 +29,24 @@ describe('webhook signatures', () => {
   it('makes distinct whsec_ secrets of 256 bits', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(newSigningSecret()).not.toBe(secret);
+  });
+});
+
+describe('provider signature (X-Therius-Signature)', () => {
+  const body = '{"id":"e1","type":"payment.captured","event":"payment.captured"}';
+
+  it('is sha256=<hex HMAC-SHA256(secret, raw body)>, one entry per live secret', () => {
+    const [current, previous] = [newSigningSecret(), newSigningSecret()];
+    const hex = (s: string): string => createHmac('sha256', s).update(body).digest('hex');
+    expect(providerSignatureHeader(current, body)).toBe(`sha256=${hex(current)}`);
+    expect(providerSignatureHeader([current, previous], body)).toBe(`sha256=${hex(current)},sha256=${hex(previous)}`);
+  });
+
+  it('puts one v1 per live secret in Webhook-Signature, under one timestamp', () => {
+    const [current, previous] = [newSigningSecret(), newSigningSecret()];
+    const header = signatureHeader([current, previous], body, 1_763_700_000);
+    expect(header.split(',')).toHaveLength(3);
+    expect(verifySignature(header, body, current, 1_763_700_000)).toBe(true);
+    expect(verifySignature(header, body, previous, 1_763_700_000)).toBe(true);
   });
 });

@@ -6,9 +6,25 @@ export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString(
 const hmacHex = (secret: string, t: number, body: string): string =>
   createHmac('sha256', secret).update(`${t}.${body}`, 'utf8').digest('hex');
 
-/** `Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>` (DECISIONS §6). */
-export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
-  return `t=${unixSeconds},v1=${hmacHex(secret, unixSeconds, body)}`;
+const asList = (secrets: string | readonly string[]): readonly string[] =>
+  typeof secrets === 'string' ? [secrets] : secrets;
+
+/**
+ * `Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, with one `v1` per live
+ * secret (the current one first; a rolled secret stays live for its grace period).
+ */
+export function signatureHeader(secrets: string | readonly string[], body: string, unixSeconds: number): string {
+  return [`t=${unixSeconds}`, ...asList(secrets).map((s) => `v1=${hmacHex(s, unixSeconds, body)}`)].join(',');
+}
+
+/**
+ * `X-Therius-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`, the provider's format (no timestamp), over
+ * the same raw body and secrets as `Webhook-Signature`; one comma-separated entry per live secret.
+ */
+export function providerSignatureHeader(secrets: string | readonly string[], body: string): string {
+  return asList(secrets)
+    .map((s) => `sha256=${createHmac('sha256', s).update(body, 'utf8').digest('hex')}`)
+    .join(',');
 }
 
 /**

@@ -5,7 +5,7 @@ import { uuidv7 } from '@app/clock';
 import { WebhookEnvelope } from '@app/contracts';
 import { runQueueClaim, runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome, statesBefore } from './delivery-policy';
-import { AttemptStatus } from './webhook-delivery.entity';
+import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from './signature';
 import { SecretOwner, WebhookSecretCipher } from './webhook-secret-cipher';
 import { DecryptError } from '@app/cipher';
@@ -32,17 +32,23 @@ export interface ClaimedAttempt {
   eventId: string;
   url: string;
   body: string;
-  /** The endpoint's secret, or the account secret for a payment's webhookUrl. */
-  secret: string | null;
+  /**
+   * The endpoint's live secrets, or the account's for a payment's webhookUrl: the current one first, then the
+   * one it replaced while that is still in its grace period. Empty when none can be opened.
+   */
+  secrets: string[];
   endpointDeleted: boolean;
+  endpointDisabled: boolean;
 }
 
-type ClaimedRow = Omit<ClaimedAttempt, 'secret'> & {
+type ClaimedRow = Omit<ClaimedAttempt, 'secrets'> & {
   endpointId: string | null;
   merchantCode: string;
   environment: string;
   keyId: string | null;
   blob: Buffer | null;
+  previousKeyId: string | null;
+  previousBlob: Buffer | null;
 };
 
 export interface DeliveryTarget {
@@ -66,7 +72,11 @@ const CLAIM_DUE = statement(
    SELECT c.id, c.attempt, d.id AS "deliveryId", d.event_id AS "eventId", d.url, d.body,
           d.endpoint_id AS "endpointId", d.merchant_code AS "merchantCode", d.environment,
           COALESCE(e.secret_key_id, s.secret_key_id) AS "keyId", COALESCE(e.secret_sealed, s.secret_sealed) AS blob,
-          (e.deleted_at IS NOT NULL) AS "endpointDeleted"
+          CASE WHEN COALESCE(e.previous_secret_expires_at, s.previous_secret_expires_at) > now()
+            THEN COALESCE(e.previous_secret_key_id, s.previous_secret_key_id) END AS "previousKeyId",
+          CASE WHEN COALESCE(e.previous_secret_expires_at, s.previous_secret_expires_at) > now()
+            THEN COALESCE(e.previous_secret_sealed, s.previous_secret_sealed) END AS "previousBlob",
+          (e.deleted_at IS NOT NULL) AS "endpointDeleted", COALESCE(e.disabled, false) AS "endpointDisabled"
    FROM claimed c
    JOIN webhook_deliveries d ON d.id = c.delivery_id
    LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
@@ -85,7 +95,7 @@ const SUBSCRIBED_ENDPOINTS = statement(
    FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(merchant_code, environment, type, i)
    JOIN merchants m ON m.merchant_code = q.merchant_code
    LEFT JOIN webhook_endpoints e ON e.merchant_code = q.merchant_code AND e.environment = q.environment
-     AND e.deleted_at IS NULL AND (q.type = ANY(e.events) OR '*' = ANY(e.events))`,
+     AND e.deleted_at IS NULL AND NOT e.disabled AND (q.type = ANY(e.events) OR '*' = ANY(e.events))`,
 );
 
 const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType", a.attempt, a.status,
@@ -160,10 +170,12 @@ export class WebhookDeliveriesRepository {
   /** Claims tries that are due: FOR UPDATE SKIP LOCKED plus a lease, so a crashed replica's claim lapses. */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
     const rows = await runQueueClaim<ClaimedRow>(this.db, CLAIM_DUE, [limit, leaseSeconds]);
-    return rows.map(({ endpointId, merchantCode, environment, keyId, blob, ...claim }) => ({
-      ...claim,
-      secret: this.openSecret(endpointId ? { endpointId } : { merchantCode, environment }, keyId, blob),
-    }));
+    return rows.map(({ endpointId, merchantCode, environment, keyId, blob, previousKeyId, previousBlob, ...claim }) => {
+      const owner: SecretOwner = endpointId ? { endpointId } : { merchantCode, environment };
+      const current = this.openSecret(owner, keyId, blob);
+      const previous = current === null ? null : this.openSecret(owner, previousKeyId, previousBlob);
+      return { ...claim, secrets: [current, previous].filter((x): x is string => x !== null) };
+    });
   }
 
   /** A secret that cannot be opened (its key left WEBHOOK_SECRET_KEYS) signs nothing: the try fails, logged. */
@@ -225,6 +237,44 @@ export class WebhookDeliveriesRepository {
        ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
       params,
     );
+  }
+
+  /**
+   * Sends a delivery of the endpoint again, named by the id of one of its attempts (as the log shows them) or
+   * by its own id: a dead one gets a new try, due now; a failed one waiting for its next try has that try
+   * brought forward to now. The body and Webhook-Id are the delivery's own. Answers the try that will be sent,
+   * `succeeded` when the delivery needs nothing, or undefined when the endpoint has no such delivery.
+   */
+  async resend(endpointId: string, id: string): Promise<AttemptRow | 'succeeded' | undefined> {
+    return this.db.transaction(async (m) => {
+      const found: Array<{ id: string; status: DeliveryStatus; last: number }> = await m.query(
+        `SELECT d.id, d.status, (SELECT max(attempt) FROM webhook_attempts WHERE delivery_id = d.id)::int AS last
+         FROM webhook_deliveries d
+         WHERE d.endpoint_id = $1
+           AND (d.id = $2 OR d.id = (SELECT delivery_id FROM webhook_attempts WHERE id = $2))
+         FOR UPDATE OF d`,
+        [endpointId, id],
+      );
+      const delivery = found[0];
+      if (!delivery) return undefined;
+      if (delivery.status === 'succeeded') return 'succeeded';
+      if (delivery.status === 'dead') {
+        await m.query(`UPDATE webhook_deliveries SET status = 'pending' WHERE id = $1`, [delivery.id]);
+        return this.insertAttempt(m, delivery.id, delivery.last + 1, null);
+      }
+      // Pending: its next try is brought forward, unless a worker is sending it right now.
+      await m.query(
+        `UPDATE webhook_attempts SET due_at = LEAST(due_at, now())
+         WHERE delivery_id = $1 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())`,
+        [delivery.id],
+      );
+      const rows: AttemptRow[] = await m.query(
+        `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+         WHERE a.delivery_id = $1 ORDER BY a.attempt DESC LIMIT 1`,
+        [delivery.id],
+      );
+      return rows[0];
+    });
   }
 
   async attemptOfEndpoint(endpointId: string, attemptId: string): Promise<boolean> {

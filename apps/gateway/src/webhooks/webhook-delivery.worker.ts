@@ -68,14 +68,16 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     let outcome: SendOutcome;
     if (claim.endpointDeleted) {
       outcome = { ok: false, responseStatus: null, durationMs: 0, error: 'endpoint deleted', permanent: true };
-    } else if (!claim.secret) {
+    } else if (claim.endpointDisabled) {
+      outcome = { ok: false, responseStatus: null, durationMs: 0, error: 'endpoint disabled', permanent: true };
+    } else if (!claim.secrets.length) {
       outcome = { ok: false, responseStatus: null, durationMs: 0, error: 'no signing secret', permanent: true };
     } else {
       outcome = await this.sender.send({
         url: claim.url,
         eventId: claim.eventId,
         body: claim.body,
-        secret: claim.secret,
+        secrets: claim.secrets,
       });
     }
     const decision = decideAttempt(outcome, claim.attempt, this.options.retrySchedule);

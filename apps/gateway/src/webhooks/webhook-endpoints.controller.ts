@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -17,6 +18,9 @@ import {
   CreatedWebhookEndpointResponse,
   CreateWebhookEndpointRequest,
   DeletedWebhookEndpointResponse,
+  RolledWebhookEndpointResponse,
+  RollSecretRequest,
+  UpdateWebhookEndpointRequest,
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
 } from './webhooks.dto';
@@ -66,6 +70,49 @@ export class WebhookEndpointsController {
     return this.webhooks.get(caller, id);
   }
 
+  @Patch(':id')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Update a webhook endpoint',
+    description:
+      'Changes `url`, `events` or `description`, or disables (`disabled: true`: no deliveries; tries still ' +
+      'waiting are given up when due) or enables it. Fields left out stay as they are.',
+  })
+  @ApiParam(ID)
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiBadRequestResponse({
+    description: 'VALIDATION_FAILED: not https, a private address, or an unknown event type',
+    type: ErrorEnvelope,
+  })
+  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  update(
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookEndpointRequest,
+    @Caller() caller: CallerContext,
+  ): Promise<WebhookEndpointResponse> {
+    return this.webhooks.update(caller, id, body);
+  }
+
+  @Post(':id/roll-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Replace the endpoint’s signing secret',
+    description:
+      'Answers the new `secret`, shown only here. The replaced secret keeps signing deliveries beside the new one ' +
+      'for `expiresInSeconds` (default 86400; 0: it stops at once), so the receiver can switch without losing any.',
+  })
+  @ApiParam(ID)
+  @ApiOkResponse({ type: RolledWebhookEndpointResponse })
+  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: expiresInSeconds outside 0..86400', type: ErrorEnvelope })
+  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  rollSecret(
+    @Param('id') id: string,
+    @Body() body: RollSecretRequest,
+    @Caller() caller: CallerContext,
+  ): Promise<RolledWebhookEndpointResponse> {
+    return this.webhooks.rollEndpointSecret(caller, id, body);
+  }
+
   @Delete(':id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Delete a webhook endpoint; tries still waiting for it are given up' })
@@ -94,6 +141,32 @@ export class WebhookEndpointsController {
     @Caller() caller: CallerContext,
   ): Promise<WebhookDeliveryResponse[]> {
     return this.webhooks.deliveriesOf(caller, id, query);
+  }
+
+  @Post(':id/deliveries/:deliveryId/resend')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send a dead or failed delivery again',
+    description:
+      'Same body and `Webhook-Id`, signed anew. A dead delivery gets a new try due now; a failed one waiting ' +
+      'for its next try has it brought forward to now. `deliveryId` is the id of any attempt in the log. ' +
+      'Answers the try that will be sent.',
+  })
+  @ApiParam(ID)
+  @ApiParam({ name: 'deliveryId', description: 'Id of an attempt from the delivery log', format: 'uuid' })
+  @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiConflictResponse({
+    description: 'INVALID_STATE: the delivery succeeded, or the endpoint is disabled',
+    type: ErrorEnvelope,
+  })
+  resend(
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @Body() _scope: MerchantQuery,
+    @Caller() caller: CallerContext,
+  ): Promise<WebhookDeliveryResponse> {
+    return this.webhooks.resend(caller, id, deliveryId);
   }
 
   @Post(':id/test')

@@ -9,21 +9,39 @@ interface SealedRow {
   keyId: string;
   blob: Buffer;
   createdAt: Date;
+  previousSecretExpiresAt?: Date | null;
 }
+
+/**
+ * A roll (`row`: the updated row's alias, if any): $1/$2 the new sealed secret, $6 the grace in seconds. The current secret becomes the previous one
+ * (every expression reads the row as it was) and stays live until the grace ends; with no grace, none does.
+ */
+const rollSet = (row = ''): string => `previous_secret_key_id = CASE WHEN $6::int > 0 THEN ${row}secret_key_id END,
+  previous_secret_sealed = CASE WHEN $6::int > 0 THEN ${row}secret_sealed END,
+  previous_secret_expires_at = CASE WHEN $6::int > 0 THEN now() + make_interval(secs => $6::int) END,
+  secret_key_id = $1, secret_sealed = $2`;
 
 export type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
 
 /** Everything but the sealed secret, which only the delivery worker opens. */
-const ENDPOINT_COLUMNS = `id, merchant_code AS "merchantCode", environment, url, events,
+const ENDPOINT_COLUMNS = `id, merchant_code AS "merchantCode", environment, url, events, description, disabled,
   created_at AS "createdAt", deleted_at AS "deletedAt"`;
 const SECRET_COLUMNS = `secret_key_id AS "keyId", secret_sealed AS "blob", created_at AS "createdAt"`;
 
-export type EndpointRow = Omit<WebhookEndpoint, 'secretKeyId' | 'secretSealed'>;
+export type EndpointRow = Omit<
+  WebhookEndpoint,
+  'secretKeyId' | 'secretSealed' | 'previousSecretKeyId' | 'previousSecretSealed' | 'previousSecretExpiresAt'
+>;
+
+/** What `PATCH /v1/webhook-endpoint/{id}` may change. */
+export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'events' | 'description' | 'disabled'>>;
 
 /** An account signing secret, opened. */
 export interface AccountSecret {
   secret: string;
   createdAt: Date;
+  /** Until when the secret before the last roll still signs; null when it no longer does. */
+  previousSecretExpiresAt: Date | null;
 }
 
 /** Endpoints and account secrets; every query is scoped by merchant and environment. */
@@ -68,6 +86,45 @@ export class WebhookEndpointsRepository {
     return rows[0];
   }
 
+  /** Applies the changes to a live endpoint; undefined when there is none. */
+  async update(scope: Scope, id: string, changes: EndpointChanges): Promise<EndpointRow | undefined> {
+    const params: unknown[] = [id, scope.merchantCode, scope.environment];
+    const sets = Object.entries(changes)
+      .filter(([, v]) => v !== undefined)
+      .map(([column, v]) => {
+        params.push(v);
+        return `${column} = $${params.length}`;
+      });
+    if (!sets.length) return this.find(scope, id);
+    const [rows]: [EndpointRow[], number] = await this.db.query(
+      `UPDATE webhook_endpoints SET ${sets.join(', ')}
+       WHERE id = $1 AND merchant_code = $2 AND environment = $3 AND deleted_at IS NULL
+       RETURNING ${ENDPOINT_COLUMNS}`,
+      params,
+    );
+    return rows[0];
+  }
+
+  /**
+   * Gives a live endpoint a new signing secret; the one it replaces keeps signing beside it for
+   * `graceSeconds` (real time), none when 0. Undefined when there is no such endpoint.
+   */
+  async rollEndpointSecret(
+    scope: Scope,
+    id: string,
+    secret: string,
+    graceSeconds: number,
+  ): Promise<(EndpointRow & { previousSecretExpiresAt: Date | null }) | undefined> {
+    const sealed = this.cipher.seal({ endpointId: id }, secret);
+    const [rows]: [Array<EndpointRow & { previousSecretExpiresAt: Date | null }>, number] = await this.db.query(
+      `UPDATE webhook_endpoints SET ${rollSet()}
+       WHERE id = $3 AND merchant_code = $4 AND environment = $5 AND deleted_at IS NULL
+       RETURNING ${ENDPOINT_COLUMNS}, previous_secret_expires_at AS "previousSecretExpiresAt"`,
+      [sealed.keyId, sealed.blob, id, scope.merchantCode, scope.environment, graceSeconds],
+    );
+    return rows[0];
+  }
+
   /** Soft delete: the delivery log stays; tries still waiting are given up (dead), so nothing more is sent. */
   async softDelete(scope: Scope, id: string, at: Date): Promise<EndpointRow | undefined> {
     return this.db.transaction(async (m) => {
@@ -99,27 +156,35 @@ export class WebhookEndpointsRepository {
       [scope.merchantCode, scope.environment, sealed.keyId, sealed.blob, at],
     );
     const rows: SealedRow[] = await this.db.query(
-      `SELECT ${SECRET_COLUMNS} FROM webhook_secrets WHERE merchant_code = $1 AND environment = $2`,
+      `SELECT ${SECRET_COLUMNS},
+         CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt"
+       FROM webhook_secrets WHERE merchant_code = $1 AND environment = $2`,
       [scope.merchantCode, scope.environment],
     );
     return this.opened(scope, rows[0]);
   }
 
-  async rollSecret(scope: Scope, secret: string, at: Date): Promise<AccountSecret> {
+  /** A new account secret; the one it replaces keeps signing beside it for `graceSeconds` (real time). */
+  async rollSecret(scope: Scope, secret: string, at: Date, graceSeconds: number): Promise<AccountSecret> {
     const sealed = this.cipher.seal(scope, secret);
     const rows: SealedRow[] = await this.db.query(
-      `INSERT INTO webhook_secrets (merchant_code, environment, secret_key_id, secret_sealed, created_at)
-       VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO webhook_secrets AS cur (merchant_code, environment, secret_key_id, secret_sealed, created_at)
+       VALUES ($3, $4, $1, $2, $5)
        ON CONFLICT (merchant_code, environment) DO UPDATE
-         SET secret_key_id = EXCLUDED.secret_key_id, secret_sealed = EXCLUDED.secret_sealed, created_at = EXCLUDED.created_at
-       RETURNING ${SECRET_COLUMNS}`,
-      [scope.merchantCode, scope.environment, sealed.keyId, sealed.blob, at],
+         SET ${rollSet('cur.')},
+             created_at = EXCLUDED.created_at
+       RETURNING ${SECRET_COLUMNS}, previous_secret_expires_at AS "previousSecretExpiresAt"`,
+      [sealed.keyId, sealed.blob, scope.merchantCode, scope.environment, at, graceSeconds],
     );
     return this.opened(scope, rows[0]);
   }
 
   private opened(scope: Scope, row: SealedRow): AccountSecret {
     const owner = { merchantCode: scope.merchantCode, environment: scope.environment };
-    return { secret: this.cipher.open(owner, row), createdAt: row.createdAt };
+    return {
+      secret: this.cipher.open(owner, row),
+      createdAt: row.createdAt,
+      previousSecretExpiresAt: row.previousSecretExpiresAt ?? null,
+    };
   }
 }

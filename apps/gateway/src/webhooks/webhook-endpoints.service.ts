@@ -12,23 +12,32 @@ import {
   CreatedWebhookEndpointResponse,
   CreateWebhookEndpointRequest,
   DeletedWebhookEndpointResponse,
+  RolledWebhookEndpointResponse,
+  RollSecretRequest,
+  UpdateWebhookEndpointRequest,
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
   WebhookSecretResponse,
 } from './webhooks.dto';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DEFAULT_LIMIT = 20;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The page size of the webhook lists when `limit` is left out. */
+export const DEFAULT_LIMIT = 20;
 
 const scopeOf = (c: CallerContext): Scope => ({ merchantCode: c.merchantCode, environment: c.environment });
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+/** How long a rolled secret keeps signing when the roll does not say. */
+export const DEFAULT_SECRET_GRACE_SECONDS = 24 * 3600;
 
 export const toEndpointView = (e: EndpointRow): WebhookEndpointResponse => ({
   id: e.id,
   url: e.url,
   events: e.events,
   environment: e.environment,
+  description: e.description ?? null,
+  disabled: e.disabled ?? false,
   createdAt: iso(e.createdAt)!,
 });
 
@@ -57,18 +66,15 @@ export class WebhookEndpointsService {
   ) {}
 
   async create(caller: CallerContext, body: CreateWebhookEndpointRequest): Promise<CreatedWebhookEndpointResponse> {
-    try {
-      await resolveTarget(body.url, { allowPrivate: this.options.allowPrivateTargets, requireResolution: false });
-    } catch (e) {
-      if (e instanceof TargetRefused) throw DomainError.validation(e.message, 'url');
-      throw e;
-    }
+    await this.checkTarget(body.url);
     const endpoint: EndpointRow = {
       id: uuidv7(),
       merchantCode: caller.merchantCode,
       environment: caller.environment,
       url: body.url,
       events: [...new Set(body.events)],
+      description: body.description ?? null,
+      disabled: false,
       createdAt: this.clock.now(caller),
       deletedAt: null,
     };
@@ -85,6 +91,48 @@ export class WebhookEndpointsService {
 
   async get(caller: CallerContext, id: string): Promise<WebhookEndpointResponse> {
     return toEndpointView(await this.require(caller, id));
+  }
+
+  async update(
+    caller: CallerContext,
+    id: string,
+    body: UpdateWebhookEndpointRequest,
+  ): Promise<WebhookEndpointResponse> {
+    await this.require(caller, id);
+    if (body.url !== undefined) await this.checkTarget(body.url);
+    const updated = await this.endpoints.update(scopeOf(caller), id, {
+      url: body.url,
+      events: body.events && [...new Set(body.events)],
+      description: body.description === undefined ? undefined : body.description || null,
+      disabled: body.disabled,
+    });
+    if (!updated) throw DomainError.notFound('webhook endpoint', 'id');
+    return toEndpointView(updated);
+  }
+
+  /** A new signing secret for the endpoint, shown only in this answer; the old one signs on for the grace. */
+  async rollEndpointSecret(
+    caller: CallerContext,
+    id: string,
+    body: RollSecretRequest,
+  ): Promise<RolledWebhookEndpointResponse> {
+    await this.require(caller, id);
+    const secret = newSigningSecret();
+    const grace = body.expiresInSeconds ?? DEFAULT_SECRET_GRACE_SECONDS;
+    const rolled = await this.endpoints.rollEndpointSecret(scopeOf(caller), id, secret, grace);
+    if (!rolled) throw DomainError.notFound('webhook endpoint', 'id');
+    return { ...toEndpointView(rolled), secret, previousSecretExpiresAt: iso(rolled.previousSecretExpiresAt) };
+  }
+
+  /** Sends a dead or failed delivery of the endpoint again (same body, same Webhook-Id); answers the try. */
+  async resend(caller: CallerContext, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
+    const endpoint = await this.require(caller, id);
+    if (endpoint.disabled) throw DomainError.invalidState('The webhook endpoint is disabled; enable it first');
+    const attempt = UUID.test(deliveryId) ? await this.deliveries.resend(endpoint.id, deliveryId) : undefined;
+    if (!attempt) throw DomainError.notFound('delivery', 'deliveryId');
+    if (attempt === 'succeeded') throw DomainError.invalidState('The delivery already succeeded');
+    this.worker.kick();
+    return toDeliveryView(attempt);
   }
 
   async remove(caller: CallerContext, id: string): Promise<DeletedWebhookEndpointResponse> {
@@ -124,12 +172,22 @@ export class WebhookEndpointsService {
 
   async secret(caller: CallerContext): Promise<WebhookSecretResponse> {
     const s = await this.endpoints.secret(scopeOf(caller), newSigningSecret(), this.clock.now(caller));
-    return { secret: s.secret, createdAt: iso(s.createdAt)! };
+    return { secret: s.secret, createdAt: iso(s.createdAt)!, previousSecretExpiresAt: iso(s.previousSecretExpiresAt) };
   }
 
-  async rollSecret(caller: CallerContext): Promise<WebhookSecretResponse> {
-    const s = await this.endpoints.rollSecret(scopeOf(caller), newSigningSecret(), this.clock.now(caller));
-    return { secret: s.secret, createdAt: iso(s.createdAt)! };
+  async rollSecret(caller: CallerContext, body: RollSecretRequest): Promise<WebhookSecretResponse> {
+    const grace = body.expiresInSeconds ?? DEFAULT_SECRET_GRACE_SECONDS;
+    const s = await this.endpoints.rollSecret(scopeOf(caller), newSigningSecret(), this.clock.now(caller), grace);
+    return { secret: s.secret, createdAt: iso(s.createdAt)!, previousSecretExpiresAt: iso(s.previousSecretExpiresAt) };
+  }
+
+  private async checkTarget(url: string): Promise<void> {
+    try {
+      await resolveTarget(url, { allowPrivate: this.options.allowPrivateTargets, requireResolution: false });
+    } catch (e) {
+      if (e instanceof TargetRefused) throw DomainError.validation(e.message, 'url');
+      throw e;
+    }
   }
 
   private async require(caller: CallerContext, id: string, param = 'id', includeDeleted = false): Promise<EndpointRow> {

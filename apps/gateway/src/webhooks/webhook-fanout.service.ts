@@ -2,10 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { EventEnvelope, WebhookEnvelope } from '@app/contracts';
 import { LOGGER } from '@app/observability';
+import { EventsRepository } from '../events/events.repository';
 import { DeliveryTarget, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 
-/** The exact bytes a receiver gets, in the envelope's documented key order. */
+/**
+ * The exact bytes a receiver gets: the envelope in its documented key order, then the provider's names of the
+ * same values, which its plugins read (`event`, `created_at`; `payment_code`, `order_code`, `payment_id` in
+ * the data of a payment event). Nothing of the envelope is left out.
+ */
 export const webhookBody = (e: WebhookEnvelope): string =>
   JSON.stringify({
     id: e.id,
@@ -13,18 +18,27 @@ export const webhookBody = (e: WebhookEnvelope): string =>
     createdAt: e.createdAt,
     environment: e.environment,
     merchantCode: e.merchantCode,
-    data: e.data,
+    data: e.type.startsWith('payment.') ? withProviderPaymentNames(e.data) : e.data,
+    event: e.type,
+    created_at: e.createdAt,
   });
+
+function withProviderPaymentNames(data: object): object {
+  const p = data as { id?: unknown; paymentCode?: unknown; orderCode?: unknown };
+  return { ...data, payment_code: p.paymentCode, order_code: p.orderCode, payment_id: p.id };
+}
 
 /**
  * Turns one event into deliveries: one per endpoint of the merchant and environment subscribed to its type,
- * plus one to `data.webhookUrl` when the object carries one. Idempotent on the event id.
+ * plus one to `data.webhookUrl` when the object carries one; the event itself is kept for `GET /v1/events`.
+ * Idempotent on the event id.
  */
 @Injectable()
 export class WebhookFanout {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly worker: WebhookDeliveryWorker,
+    private readonly events: EventsRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -36,8 +50,10 @@ export class WebhookFanout {
   /** `accept` for events that arrived together: one lookup for all of them. Returns the deliveries created. */
   async acceptAll(events: EventEnvelope[]): Promise<number> {
     const targets = await this.deliveries.subscribedEndpoints(events);
+    const bodies = events.map(webhookBody);
+    await this.events.record(events.flatMap((e, i) => (targets[i] ? [{ envelope: e, body: bodies[i] }] : [])));
     let created = 0;
-    for (let i = 0; i < events.length; i++) created += await this.deliver(events[i], targets[i]);
+    for (let i = 0; i < events.length; i++) created += await this.deliver(events[i], bodies[i], targets[i]);
     return created;
   }
 
@@ -45,14 +61,14 @@ export class WebhookFanout {
    * `targets` is undefined for a merchant this gateway does not know: it cannot have endpoints or keys here
    * (another deployment or a test stack sharing the NATS server), so nothing is delivered.
    */
-  private async deliver(event: EventEnvelope, targets: DeliveryTarget[] | undefined): Promise<number> {
+  private async deliver(event: EventEnvelope, body: string, targets: DeliveryTarget[] | undefined): Promise<number> {
     if (!targets) return 0;
     const webhookUrl = (event.data as { webhookUrl?: unknown } | null)?.webhookUrl;
     if (typeof webhookUrl === 'string' && webhookUrl) {
       targets.push({ target: `url:${webhookUrl}`, endpointId: null, url: webhookUrl });
     }
     if (!targets.length) return 0;
-    const created = await this.deliveries.insertDeliveries(event, webhookBody(event), targets);
+    const created = await this.deliveries.insertDeliveries(event, body, targets);
     if (created.length) {
       this.logger.debug(
         { eventId: event.id, eventType: event.type, deliveries: created.length },

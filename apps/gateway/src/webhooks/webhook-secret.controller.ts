@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CallerContext, MerchantQuery } from '@app/contracts';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { WebhookSecretResponse } from './webhooks.dto';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { RollSecretRequest, WebhookSecretResponse } from './webhooks.dto';
 
 /** The account signing secret of the key's merchant and environment (signs deliveries to a payment's webhookUrl). */
 @ApiTags('webhooks')
@@ -26,10 +27,13 @@ export class WebhookSecretController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Replace the account signing secret',
-    description: 'Deliveries sent from now on, retries included, are signed with the new secret.',
+    description:
+      'Deliveries sent from now on, retries included, are signed with the new secret; the replaced one signs ' +
+      'beside it for `expiresInSeconds` (default 86400, 0: not at all), so a receiver can switch without losing any.',
   })
   @ApiOkResponse({ type: WebhookSecretResponse })
-  roll(@Body() _scope: MerchantQuery, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
-    return this.webhooks.rollSecret(caller);
+  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: expiresInSeconds outside 0..86400', type: ErrorEnvelope })
+  roll(@Body() body: RollSecretRequest, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
+    return this.webhooks.rollSecret(caller, body);
   }
 }

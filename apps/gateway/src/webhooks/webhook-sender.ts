@@ -3,7 +3,7 @@ import { request } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { WebhookHeaders } from '@app/contracts';
 import { SendOutcome } from './delivery-policy';
-import { signatureHeader } from './signature';
+import { providerSignatureHeader, signatureHeader } from './signature';
 import { pinnedLookup, resolveTarget, TargetRefused } from './target-guard';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
@@ -11,7 +11,8 @@ export interface WebhookRequest {
   url: string;
   eventId: string;
   body: string;
-  secret: string;
+  /** Live signing secrets, the current one first: each header carries a signature per secret. */
+  secrets: readonly string[];
 }
 
 export const WEBHOOK_USER_AGENT = 'PaymentsPlatform-Webhooks/1.0 (+https://pay.example.com/docs/webhooks)';
@@ -51,7 +52,8 @@ export class WebhookSender {
       'content-length': String(Buffer.byteLength(req.body)),
       'user-agent': WEBHOOK_USER_AGENT,
       [WebhookHeaders.id]: req.eventId,
-      [WebhookHeaders.signature]: signatureHeader(req.secret, req.body, t),
+      [WebhookHeaders.signature]: signatureHeader(req.secrets, req.body, t),
+      [WebhookHeaders.providerSignature]: providerSignatureHeader(req.secrets, req.body),
     };
     try {
       const status = await this.post(target.url, target.host, target.addresses, headers, req.body);

@@ -1,6 +1,19 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { ALL_EVENT_TYPES, MerchantQuery, WEBHOOK_ANY_EVENT } from '@app/contracts';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { ALL_EVENT_TYPES, EmptyAsAbsent, MerchantQuery, WEBHOOK_ANY_EVENT } from '@app/contracts';
 
 const SUBSCRIBABLE = [...ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT];
 
@@ -25,6 +38,58 @@ export class CreateWebhookEndpointRequest extends MerchantQuery {
   @ArrayMaxSize(SUBSCRIBABLE.length)
   @IsIn(SUBSCRIBABLE, { each: true, message: `events must hold known event types or "${WEBHOOK_ANY_EVENT}"` })
   events: string[];
+
+  @ApiPropertyOptional({ example: 'Order sync', description: 'Free text for the merchant’s own use' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  description?: string;
+}
+
+export class UpdateWebhookEndpointRequest extends MerchantQuery {
+  @ApiPropertyOptional({ example: 'https://shop.example.com/webhooks/payments', description: 'As on creation' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  url?: string;
+
+  @ApiPropertyOptional({ example: ['payment.captured'], enum: SUBSCRIBABLE, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(SUBSCRIBABLE.length)
+  @IsIn(SUBSCRIBABLE, { each: true, message: `events must hold known event types or "${WEBHOOK_ANY_EVENT}"` })
+  events?: string[];
+
+  @ApiPropertyOptional({ example: 'Order sync', description: '"" clears it' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  description?: string;
+
+  @ApiPropertyOptional({
+    description: 'true: no deliveries (tries still waiting are given up when due); false: enabled',
+  })
+  @IsOptional()
+  @IsBoolean()
+  disabled?: boolean;
+}
+
+/** How long the secret a roll replaces keeps signing beside the new one. */
+export class RollSecretRequest extends MerchantQuery {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 86400,
+    default: 86400,
+    description: 'Seconds the replaced secret stays valid (0: it stops at once)',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  expiresInSeconds?: number;
 }
 
 export class WebhookEndpointResponse {
@@ -32,6 +97,8 @@ export class WebhookEndpointResponse {
   @ApiProperty({ example: 'https://shop.example.com/webhooks/payments' }) url: string;
   @ApiProperty({ example: ['payment.captured'], isArray: true, enum: SUBSCRIBABLE }) events: string[];
   @ApiProperty({ enum: ['production', 'sandbox'] }) environment: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Order sync' }) description: string | null;
+  @ApiProperty({ example: false, description: 'A disabled endpoint gets no deliveries' }) disabled: boolean;
   @ApiProperty({ example: '2025-11-21T10:00:00.000Z' }) createdAt: string;
 }
 
@@ -41,6 +108,15 @@ export class CreatedWebhookEndpointResponse extends WebhookEndpointResponse {
     description: 'Signing secret of this endpoint: shown only in this answer',
   })
   secret: string;
+}
+
+export class RolledWebhookEndpointResponse extends CreatedWebhookEndpointResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Until when the replaced secret still signs deliveries beside the new one',
+  })
+  previousSecretExpiresAt: string | null;
 }
 
 export class DeletedWebhookEndpointResponse {
@@ -72,4 +148,10 @@ export class WebhookSecretResponse {
   @ApiProperty({ example: 'whsec_9eT0c…', description: 'Signs deliveries to a payment’s webhookUrl' })
   secret: string;
   @ApiProperty({ example: '2025-11-21T10:00:00.000Z' }) createdAt: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Until when the secret replaced by the last roll still signs deliveries beside this one',
+  })
+  previousSecretExpiresAt: string | null;
 }

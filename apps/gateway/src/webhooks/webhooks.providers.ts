@@ -1,5 +1,9 @@
 import { Provider } from '@nestjs/common';
 import { GatewayConfig } from '../config';
+import { EventRetention } from '../events/event-retention';
+import { EventsController } from '../events/events.controller';
+import { EventsRepository } from '../events/events.repository';
+import { WebhookEventRecord } from '../events/webhook-event.entity';
 import { WebhookEventsConsumer } from '../events/webhook-events.consumer';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -16,8 +20,8 @@ import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 import { WebhookSecretCipher } from './webhook-secret-cipher';
 
 /** Wiring of the webhooks context into the gateway module (entities go to the gateway DataSource). */
-export const webhookEntities = [WebhookEndpoint, WebhookSecret, WebhookDelivery, WebhookAttempt];
-export const webhookControllers = [WebhookEndpointsController, WebhookSecretController];
+export const webhookEntities = [WebhookEndpoint, WebhookSecret, WebhookDelivery, WebhookAttempt, WebhookEventRecord];
+export const webhookControllers = [WebhookEndpointsController, WebhookSecretController, EventsController];
 
 export function webhookProviders(config: GatewayConfig, extraCa?: string): Provider[] {
   const options: WebhookOptions = {
@@ -38,5 +42,7 @@ export function webhookProviders(config: GatewayConfig, extraCa?: string): Provi
     WebhookFanout,
     WebhookEndpointsService,
     WebhookEventsConsumer,
+    EventsRepository,
+    EventRetention,
   ];
 }

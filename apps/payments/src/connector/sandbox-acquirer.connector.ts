@@ -8,7 +8,7 @@ import {
   ModificationOutcome,
   ModificationRequest,
 } from './connector';
-import { SANDBOX_DECLINES, sandboxBehaviour } from './sandbox-cards';
+import { SANDBOX_DECLINES, sandboxBehaviour, SandboxFailingOperation } from './sandbox-cards';
 import { MemoryLedger, SandboxAnswer, SandboxLedger } from './sandbox-ledger';
 
 const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
@@ -16,6 +16,18 @@ const randomCode = (length: number): string => randomString(ALPHANUMERIC, length
 const randomDigits = (length: number): string => randomString('0123456789', length);
 
 const SUCCEEDED: ModificationOutcome = { kind: 'succeeded' };
+const PROCESSING_ERROR: ModificationOutcome = { kind: 'failed', message: 'Processing error' };
+
+// Like the challenge outcome, a test card's failing operation travels in the authorization's reference.
+const FAILS_PREFIX: Readonly<Record<SandboxFailingOperation, string>> = {
+  capture: 'sbx_fcapture_',
+  refund: 'sbx_frefund_',
+  cancel: 'sbx_fcancel_',
+};
+
+/** A capture, refund or cancel succeeds, unless the test card of the authorization fails that operation. */
+const modification = (operation: SandboxFailingOperation, request: ModificationRequest): ModificationOutcome =>
+  request.acquirerReference?.startsWith(FAILS_PREFIX[operation]) ? PROCESSING_ERROR : SUCCEEDED;
 
 // The challenge outcome travels in the acquirer's own reference, so any replica can complete it.
 const CHALLENGE_FAILS_PREFIX = 'sbx3ds_f_';
@@ -67,6 +79,8 @@ export class SandboxAcquirerConnector implements Connector {
         return request.initiator === 'merchant'
           ? { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal }
           : approved(reference);
+      case 'fail_operation':
+        return approved(`${FAILS_PREFIX[behaviour.operation]}${uuidv7()}`);
       default:
         return assertNever(behaviour);
     }
@@ -82,15 +96,15 @@ export class SandboxAcquirerConnector implements Connector {
   }
 
   capture(request: ModificationRequest): Promise<ModificationOutcome> {
-    return this.answer(() => this.once(request.reference, SUCCEEDED));
+    return this.answer(() => this.once(request.reference, modification('capture', request)));
   }
 
   refund(request: ModificationRequest): Promise<ModificationOutcome> {
-    return this.answer(() => this.once(request.reference, SUCCEEDED));
+    return this.answer(() => this.once(request.reference, modification('refund', request)));
   }
 
   cancel(request: ModificationRequest): Promise<ModificationOutcome> {
-    return this.answer(() => this.once(request.reference, SUCCEEDED));
+    return this.answer(() => this.once(request.reference, modification('cancel', request)));
   }
 
   /** Acts at once (as an acquirer does on receipt) and answers after the configured latency. */

@@ -41,6 +41,9 @@ describe('sandbox acquirer', () => {
         '4000000000003055',
         '4000000000000341',
         '4000000000004954',
+        '4000000000000309',
+        '4000000000000317',
+        '4000000000000325',
       ].sort(),
     );
   });
@@ -59,6 +62,29 @@ describe('sandbox acquirer', () => {
     expect(await acquirer.authorize(request('4000000000004954', 'merchant'))).toMatchObject({
       refusalCode: { reasonCode: '59', recoveryAction: 'terminal' },
     });
+  });
+
+  it('approves the operation-failure cards, then fails only their own operation (processing error)', async () => {
+    const cases = [
+      ['4000000000000309', 'capture'],
+      ['4000000000000317', 'refund'],
+      ['4000000000000325', 'cancel'],
+    ] as const;
+    for (const [card, failing] of cases) {
+      const auth = await acquirer.authorize(request(card));
+      expect(auth.kind).toBe('approved');
+      for (const op of ['capture', 'refund', 'cancel'] as const) {
+        const answer = await acquirer[op]({
+          paymentId: 'p1',
+          reference: `rq_test_${++n}`,
+          acquirerReference: (auth as { acquirerReference: string }).acquirerReference,
+          amount: { currency: 'USD', value: 1000, exponent: 2 },
+        });
+        expect(answer).toEqual(
+          op === failing ? { kind: 'failed', message: 'Processing error' } : { kind: 'succeeded' },
+        );
+      }
+    }
   });
 
   it('completes a challenge: approved unless it failed or the card always fails it (Q1)', async () => {

@@ -60,7 +60,11 @@ export type SandboxBehaviour =
   | { kind: 'fail' }
   | { kind: 'challenge'; challengeFails: boolean }
   /** Approved while the cardholder is present, declined on every merchant-initiated charge. */
-  | { kind: 'decline_mit'; refusal: RefusalCodeDto };
+  | { kind: 'decline_mit'; refusal: RefusalCodeDto }
+  /** Approved; a later capture, refund or cancel of it (`operation`) fails at the acquirer (processing error). */
+  | { kind: 'fail_operation'; operation: SandboxFailingOperation };
+
+export type SandboxFailingOperation = 'capture' | 'refund' | 'cancel';
 
 export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = {
   '4000000000000002': { kind: 'decline', refusal: SANDBOX_DECLINES.doNotHonor },
@@ -75,6 +79,9 @@ export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = {
   '4000000000003055': { kind: 'challenge', challengeFails: true },
   '4000000000000341': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.insufficientFunds },
   '4000000000004954': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.suspectedFraud },
+  '4000000000000309': { kind: 'fail_operation', operation: 'capture' },
+  '4000000000000317': { kind: 'fail_operation', operation: 'refund' },
+  '4000000000000325': { kind: 'fail_operation', operation: 'cancel' },
 };
 
 export const sandboxBehaviour = (cardNumber: string): SandboxBehaviour =>

@@ -37,6 +37,7 @@ export class NonceService {
       expiryMonth: body.cardData.expiryMonth,
       expiryYear: body.cardData.expiryYear,
       cvv: body.cardData.cvv,
+      cardAddress: body.cardData.cardAddress,
     };
     const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
     await this.store(ctx, nonce, card, expiresAt, now);

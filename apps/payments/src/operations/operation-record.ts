@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
-import { CallerContext, OperationResult } from '@app/contracts';
+import { CallerContext, EventType, EventTypes, OperationResult } from '@app/contracts';
 import { assertNever, ModificationOutcome } from '../connector/connector';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { decideCancel, decideCapture, decideRefund, Decision, PaymentSnapshot } from '../payment/payment-money';
@@ -16,7 +16,8 @@ import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repos
  * The record step of a capture, refund or cancel, in the caller's transaction: the attempt row settled (the
  * commit fails if the recovery sweep resolved it first), the payment row-locked and changed as the rules say
  * for it as it stands now (operations reserved on it earlier may have been recorded since), its operation row,
- * its event and the Idempotency-Key's answer. The acquirer refusing is an answer too: `failed`, nothing changed.
+ * its event and the Idempotency-Key's answer. The acquirer refusing is an answer too: `failed`, nothing changed,
+ * and the operation's failure event (`payment.capture_failed`, `payment.refund_failed`, `payment.cancel_failed`).
  */
 @Injectable()
 export class OperationRecord {
@@ -39,6 +40,8 @@ export class OperationRecord {
     const payment = await this.payments.lock(manager, ctx, attempt.paymentId);
     let result: OperationResult;
     if (answer.kind === 'failed') {
+      // Nothing changed, but the merchant hears of it: the Payment as it stands, under the operation's failure.
+      await this.recorder.emit(manager, payment, FAILURE_EVENTS[detail.kind], now, true);
       result = toOperationResult(payment, detail.amount, 'failed');
     } else {
       const decision = redecide(payment, detail);
@@ -58,6 +61,12 @@ export class OperationRecord {
     return result;
   }
 }
+
+const FAILURE_EVENTS: Readonly<Record<ModificationDetail['kind'], EventType>> = {
+  capture: EventTypes.paymentCaptureFailed,
+  refund: EventTypes.paymentRefundFailed,
+  cancel: EventTypes.paymentCancelFailed,
+};
 
 /**
  * The reserved operation decided again on the payment as it is now: the same rules, as of the reservation's

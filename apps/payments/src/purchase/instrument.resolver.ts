@@ -54,9 +54,10 @@ export class InstrumentResolver {
       cardholderName: data.cardholderName ?? card.cardholderName ?? null,
       brand: cardBrand(card.cardNumber),
       type: cardType(data.typeOverride),
-      cardAddress: data.cardAddress,
+      // The payment's own address wins over the one collected with the card.
+      cardAddress: data.cardAddress ?? card.cardAddress,
       tokenize: data.tokenize === true,
-      nonce: { value: data.nonce, expiresAt: card.expiresAt },
+      nonce: { value: data.nonce, expiresAt: card.expiresAt, cardAddress: card.cardAddress },
     };
   }
 
@@ -69,7 +70,7 @@ export class InstrumentResolver {
       manager,
       ctx,
       card.nonce.value,
-      { cardNumber, expiryMonth, expiryYear, cvv, cardholderName },
+      { cardNumber, expiryMonth, expiryYear, cvv, cardholderName, cardAddress: card.nonce.cardAddress },
       card.nonce.expiresAt,
     );
   }

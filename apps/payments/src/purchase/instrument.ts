@@ -17,7 +17,7 @@ export interface ResolvedCard {
   /** Store the card in the vault after an approval (`tokenize: true`). */
   tokenize: boolean;
   /** The SDK nonce it came from, for `nonceData`: put back if the payment records nothing. */
-  nonce?: { value: string; expiresAt: Date };
+  nonce?: { value: string; expiresAt: Date; cardAddress?: CardAddressDto };
   /** The vault token it was paid with, for `tokenData`. */
   token?: string;
   /** Network ids remembered with a stored card, cited on merchant-initiated charges. */

@@ -18,6 +18,7 @@ import {
 // Not @app/money: it depends on @app/errors, which depends on this library.
 import * as currencyCodes from 'currency-codes';
 import { EmptyAsAbsent } from '../optional-text';
+import { CardAddressDto } from '../payments/purchase.dto';
 
 /** The amount a checkout is for, recorded in the client token for the SDK to show. */
 export class SdkAmount {
@@ -118,6 +119,12 @@ export class NonceCardData {
   @IsString()
   @Matches(/^\d{3,4}$/, { message: 'cvv must be 3 or 4 digits' })
   cvv?: string;
+
+  @ApiPropertyOptional({ type: CardAddressDto, description: 'The billing address; the payment may give its own' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CardAddressDto)
+  cardAddress?: CardAddressDto;
 }
 
 export class CreateNonceRequest {

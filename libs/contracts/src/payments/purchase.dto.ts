@@ -21,17 +21,30 @@ import { AmountDto } from './amount.dto';
 import { CARD_ON_FILE_INITIATORS, CARD_ON_FILE_TYPES, CARD_TYPES } from './payment-types';
 import { IsMetadata } from './validators';
 import { EmptyAsAbsent } from '../optional-text';
+import { FieldAliases } from '../field-aliases';
 
 /** A merchant-supplied receipt id: it is also a path segment of the inquiry route, so no slashes or spaces. */
 export const PAYMENT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:#-]{0,63}$/;
 
+/** The provider's plugins send `address1`, `address2` and `countryCode`. */
+@FieldAliases({ address1: 'line1', address2: 'line2', countryCode: 'country' })
 export class CardAddressDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) line1?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(0, 255) line2?: string;
+  @ApiPropertyOptional({ description: 'Also accepted as `address1`' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  line1?: string;
+
+  @ApiPropertyOptional({ description: 'Also accepted as `address2`' })
+  @IsOptional()
+  @IsString()
+  @Length(0, 255)
+  line2?: string;
+
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) city?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) state?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 32) postalCode?: string;
-  @ApiPropertyOptional({ example: 'US', description: 'ISO 3166-1 alpha-2' })
+  @ApiPropertyOptional({ example: 'US', description: 'ISO 3166-1 alpha-2; also accepted as `countryCode`' })
   @IsOptional()
   @IsISO31661Alpha2()
   country?: string;

@@ -1,0 +1,48 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CallerContext, MerchantQuery } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { DEFAULT_LIMIT, UUID } from '../webhooks/webhook-endpoints.service';
+import { EventResponse, EventsQuery } from './events.dto';
+import { EventsRepository } from './events.repository';
+
+/** The merchant's events of the last 30 days, as their webhook deliveries carry them. */
+@ApiTags('webhooks')
+@Controller('v1/events')
+@PrivateRoute()
+export class EventsController {
+  constructor(private readonly events: EventsRepository) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List events, newest first',
+    description: 'Events of the key’s merchant and environment, kept 30 days; filter by `type` and creation time.',
+  })
+  @ApiOkResponse({ type: [EventResponse] })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: `startingAfter` is not one of these events', type: ErrorEnvelope })
+  async list(@Query() query: EventsQuery, @Caller() caller: CallerContext): Promise<EventResponse[]> {
+    const cursor = query.startingAfter;
+    if (cursor && !(UUID.test(cursor) && (await this.events.find(caller, cursor)))) {
+      throw DomainError.notFound('event', 'startingAfter');
+    }
+    const bodies = await this.events.list(caller, query, query.limit ?? DEFAULT_LIMIT, cursor);
+    return bodies.map((b) => JSON.parse(b) as EventResponse);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Read one event' })
+  @ApiParam({ name: 'id', description: 'Event id (the Webhook-Id of its deliveries)', format: 'uuid' })
+  @ApiOkResponse({ type: EventResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  async get(
+    @Param('id') id: string,
+    @Query() _scope: MerchantQuery,
+    @Caller() caller: CallerContext,
+  ): Promise<EventResponse> {
+    const body = UUID.test(id) ? await this.events.find(caller, id) : undefined;
+    if (!body) throw DomainError.notFound('event', 'id');
+    return JSON.parse(body) as EventResponse;
+  }
+}
