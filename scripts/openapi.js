@@ -30,7 +30,7 @@ async function generate() {
     const merchant = path.join(dir, 'merchant.json');
     const types = path.join(dir, 'api.ts');
     fs.writeFileSync(merchant, JSON.stringify(withoutInternalOperations(document), null, 2));
-    const run = spawnSync(process.execPath, [GENERATOR, merchant, '--output', types, '--root-types'], {
+    const run = spawnSync(process.execPath, [GENERATOR, merchant, '--output', types, '--root-types', '--default-non-nullable=false'], {
       cwd: ROOT,
       encoding: 'utf8',
     });

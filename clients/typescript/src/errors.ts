@@ -42,15 +42,14 @@ function errorBodyOf(response: Response, envelope: unknown): ErrorBody {
   };
 }
 
-type FetchResult<T> =
-  { data: T; error?: never; response: Response } | { data?: never; error: unknown; response: Response };
-
 /**
  * The data of a call, or a thrown {@link PaymentsApiError}:
  * `const payment = await unwrap(client.POST('/v1/payment/purchase', { body }))`.
  */
-export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
+export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(
+  call: Promise<R>,
+): Promise<NonNullable<R['data']>> {
   const result = await call;
   if (result.error !== undefined || !result.response.ok) throw new PaymentsApiError(result.response, result.error);
-  return result.data as T;
+  return result.data as NonNullable<R['data']>;
 }

@@ -1108,7 +1108,7 @@ export interface components {
             /** @enum {string} */
             interval: "day" | "week" | "month" | "year";
             /** @default 1 */
-            intervalCount: number;
+            intervalCount?: number;
             /**
              * @description Recurring charge in minor units
              * @example 1999
@@ -1119,12 +1119,12 @@ export interface components {
             /** @description Defaults to the currency’s ISO 4217 exponent */
             exponent?: number;
             /** @default 0 */
-            trialPeriodDays: number;
+            trialPeriodDays?: number;
             introAmount?: number;
             /** @default 0 */
-            introBillingCycles: number;
+            introBillingCycles?: number;
             /** @default 0 */
-            maxBillingCycles: number;
+            maxBillingCycles?: number;
             /**
              * @description Empty = everywhere
              * @example [
@@ -1134,7 +1134,7 @@ export interface components {
              */
             availableCountries?: string[];
             /** @default true */
-            isActive: boolean;
+            isActive?: boolean;
             /** @description Codes of the merchant’s meters priced on this plan */
             meterCodes?: string[];
         };
@@ -1216,7 +1216,7 @@ export interface components {
             /** @enum {string} */
             aggregation: "sum" | "count" | "max" | "last";
             /** @default 0 */
-            includedUnits: number;
+            includedUnits?: number;
             pricing: components["schemas"]["PricingDto"];
         };
         MeterView: {
@@ -1399,7 +1399,7 @@ export interface components {
              * @default next_billing
              * @enum {string}
              */
-            applyAt: "now" | "next_billing";
+            applyAt?: "now" | "next_billing";
         };
         PaymentMethodRequest: {
             merchantCode: string;
@@ -1615,12 +1615,12 @@ export interface components {
              * @default one-time
              * @enum {string}
              */
-            type: "one-time" | "subscription";
+            type?: "one-time" | "subscription";
             /**
              * @default fixed
              * @enum {string}
              */
-            amountMode: "fixed" | "customer_entered";
+            amountMode?: "fixed" | "customer_entered";
             /** @description Required unless the link is a subscription link */
             amount?: components["schemas"]["LinkAmountDto"];
             /** @description customer_entered: lowest amount the payer may enter, minor units */
@@ -1640,12 +1640,12 @@ export interface components {
             /** @description Where the payer goes after a successful payment (http or https) */
             returnUrl?: string;
             /** @default false */
-            saveCardEnabled: boolean;
+            saveCardEnabled?: boolean;
             /**
              * @description Whether many payers may pay the link
              * @default false
              */
-            reusable: boolean;
+            reusable?: boolean;
             /** @description Reusable links: successful payments after which the link is used */
             maxUses?: number;
             /**
