@@ -30,10 +30,14 @@ async function generate() {
     const merchant = path.join(dir, 'merchant.json');
     const types = path.join(dir, 'api.ts');
     fs.writeFileSync(merchant, JSON.stringify(withoutInternalOperations(document), null, 2));
-    const run = spawnSync(process.execPath, [GENERATOR, merchant, '--output', types, '--root-types', '--default-non-nullable=false'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      [GENERATOR, merchant, '--output', types, '--root-types', '--default-non-nullable=false'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     if (run.status !== 0) throw new Error(`openapi-typescript failed:\n${run.stdout}\n${run.stderr}`);
     return {
       [DOCUMENT]: `${JSON.stringify(document, null, 2)}\n`,

@@ -8,17 +8,13 @@ import {
   verifyWebhookSignature,
   WebhookVerificationError,
 } from '../../clients/typescript/src';
+import { cardData as card, usd } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
 import { selfSignedCert, until, WebhookReceiver } from '../webhooks/receiver';
 
 jest.setTimeout(120_000);
 
 const CHALLENGE = '4000002500003155';
-const future = { expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3) };
-const card = (cardNumber = '4111111111111111') => ({
-  cardData: { cardNumber, ...future, cvv: '123', cardholderName: 'Jane Doe' },
-});
-const usd = (value: number) => ({ currency: 'USD', value, exponent: 2 });
 
 /** The typed client driving the real gateway, payments, billing and payment-links over real NATS and Postgres. */
 describe('TypeScript client against the running stack', () => {
