@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   constructWebhookEvent,
   createPaymentsClient,
@@ -38,6 +40,12 @@ describe('TypeScript client against the running stack', () => {
   afterAll(async () => {
     await stack?.stop();
     await receiver?.close();
+  });
+
+  it('the running gateway serves the committed OpenAPI document the client types come from', async () => {
+    const served = (await stack.http('GET', '/openapi.json')).body;
+    const committed = JSON.parse(readFileSync(join(__dirname, '../../clients/typescript/openapi.json'), 'utf8'));
+    expect({ ...served, servers: undefined }).toEqual({ ...committed, servers: undefined });
   });
 
   const purchase = (c: PaymentsClient, code: string, cardNumber?: string) =>

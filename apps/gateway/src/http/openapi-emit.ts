@@ -5,6 +5,7 @@ import { createLogger } from '@app/observability';
 import { loadGatewayConfig } from '../config';
 import { GatewayModule } from '../gateway.module';
 import { buildOpenApiDocument } from './openapi';
+import { requireUniqueOperationIds } from './openapi-tidy';
 
 /** The server named in the committed document: the gateway's default address. */
 export const COMMITTED_SERVER_URL = 'http://localhost:3000';
@@ -21,7 +22,9 @@ export async function emitOpenApiDocument(serverUrl = COMMITTED_SERVER_URL): Pro
     logger: false,
   });
   try {
-    return buildOpenApiDocument(app, serverUrl);
+    const document = buildOpenApiDocument(app, serverUrl);
+    requireUniqueOperationIds(document);
+    return document;
   } finally {
     await app.close();
   }
