@@ -11,6 +11,7 @@ import {
   WebhookVerificationError,
 } from '../../clients/typescript/src';
 import { cardData as card, usd } from '../payments/payments-fixtures';
+import { SwitchableAcquirer } from '../payments/switchable-acquirer';
 import { TestStack } from '../support/stack';
 import { selfSignedCert, until, WebhookReceiver } from '../webhooks/receiver';
 
@@ -25,17 +26,23 @@ describe('TypeScript client against the running stack', () => {
   let merchantCode: string;
   let apiKey: string;
   let client: PaymentsClient;
+  const acquirer = new SwitchableAcquirer();
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     stack = await TestStack.start({
       services: ['payments', 'billing', 'payment-links'],
+      connectors: [acquirer],
       webhookCa: selfSignedCert().cert,
       env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100' },
     });
     merchantCode = await stack.merchant();
     apiKey = (await stack.key([merchantCode])).key;
     client = createPaymentsClient({ apiKey, baseUrl: stack.url });
+  });
+  afterEach(() => {
+    acquirer.authorizations = 'sandbox';
+    acquirer.answerHung();
   });
   afterAll(async () => {
     await stack?.stop();
@@ -172,6 +179,47 @@ describe('TypeScript client against the running stack', () => {
     const reader = createPaymentsClient({ apiKey: key, baseUrl: stack.url });
     const all = await unwrap(reader.GET('/v1/payment', {}));
     expect(all.map((p) => p.id)).toEqual([payment.id]);
+  });
+
+  it('a POST answered 409 IDEMPOTENCY_IN_PROGRESS is retried under its key and replays the first request', async () => {
+    const code = await stack.merchant();
+    const key = (await stack.key([code])).key;
+    const idempotencyKey = randomUUID();
+    const body = { merchantCode: code, orderCode: `order-${randomUUID()}`, amount: usd(1000), card: card() };
+    const before = acquirer.authorizationCalls.length;
+    acquirer.authorizations = 'hangs';
+    const first = stack.http('POST', '/v1/payment/purchase', {
+      key,
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
+    // The first request is at the acquirer, which does not answer yet.
+    await until(
+      () => acquirer.authorizationCalls.length,
+      (n) => n === before + 1,
+    );
+    const answers: number[] = [];
+    const patient = createPaymentsClient({
+      apiKey: key,
+      baseUrl: stack.url,
+      fetch: async (input) => {
+        const answer = await fetch(input);
+        answers.push(answer.status);
+        if (answer.status === 409) {
+          // The first request is still at the acquirer; let it finish before the retry.
+          acquirer.authorizations = 'sandbox';
+          acquirer.answerHung();
+        }
+        return answer;
+      },
+    });
+    const replayed = await unwrap(
+      patient.POST('/v1/payment/purchase', { body, headers: { 'Idempotency-Key': idempotencyKey } }),
+    );
+    const original = await first;
+    expect(original.status).toBe(200);
+    expect(answers).toEqual([409, 200]);
+    expect(replayed).toEqual(original.body);
   });
 
   it("verifies a real webhook delivery's Webhook-Signature, and refuses it tampered or with another secret", async () => {
