@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image for all four apps. Pick the app with the APP build-arg/env (gateway | payments | payment-links |
 # billing) or override the command: `node dist/apps/<app>/src/main.js` (docker-compose.yml and k8s/ do).
-ARG NODE_IMAGE=node:20-slim
+ARG NODE_IMAGE=node:22-slim
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
@@ -12,6 +12,7 @@ FROM deps AS build
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY libs ./libs
 COPY apps ./apps
+COPY clients ./clients
 # tsc only emits .js; copy the other source files (templates, static pages, SQL) next to them.
 RUN npm run build \
   && find apps libs -type f ! -name '*.ts' -exec cp --parents {} dist/ \;

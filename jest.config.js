@@ -36,7 +36,7 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,bench,clients}/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'],
     },
     {
       ...base,

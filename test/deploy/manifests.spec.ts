@@ -219,7 +219,7 @@ describe('Dockerfile', () => {
 
   it('builds in stages and runs production dependencies as a non-root user', () => {
     expect(stages.length).toBeGreaterThanOrEqual(3);
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-(slim|alpine)$|^FROM node:20-(slim|alpine)/m);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)-(slim|alpine)$|^FROM node:(22|24)-(slim|alpine)/m);
     expect(dockerfile).toMatch(/RUN .*npm ci(?! --omit)/);
     expect(dockerfile).toMatch(/RUN npm run build/);
     const depsStage = /COPY --from=(\S+) \/app\/node_modules/.exec(runtime)?.[1];

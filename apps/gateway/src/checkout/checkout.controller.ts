@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import {
-  ApiBearerAuth,
   ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -93,7 +92,6 @@ export class CheckoutController {
   @Post('v1/checkout/:id/pay')
   @HttpCode(200)
   @LinkClientRoute()
-  @ApiBearerAuth('clientToken')
   @ApiOperation({
     summary: 'Pay a payment link with an SDK nonce (no key: the link’s client token)',
     description:
@@ -117,7 +115,6 @@ export class CheckoutController {
   @Post('v1/checkout/:id/resume')
   @HttpCode(200)
   @LinkClientRoute()
-  @ApiBearerAuth('clientToken')
   @ApiOperation({
     summary: 'Finish a link payment after its 3DS challenge (the link’s client token)',
     description: 'The link learns the final outcome here: a captured payment counts as a use of the link.',

@@ -2,9 +2,13 @@ import { INestApplication } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { arrivedInternally, publicDocument } from './internal-port';
+import { markInternalOperations, operationIdOf } from './openapi-tidy';
 
-/** The OpenAPI document at /openapi.json and a docs page at /docs, built from the route decorators. */
-export function mountOpenApi(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
+/**
+ * The OpenAPI document of the gateway's routes. Admin, sandbox, hosted-page and browser-only routes carry
+ * `x-internal: true`: they stay documented here, and the merchant client leaves them out.
+ */
+export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Payments platform API')
     .setDescription(
@@ -15,8 +19,24 @@ export function mountOpenApi(app: INestApplication, publicBaseUrl: string): Open
     .addServer(publicBaseUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'prv_sandbox_… or prv_production_…' }, 'privateKey')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'adminToken')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'A client token from POST /v1/sdk/session (browser SDK and hosted checkout only)',
+      },
+      'clientToken',
+    )
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf });
+  markInternalOperations(document);
+  return document;
+}
+
+/** The OpenAPI document at /openapi.json and a docs page at /docs, built from the route decorators. */
+export function mountOpenApi(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
+  const document = buildOpenApiDocument(app, publicBaseUrl);
   const publicDoc = publicDocument(document);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',

@@ -7,7 +7,7 @@ import {
   Injectable,
   UseGuards,
 } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
@@ -115,6 +115,7 @@ export const LinkClientRoute = (): MethodDecorator & ClassDecorator =>
 export const ClientTokenRoute = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     UseGuards(ClientTokenGuard),
+    ApiBearerAuth('clientToken'),
     ApiUnauthorizedResponse({
       description: 'AUTH_MISSING or AUTH_INVALID (bad or expired client token)',
       type: ErrorEnvelope,

@@ -1,0 +1,31 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { OpenAPIObject } from '@nestjs/swagger';
+import { createLogger } from '@app/observability';
+import { loadGatewayConfig } from '../config';
+import { GatewayModule } from '../gateway.module';
+import { buildOpenApiDocument } from './openapi';
+import { requireUniqueOperationIds } from './openapi-tidy';
+
+/** The server named in the committed document: the gateway's default address. */
+export const COMMITTED_SERVER_URL = 'http://localhost:3000';
+
+/**
+ * The gateway's OpenAPI document without a database or NATS: Nest's preview mode builds the module graph
+ * (controllers and their route decorators) without instantiating a provider, so nothing connects.
+ */
+export async function emitOpenApiDocument(serverUrl = COMMITTED_SERVER_URL): Promise<OpenAPIObject> {
+  const config = loadGatewayConfig({ NODE_ENV: 'development', PUBLIC_BASE_URL: serverUrl });
+  const logger = createLogger({ app: 'gateway', level: 'silent' });
+  const app = await NestFactory.create(GatewayModule.forRoot({ config, logger }), new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+  });
+  try {
+    const document = buildOpenApiDocument(app, serverUrl);
+    requireUniqueOperationIds(document);
+    return document;
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,14 @@
+export { createPaymentsClient } from './client';
+export type { ListItem, ListPath, PaymentsClient, PaymentsClientOptions } from './client';
+export { PaymentsApiError, unwrap } from './errors';
+export type { ErrorBody, ErrorCode } from './errors';
+export { retryingFetch } from './retry';
+export type { RetryOptions, RetryingFetchOptions } from './retry';
+export {
+  constructWebhookEvent,
+  verifyTheriusSignature,
+  verifyWebhookSignature,
+  WebhookVerificationError,
+} from './webhooks';
+export type { VerifyOptions, WebhookEvent } from './webhooks';
+export type { components, operations, paths } from './generated/api';
