@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { describeLimits } from './openapi-limits';
 
 /** The OpenAPI document at /openapi.json and a docs page at /docs, built from the route decorators. */
 export function mountOpenApi(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
@@ -14,7 +15,7 @@ export function mountOpenApi(app: INestApplication, publicBaseUrl: string): Open
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'prv_sandbox_… or prv_production_…' }, 'privateKey')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'adminToken')
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = describeLimits(SwaggerModule.createDocument(app, config));
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
   return document;
 }

@@ -96,6 +96,12 @@ export const ClientCaller = createParamDecorator((_: unknown, context: Execution
   };
 });
 
+/** `@ClientTokenLink() linkId` on a `@ClientTokenRoute()`: the link a link-scoped token was minted for. */
+export const ClientTokenLink = createParamDecorator(
+  (_: unknown, context: ExecutionContext): string | undefined =>
+    context.switchToHttp().getRequest<SdkRequest>().clientToken?.linkId,
+);
+
 /**
  * After the ClientTokenGuard, on a route with a link `:id`: only a token minted for that very link passes
  * (a token of another link, or a merchant's general client token, is 403 AUTH_INSUFFICIENT_SCOPE).
