@@ -105,3 +105,41 @@ export const linkEvents = (stack: TestStack, linkId: string) =>
   );
 
 export const newKey = (): string => randomUUID();
+
+/** The link fields an anonymous payer may see in pay and resume answers: the checkout page's. */
+export const PAYER_LINK_FIELDS = [
+  'id',
+  'status',
+  'type',
+  'amountMode',
+  'environment',
+  'merchantCode',
+  'amount',
+  'amountMin',
+  'amountMax',
+  'title',
+  'description',
+  'customerEmail',
+  'customerName',
+  'returnUrl',
+  'expiresAt',
+];
+
+/**
+ * A pay or resume answer as the anonymous payer gets it: a message to show, the link as the merchant's GET
+ * has it but only its checkout fields, and of the payment only its receipt, amount, status and 3DS action.
+ */
+export async function expectPayerAnswer(m: LinksClient, body: any): Promise<any> {
+  expect(body.message).toEqual(expect.any(String));
+  const merchantView = (await m.get(body.link.id)).body;
+  const expected = Object.fromEntries(
+    PAYER_LINK_FIELDS.filter((f) => merchantView[f] !== undefined).map((f) => [f, merchantView[f]]),
+  );
+  expect(body.link).toEqual(expected);
+  if (body.payment) {
+    const allowed = ['id', 'paymentCode', 'status', 'amount', 'actionRequired'];
+    expect(Object.keys(body.payment).filter((k) => !allowed.includes(k))).toEqual([]);
+  }
+  expect(JSON.stringify(body)).not.toMatch(/refusalCode|metadata|usesCount|maxUses|subscriptionPlanId|reference/);
+  return merchantView;
+}

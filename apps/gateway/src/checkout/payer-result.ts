@@ -28,7 +28,9 @@ export function toPayerResult(result: CheckoutResult): PayerResult {
     message: PAYER_MESSAGES[result.outcome],
     link: toCheckoutLinkView(result.link),
     ...(result.payment ? { payment: toPayerPayment(result.payment) } : {}),
-    ...(result.subscription ? { subscription: { id: result.subscription.id, status: result.subscription.status } } : {}),
+    ...(result.subscription
+      ? { subscription: { id: result.subscription.id, status: result.subscription.status } }
+      : {}),
     ...(result.returnUrl ? { returnUrl: result.returnUrl } : {}),
   };
 }
