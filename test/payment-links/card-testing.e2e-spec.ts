@@ -1,5 +1,6 @@
-import { cardData, expectError, paymentsQuery } from '../payments/payments-fixtures';
+import { cardData, expectError, FUTURE, paymentsQuery } from '../payments/payments-fixtures';
 import { HttpResult, TestStack } from '../support/stack';
+import { launchBrowser, shot, watchProblems } from './browser';
 import { APPROVED, DECLINED, dbQuery, LinksClient, linksMerchant } from './link-fixtures';
 
 const PER_ADDRESS = 3;
@@ -161,6 +162,37 @@ describe('card testing on the payment-link checkout', () => {
       expect((await viaProxy('203.0.113.21').attempt(APPROVED)).body.outcome).toBe('succeeded');
     } finally {
       await stack.stopGateway(replica);
+    }
+  });
+
+  it('the checkout page shows the block as a clear message (headless Chromium)', async () => {
+    const link = await m.link({ title: 'Gift card', reusable: true });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1024, height: 860 } });
+      const problems = watchProblems(page);
+      await page.goto(`${stack.url}/checkout/${link.id}`);
+      await page.getByLabel('Name on card').fill('Card Tester');
+      await page.getByLabel('Card number').fill(DECLINED);
+      await page.getByLabel('Expiry date').fill(`${FUTURE.expiryMonth} / ${FUTURE.expiryYear.slice(2)}`);
+      await page.getByLabel('Security code').fill('123');
+      const alert = page.getByRole('alert');
+      for (let i = 0; i < PER_ADDRESS; i++) {
+        await page.getByRole('button', { name: 'Pay $25.00' }).click();
+        await alert.getByText('Your card was declined. Try again or use another card.').waitFor();
+        await page.getByRole('button', { name: 'Pay $25.00' }).waitFor();
+        await page.evaluate('document.getElementById("form-error").hidden = true');
+      }
+      await page.getByRole('button', { name: 'Pay $25.00' }).click();
+      await alert.getByText('Too many declined payments').waitFor();
+      await expect(alert.textContent()).resolves.toMatch(
+        /^Too many declined payments from your device\. For your security, new attempts are paused: try again in \d+ minutes?\.$/,
+      );
+      await shot(page, '20-card-testing-blocked');
+      // The only failed request is the refused nonce; no script error, no CSP violation.
+      expect(problems).toEqual([expect.stringMatching(/^429 .*\/v1\/sdk\/nonce$/)]);
+    } finally {
+      await browser.close();
     }
   });
 });
