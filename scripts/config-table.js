@@ -25,7 +25,8 @@ for (const [app, name] of schemas) {
 }
 console.log('| Variable | Apps | Default | Meaning |\n|---|---|---|---|');
 for (const [variable, r] of rows) {
-  const def = r.def === undefined ? '(unset)' : Array.isArray(r.def) ? r.def.join(',') : String(r.def);
+  const list = (values) => (values.length ? values.join(',') : '(empty)');
+  const def = r.def === undefined ? '(unset)' : Array.isArray(r.def) ? list(r.def) : String(r.def);
   const apps = r.apps.length === 4 ? 'all' : r.apps.join(', ');
   console.log(`| \`${variable}\` | ${apps} | \`${def}\` | ${r.description}${r.secret ? ' (secret)' : ''} |`);
 }

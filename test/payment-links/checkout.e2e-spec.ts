@@ -6,6 +6,7 @@ import {
   CHALLENGE_FAILS,
   checkoutToken,
   DECLINED,
+  expectPayerAnswer,
   linkEvents,
   LinksClient,
   linksQuery,
@@ -41,13 +42,17 @@ describe('paying a payment link', () => {
     const r = await pay(stack, link.id, token, { nonce: await nonceFor(stack, token) });
     expect(r.status).toBe(200);
     expect(r.body.outcome).toBe('succeeded');
-    expect(r.body.payment).toMatchObject({ status: 'captured', amount: usd(2500), merchantCode: m.m.merchantCode });
-    expect(r.body.payment.metadata).toEqual({ paymentLinkId: link.id });
+    expect(r.body.payment).toMatchObject({ status: 'captured', amount: usd(2500) });
     expect(r.body.returnUrl).toBe('https://shop.example.com/thanks');
-    expect(r.body.link).toMatchObject({ status: 'used', usesCount: 1 });
-    expect(r.body.link.usedAt).toEqual(expect.any(String));
-    expect((await m.get(link.id)).body).toEqual(r.body.link);
-    expect((await m.m.get(r.body.payment.id)).body.status).toBe('captured');
+    expect(r.body.link).toMatchObject({ status: 'used' });
+    // The payer sees the checkout's fields of the link; the merchant sees the rest through its API.
+    const merchantView = await expectPayerAnswer(m, r.body);
+    expect(merchantView).toMatchObject({ status: 'used', usesCount: 1, usedAt: expect.any(String) });
+    expect((await m.m.get(r.body.payment.id)).body).toMatchObject({
+      status: 'captured',
+      merchantCode: m.m.merchantCode,
+      metadata: { paymentLinkId: link.id },
+    });
     expect((await linkEvents(stack, link.id)).map((e) => e.type)).toEqual([
       'payment_link.created',
       'payment_link.used',
@@ -70,6 +75,7 @@ describe('paying a payment link', () => {
     const r = await payWithCard(stack, created.body.id);
     expect(r.body.outcome).toBe('succeeded');
     expect(r.body.link).toMatchObject({ status: 'used', environment: 'production' });
+    expect(r.body.link.usesCount).toBeUndefined();
     expectError(await m.get(created.body.id), 404, 'NOT_FOUND');
   });
 
@@ -79,11 +85,16 @@ describe('paying a payment link', () => {
     const declined = await pay(stack, link.id, token, { nonce: await nonceFor(stack, token, DECLINED) });
     expect(declined.status).toBe(200);
     expect(declined.body.outcome).toBe('declined');
-    expect(declined.body.payment.refusalCode).toMatchObject({ reasonCode: '5' });
-    expect(declined.body.link).toMatchObject({ status: 'active', usesCount: 0 });
+    expect(declined.body.message).toBe('Your card was declined. Try again or use another card.');
+    // Why the card was refused is the merchant's to read, never the anonymous payer's.
+    expect(declined.body.payment.refusalCode).toBeUndefined();
+    expect((await m.m.get(declined.body.payment.id)).body.refusalCode).toMatchObject({ reasonCode: '5' });
+    expect(declined.body.link).toMatchObject({ status: 'active' });
+    expect(await expectPayerAnswer(m, declined.body)).toMatchObject({ status: 'active', usesCount: 0 });
     const ok = await pay(stack, link.id, token, { nonce: await nonceFor(stack, token, APPROVED) });
     expect(ok.body.outcome).toBe('succeeded');
-    expect(ok.body.link).toMatchObject({ status: 'used', usesCount: 1 });
+    expect(ok.body.link).toMatchObject({ status: 'used' });
+    expect((await m.get(link.id)).body).toMatchObject({ status: 'used', usesCount: 1 });
     expect((await paymentsOf(link.id)).map((p) => p.status).sort()).toEqual(['captured', 'declined']);
   });
 
@@ -123,7 +134,8 @@ describe('paying a payment link', () => {
     expect(await paymentsOf(link.id)).toHaveLength(1);
     expectError(await pay(stack, link.id, token, { nonce: 'nonce_made_up' }), 404, 'NOT_FOUND');
     const second = await pay(stack, link.id, token, { nonce: await nonceFor(stack, token) });
-    expect(second.body.link).toMatchObject({ status: 'used', usesCount: 2 });
+    expect(second.body.link).toMatchObject({ status: 'used' });
+    expect((await m.get(link.id)).body).toMatchObject({ status: 'used', usesCount: 2 });
   });
 
   it('takes only the client token of this very link: another link’s or a merchant token is 403', async () => {
@@ -177,7 +189,8 @@ describe('paying a payment link', () => {
     const token = await checkoutToken(stack, link.id);
     const r = await pay(stack, link.id, token, { nonce: await nonceFor(stack, token, CHALLENGE) });
     expect(r.body.outcome).toBe('requires_action');
-    expect(r.body.link).toMatchObject({ status: 'active', usesCount: 0 });
+    expect(r.body.link).toMatchObject({ status: 'active' });
+    expect(await expectPayerAnswer(m, r.body)).toMatchObject({ status: 'active', usesCount: 0 });
     const { sessionId } = r.body.payment.actionRequired;
     // While the challenge is open the place is held: a second payer of this single-use link is refused.
     expectError(await payWithCard(stack, link.id), 409, 'INVALID_STATE');
@@ -192,7 +205,8 @@ describe('paying a payment link', () => {
     expect(resumed.status).toBe(200);
     expect(resumed.body.outcome).toBe('succeeded');
     expect(resumed.body.payment.status).toBe('captured');
-    expect(resumed.body.link).toMatchObject({ status: 'used', usesCount: 1 });
+    expect(resumed.body.link).toMatchObject({ status: 'used' });
+    expect(await expectPayerAnswer(m, resumed.body)).toMatchObject({ status: 'used', usesCount: 1 });
     // Another link's session is not this link's to resume.
     const other = await m.link();
     const otherToken = await checkoutToken(stack, other.id);
@@ -211,7 +225,8 @@ describe('paying a payment link', () => {
     await stack.http('POST', `/v1/3ds/challenge/${sessionId}`, { body: { outcome: 'failed' } });
     const resumed = await stack.http('POST', `/v1/checkout/${link.id}/resume`, { key: token, body: { sessionId } });
     expect(resumed.body.outcome).toBe('declined');
-    expect(resumed.body.link).toMatchObject({ status: 'active', usesCount: 0 });
+    expect(resumed.body.link).toMatchObject({ status: 'active' });
+    expect(await expectPayerAnswer(m, resumed.body)).toMatchObject({ status: 'active', usesCount: 0 });
     expect((await payWithCard(stack, link.id)).body.outcome).toBe('succeeded');
   });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { CHECKOUT_LINK_FIELDS } from '@app/contracts';
 import { cardData, PaymentsClient, sandboxMerchant } from '../payments/payments-fixtures';
 import { HttpResult, TestStack } from '../support/stack';
 
@@ -105,3 +106,23 @@ export const linkEvents = (stack: TestStack, linkId: string) =>
   );
 
 export const newKey = (): string => randomUUID();
+
+/**
+ * A pay or resume answer as the anonymous payer gets it: a message to show, the link as the merchant's GET
+ * has it but only its checkout fields, and of the payment only its receipt, amount, status and 3DS action.
+ */
+export async function expectPayerAnswer(m: LinksClient, body: any): Promise<any> {
+  expect(body.message).toEqual(expect.any(String));
+  const merchantView = (await m.get(body.link.id)).body;
+  const expected = Object.fromEntries(
+    CHECKOUT_LINK_FIELDS.filter((f) => merchantView[f] !== undefined).map((f) => [f, merchantView[f]]),
+  );
+  expect(body.link).toEqual(expected);
+  if (body.payment) {
+    const allowed = ['id', 'paymentCode', 'status', 'amount', 'actionRequired'];
+    expect(Object.keys(body.payment).filter((k) => !allowed.includes(k))).toEqual([]);
+  }
+  // Whatever the list of checkout fields, the merchant's own never reach the payer.
+  expect(JSON.stringify(body)).not.toMatch(/refusalCode|metadata|usesCount|maxUses|subscriptionPlanId|reference/);
+  return merchantView;
+}

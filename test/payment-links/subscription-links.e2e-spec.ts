@@ -1,6 +1,15 @@
 import { expectError } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
-import { checkoutToken, DECLINED, linkEvents, LinksClient, linksMerchant, nonceFor, pay } from './link-fixtures';
+import {
+  checkoutToken,
+  DECLINED,
+  expectPayerAnswer,
+  linkEvents,
+  LinksClient,
+  linksMerchant,
+  nonceFor,
+  pay,
+} from './link-fixtures';
 
 /** Subscription links: billing is asked for the plan over NATS, and paying enrolls the payer (CIT mode). */
 describe('subscription links', () => {
@@ -102,7 +111,8 @@ describe('subscription links', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.outcome).toBe('succeeded');
-    expect(r.body.link).toMatchObject({ status: 'used', usesCount: 1 });
+    expect(r.body.link).toMatchObject({ status: 'used' });
+    expect(await expectPayerAnswer(m, r.body)).toMatchObject({ status: 'used', usesCount: 1 });
     const sub = await stack.http('GET', `/v1/subscription/${r.body.subscription.id}?merchantCode=${m.m.merchantCode}`, {
       key: m.key,
     });
@@ -126,6 +136,10 @@ describe('subscription links', () => {
     const token = await checkoutToken(stack, link.id);
     const r = await pay(stack, link.id, token, { nonce: await nonceFor(stack, token, DECLINED) });
     expectError(r, 402, 'PAYMENT_DECLINED');
+    // The anonymous payer learns it was declined, not why: no refusal code, no payment id, no reason.
+    expect(r.body.error.message).toBe('Your card was declined. Try again or use another card.');
+    expect(r.body.error.refusalCode).toBeUndefined();
+    expect(r.body.error.paymentId).toBeUndefined();
     expect((await m.get(link.id)).body).toMatchObject({ status: 'active', usesCount: 0 });
     const subs = await stack.http('GET', `/v1/subscription?planId=${p.id}`, { key: m.key });
     expect(subs.body).toEqual([]);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { INestApplication } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock } from '@app/clock';
@@ -19,6 +20,33 @@ const STARTERS: Record<ServiceName, typeof startPayments> = {
   'payment-links': startPaymentLinks,
   billing: startBilling,
 };
+
+/** One request over node:http bound to `localAddress`, answered like fetch's Response (status, headers, text). */
+function requestFrom(
+  localAddress: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; headers: Headers; text(): Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) h.append(name, v);
+        }
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: h, text: async () => text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 export interface HttpResult<T = any> {
   status: number;
@@ -82,6 +110,10 @@ export class TestStack {
       DEMO_MERCHANT: 'false',
       OUTBOX_POLL_MS: '50',
       RATE_LIMIT_PER_SECOND: '0',
+      // Every test client is 127.0.0.1: the per-address abuse limits are off unless a test turns them on.
+      AUTH_FAILURES_PER_MINUTE: '0',
+      CHECKOUT_DECLINES_PER_ADDRESS: '0',
+      CHECKOUT_DECLINES_PER_LINK: '0',
       // Billing renews on a clock advance; a test that wants the real-time loop sets it (a test-held clock
       // moved by hand would otherwise renew subscriptions under another test's feet).
       RENEWAL_POLL_MS: '0',
@@ -164,6 +196,8 @@ export class TestStack {
       headers?: Record<string, string>;
       /** Which gateway port: the internal one for the admin API and /metrics unless a test says otherwise. */
       port?: 'public' | 'internal';
+      /** The local address the request leaves from (127.0.0.2, …): another client address for the gateway. */
+      from?: string;
     } = {},
   ): Promise<HttpResult<T>> {
     const headers: Record<string, string> = { ...o.headers };
@@ -172,7 +206,10 @@ export class TestStack {
     if (o.body !== undefined) body = JSON.stringify(o.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const internal = (o.port ?? (isInternalOnly(path) ? 'internal' : 'public')) === 'internal';
-    const res = await fetch(`${internal ? this.adminUrl : this.url}${path}`, { method, headers, body });
+    const url = `${internal ? this.adminUrl : this.url}${path}`;
+    const res = o.from
+      ? await requestFrom(o.from, method, url, headers, body)
+      : await fetch(url, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -1,4 +1,30 @@
-import { bool, commonEnv, ConfigOf, databaseUrl, int, loadConfig, secondsList, str, url } from '@app/config';
+import ipaddr from 'ipaddr.js';
+import { bool, commonEnv, ConfigOf, databaseUrl, EnvVar, int, loadConfig, secondsList, str, url } from '@app/config';
+
+/** Comma-separated IP addresses or CIDR ranges ("10.0.0.0/8, 192.168.1.7"); empty by default. */
+function addressList(description: string): EnvVar<string[]> {
+  return {
+    description,
+    parse(raw, name) {
+      const parts = (raw ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      const bad = parts.find((p) => !(ipaddr.isValid(p) || isCidr(p)));
+      if (bad !== undefined) throw new Error(`${name} must list IP addresses or CIDR ranges, got "${bad}"`);
+      return parts;
+    },
+  };
+}
+
+function isCidr(text: string): boolean {
+  try {
+    ipaddr.parseCIDR(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const gatewayEnv = {
   ...commonEnv,
@@ -25,7 +51,31 @@ export const gatewayEnv = {
     min: 0,
     max: 5_000,
   }),
-  RATE_LIMIT_PER_SECOND: int(1000, 'Requests per second per key; 0 turns rate limiting off', { min: 0 }),
+  RATE_LIMIT_PER_SECOND: int(1000, 'Requests per second per key, per gateway replica; 0 turns rate limiting off', {
+    min: 0,
+  }),
+  AUTH_FAILURES_PER_MINUTE: int(
+    60,
+    'Failed authentications per client address per minute, per gateway replica, before further attempts answer 429; 0 turns the limit off',
+    { min: 0 },
+  ),
+  TRUSTED_PROXIES: addressList(
+    'Proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For names the client address; empty trusts none and the socket address is the client',
+  ),
+  CHECKOUT_DECLINES_PER_ADDRESS: int(
+    8,
+    'Declined checkout payments from one client address within the window before its further attempts answer 429, per gateway replica; 0 turns it off',
+    { min: 0 },
+  ),
+  CHECKOUT_DECLINES_PER_LINK: int(
+    20,
+    'Declined checkout payments on one payment link within the window before its further attempts answer 429, per gateway replica; 0 turns it off',
+    { min: 0 },
+  ),
+  CHECKOUT_DECLINE_WINDOW_SECONDS: int(600, 'The window the checkout decline limits count in, in seconds', {
+    min: 1,
+    max: 86_400,
+  }),
   SDK_TOKEN_SECRET: str(undefined, 'HMAC secret that signs SDK client tokens (random per process when unset)', {
     secret: true,
   }),

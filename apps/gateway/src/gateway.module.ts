@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { MigrationMode, serviceDatabase } from '@app/database';
+import { Metrics } from '@app/observability';
 import { RPC_TIMEOUT_MS } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
@@ -13,6 +14,7 @@ import { ADMIN_TOKEN, AdminGuard } from './admin/admin.guard';
 import { PrivateKeyGuard, RATE_LIMITER } from './auth/api-key.guard';
 import { ApiKey } from './auth/api-key.entity';
 import { ApiKeysService, KEY_CACHE_TTL_MS } from './auth/api-keys.service';
+import { AuthFailures } from './auth/auth-failures';
 import { BearerStrategy } from './auth/bearer.strategy';
 import { Merchant } from './auth/merchant.entity';
 import { MerchantsService } from './auth/merchants.service';
@@ -84,6 +86,11 @@ export class GatewayModule {
         { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
         { provide: RPC_TIMEOUT_MS, useValue: config.RPC_TIMEOUT_MS },
         { provide: RATE_LIMITER, useValue: new RateLimiter(config.RATE_LIMIT_PER_SECOND) },
+        {
+          provide: AuthFailures,
+          inject: [Metrics],
+          useFactory: (metrics: Metrics) => new AuthFailures(config.AUTH_FAILURES_PER_MINUTE, metrics),
+        },
         {
           provide: DEMO_OPTIONS,
           useValue: {

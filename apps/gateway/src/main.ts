@@ -32,7 +32,9 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
   const logger = createLogger({ app: 'gateway', level: config.LOG_LEVEL, destination: o.logDestination });
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // The client address is the socket's unless the hop is a configured proxy (the ingress): anyone else's
+    // X-Forwarded-For is ignored, so an address-based limit cannot be dodged by a header.
+    trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['x-request-id'], uuidv7),
     requestIdHeader: false,

@@ -19,6 +19,7 @@ export const EventTypes = {
   paymentLinkUsed: 'payment_link.used',
   paymentLinkExpired: 'payment_link.expired',
   paymentLinkCancelled: 'payment_link.cancelled',
+  paymentLinkAttemptsBlocked: 'payment_link.attempts_blocked',
   subscriptionCreated: 'subscription.created',
   subscriptionActivated: 'subscription.activated',
   subscriptionTrialEnded: 'subscription.trial_ended',
@@ -83,6 +84,8 @@ export const EVENT_CATALOGUE: Readonly<Record<EventType, string>> = {
   'payment_link.used': 'A shopper paid through the link.',
   'payment_link.expired': 'The link passed its expiry unused.',
   'payment_link.cancelled': 'The merchant cancelled the link.',
+  'payment_link.attempts_blocked':
+    'Too many declined payments on the link or from one payer address: new checkout attempts are refused for a while (`data.block` says which, and for how long).',
   'subscription.created': 'A subscription was created (trialing, pending start or active).',
   'subscription.activated': 'The subscription became active (first charge succeeded or trial converted).',
   'subscription.trial_ended': 'The trial period ended.',

@@ -6,6 +6,8 @@ export class Metrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
   private readonly published: Counter;
+  private readonly checkoutBlocked: Counter<'scope'>;
+  private readonly authBlocked: Counter;
   private readonly inProgressCounts = new Map<string, () => number>();
 
   constructor(app: string) {
@@ -29,6 +31,17 @@ export class Metrics {
       help: 'Events the outbox relay published to JetStream',
       registers: [this.registry],
     });
+    this.checkoutBlocked = new Counter({
+      name: 'checkout_attempts_blocked_total',
+      help: 'Checkout payment attempts refused (429) after too many declines, by scope: "address" or "link"',
+      labelNames: ['scope'],
+      registers: [this.registry],
+    });
+    this.authBlocked = new Counter({
+      name: 'auth_attempts_blocked_total',
+      help: 'Requests refused (429) because their client address failed authentication too often',
+      registers: [this.registry],
+    });
     const counts = this.inProgressCounts;
     new Gauge({
       name: 'requests_in_progress',
@@ -50,6 +63,14 @@ export class Metrics {
     const labels = { method, route, status: String(status) };
     this.requests.inc(labels);
     this.duration.observe(labels, seconds);
+  }
+
+  checkoutAttemptBlocked(scope: 'address' | 'link'): void {
+    this.checkoutBlocked.inc({ scope });
+  }
+
+  authAttemptBlocked(): void {
+    this.authBlocked.inc();
   }
 
   eventsPublished(n: number): void {

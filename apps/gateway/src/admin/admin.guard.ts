@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '@app/errors';
+import { AuthFailures } from '../auth/auth-failures';
 
 export const ADMIN_TOKEN = Symbol('ADMIN_TOKEN');
 
@@ -10,14 +11,22 @@ export const ADMIN_TOKEN = Symbol('ADMIN_TOKEN');
 export class AdminGuard implements CanActivate {
   private readonly expected?: Buffer;
 
-  constructor(@Inject(ADMIN_TOKEN) token: string | undefined) {
+  constructor(
+    @Inject(ADMIN_TOKEN) token: string | undefined,
+    private readonly failures: AuthFailures,
+  ) {
     this.expected = token ? digest(token) : undefined;
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    return this.failures.check(request, () => this.authenticate(request));
+  }
+
+  private authenticate(request: FastifyRequest): boolean {
     if (!this.expected)
       throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'The admin API is off: ADMIN_TOKEN is not set');
-    const header = (context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '').trim();
+    const header = (request.headers.authorization ?? '').trim();
     const match = /^bearer\s+(\S+)$/i.exec(header);
     if (!header || /^bearer$/i.test(header)) throw new DomainError('AUTH_MISSING', 'Admin token required');
     if (!match || !timingSafeEqual(digest(match[1]), this.expected)) {

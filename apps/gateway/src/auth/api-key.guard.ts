@@ -2,6 +2,8 @@ import { ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@app/errors';
+import { rateLimited } from '../http/rate-limited';
+import { AuthFailures } from './auth-failures';
 import { Principal } from './principal';
 import { RateLimiter } from './rate-limiter';
 
@@ -19,6 +21,7 @@ export type ClientTokenCheck = (credential: string) => Promise<boolean>;
 export class PrivateKeyGuard extends AuthGuard('bearer') {
   constructor(
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    private readonly failures: AuthFailures,
     @Optional() @Inject(CLIENT_TOKEN_CHECK) private readonly isClientToken?: ClientTokenCheck,
   ) {
     super();
@@ -26,6 +29,13 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    await this.failures.check(request, () => this.authenticate(context, request));
+    const over = this.limiter.take(request.user!.keyId, Date.now());
+    if (over) throw rateLimited('Too many requests for this key', over);
+    return true;
+  }
+
+  private async authenticate(context: ExecutionContext, request: FastifyRequest & { user?: Principal }) {
     const header = (request.headers.authorization ?? '').trim();
     if (!header || /^bearer$/i.test(header))
       throw new DomainError('AUTH_MISSING', 'Authorization header with a Bearer key is required');
@@ -45,10 +55,6 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
     if (principal.type !== 'private') {
       throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'A public key cannot call server routes; use a private key');
     }
-    if (this.limiter.take(principal.keyId, Date.now()) > 0) {
-      throw new DomainError('RATE_LIMITED', 'Too many requests for this key', undefined, { retryAfter: 1 });
-    }
-    return true;
   }
 
   override handleRequest<T>(err: unknown, user: T): T {

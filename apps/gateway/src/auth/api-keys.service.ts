@@ -10,7 +10,7 @@ import { DomainError } from '@app/errors';
 import { NatsClient } from '@app/messaging';
 import { LOGGER } from '@app/observability';
 import { ApiKey, KeyType } from './api-key.entity';
-import { KeyCache } from './key-cache';
+import { KeyCache, UnknownKeyCache } from './key-cache';
 import { MerchantsService } from './merchants.service';
 import { KEY_PATTERN, Principal } from './principal';
 
@@ -41,6 +41,7 @@ export interface KeyView {
 @Injectable()
 export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly cache: KeyCache;
+  private readonly unknown: UnknownKeyCache;
   private subscription?: Subscription;
 
   constructor(
@@ -51,6 +52,7 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.cache = new KeyCache(ttlMs);
+    this.unknown = new UnknownKeyCache(ttlMs, 20_000);
   }
 
   /** Hear revocations made on other replicas (the cache TTL is the fallback if one is missed). */
@@ -131,8 +133,9 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
     if (!KEY_PATTERN.test(token)) throw new DomainError('AUTH_INVALID', 'Malformed API key');
     const hash = hashKey(token);
     const now = Date.now();
-    const cached = this.cache.get(hash, now);
-    const principal = cached !== undefined ? cached : await this.lookup(hash, now);
+    const principal = this.unknown.get(hash, now)
+      ? null
+      : (this.cache.get(hash, now) ?? (await this.lookup(hash, now)));
     if (!principal) throw new DomainError('AUTH_INVALID', 'Unknown or revoked API key');
     return principal;
   }
@@ -157,7 +160,8 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
           merchantIds: Object.fromEntries(row.codes.map((code, i) => [code, Number(row.ids[i])])),
         }
       : null;
-    this.cache.set(hash, principal, now);
+    if (principal) this.cache.set(hash, principal, now);
+    else this.unknown.set(hash, true, now);
     return principal;
   }
 

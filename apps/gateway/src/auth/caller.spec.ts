@@ -1,6 +1,6 @@
 import { DomainError } from '@app/errors';
 import { resolveCaller } from './caller.decorator';
-import { KeyCache } from './key-cache';
+import { KeyCache, UnknownKeyCache } from './key-cache';
 import { Principal } from './principal';
 
 const key = (codes: string[]): Principal => ({
@@ -57,13 +57,22 @@ describe('KeyCache', () => {
     cache.evictKey('k1');
     expect(cache.get('h', 1)).toBeUndefined();
   });
-  it('caches unknown keys too, and stays bounded', () => {
+  it('stays bounded', () => {
     const cache = new KeyCache(5000, 2);
-    cache.set('x', null, 0);
-    expect(cache.get('x', 1)).toBeNull();
+    cache.set('x', p, 0);
     cache.set('y', p, 0);
     cache.set('z', p, 0);
     expect(cache.get('x', 1)).toBeUndefined();
     expect(cache.get('z', 1)).toBe(p);
+  });
+
+  it('unknown keys live in a bounded cache of their own: a flood of them never evicts a valid key', () => {
+    const valid = new KeyCache(5000, 2);
+    const unknown = new UnknownKeyCache(5000, 100);
+    valid.set('real', p, 0);
+    for (let i = 0; i < 10_000; i++) unknown.set(`fake${i}`, true, 0);
+    expect(valid.get('real', 1)).toBe(p);
+    expect(unknown.get('fake9999', 1)).toBe(true);
+    expect(unknown.get('fake0', 1)).toBeUndefined();
   });
 });

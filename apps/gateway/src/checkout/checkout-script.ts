@@ -122,11 +122,6 @@ export const CHECKOUT_SCRIPT = String.raw`(function () {
     return data;
   }
 
-  function declineMessage(payment) {
-    var reason = payment && payment.refusalCode && payment.refusalCode.reason;
-    return 'Your card was declined' + (reason ? ' (' + reason + ')' : '') + '. Try again or use another card.';
-  }
-
   function subscribed(status) {
     if (status === 'trialing') return 'Your free trial has started. You can close this page.';
     if (status === 'pending') return 'Your subscription starts on its start date. You can close this page.';
@@ -165,11 +160,14 @@ export const CHECKOUT_SCRIPT = String.raw`(function () {
       }
       if (result.outcome === 'succeeded') return succeed(result);
       busy(false);
-      showError(result.outcome === 'declined' ? declineMessage(result.payment) : 'The payment could not be processed. No money was taken; please try again.');
+      showError(result.message || 'The payment could not be processed. No money was taken; please try again.');
     } catch (e) {
       busy(false);
       if (e.code === 'INVALID_STATE') {
         showError(e.message + '. Reload the page to see the link’s status.');
+      } else if (e.code === 'RATE_LIMITED') {
+        // Too many declined payments: the server's message says for how long new attempts are paused.
+        showError(e.message);
       } else if (e.code === 'PAYMENT_DECLINED') {
         showError('Your card was declined. Try again or use another card.');
       } else {

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import {
+  ApiBearerAuth,
+  ApiTooManyRequestsResponse,
   ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -9,11 +11,13 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  CallerContext,
   CheckoutResult,
   CheckoutView,
   keylessContext,
   PayLinkCommand,
   PayLinkRequest,
+  PayerResult,
   PaymentLinksSubjects,
   ResumeLinkCommand,
   ResumeLinkRequest,
@@ -21,12 +25,15 @@ import {
 import { DomainError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
-import { LinkClientRoute } from '../sdk/client-token.guard';
+import { clientAddress } from '../http/client-address';
+import { ClientCaller, LinkClientRoute } from '../sdk/client-token.guard';
 import { ClientTokens } from '../sdk/client-tokens.service';
 import { checkoutPage, notFoundPage, unavailablePage } from './checkout-page';
 import { CHECKOUT_CSS } from './checkout-style';
 import { CHECKOUT_SCRIPT } from './checkout-script';
 import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, pageHeaders, assetHeaders } from './page-headers';
+import { CardTestingDefence } from './card-testing';
+import { toPayerError, toPayerResult } from './payer-result';
 
 /**
  * The hosted checkout of a payment link (DECISIONS §4) and its keyless, link-scoped payment routes. The page
@@ -39,6 +46,7 @@ export class CheckoutController {
     private readonly rpc: RpcClient,
     private readonly tokens: ClientTokens,
     @Inject(CHECKOUT_PAGE_OPTIONS) private readonly options: CheckoutPageOptions,
+    private readonly defence: CardTestingDefence,
   ) {}
 
   @Get('checkout/:id')
@@ -97,39 +105,72 @@ export class CheckoutController {
     description:
       'Takes the client token the checkout page got for this link. `outcome` says what happened: succeeded, ' +
       'declined (the link stays active), failed, or requires_action (run `payment.actionRequired` with the SDK, ' +
-      'then POST /v1/checkout/{id}/resume).',
+      'then POST /v1/checkout/{id}/resume); `message` says it in words for the payer. The answer shows the link ' +
+      'as the checkout page does and never why a card was refused: the merchant reads that through its API.',
   })
-  @ApiOkResponse({ type: CheckoutResult })
+  @ApiOkResponse({ type: PayerResult })
   @ApiNotFoundResponse({
     description: 'NOT_FOUND: unknown link, or the nonce is unknown, used or expired',
     type: ErrorEnvelope,
   })
   @ApiConflictResponse({ description: 'INVALID_STATE: the link is expired, cancelled or used', type: ErrorEnvelope })
-  pay(@Param('id') id: string, @Body() body: PayLinkRequest, @Req() request: FastifyRequest): Promise<CheckoutResult> {
-    return this.rpc.send<CheckoutResult, PayLinkCommand>(PaymentLinksSubjects.pay, keylessContext(String(request.id)), {
-      ...body,
-      linkId: id,
-    });
+  @ApiTooManyRequestsResponse({
+    description: 'RATE_LIMITED: too many declined payments from this address or on this link; see Retry-After',
+    type: ErrorEnvelope,
+  })
+  async pay(
+    @Param('id') id: string,
+    @Body() body: PayLinkRequest,
+    @Req() request: FastifyRequest,
+    @ClientCaller() caller: CallerContext,
+  ): Promise<PayerResult> {
+    const address = clientAddress(request);
+    this.defence.assertOpen(address, id);
+    return this.answer(address, caller, id, () =>
+      this.rpc.send<CheckoutResult, PayLinkCommand>(PaymentLinksSubjects.pay, keylessContext(String(request.id)), {
+        ...body,
+        linkId: id,
+      }),
+    );
   }
 
+  /** Finishes an attempt already made, so it is never refused for earlier declines; its decline counts. */
   @Post('v1/checkout/:id/resume')
   @HttpCode(200)
   @LinkClientRoute()
   @ApiOperation({
     summary: 'Finish a link payment after its 3DS challenge (the link’s client token)',
-    description: 'The link learns the final outcome here: a captured payment counts as a use of the link.',
+    description:
+      'The link learns the final outcome here: a captured payment counts as a use of the link. The answer ' +
+      'is the same as the pay route’s.',
   })
-  @ApiOkResponse({ type: CheckoutResult })
+  @ApiOkResponse({ type: PayerResult })
   @ApiNotFoundResponse({ description: 'NOT_FOUND: not a session this link started', type: ErrorEnvelope })
   resume(
     @Param('id') id: string,
     @Body() body: ResumeLinkRequest,
     @Req() request: FastifyRequest,
-  ): Promise<CheckoutResult> {
-    return this.rpc.send<CheckoutResult, ResumeLinkCommand>(
-      PaymentLinksSubjects.resume,
-      keylessContext(String(request.id)),
-      { sessionId: body.sessionId, linkId: id },
+    @ClientCaller() caller: CallerContext,
+  ): Promise<PayerResult> {
+    return this.answer(clientAddress(request), caller, id, () =>
+      this.rpc.send<CheckoutResult, ResumeLinkCommand>(
+        PaymentLinksSubjects.resume,
+        keylessContext(String(request.id)),
+        { sessionId: body.sessionId, linkId: id },
+      ),
     );
+  }
+
+  private async answer(
+    address: string,
+    caller: CallerContext,
+    linkId: string,
+    run: () => Promise<CheckoutResult>,
+  ): Promise<PayerResult> {
+    try {
+      return toPayerResult(await this.defence.counted(address, caller, linkId, run));
+    } catch (e) {
+      throw toPayerError(e);
+    }
   }
 }

@@ -1,11 +1,14 @@
 import { HttpException } from '@nestjs/common';
 import { ErrorCode, httpStatusOf } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { rateLimitHeaders } from './rate-limited';
 
 export interface ErrorResponse {
   status: number;
   body: { error: Record<string, unknown> };
   retryAfter?: number;
+  /** RateLimit-* header fields of a 429. */
+  headers?: Record<string, string>;
   /** True when the error was not foreseen: it is logged with its stack, the client sees a bare 500. */
   unexpected: boolean;
 }
@@ -58,11 +61,12 @@ export function toErrorResponse(exception: unknown, requestId: string): ErrorRes
     [code, message, unexpected] = ['INTERNAL_ERROR', 'Internal error', true];
   }
 
-  const { retryAfter, ...extra } = details ?? {};
+  const { retryAfter, rateLimit, ...extra } = details ?? {};
   const status = httpStatusOf(code);
   const error: Record<string, unknown> = { status, code, message, ...extra };
   if (param) error.param = param;
   error.requestId = requestId;
   const wait = code === 'IDEMPOTENCY_IN_PROGRESS' ? 1 : typeof retryAfter === 'number' ? retryAfter : undefined;
-  return { status, body: { error }, retryAfter: wait, unexpected };
+  const headers = rateLimitHeaders({ rateLimit });
+  return { status, body: { error }, retryAfter: wait, unexpected, ...(headers ? { headers } : {}) };
 }

@@ -14,10 +14,12 @@ import { DataSource } from 'typeorm';
 import { CallerContext } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { RATE_LIMITER } from '../auth/api-key.guard';
+import { AuthFailures } from '../auth/auth-failures';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { KEY_PATTERN } from '../auth/principal';
 import { RateLimiter } from '../auth/rate-limiter';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { rateLimited } from '../http/rate-limited';
 import { ClientTokenClaims, ClientTokens } from './client-tokens.service';
 
 type SdkRequest = FastifyRequest & { clientToken?: ClientTokenClaims };
@@ -34,10 +36,19 @@ export class ClientTokenGuard implements CanActivate {
     private readonly keys: ApiKeysService,
     @InjectDataSource() private readonly db: DataSource,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    private readonly failures: AuthFailures,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<SdkRequest>();
+    const claims = await this.failures.check(request, () => this.authenticate(request));
+    const over = this.limiter.take(claims.keyId, Date.now());
+    if (over) throw rateLimited('Too many requests for this key', over);
+    request.clientToken = claims;
+    return true;
+  }
+
+  private async authenticate(request: SdkRequest): Promise<ClientTokenClaims> {
     const header = (request.headers.authorization ?? '').trim();
     if (!header || /^bearer$/i.test(header)) {
       throw new DomainError('AUTH_MISSING', 'Authorization header with a Bearer client token is required');
@@ -57,11 +68,7 @@ export class ClientTokenGuard implements CanActivate {
     if (!claims || (!claims.linkId && !(await this.mintingKeyActive(claims)))) {
       throw new DomainError('AUTH_INVALID', 'Invalid or expired client token');
     }
-    if (this.limiter.take(claims.keyId, Date.now()) > 0) {
-      throw new DomainError('RATE_LIMITED', 'Too many requests for this key', undefined, { retryAfter: 1 });
-    }
-    request.clientToken = claims;
-    return true;
+    return claims;
   }
 
   /** A token outlives neither its key's revocation nor the key leaving the merchant. */
@@ -88,6 +95,12 @@ export const ClientCaller = createParamDecorator((_: unknown, context: Execution
     ...(claims.linkId ? {} : { keyId: claims.keyId }),
   };
 });
+
+/** `@ClientTokenLink() linkId` on a `@ClientTokenRoute()`: the link a link-scoped token was minted for. */
+export const ClientTokenLink = createParamDecorator(
+  (_: unknown, context: ExecutionContext): string | undefined =>
+    context.switchToHttp().getRequest<SdkRequest>().clientToken?.linkId,
+);
 
 /**
  * After the ClientTokenGuard, on a route with a link `:id`: only a token minted for that very link passes

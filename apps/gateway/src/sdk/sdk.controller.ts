@@ -1,13 +1,14 @@
-import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiTooManyRequestsResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CallerContext,
   CreateNonceRequest,
@@ -18,10 +19,12 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { CardTestingDefence } from '../checkout/card-testing';
 import { assetHeaders } from '../checkout/page-headers';
 import { SDK_SCRIPT } from '../checkout/sdk-script';
+import { clientAddress } from '../http/client-address';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
-import { ClientCaller, ClientTokenRoute } from './client-token.guard';
+import { ClientCaller, ClientTokenLink, ClientTokenRoute } from './client-token.guard';
 import { ClientTokens } from './client-tokens.service';
 
 @ApiTags('sdk')
@@ -30,6 +33,7 @@ export class SdkController {
   constructor(
     private readonly tokens: ClientTokens,
     private readonly rpc: RpcClient,
+    private readonly defence: CardTestingDefence,
   ) {}
 
   @Get('js')
@@ -72,7 +76,19 @@ export class SdkController {
   })
   @ApiCreatedResponse({ type: NonceResponse })
   @ApiBadRequestResponse({ description: 'VALIDATION_FAILED (Luhn, past expiry, format)', type: ErrorEnvelope })
-  nonce(@Body() body: CreateNonceRequest, @ClientCaller() caller: CallerContext): Promise<NonceResponse> {
+  @ApiTooManyRequestsResponse({
+    description:
+      'RATE_LIMITED: with a payment link’s client token, too many declined payments from this address or on that link',
+    type: ErrorEnvelope,
+  })
+  nonce(
+    @Body() body: CreateNonceRequest,
+    @ClientCaller() caller: CallerContext,
+    @ClientTokenLink() linkId: string | undefined,
+    @Req() request: FastifyRequest,
+  ): Promise<NonceResponse> {
+    // A payment link's checkout is open to anyone: its card-testing defence stops new cards here too.
+    if (linkId) this.defence.assertOpen(clientAddress(request), linkId);
     return this.rpc.send<NonceResponse>(PaymentsExtrasSubjects.createNonce, caller, body);
   }
 }

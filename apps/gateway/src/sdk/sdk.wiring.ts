@@ -5,6 +5,7 @@ import { HostedPagesController } from '../hosted/threeds-challenge.controller';
 import { ResumeController } from '../hosted/resume.controller';
 import { SandboxPaymentsController } from '../sandbox/sandbox-payments.controller';
 import { SandboxOnlyGuard } from '../sandbox/sandbox-route';
+import { CARD_TESTING_LIMITS, CardTestingDefence } from '../checkout/card-testing';
 import { CheckoutController } from '../checkout/checkout.controller';
 import { CHECKOUT_PAGE_OPTIONS } from '../checkout/page-headers';
 import { PaymentLinksController } from '../payment-links/payment-links.controller';
@@ -41,5 +42,14 @@ export function sdkProviders(config: GatewayConfig): Provider[] {
     LinkScopeGuard,
     SandboxOnlyGuard,
     { provide: CHECKOUT_PAGE_OPTIONS, useValue: { publicBaseUrl: config.PUBLIC_BASE_URL } },
+    {
+      provide: CARD_TESTING_LIMITS,
+      useValue: {
+        perAddress: config.CHECKOUT_DECLINES_PER_ADDRESS,
+        perLink: config.CHECKOUT_DECLINES_PER_LINK,
+        windowSeconds: config.CHECKOUT_DECLINE_WINDOW_SECONDS,
+      },
+    },
+    CardTestingDefence,
   ];
 }

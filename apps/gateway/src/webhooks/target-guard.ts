@@ -38,13 +38,35 @@ export const systemResolver: Resolver = (host) =>
 /**
  * Only public unicast addresses may receive webhooks: this refuses private (RFC 1918), loopback, link-local
  * (169.254.169.254, the cloud metadata address, is one), unique-local, CGNAT, unspecified, multicast,
- * broadcast, reserved, benchmarking and the IPv6 translation prefixes that can embed any of those.
- * IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+ * broadcast, reserved and benchmarking addresses. An IPv6 address that carries an IPv4 address (IPv4-mapped,
+ * IPv4-compatible, NAT64 64:ff9b::/96, 6to4 2002::/16, Teredo 2001::/32) is judged by the IPv4 address it
+ * carries (both of Teredo's); the local-use NAT64 prefix 64:ff9b:1::/48 is refused.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  // process() turns an IPv4-mapped IPv6 address into the IPv4 address it carries.
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  const embedded = embeddedIPv4(v6);
+  if (embedded) return embedded.every((v4) => v4.range() === 'unicast');
+  if (v6.match(LOCAL_NAT64)) return false;
+  return v6.range() === 'unicast';
+}
+
+const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
+/** The IPv4 addresses an IPv6 address carries, or undefined when it carries none. */
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const p = v6.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const last = () => v4(p[6], p[7]);
+  const zeros = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && p[5] === 0xffff) return [last()]; // IPv4-mapped ::ffff:a.b.c.d
+  if (zeros(0, 6) && (p[6] !== 0 || p[7] > 1)) return [last()]; // IPv4-compatible ::a.b.c.d
+  if (p[0] === 0x64 && p[1] === 0xff9b && zeros(2, 6)) return [last()]; // NAT64 64:ff9b::a.b.c.d
+  if (p[0] === 0x2002) return [v4(p[1], p[2])]; // 6to4 2002:AABB:CCDD::
+  if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2], p[3]), v4(p[6] ^ 0xffff, p[7] ^ 0xffff)]; // Teredo
+  return undefined;
 }
 
 /** Parses a webhook URL, HTTPS only; throws TargetRefused (permanent). */
@@ -77,18 +99,24 @@ export async function resolveTarget(
     try {
       addresses = await (o.resolver ?? systemResolver)(host);
     } catch (e) {
-      if (o.requireResolution) throw new TargetRefused(`cannot resolve ${host}: ${(e as Error).message}`, false);
+      if (o.requireResolution) throw new TargetRefused(`cannot resolve ${host}: ${dnsProblem(e)}`, false);
       return { url, host, addresses: [] };
     }
     if (!addresses.length && o.requireResolution) throw new TargetRefused(`${host} has no address`, false);
   }
   if (!o.allowPrivate) {
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) {
-      throw new TargetRefused(`url resolves to a private, loopback or reserved address (${refused.address})`, false);
+    // The refusal never names the address: it would tell the merchant what an internal name resolves to.
+    if (addresses.some((a) => !isPublicAddress(a.address))) {
+      throw new TargetRefused('url resolves to a private, loopback or reserved address', false);
     }
   }
   return { url, host, addresses };
+}
+
+/** The resolver's error code (ENOTFOUND, …), never its message, which may quote an address. */
+function dnsProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return typeof code === 'string' && /^[A-Z_]{1,32}$/.test(code) ? code : 'lookup failed';
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
