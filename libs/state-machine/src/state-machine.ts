@@ -89,7 +89,11 @@ export class StateMachine<S extends string, T extends string, E extends string =
 
   /** The states some move leads from into `to`: what a guarded UPDATE to `to` may find. */
   statesBefore(to: S): S[] {
-    const before = new Set(this.edges().filter((e) => !e.ignored && e.to === to).map((e) => e.from));
+    const before = new Set(
+      this.edges()
+        .filter((e) => !e.ignored && e.to === to)
+        .map((e) => e.from),
+    );
     return this.spec.states.filter((s) => before.has(s));
   }
 
