@@ -5,7 +5,6 @@ import { Clock } from '@app/clock';
 import { CallerContext, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BILLING_CONFIG, BillingConfig } from '../config';
-import { canRetry, checkRetry } from './dunning-policy';
 import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { approvedOrDeclined } from '../payments/payments.client';
@@ -15,6 +14,7 @@ import { RenewalRunner } from '../renewal/renewal-runner.service';
 import { RenewalRepository } from '../renewal/renewal.repository';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
+import { canRetry, checkRetry } from './dunning-policy';
 
 /**
  * POST /v1/subscription/{id}/retry-payment (DECISIONS §5): charges the open invoice of a past_due
