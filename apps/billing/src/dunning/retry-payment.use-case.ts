@@ -14,6 +14,7 @@ import { RenewalRunner } from '../renewal/renewal-runner.service';
 import { RenewalRepository } from '../renewal/renewal.repository';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
+import { canRetry, checkRetry } from './dunning-policy';
 
 /**
  * POST /v1/subscription/{id}/retry-payment (DECISIONS §5): charges the open invoice of a past_due
@@ -42,9 +43,7 @@ export class RetryPaymentUseCase {
   private async retry(ctx: CallerContext, id: string, run: IdempotentRun): Promise<SubscriptionView> {
     const found = await this.subscriptions.find(ctx, id);
     if (!found) throw DomainError.notFound('subscription', 'id');
-    if (found.status !== 'past_due') {
-      throw DomainError.invalidState(`Cannot retry the payment of a ${found.status} subscription`);
-    }
+    checkRetry(found.status);
     const realNow = this.clock.now();
     if (!(await this.renewals.leaseOne(id, realNow, new Date(realNow.getTime() + this.config.RENEWAL_LEASE_MS)))) {
       throw DomainError.invalidState('A payment attempt of this subscription is in progress; try again');
@@ -53,7 +52,7 @@ export class RetryPaymentUseCase {
     const opened = await this.db.transaction(async (manager) => {
       const s = await this.renewals.lockSubscription(manager, id);
       const [invoice] = s ? await this.invoices.openOf(manager, id) : [];
-      if (!s || s.status !== 'past_due' || !invoice) {
+      if (!s || !canRetry(s.status) || !invoice) {
         await this.renewals.release(id, manager);
         throw DomainError.invalidState('The subscription has no open invoice to pay');
       }

@@ -4,21 +4,18 @@ import { DataSource } from 'typeorm';
 import { EventType, PaymentResponse } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
+import { AttemptMode, declinedMove, paidMove } from '../dunning/dunning-policy';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { PlanRepository } from '../plan/plan.repository';
-import { applySubscriptionTransition, canTransition } from '../subscription/subscription-state';
+import { applySubscriptionTransition } from '../subscription/subscription-state';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
 import { ChargeAttempt } from './charge-attempt';
 import { RenewalRepository } from './renewal.repository';
-import { dunningRetryAt } from './renewal-schedule';
-
-/** `scheduled`: the renewal or a dunning retry; `forced`: POST retry-payment (DECISIONS §5: off the schedule). */
-export type AttemptMode = 'scheduled' | 'forced';
 
 export type Recorded =
   | { kind: 'paid'; subscription: SubscriptionEntity }
@@ -150,57 +147,33 @@ export class RenewalOutcomeService {
     return { ok, invoiceEvent, subscriptionEvents };
   }
 
-  /** Paid: renewed, activated (trial end, deferred start) or reactivated (dunning); the next renewal is due. */
+  /** Paid: the move the dunning policy picks (renew, activate, reactivate); the next renewal is due. */
   private paid(s: SubscriptionEntity, at: Date): readonly EventType[] {
-    const trigger =
-      s.status === 'active'
-        ? 'renew'
-        : s.status === 'past_due'
-          ? 'recover'
-          : s.status === 'trialing' || s.status === 'pending'
-            ? 'activate'
-            : null;
+    const move = paidMove(s.status);
     s.cyclesCompleted += 1;
-    // Paused or cancelled meanwhile: the invoice is paid, the status is the merchant's last word.
-    if (!trigger || !canTransition(s.status, trigger)) return [];
-    const events = applySubscriptionTransition(s, trigger);
+    if (!move) return [];
+    const events = applySubscriptionTransition(s, move);
     s.dunningAttemptCount = 0;
     s.activatedAt ??= at;
     s.nextBillingDate = s.currentPeriodEnd;
     return events;
   }
 
-  /**
-   * Declined. A scheduled renewal makes the subscription past_due (count 0, first retry at +1 day); a failed
-   * dunning retry counts and waits for the next one (+3, +5, +7 days); a terminal refusal or the fourth failed
-   * retry fails the invoice and suspends. A forced retry only records its attempt.
-   */
+  /** Declined: the dunning policy's moves, its count and next retry, or the suspension that fails the invoice. */
   private declined(
     s: SubscriptionEntity,
     invoice: InvoiceEntity,
     mode: AttemptMode,
     terminal: boolean,
   ): { events: EventType[]; failInvoice: boolean } {
-    const events: EventType[] = [];
-    if (mode === 'forced') {
-      if (canTransition(s.status, 'retry_failed')) events.push(...applySubscriptionTransition(s, 'retry_failed'));
+    const decision = declinedMove(s, { mode, terminal, scheduledAt: invoice.periodStart });
+    const events = decision.moves.flatMap((move) => applySubscriptionTransition(s, move));
+    if (decision.kind === 'recorded') return { events, failInvoice: false };
+    s.dunningAttemptCount = decision.dunningAttemptCount;
+    if (decision.kind === 'retry') {
+      s.nextBillingDate = decision.retryAt;
       return { events, failInvoice: false };
     }
-    if (s.status === 'past_due') {
-      events.push(...applySubscriptionTransition(s, 'retry_failed'));
-      s.dunningAttemptCount += 1;
-    } else if (canTransition(s.status, 'fail_renewal')) {
-      events.push(...applySubscriptionTransition(s, 'fail_renewal'));
-      s.dunningAttemptCount = 0;
-    } else {
-      return { events, failInvoice: false };
-    }
-    const retryAt = dunningRetryAt(invoice.periodStart, s.dunningAttemptCount);
-    if (!terminal && retryAt) {
-      s.nextBillingDate = retryAt;
-      return { events, failInvoice: false };
-    }
-    events.push(...applySubscriptionTransition(s, 'suspend'));
     s.suspendedAt = invoice.updatedAt;
     s.nextBillingDate = null;
     return { events, failInvoice: true };

@@ -10,7 +10,8 @@ import { Charge, PaymentsClient } from '../payments/payments.client';
 import type { Scope } from '../scope';
 import { attemptKey, ChargeAttempt } from './charge-attempt';
 import { RenewalOpeningService } from './renewal-opening.service';
-import { AttemptMode, ChargedAttempt, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
+import { AttemptMode } from '../dunning/dunning-policy';
+import { ChargedAttempt, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
 import { DueRow, RenewalRepository } from './renewal.repository';
 
 /** How a round stamps a step: as of its due instant (a clock advance, a sandbox) or as of now. */

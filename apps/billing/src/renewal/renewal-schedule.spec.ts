@@ -1,20 +1,9 @@
 import fc from 'fast-check';
 import { INTERVALS, Interval, periodBoundary } from '../period/period';
 import { Pricing, rate } from '../pricing/pricing';
-import { dunningRetryAt, renewalLines, renewalPeriod } from './renewal-schedule';
+import { renewalLines, renewalPeriod } from './renewal-schedule';
 
 describe('renewal schedule', () => {
-  it('dunning retries fall at +1, +3, +5 and +7 days after the scheduled renewal, then none', () => {
-    const at = new Date('2028-02-29T10:00:00Z');
-    expect([0, 1, 2, 3, 4].map((n) => dunningRetryAt(at, n)?.toISOString() ?? null)).toEqual([
-      '2028-03-01T10:00:00.000Z',
-      '2028-03-03T10:00:00.000Z',
-      '2028-03-05T10:00:00.000Z',
-      '2028-03-07T10:00:00.000Z',
-      null,
-    ]);
-  });
-
   it('renews Jan 31 through a leap February without drifting', () => {
     let start = new Date('2028-01-31T00:00:00Z');
     const anchor = start;

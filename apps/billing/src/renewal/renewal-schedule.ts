@@ -5,20 +5,6 @@ import { periodAt, periodBoundary } from '../period/period';
 import { Pricing, rate } from '../pricing/pricing';
 import type { PlanEntity } from '../plan/plan.entity';
 
-const DAY_MS = 86_400_000;
-
-/** DECISIONS §5: dunning retries at +1, +3, +5 and +7 days after the scheduled renewal time. */
-export const DUNNING_RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
-
-/**
- * When the next dunning retry falls due after `retriesDone` failed retries (0 right after the failed
- * renewal), or null when all four have been spent (the subscription is suspended).
- */
-export function dunningRetryAt(scheduledAt: Date, retriesDone: number): Date | null {
-  const days = DUNNING_RETRY_DAYS[retriesDone];
-  return days === undefined ? null : new Date(scheduledAt.getTime() + days * DAY_MS);
-}
-
 /**
  * The period a renewal at `start` opens, anchored on `anchor` (Jan 31 → Feb 29 → Mar 31). A start that is
  * not one of the anchor's boundaries (the anchor moved, e.g. a resume or an interval change) anchors anew

@@ -12,6 +12,7 @@ import {
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
+import { newPaymentMethodMove } from '../dunning/dunning-policy';
 import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
@@ -24,7 +25,7 @@ import { cycleAmount, PlanEntity } from '../plan/plan.entity';
 import { PlanRepository } from '../plan/plan.repository';
 import { instrumentOf } from './card-instrument';
 import { lockUnchanged } from './subscription-lock';
-import { applySubscriptionTransition, canTransition } from './subscription-state';
+import { applySubscriptionTransition } from './subscription-state';
 import { SubscriptionEntity } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { toSubscriptionView } from './subscription.view';
@@ -62,12 +63,9 @@ export class PaymentMethodUseCase {
     }
     const subscription = await this.subscriptions.find(ctx, body.id);
     if (!subscription) throw DomainError.notFound('subscription', 'id');
-    const recovering = subscription.status === 'past_due' || subscription.status === 'suspended';
-    if (!recovering && !canTransition(subscription.status, 'update_payment_method')) {
-      throw DomainError.invalidState(`Cannot update the payment method of a ${subscription.status} subscription`);
-    }
+    const move = newPaymentMethodMove(subscription.status);
     const plan = (await this.plans.find(ctx, subscription.planId))!;
-    const recovery = await this.recoveryOf(subscription);
+    const recovery = await this.recoveryOf(subscription, move);
     const payment = await this.charge(ctx, subscription, plan, instrument.card, recovery, run);
     try {
       return await this.record(ctx, subscription, plan, recovery, payment, run);
@@ -77,9 +75,12 @@ export class PaymentMethodUseCase {
     }
   }
 
-  private async recoveryOf(subscription: SubscriptionEntity): Promise<Recovery> {
+  private async recoveryOf(
+    subscription: SubscriptionEntity,
+    move: 'recover' | 'update_payment_method',
+  ): Promise<Recovery> {
+    if (move === 'update_payment_method') return { kind: 'verify' };
     if (subscription.status === 'suspended') return { kind: 'new_period' };
-    if (subscription.status !== 'past_due') return { kind: 'verify' };
     const [invoice] = await this.db.transaction((m) => this.invoices.openOf(m, subscription.id));
     return invoice ? { kind: 'open_invoice', invoice } : { kind: 'new_period' };
   }

@@ -4,14 +4,13 @@ import { DomainError } from '@app/errors';
 import {
   applySubscriptionTransition,
   canTransition,
-  SUBSCRIPTION_TRANSITIONS,
+  SUBSCRIPTION_MACHINE,
   SubscriptionState,
-  SubscriptionTrigger,
   subscriptionTransition,
 } from './subscription-state';
 
 const STATES: SubscriptionState[] = ['new', ...SUBSCRIPTION_STATUSES];
-const TRIGGERS = Object.keys(SUBSCRIPTION_TRANSITIONS) as SubscriptionTrigger[];
+const TRIGGERS = SUBSCRIPTION_MACHINE.events;
 
 describe('subscription transition table', () => {
   it('cancel is allowed from every non-terminal state and refused from cancelled and completed (DECISIONS §5)', () => {
@@ -61,11 +60,11 @@ describe('subscription transition table', () => {
     fc.assert(
       fc.property(fc.constantFrom(...STATES), fc.constantFrom(...TRIGGERS), (from, trigger) => {
         const subscription = { status: from };
-        const t = SUBSCRIPTION_TRANSITIONS[trigger];
+        const t = SUBSCRIPTION_MACHINE.spec.moves[trigger];
         if (t.from.includes(from)) {
           const events = applySubscriptionTransition(subscription, trigger);
           expect(subscription.status).toBe(t.to ?? from);
-          expect(events).toEqual(t.events);
+          expect(events).toEqual(t.emits ?? []);
         } else {
           expect(() => applySubscriptionTransition(subscription, trigger)).toThrow(DomainError);
           expect(subscription.status).toBe(from);

@@ -1,4 +1,5 @@
-import { decideAttempt, SendOutcome, statesBefore } from './delivery-policy';
+import { decideAttempt, SendOutcome } from './delivery-policy';
+import { statesBefore } from './delivery-state';
 
 const ok: SendOutcome = { ok: true, responseStatus: 200, durationMs: 5, error: null, permanent: false };
 const failed: SendOutcome = { ok: false, responseStatus: 500, durationMs: 5, error: 'HTTP 500', permanent: false };

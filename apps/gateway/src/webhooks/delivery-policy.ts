@@ -1,3 +1,4 @@
+import { ATTEMPT_MACHINE, AttemptEnd, DELIVERY_MACHINE } from './delivery-state';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 
 /** How one try ended, as the sender saw it. */
@@ -18,24 +19,16 @@ export interface AttemptDecision {
 }
 
 /**
- * The transition table of a delivery attempt: pending → succeeded | failed | dead, nothing after that. A failed
- * try n is followed by try n+1 after schedule[n-1] seconds; once the schedule is used up the try is dead.
+ * What a try's outcome does: a 2xx succeeds; a failed try n is followed by try n+1 after schedule[n-1]
+ * seconds; a permanent failure, or one once the schedule is used up, gives up. The attempt and the delivery
+ * move through their tables (delivery-state.ts).
  */
-const ATTEMPT_TRANSITIONS: Readonly<Record<AttemptStatus, readonly AttemptStatus[]>> = {
-  pending: ['succeeded', 'failed', 'dead'],
-  succeeded: [],
-  failed: [],
-  dead: [],
-};
-
-/** The states an attempt may be in for it to move to `to`; the repository's UPDATE guards on them. */
-export function statesBefore(to: AttemptStatus): AttemptStatus[] {
-  return (Object.keys(ATTEMPT_TRANSITIONS) as AttemptStatus[]).filter((from) => ATTEMPT_TRANSITIONS[from].includes(to));
-}
-
 export function decideAttempt(outcome: SendOutcome, attempt: number, schedule: readonly number[]): AttemptDecision {
-  if (outcome.ok) return { attempt: 'succeeded', delivery: 'succeeded', retryInSeconds: null };
   const delay = schedule[attempt - 1];
-  if (outcome.permanent || delay === undefined) return { attempt: 'dead', delivery: 'dead', retryInSeconds: null };
-  return { attempt: 'failed', delivery: 'pending', retryInSeconds: delay };
+  const end: AttemptEnd = outcome.ok ? 'succeed' : outcome.permanent || delay === undefined ? 'give_up' : 'retry';
+  return {
+    attempt: ATTEMPT_MACHINE.transition('pending', end).to,
+    delivery: DELIVERY_MACHINE.transition('pending', end).to,
+    retryInSeconds: end === 'retry' ? delay : null,
+  };
 }

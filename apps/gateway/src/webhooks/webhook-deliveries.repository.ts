@@ -4,7 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { WebhookEnvelope } from '@app/contracts';
 import { runQueueClaim, runStatement, statement } from '@app/database';
-import { AttemptDecision, SendOutcome, statesBefore } from './delivery-policy';
+import { AttemptDecision, SendOutcome } from './delivery-policy';
+import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from './signature';
 import { SecretOwner, WebhookSecretCipher } from './webhook-secret-cipher';
@@ -259,7 +260,8 @@ export class WebhookDeliveriesRepository {
       if (!delivery) return undefined;
       if (delivery.status === 'succeeded') return 'succeeded';
       if (delivery.status === 'dead') {
-        await m.query(`UPDATE webhook_deliveries SET status = 'pending' WHERE id = $1`, [delivery.id]);
+        const { to } = DELIVERY_MACHINE.transition(delivery.status, 'resend');
+        await m.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1`, [delivery.id, to]);
         return this.insertAttempt(m, delivery.id, delivery.last + 1, null);
       }
       // Pending: its next try is brought forward, unless a worker is sending it right now.

@@ -8,7 +8,7 @@ import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 import { LinkRecorder } from '../link/link-recorder';
-import { isDue, LinkTrigger, transition } from '../link/payment-link-state';
+import { isDue, payTrigger, transition } from '../link/payment-link-state';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
 import { PaymentLinkRepository } from '../link/payment-link.repository';
 import { LinkUseEntity } from './link-use.entity';
@@ -129,13 +129,7 @@ export class LinkUseLedger {
       use.subscriptionId = outcome.subscriptionId ?? null;
       await this.uses.update(manager, use);
       const count = link.usesCount + 1;
-      const trigger: LinkTrigger =
-        link.status !== 'active'
-          ? 'pay_after_close'
-          : link.maxUses !== null && count >= link.maxUses
-            ? 'pay_last'
-            : 'pay';
-      const { to, event } = transition(link.status, trigger);
+      const { to, event } = transition(link.status, payTrigger(link, count));
       if (to === 'used' && link.status !== 'used') link.usedAt = now;
       link.status = to;
       link.usesCount = count;

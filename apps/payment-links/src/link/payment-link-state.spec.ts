@@ -1,5 +1,5 @@
 import { DomainError } from '@app/errors';
-import { isDue, LINK_TRANSITIONS, LinkTrigger, transition } from './payment-link-state';
+import { isDue, LINK_MACHINE, LinkTrigger, payTrigger, transition } from './payment-link-state';
 
 describe('payment link state table', () => {
   it('cancels an active link and answers an already cancelled one unchanged', () => {
@@ -34,8 +34,18 @@ describe('payment link state table', () => {
   });
 
   it('every other trigger starts only from active', () => {
-    for (const [name, t] of Object.entries(LINK_TRANSITIONS)) {
+    for (const [name, t] of Object.entries(LINK_MACHINE.spec.moves)) {
       if (name !== 'pay_after_close') expect(t.from).toEqual(['active']);
+    }
+  });
+
+  it('a payment is the last use at maxUses, an earlier one below it, a late one once the link closed', () => {
+    expect(payTrigger({ status: 'active', maxUses: null }, 5)).toBe('pay');
+    expect(payTrigger({ status: 'active', maxUses: 3 }, 2)).toBe('pay');
+    expect(payTrigger({ status: 'active', maxUses: 3 }, 3)).toBe('pay_last');
+    expect(payTrigger({ status: 'active', maxUses: 1 }, 1)).toBe('pay_last');
+    for (const status of ['used', 'expired', 'cancelled'] as const) {
+      expect(payTrigger({ status, maxUses: 3 }, 2)).toBe('pay_after_close');
     }
   });
 

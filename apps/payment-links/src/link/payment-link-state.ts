@@ -1,55 +1,54 @@
-import { EventType, EventTypes, LinkStatus } from '@app/contracts';
-import { DomainError } from '@app/errors';
+import { EventType, EventTypes, LINK_STATUSES, LinkStatus } from '@app/contracts';
+import { defineMachine } from '@app/state-machine';
 
 export type LinkTrigger = 'cancel' | 'pay' | 'pay_last' | 'pay_after_close' | 'expire';
 
-interface Transition {
-  from: readonly LinkStatus[];
-  /** `same`: the use is counted and announced, the status stays. */
-  to: LinkStatus | 'same';
-  event: EventType;
-  /** For the INVALID_STATE message: "Cannot <verb> a link that is used". */
-  verb: string;
-  /** States in which the trigger changes nothing and answers the link as it is (no event). */
-  noop?: readonly LinkStatus[];
-}
-
 /**
- * The one table of payment link state changes (SPEC "Payment link" transitions, DECISIONS §4). A successful
- * payment that leaves room for more keeps the link `active` and still emits `payment_link.used`; the last
- * one a link allows (its only one, or its `maxUses`-th) moves it to `used`.
+ * The one table of payment link state changes. A successful payment that leaves room for more keeps the link
+ * `active` and still emits `payment_link.used`; the last one a link allows (its only one, or its
+ * `maxUses`-th) moves it to `used`. Cancelling a cancelled link answers it as it is.
  */
-export const LINK_TRANSITIONS: Readonly<Record<LinkTrigger, Transition>> = {
-  cancel: {
-    from: ['active'],
-    to: 'cancelled',
-    event: EventTypes.paymentLinkCancelled,
-    verb: 'cancel',
-    noop: ['cancelled'],
+export const LINK_MACHINE = defineMachine<LinkStatus, LinkTrigger, EventType>({
+  name: 'payment link',
+  states: LINK_STATUSES,
+  initial: 'active',
+  moves: {
+    cancel: {
+      from: ['active'],
+      to: 'cancelled',
+      emits: [EventTypes.paymentLinkCancelled],
+      verb: 'cancel',
+      ignoredIn: ['cancelled'],
+    },
+    pay: { from: ['active'], to: 'active', emits: [EventTypes.paymentLinkUsed], verb: 'pay' },
+    pay_last: { from: ['active'], to: 'used', emits: [EventTypes.paymentLinkUsed], verb: 'pay' },
+    // A payment that started (its use reserved) while the link was active still counts if the merchant
+    // cancelled the link or it expired before the acquirer answered: the money was taken through the link. So
+    // does one whose reservation lapsed (an answer lost for minutes) while another payer used the last place.
+    // The use is counted and announced; the status stays.
+    pay_after_close: {
+      from: ['cancelled', 'expired', 'used'],
+      emits: [EventTypes.paymentLinkUsed],
+      verb: 'count a payment of',
+    },
+    expire: { from: ['active'], to: 'expired', emits: [EventTypes.paymentLinkExpired], verb: 'expire' },
   },
-  pay: { from: ['active'], to: 'active', event: EventTypes.paymentLinkUsed, verb: 'pay' },
-  pay_last: { from: ['active'], to: 'used', event: EventTypes.paymentLinkUsed, verb: 'pay' },
-  // A payment that started (its use reserved) while the link was active still counts if the merchant
-  // cancelled the link or it expired before the acquirer answered: the money was taken through the link. So
-  // does one whose reservation lapsed (an answer lost for minutes) while another payer used the last place.
-  pay_after_close: {
-    from: ['cancelled', 'expired', 'used'],
-    to: 'same',
-    event: EventTypes.paymentLinkUsed,
-    verb: 'count a payment of',
-  },
-  expire: { from: ['active'], to: 'expired', event: EventTypes.paymentLinkExpired, verb: 'expire' },
-};
+  refusal: (verb, from) => `Cannot ${verb} a payment link that is ${from}`,
+});
 
 /**
  * The status after `trigger` and the event to emit (null for a no-op); 409 INVALID_STATE when the table
  * forbids it.
  */
 export function transition(from: LinkStatus, trigger: LinkTrigger): { to: LinkStatus; event: EventType | null } {
-  const t = LINK_TRANSITIONS[trigger];
-  if (t.noop?.includes(from)) return { to: from, event: null };
-  if (!t.from.includes(from)) throw DomainError.invalidState(`Cannot ${t.verb} a payment link that is ${from}`);
-  return { to: t.to === 'same' ? from : t.to, event: t.event };
+  const { to, events } = LINK_MACHINE.transition(from, trigger);
+  return { to, event: events[0] ?? null };
+}
+
+/** The move a confirmed payment makes: its link's last allowed use, an earlier one, or one after it closed. */
+export function payTrigger(link: { status: LinkStatus; maxUses: number | null }, usesCount: number): LinkTrigger {
+  if (link.status !== 'active') return 'pay_after_close';
+  return link.maxUses !== null && usesCount >= link.maxUses ? 'pay_last' : 'pay';
 }
 
 /** Expiry is inclusive: at `expiresAt` the link is already gone. */

@@ -1,9 +1,9 @@
 import { PAYMENT_STATUSES } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { canTransition, PAYMENT_TRANSITIONS, PaymentState, PaymentTrigger, transition } from './payment-state';
+import { canTransition, PAYMENT_MACHINE, PaymentState, transition } from './payment-state';
 
 const STATES: PaymentState[] = ['new', ...PAYMENT_STATUSES];
-const TRIGGERS = Object.keys(PAYMENT_TRANSITIONS) as PaymentTrigger[];
+const TRIGGERS = PAYMENT_MACHINE.events;
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -60,6 +60,13 @@ describe('payment transition table', () => {
       for (const trigger of TRIGGERS) {
         expect(codeOf(() => transition(from, trigger)) === undefined).toBe(canTransition(from, trigger));
       }
+    }
+  });
+
+  it('emits exactly one event on every move and never leads back to new', () => {
+    for (const edge of PAYMENT_MACHINE.edges()) {
+      expect(edge.emits).toHaveLength(1);
+      expect(edge.to).not.toBe('new');
     }
   });
 });

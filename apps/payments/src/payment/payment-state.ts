@@ -1,5 +1,5 @@
-import { EventType, EventTypes, PaymentStatus } from '@app/contracts';
-import { DomainError } from '@app/errors';
+import { EventType, EventTypes, PAYMENT_STATUSES, PaymentStatus } from '@app/contracts';
+import { defineMachine } from '@app/state-machine';
 
 /** A payment that is being created has no status yet. */
 export type PaymentState = PaymentStatus | 'new';
@@ -25,59 +25,60 @@ export type PaymentTrigger =
   | 'expire_hold'
   | 'abandon';
 
-interface Transition {
-  from: readonly PaymentState[];
-  to: PaymentStatus;
-  event: EventType;
-  /** For the INVALID_STATE message: "Cannot <verb> a captured payment". */
-  verb: string;
-}
-
 /**
- * The one table of payment state changes (SPEC "States and transitions" + DECISIONS §3). Every handler asks
- * `transition()`; nothing assigns a status by hand. A partial refund is a change too: the status stays
- * `captured` and `payment.refunded` is emitted.
+ * The one table of payment state changes. Every handler asks `transition()`; nothing assigns a status by
+ * hand. Each move emits one event. A partial refund is a change too: the status stays `captured` and
+ * `payment.refunded` is emitted.
  */
-export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentTrigger, Transition>> = {
-  approve_authorization: {
-    from: ['new', 'pending_3ds', 'pending_action'],
-    to: 'authorized',
-    event: EventTypes.paymentAuthorized,
-    verb: 'authorize',
+export const PAYMENT_MACHINE = defineMachine<PaymentState, PaymentTrigger, EventType>({
+  name: 'payment',
+  states: ['new', ...PAYMENT_STATUSES],
+  initial: 'new',
+  moves: {
+    approve_authorization: {
+      from: ['new', 'pending_3ds', 'pending_action'],
+      to: 'authorized',
+      emits: [EventTypes.paymentAuthorized],
+      verb: 'authorize',
+    },
+    approve_purchase: {
+      from: ['new', 'pending_3ds', 'pending_action'],
+      to: 'captured',
+      emits: [EventTypes.paymentCaptured],
+      verb: 'approve',
+    },
+    decline: { from: ['new', 'pending_3ds'], to: 'declined', emits: [EventTypes.paymentRefused], verb: 'decline' },
+    fail: {
+      from: ['new', 'pending_3ds', 'pending_action'],
+      to: 'failed',
+      emits: [EventTypes.paymentFailed],
+      verb: 'fail',
+    },
+    require_challenge: { from: ['new'], to: 'pending_3ds', emits: [EventTypes.paymentPending], verb: 'challenge' },
+    require_action: { from: ['new'], to: 'pending_action', emits: [EventTypes.paymentPending], verb: 'hold' },
+    capture: { from: ['authorized'], to: 'captured', emits: [EventTypes.paymentCaptured], verb: 'capture' },
+    refund_partial: { from: ['captured'], to: 'captured', emits: [EventTypes.paymentRefunded], verb: 'refund' },
+    refund_full: { from: ['captured'], to: 'refunded', emits: [EventTypes.paymentRefunded], verb: 'refund' },
+    cancel: { from: ['authorized'], to: 'cancelled', emits: [EventTypes.paymentCancelled], verb: 'cancel' },
+    expire_hold: { from: ['authorized'], to: 'cancelled', emits: [EventTypes.paymentCancelled], verb: 'expire' },
+    // A 3DS session or an APM voucher that ran out without an answer.
+    abandon: {
+      from: ['pending_3ds', 'pending_action'],
+      to: 'cancelled',
+      emits: [EventTypes.paymentCancelled],
+      verb: 'abandon',
+    },
   },
-  approve_purchase: {
-    from: ['new', 'pending_3ds', 'pending_action'],
-    to: 'captured',
-    event: EventTypes.paymentCaptured,
-    verb: 'approve',
-  },
-  decline: { from: ['new', 'pending_3ds'], to: 'declined', event: EventTypes.paymentRefused, verb: 'decline' },
-  fail: { from: ['new', 'pending_3ds', 'pending_action'], to: 'failed', event: EventTypes.paymentFailed, verb: 'fail' },
-  require_challenge: { from: ['new'], to: 'pending_3ds', event: EventTypes.paymentPending, verb: 'challenge' },
-  require_action: { from: ['new'], to: 'pending_action', event: EventTypes.paymentPending, verb: 'hold' },
-  capture: { from: ['authorized'], to: 'captured', event: EventTypes.paymentCaptured, verb: 'capture' },
-  refund_partial: { from: ['captured'], to: 'captured', event: EventTypes.paymentRefunded, verb: 'refund' },
-  refund_full: { from: ['captured'], to: 'refunded', event: EventTypes.paymentRefunded, verb: 'refund' },
-  cancel: { from: ['authorized'], to: 'cancelled', event: EventTypes.paymentCancelled, verb: 'cancel' },
-  expire_hold: { from: ['authorized'], to: 'cancelled', event: EventTypes.paymentCancelled, verb: 'expire' },
-  // A 3DS session or an APM voucher that ran out without an answer.
-  abandon: {
-    from: ['pending_3ds', 'pending_action'],
-    to: 'cancelled',
-    event: EventTypes.paymentCancelled,
-    verb: 'abandon',
-  },
-};
+  refusal: (verb, from) => `Cannot ${verb} a payment that is ${from === 'new' ? 'not created' : from}`,
+});
 
 export function canTransition(from: PaymentState, trigger: PaymentTrigger): boolean {
-  return PAYMENT_TRANSITIONS[trigger].from.includes(from);
+  return PAYMENT_MACHINE.can(from, trigger);
 }
 
 /** The status after `trigger`, and the event that change emits; 409 INVALID_STATE when the table forbids it. */
 export function transition(from: PaymentState, trigger: PaymentTrigger): { to: PaymentStatus; event: EventType } {
-  const t = PAYMENT_TRANSITIONS[trigger];
-  if (!t.from.includes(from)) {
-    throw DomainError.invalidState(`Cannot ${t.verb} a payment that is ${from === 'new' ? 'not created' : from}`);
-  }
-  return { to: t.to, event: t.event };
+  const { to, events } = PAYMENT_MACHINE.transition(from, trigger);
+  // No move leads back to 'new', and every move emits exactly one event.
+  return { to: to as PaymentStatus, event: events[0] };
 }

@@ -445,6 +445,30 @@ export interface paths {
         delete: operations["webhookEndpointsRemove"];
         options?: never;
         head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes `url`, `events` or `description`, or disables (`disabled: true`: no deliveries; tries still waiting are given up when due) or enables it. Fields left out stay as they are.
+         */
+        patch: operations["webhookEndpointsUpdate"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoint/{id}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the endpoint’s signing secret
+         * @description Answers the new `secret`, shown only here. The replaced secret keeps signing deliveries beside the new one for `expiresInSeconds` (default 86400; 0: it stops at once), so the receiver can switch without losing any.
+         */
+        post: operations["webhookEndpointsRollSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -462,6 +486,26 @@ export interface paths {
         get: operations["webhookEndpointsDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoint/{id}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a dead or failed delivery again
+         * @description Same body and `Webhook-Id`, signed anew. A dead delivery gets a new try due now; a failed one waiting for its next try has it brought forward to now. `deliveryId` is the id of any attempt in the log. Answers the try that will be sent.
+         */
+        post: operations["webhookEndpointsResend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -519,9 +563,46 @@ export interface paths {
         put?: never;
         /**
          * Replace the account signing secret
-         * @description Deliveries sent from now on, retries included, are signed with the new secret.
+         * @description Deliveries sent from now on, retries included, are signed with the new secret; the replaced one signs beside it for `expiresInSeconds` (default 86400, 0: not at all), so a receiver can switch without losing any.
          */
         post: operations["webhookSecretRoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events, newest first
+         * @description Events of the key’s merchant and environment, kept 30 days; filter by `type` and creation time.
+         */
+        get: operations["eventsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one event */
+        get: operations["eventsGet"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -785,13 +866,15 @@ export interface components {
             exponent: number;
         };
         CardAddressDto: {
+            /** @description Also accepted as `address1` */
             line1?: string;
+            /** @description Also accepted as `address2` */
             line2?: string;
             city?: string;
             state?: string;
             postalCode?: string;
             /**
-             * @description ISO 3166-1 alpha-2
+             * @description ISO 3166-1 alpha-2; also accepted as `countryCode`
              * @example US
              */
             country?: string;
@@ -1420,7 +1503,12 @@ export interface components {
              *       "payment.refunded"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            /**
+             * @description Free text for the merchant’s own use
+             * @example Order sync
+             */
+            description?: string;
         };
         CreatedWebhookEndpointResponse: {
             /** Format: uuid */
@@ -1432,9 +1520,16 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
+            /** @example Order sync */
+            description: string | null;
+            /**
+             * @description A disabled endpoint gets no deliveries
+             * @example false
+             */
+            disabled: boolean;
             /** @example 2025-11-21T10:00:00.000Z */
             createdAt: string;
             /**
@@ -1453,11 +1548,79 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
+            /** @example Order sync */
+            description: string | null;
+            /**
+             * @description A disabled endpoint gets no deliveries
+             * @example false
+             */
+            disabled: boolean;
             /** @example 2025-11-21T10:00:00.000Z */
             createdAt: string;
+        };
+        UpdateWebhookEndpointRequest: {
+            /** @description Needed when the key belongs to several merchants */
+            merchantCode?: string;
+            /**
+             * @description As on creation
+             * @example https://shop.example.com/webhooks/payments
+             */
+            url?: string;
+            /**
+             * @example [
+             *       "payment.captured"
+             *     ]
+             */
+            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            /**
+             * @description "" clears it
+             * @example Order sync
+             */
+            description?: string;
+            /** @description true: no deliveries (tries still waiting are given up when due); false: enabled */
+            disabled?: boolean;
+        };
+        RollSecretRequest: {
+            /** @description Needed when the key belongs to several merchants */
+            merchantCode?: string;
+            /**
+             * @description Seconds the replaced secret stays valid (0: it stops at once)
+             * @default 86400
+             */
+            expiresInSeconds?: number;
+        };
+        RolledWebhookEndpointResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://shop.example.com/webhooks/payments */
+            url: string;
+            /**
+             * @example [
+             *       "payment.captured"
+             *     ]
+             */
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /** @example Order sync */
+            description: string | null;
+            /**
+             * @description A disabled endpoint gets no deliveries
+             * @example false
+             */
+            disabled: boolean;
+            /** @example 2025-11-21T10:00:00.000Z */
+            createdAt: string;
+            /**
+             * @description Signing secret of this endpoint: shown only in this answer
+             * @example whsec_9eT0c…
+             */
+            secret: string;
+            /** @description Until when the replaced secret still signs deliveries beside the new one */
+            previousSecretExpiresAt: string | null;
         };
         DeletedWebhookEndpointResponse: {
             /** Format: uuid */
@@ -1511,6 +1674,35 @@ export interface components {
             secret: string;
             /** @example 2025-11-21T10:00:00.000Z */
             createdAt: string;
+            /** @description Until when the secret replaced by the last roll still signs deliveries beside this one */
+            previousSecretExpiresAt: string | null;
+        };
+        EventResponse: {
+            /**
+             * Format: uuid
+             * @description The event id; equals the Webhook-Id header
+             */
+            id: string;
+            /** @example payment.captured */
+            type: string;
+            /** @example 2025-11-21T10:00:00.000Z */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /** @example acme */
+            merchantCode: string;
+            /** @description The object after the change */
+            data: Record<string, never>;
+            /**
+             * @description The provider’s name of `type`
+             * @example payment.captured
+             */
+            event: string;
+            /**
+             * @description The provider’s name of `createdAt`
+             * @example 2025-11-21T10:00:00.000Z
+             */
+            created_at: string;
         };
         SdkAmount: {
             /** @example USD */
@@ -1562,6 +1754,8 @@ export interface components {
             expiryYear: string;
             /** @example 123 */
             cvv?: string;
+            /** @description The billing address; the payment may give its own */
+            cardAddress?: components["schemas"]["CardAddressDto"];
         };
         CreateNonceRequest: {
             cardData: components["schemas"]["NonceCardData"];
@@ -1711,16 +1905,51 @@ export interface components {
             customerEmail?: string;
             customerName?: string;
         };
+        CheckoutLinkView: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "active" | "used" | "expired" | "cancelled";
+            /** @enum {string} */
+            type: "one-time" | "subscription";
+            /** @enum {string} */
+            amountMode: "fixed" | "customer_entered";
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            merchantCode: string;
+            amount?: components["schemas"]["PaymentLinkAmountView"];
+            amountMin?: number;
+            amountMax?: number;
+            title?: string;
+            description?: string;
+            customerEmail?: string;
+            customerName?: string;
+            returnUrl?: string;
+            expiresAt?: string;
+        };
+        PayerPaymentView: {
+            /** Format: uuid */
+            id: string;
+            /** @description Receipt id */
+            paymentCode: string;
+            /** @example captured */
+            status: string;
+            amount: components["schemas"]["AmountDto"];
+            /** @description The 3DS challenge to run (requires_action) */
+            actionRequired?: components["schemas"]["ActionRequiredView"];
+        };
         CheckoutSubscriptionView: {
             /** Format: uuid */
             id: string;
             status: string;
         };
-        CheckoutResult: {
+        PayerResult: {
             /** @enum {string} */
             outcome: "succeeded" | "declined" | "failed" | "requires_action";
-            link: components["schemas"]["PaymentLinkResponse"];
-            payment?: components["schemas"]["PaymentResponse"];
+            /** @description What happened, in words to show the payer */
+            message: string;
+            link: components["schemas"]["CheckoutLinkView"];
+            payment?: components["schemas"]["PayerPaymentView"];
             subscription?: components["schemas"]["CheckoutSubscriptionView"];
             /** @description Where to send the payer after success */
             returnUrl?: string;
@@ -1896,10 +2125,14 @@ export type SchemaPaymentMethodRequest = components['schemas']['PaymentMethodReq
 export type SchemaCreateWebhookEndpointRequest = components['schemas']['CreateWebhookEndpointRequest'];
 export type SchemaCreatedWebhookEndpointResponse = components['schemas']['CreatedWebhookEndpointResponse'];
 export type SchemaWebhookEndpointResponse = components['schemas']['WebhookEndpointResponse'];
+export type SchemaUpdateWebhookEndpointRequest = components['schemas']['UpdateWebhookEndpointRequest'];
+export type SchemaRollSecretRequest = components['schemas']['RollSecretRequest'];
+export type SchemaRolledWebhookEndpointResponse = components['schemas']['RolledWebhookEndpointResponse'];
 export type SchemaDeletedWebhookEndpointResponse = components['schemas']['DeletedWebhookEndpointResponse'];
 export type SchemaWebhookDeliveryResponse = components['schemas']['WebhookDeliveryResponse'];
 export type SchemaMerchantQuery = components['schemas']['MerchantQuery'];
 export type SchemaWebhookSecretResponse = components['schemas']['WebhookSecretResponse'];
+export type SchemaEventResponse = components['schemas']['EventResponse'];
 export type SchemaSdkAmount = components['schemas']['SdkAmount'];
 export type SchemaSdkSessionRequest = components['schemas']['SdkSessionRequest'];
 export type SchemaSdkSessionResponse = components['schemas']['SdkSessionResponse'];
@@ -1916,8 +2149,10 @@ export type SchemaCreatePaymentLinkRequest = components['schemas']['CreatePaymen
 export type SchemaPaymentLinkAmountView = components['schemas']['PaymentLinkAmountView'];
 export type SchemaPaymentLinkResponse = components['schemas']['PaymentLinkResponse'];
 export type SchemaPayLinkRequest = components['schemas']['PayLinkRequest'];
+export type SchemaCheckoutLinkView = components['schemas']['CheckoutLinkView'];
+export type SchemaPayerPaymentView = components['schemas']['PayerPaymentView'];
 export type SchemaCheckoutSubscriptionView = components['schemas']['CheckoutSubscriptionView'];
-export type SchemaCheckoutResult = components['schemas']['CheckoutResult'];
+export type SchemaPayerResult = components['schemas']['PayerResult'];
 export type SchemaResumeLinkRequest = components['schemas']['ResumeLinkRequest'];
 export type SchemaSandboxClockResponse = components['schemas']['SandboxClockResponse'];
 export type SchemaAdvanceClockRequest = components['schemas']['AdvanceClockRequest'];
@@ -1963,6 +2198,23 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2049,9 +2301,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,9 +2434,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,6 +2549,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
@@ -2296,6 +2635,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
@@ -2359,6 +2715,23 @@ export interface operations {
             /** @description NOT_FOUND */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2447,9 +2820,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,9 +2955,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2647,9 +3090,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2747,9 +3225,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2828,6 +3341,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
@@ -2896,9 +3426,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description INVALID_EXPONENT */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2974,6 +3539,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
@@ -3037,6 +3619,41 @@ export interface operations {
             /** @description No such plan for this merchant and environment */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3113,6 +3730,41 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
@@ -3168,6 +3820,23 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +3911,41 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
@@ -3300,6 +4004,23 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,9 +4116,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description CURRENCY_MISMATCH (firstPaymentId) or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3482,6 +4238,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
@@ -3544,6 +4317,23 @@ export interface operations {
             /** @description No such subscription for this merchant and environment */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3616,6 +4406,23 @@ export interface operations {
             /** @description No such subscription for this merchant and environment */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,9 +4511,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3795,9 +4637,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3886,9 +4763,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3986,9 +4898,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description CURRENCY_MISMATCH or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4095,9 +5042,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4204,9 +5186,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4274,6 +5291,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     webhookEndpointsCreate: {
@@ -4318,6 +5352,41 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,6 +5444,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     webhookEndpointsRemove: {
@@ -4420,6 +5506,233 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhookEndpointsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description VALIDATION_FAILED: not https, a private address, or an unknown event type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_MISSING or AUTH_INVALID */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhookEndpointsRollSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollSecretRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RolledWebhookEndpointResponse"];
+                };
+            };
+            /** @description VALIDATION_FAILED: expiresInSeconds outside 0..86400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_MISSING or AUTH_INVALID */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4480,6 +5793,121 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhookEndpointsResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id */
+                id: string;
+                /** @description Id of an attempt from the delivery log */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MerchantQuery"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            /** @description AUTH_MISSING or AUTH_INVALID */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INVALID_STATE: the delivery succeeded, or the endpoint is disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     webhookEndpointsTest: {
@@ -4532,6 +5960,41 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     webhookSecretGet: {
@@ -4572,6 +6035,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     webhookSecretRoll: {
@@ -4583,7 +6063,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MerchantQuery"];
+                "application/json": components["schemas"]["RollSecretRequest"];
             };
         };
         responses: {
@@ -4593,6 +6073,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSecretResponse"];
+                };
+            };
+            /** @description VALIDATION_FAILED: expiresInSeconds outside 0..86400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description AUTH_MISSING or AUTH_INVALID */
@@ -4607,6 +6096,184 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    eventsList: {
+        parameters: {
+            query?: {
+                /** @description Needed when the key belongs to several merchants */
+                merchantCode?: string;
+                limit?: number;
+                /** @description An id from the previous page: answers the items after it */
+                startingAfter?: string;
+                /** @description Only events of this type */
+                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided";
+                /** @description Only events created at or after this */
+                createdFrom?: string;
+                /** @description Only events created before this */
+                createdTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventResponse"][];
+                };
+            };
+            /** @description AUTH_MISSING or AUTH_INVALID */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: `startingAfter` is not one of these events */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    eventsGet: {
+        parameters: {
+            query?: {
+                /** @description Needed when the key belongs to several merchants */
+                merchantCode?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Event id (the Webhook-Id of its deliveries) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventResponse"];
+                };
+            };
+            /** @description AUTH_MISSING or AUTH_INVALID */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,6 +6330,41 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     sdkNonce: {
@@ -4713,6 +6415,41 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: with a payment link’s client token, too many declined payments from this address or on that link */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     paymentsResume: {
@@ -4756,6 +6493,24 @@ export interface operations {
             };
             /** @description CHALLENGE_NOT_COMPLETED, or INVALID_STATE when the session was already used */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4819,6 +6574,23 @@ export interface operations {
             /** @description NOT_FOUND: startingAfter is not a link of this merchant */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4905,9 +6677,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4977,6 +6784,23 @@ export interface operations {
             /** @description NOT_FOUND */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5056,6 +6880,41 @@ export interface operations {
             /** @description INVALID_STATE: the link is used or expired */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5152,9 +7011,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description USAGE_PERIOD_CLOSED, or IDEMPOTENCY_KEY_REUSED (the key recorded another event for this meter) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5214,6 +7108,41 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,3 @@
+export * from './illegal-transition';
+export * from './mermaid';
+export * from './state-machine';
