@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { IdempotencySweeper } from '../../apps/payments/src/idempotency/idempotency.sweeper';
+import { IdempotencySweeper } from '@app/idempotency';
 import { TestStack } from '../support/stack';
 import { cardData, expectError, PaymentsClient, paymentsQuery, sandboxMerchant, uid, usd } from './payments-fixtures';
 

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { SandboxClockCopy, serviceDatabase } from '@app/database';
+import { idempotencyProviders } from '@app/idempotency';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
@@ -14,7 +15,6 @@ import { LinkUsesRepository } from './checkout/link-uses.repository';
 import { PaymentsClient } from './checkout/payments.client';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from './config';
 import { LinkExpiry } from './expiry/link-expiry.service';
-import { LinkIdempotency } from './idempotency/link-idempotency';
 import { BillingClient } from './link/billing.client';
 import { LinkRecorder } from './link/link-recorder';
 import { LinksHandler } from './link/links.handler';
@@ -51,7 +51,7 @@ export class PaymentLinksModule {
         PaymentLinkRepository,
         LinkUsesRepository,
         LinkRecorder,
-        LinkIdempotency,
+        ...idempotencyProviders(),
         LinkExpiry,
         BillingClient,
         PaymentsClient,

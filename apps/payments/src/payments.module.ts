@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { SandboxClockCopy, serviceDatabase } from '@app/database';
+import { idempotencyProviders } from '@app/idempotency';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
@@ -11,10 +12,6 @@ import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { DatabaseLedger } from './connector/sandbox-ledger';
 import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
-import { IdempotencyRecord } from './idempotency/idempotency.entity';
-import { IdempotencyRepository } from './idempotency/idempotency.repository';
-import { IdempotencyService } from './idempotency/idempotency.service';
-import { IdempotencySweeper } from './idempotency/idempotency.sweeper';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
 import { migrations } from './migrations';
@@ -64,14 +61,7 @@ export class PaymentsModule {
         serviceDatabase(() => ({
           app: 'payments',
           url: config.PAYMENTS_DATABASE_URL,
-          entities: [
-            OutboxRow,
-            PaymentEntity,
-            PaymentOperationEntity,
-            ConnectionEntity,
-            IdempotencyRecord,
-            ...extrasEntities,
-          ],
+          entities: [OutboxRow, PaymentEntity, PaymentOperationEntity, ConnectionEntity, ...extrasEntities],
           migrations,
           pipeline: true,
         })),
@@ -109,9 +99,8 @@ export class PaymentsModule {
         AcquirerCalls,
         PaymentRepository,
         PaymentRecorder,
-        IdempotencyRepository,
-        IdempotencyService,
-        IdempotencySweeper,
+        // Every payment money operation must be safe to retry: production requests carry a key.
+        ...idempotencyProviders({ requireKeyInProduction: true }),
         ConnectionRepository,
         RoutingService,
         ConnectionsUseCase,

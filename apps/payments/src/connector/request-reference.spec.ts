@@ -1,5 +1,5 @@
 import { CallerContext } from '@app/contracts';
-import { requestHash } from '../idempotency/idempotency-key';
+import { fingerprint as requestHash } from '@app/idempotency';
 import { requestReference } from './request-reference';
 
 const ctx = (idempotencyKey?: string, merchantCode = 'm1'): CallerContext => ({

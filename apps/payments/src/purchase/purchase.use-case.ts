@@ -9,7 +9,7 @@ import { AcquirerOutcome } from '../connector/connector';
 import { AcquirerCalls, isAcquirerFailure } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { requestReference } from '../connector/request-reference';
-import { IdempotencyService } from '../idempotency/idempotency.service';
+import { IdempotencyService } from '@app/idempotency';
 import { PaymentEntity, PaymentIntent } from '../payment/payment.entity';
 import { PaymentRepository } from '../payment/payment.repository';
 import { AcquirerAttempt } from '../reservation/acquirer-attempt';

@@ -7,7 +7,7 @@ import { pipelinedTransaction, SandboxClockCopy } from '@app/database';
 import { AcquirerOutcome, ModificationOutcome } from '../connector/connector';
 import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
-import { IdempotencyService } from '../idempotency/idempotency.service';
+import { IdempotencyService } from '@app/idempotency';
 import { OperationRecord } from '../operations/operation-record';
 import { PaymentRepository } from '../payment/payment.repository';
 import { AuthorizationRecord } from '../purchase/authorization-record';
