@@ -83,6 +83,24 @@ describe('idempotency', () => {
     expect((await m.operate(p.id, 'cancel_or_refund', {}, corKey)).body).toEqual(cor.body);
   });
 
+  it('a retry with the same metadata in another key order replays; another value is 422', async () => {
+    const key = randomUUID();
+    const b = body({ metadata: { cart: 'c-1', channel: 'web', tier: 'gold' } });
+    const first = await m.purchase(b, key);
+    const again = await m.purchase(
+      { metadata: { tier: 'gold', channel: 'web', cart: 'c-1' }, orderCode: b.orderCode },
+      key,
+    );
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body).toEqual(first.body);
+    expect(await countByOrder(b.orderCode)).toBe(1);
+    expectError(
+      await m.purchase({ ...b, metadata: { cart: 'c-2', channel: 'web', tier: 'gold' } }, key),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+  });
+
   it('409 IDEMPOTENCY_IN_PROGRESS with Retry-After: 1 while the key is in progress', async () => {
     const key = randomUUID();
     const b = body();

@@ -25,10 +25,14 @@ import { APM_PORT } from './purchase/apm.port';
 import { CARD_VAULT_PORT } from './purchase/card-vault.port';
 import { InstrumentResolver } from './purchase/instrument.resolver';
 import { PurchaseHandler } from './purchase/purchase.handler';
+import { AcquirerCascade } from './purchase/acquirer-cascade';
+import { PurchaseReservation } from './purchase/purchase-reservation';
 import { PurchaseUseCase } from './purchase/purchase.use-case';
 import { AuthorizationRecord } from './purchase/authorization-record';
 import { AcquirerAttemptRepository } from './reservation/acquirer-attempt.repository';
 import { CrashPoints } from './reservation/crash-points';
+import { AttemptRecorder } from './reservation/attempt-recorder';
+import { ReservationRelease } from './reservation/reservation-release';
 import { RecoveryService } from './reservation/recovery.service';
 import { RecoverySweeper } from './reservation/recovery.sweeper';
 import { ConnectionEntity } from './routing/connection.entity';
@@ -107,9 +111,13 @@ export class PaymentsModule {
         InstrumentResolver,
         AcquirerAttemptRepository,
         CrashPoints,
+        ReservationRelease,
+        AttemptRecorder,
         RecoveryService,
         RecoverySweeper,
         AuthorizationRecord,
+        PurchaseReservation,
+        AcquirerCascade,
         PurchaseUseCase,
         OperationRecord,
         PaymentOperationsService,
