@@ -8,6 +8,7 @@ import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { CheckoutHandler } from './checkout/checkout.handler';
 import { CheckoutService } from './checkout/checkout.service';
+import { LapsedUseCheck } from './checkout/lapsed-use.check';
 import { LinkUseEntity } from './checkout/link-use.entity';
 import { LinkUseLedger } from './checkout/link-use.ledger';
 import { LinkUseReconciler } from './checkout/link-use.reconciler';
@@ -57,6 +58,7 @@ export class PaymentLinksModule {
         PaymentsClient,
         LinksService,
         LinkUseLedger,
+        LapsedUseCheck,
         LinkUseReconciler,
         CheckoutService,
         SandboxClockCopy,

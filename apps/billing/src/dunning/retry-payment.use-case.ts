@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '@app/clock';
 import { CallerContext, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { BILLING_CONFIG, BillingConfig } from '../config';
+import { ForcedAttempt } from './forced-attempt';
 import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
-import { InvoiceRepository } from '../invoice/invoice.repository';
 import { approvedOrDeclined } from '../payments/payments.client';
 import { PlanRepository } from '../plan/plan.repository';
-import { attemptOf } from '../renewal/renewal-opening.service';
-import { RenewalRunner } from '../renewal/renewal-runner.service';
-import { RenewalRepository } from '../renewal/renewal.repository';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
 
@@ -27,12 +22,8 @@ export class RetryPaymentUseCase {
     @InjectDataSource() private readonly db: DataSource,
     private readonly subscriptions: SubscriptionRepository,
     private readonly plans: PlanRepository,
-    private readonly renewals: RenewalRepository,
-    private readonly invoices: InvoiceRepository,
-    private readonly runner: RenewalRunner,
+    private readonly forced: ForcedAttempt,
     private readonly idempotency: BillingIdempotencyService,
-    private readonly clock: Clock,
-    @Inject(BILLING_CONFIG) private readonly config: BillingConfig,
   ) {}
 
   run(ctx: CallerContext, id: string): Promise<SubscriptionView> {
@@ -45,24 +36,7 @@ export class RetryPaymentUseCase {
     if (found.status !== 'past_due') {
       throw DomainError.invalidState(`Cannot retry the payment of a ${found.status} subscription`);
     }
-    const realNow = this.clock.now();
-    if (!(await this.renewals.leaseOne(id, realNow, new Date(realNow.getTime() + this.config.RENEWAL_LEASE_MS)))) {
-      throw DomainError.invalidState('A payment attempt of this subscription is in progress; try again');
-    }
-    const now = this.clock.now(ctx);
-    const opened = await this.db.transaction(async (manager) => {
-      const s = await this.renewals.lockSubscription(manager, id);
-      const [invoice] = s ? await this.invoices.openOf(manager, id) : [];
-      if (!s || s.status !== 'past_due' || !invoice) {
-        await this.renewals.release(id, manager);
-        throw DomainError.invalidState('The subscription has no open invoice to pay');
-      }
-      return attemptOf(s, invoice, now);
-    });
-    const { recorded, payment } = await this.runner.attempt(opened, 'forced').catch(async (e: unknown) => {
-      await this.renewals.release(id);
-      throw e;
-    });
+    const { recorded, payment } = await this.forced.run(ctx, id);
     if (recorded.kind === 'stale') throw DomainError.invalidState('The invoice changed meanwhile; try again');
     if (payment) approvedOrDeclined(payment);
     const s = recorded.subscription;
