@@ -54,7 +54,10 @@ describe('request fingerprint', () => {
     expect(sameRequest(unversioned, again, 'op')).toBe(true);
     expect(sameRequest(unversioned, { ...again, planId: 8 }, 'op')).toBe(false);
     // A service's own earlier algorithm (billing's: the body as sent).
-    const asSent = (r: unknown, op: string) => createHash('sha256').update(`${op}\n${JSON.stringify(r)}`).digest('hex');
+    const asSent = (r: unknown, op: string) =>
+      createHash('sha256')
+        .update(`${op}\n${JSON.stringify(r)}`)
+        .digest('hex');
     expect(sameRequest(asSent(body, 'op'), body, 'op', asSent)).toBe(true);
     expect(sameRequest(asSent(body, 'op'), again, 'op', asSent)).toBe(false);
     expect(sameRequest(fingerprint(body), again, 'op', asSent)).toBe(true);
@@ -87,8 +90,6 @@ describe('idempotency keys', () => {
     expect(replayOf(earlier, 'purchase', { a: 1 })).toEqual({ id: 'p' });
     expect(codeOf(() => replayOf(earlier, 'purchase', { a: 2 }))).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(codeOf(() => replayOf(earlier, 'refund', { a: 1 }))).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(codeOf(() => replayOf({ ...earlier, answered: false }, 'refund', { a: 2 }))).toBe(
-      'IDEMPOTENCY_IN_PROGRESS',
-    );
+    expect(codeOf(() => replayOf({ ...earlier, answered: false }, 'refund', { a: 2 }))).toBe('IDEMPOTENCY_IN_PROGRESS');
   });
 });

@@ -28,8 +28,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
  * Billing's fingerprint before the versioned one: the operation and the body as sent, so another key order
  * in the body was another request. Rows written with it still replay a retry of the same request.
  */
-const legacy: LegacyFingerprint = (body, operation) =>
-  sha256(`${operation}\n${JSON.stringify(body ?? {})}`);
+const legacy: LegacyFingerprint = (body, operation) => sha256(`${operation}\n${JSON.stringify(body ?? {})}`);
 
 /**
  * Idempotency-Key on billing's POSTs, without a transaction held across the payments call: the key is
