@@ -25,6 +25,14 @@ export function fingerprint(request: unknown): string {
   return PREFIX + sha256(canonicalJson(request));
 }
 
+/**
+ * The hash of a fingerprint without its version: what a value derived from the request (an acquirer's request
+ * reference) is computed from, so that it stays the same for a retry across the upgrade that versioned it.
+ */
+export function fingerprintDigest(stored: string): string {
+  return stored.startsWith(PREFIX) ? stored.slice(PREFIX.length) : stored;
+}
+
 /** How a service fingerprinted a request before the versioned fingerprint. */
 export type LegacyFingerprint = (request: unknown, operation: string) => string;
 
