@@ -1,7 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
-import { BillingIdempotencySweeper } from '../../apps/billing/src/idempotency/billing-idempotency.sweeper';
+import type { CallerContext } from '@app/contracts';
+import { IdempotencySweeper } from '@app/idempotency';
+import { BillingIdempotencyService } from '../../apps/billing/src/idempotency/billing-idempotency.service';
 import { TestStack } from '../support/stack';
 import {
   billingMerchant,
@@ -52,6 +55,58 @@ describe('billing idempotency', () => {
       'IDEMPOTENCY_KEY_REUSED',
     );
     expectError(await m.subscribe({ planId: plan.id }, 'x'.repeat(256)), 400, 'VALIDATION_FAILED', 'Idempotency-Key');
+  });
+
+  it('a retry with the same metadata in another key order replays; another value is 422', async () => {
+    const key = randomUUID();
+    const metadata = { cart: 'c-1', channel: 'web', tier: 'gold' };
+    const first = await m.subscribe({ planId: plan.id, customerEmail: 'meta@example.com', metadata }, key);
+    const reordered = { tier: 'gold', channel: 'web', cart: 'c-1' };
+    const again = await m.subscribe({ metadata: reordered, customerEmail: 'meta@example.com', planId: plan.id }, key);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body).toEqual(first.body);
+    const other = await m.subscribe(
+      { planId: plan.id, customerEmail: 'meta@example.com', metadata: { ...metadata, tier: 'x' } },
+      key,
+    );
+    expectError(other, 422, 'IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('keys written with the fingerprint before the upgrade still replay, and keep their payments keys', async () => {
+    const service = stack.services.get('billing')![0].get(BillingIdempotencyService);
+    const ctx = (key: string) =>
+      ({ merchantCode: m.merchantCode, environment: 'sandbox', requestId: 'r', idempotencyKey: key }) as CallerContext;
+    const body = { planId: 7, metadata: { cart: 'c-1', channel: 'web' } };
+    const op = 'subscription.create';
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const oldHash = sha(`${op}\n${JSON.stringify(body)}`);
+    const insert = (key: string, response: unknown, resourceId: string) =>
+      billingQuery(
+        stack,
+        `INSERT INTO billing_idempotency
+           (merchant_code, environment, key, operation, request_hash, resource_id, response)
+         VALUES ($1, 'sandbox', $2, $3, $4, $5, $6)`,
+        [m.merchantCode, key, op, oldHash, resourceId, response === null ? null : JSON.stringify(response)],
+      );
+    const answered = randomUUID();
+    await insert(answered, { id: 'before-upgrade' }, uuidv7());
+    const work = jest.fn(() => Promise.resolve({ id: 'new' }));
+    expect(await service.run(ctx(answered), op, { ...body }, work)).toEqual({ id: 'before-upgrade' });
+    await expect(service.run(ctx(answered), op, { ...body, planId: 8 }, work)).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
+    expect(work).not.toHaveBeenCalled();
+    // Released by a failed attempt before the upgrade: the retry keeps the resource id and the payments keys.
+    const released = randomUUID();
+    const resourceId = uuidv7();
+    await insert(released, null, resourceId);
+    const db = stack.services.get('billing')![0].get(DataSource);
+    const seen = await service.run(ctx(released), op, body, async (run) => {
+      await db.transaction((manager) => run.answer(manager, { id: 'after-upgrade' }));
+      return [run.resourceId, run.paymentsKey('cit')];
+    });
+    const derived = sha(`sandbox\n${m.merchantCode}\n${released}\n${oldHash}`).slice(0, 40);
+    expect(seen).toEqual([resourceId, `billing_${derived}_cit`]);
   });
 
   it('cancel twice with one key is 200 twice with the same answer; with a new key it is 409', async () => {
@@ -169,8 +224,8 @@ describe('billing idempotency', () => {
     await insert('old', '25 hours', null);
     await insert('old-reserved', '25 hours', new Date(Date.now() + 60_000).toISOString());
     await insert('young', '23 hours', null);
-    const sweeper = stack.services.get('billing')![0].get(BillingIdempotencySweeper);
-    expect(await sweeper.sweepOnce()).toBeGreaterThanOrEqual(1);
+    const sweeper = stack.services.get('billing')![0].get(IdempotencySweeper);
+    expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
     const left = await billingQuery(
       stack,
       'SELECT key FROM billing_idempotency WHERE merchant_code = $1 AND key IN ($2, $3, $4) ORDER BY key',

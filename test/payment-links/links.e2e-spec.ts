@@ -140,6 +140,24 @@ describe('payment links', () => {
     expectError(await m.create({ ...body, title: 'Other' }, key), 422, 'IDEMPOTENCY_KEY_REUSED');
   });
 
+  it('a retry with the same metadata in another key order replays the link; another value is 422', async () => {
+    const key = newKey();
+    const body = { amount: usd(800), title: 'Meta', metadata: { cart: 'c-1', channel: 'web', tier: 'gold' } };
+    const first = await m.create(body, key);
+    const again = await m.create(
+      { metadata: { tier: 'gold', channel: 'web', cart: 'c-1' }, title: 'Meta', amount: usd(800) },
+      key,
+    );
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body).toEqual(first.body);
+    expect(await linksQuery(stack, `SELECT id FROM payment_links WHERE title = 'Meta'`)).toHaveLength(1);
+    expectError(
+      await m.create({ ...body, metadata: { ...body.metadata, tier: 'x' } }, key),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+  });
+
   it('reads a link of its own merchant and environment only: 404 otherwise', async () => {
     const link = await m.link();
     expect((await m.get(link.id)).body).toEqual(link);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { IdempotencySweeper } from '../../apps/payments/src/idempotency/idempotency.sweeper';
+import { IdempotencySweeper } from '@app/idempotency';
 import { TestStack } from '../support/stack';
 import { cardData, expectError, PaymentsClient, paymentsQuery, sandboxMerchant, uid, usd } from './payments-fixtures';
 
@@ -81,6 +81,24 @@ describe('idempotency', () => {
     const corKey = randomUUID();
     const cor = await m.operate(p.id, 'cancel_or_refund', {}, corKey);
     expect((await m.operate(p.id, 'cancel_or_refund', {}, corKey)).body).toEqual(cor.body);
+  });
+
+  it('a retry with the same metadata in another key order replays; another value is 422', async () => {
+    const key = randomUUID();
+    const b = body({ metadata: { cart: 'c-1', channel: 'web', tier: 'gold' } });
+    const first = await m.purchase(b, key);
+    const again = await m.purchase(
+      { metadata: { tier: 'gold', channel: 'web', cart: 'c-1' }, orderCode: b.orderCode },
+      key,
+    );
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body).toEqual(first.body);
+    expect(await countByOrder(b.orderCode)).toBe(1);
+    expectError(
+      await m.purchase({ ...b, metadata: { cart: 'c-2', channel: 'web', tier: 'gold' } }, key),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
   });
 
   it('409 IDEMPOTENCY_IN_PROGRESS with Retry-After: 1 while the key is in progress', async () => {

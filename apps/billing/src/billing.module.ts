@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { MigrationMode, serviceDatabase } from '@app/database';
+import { EXPIRING_KEYS, IdempotencySweeper } from '@app/idempotency';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
@@ -18,7 +19,6 @@ import { PlanService } from './plan/plan.service';
 import { BillingEvents } from './billing-events';
 import { BillingIdempotencyRepository } from './idempotency/billing-idempotency.repository';
 import { BillingIdempotencyService } from './idempotency/billing-idempotency.service';
-import { BillingIdempotencySweeper } from './idempotency/billing-idempotency.sweeper';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
 import { PaymentsClient } from './payments/payments.client';
@@ -71,7 +71,9 @@ export class BillingModule {
         BillingEvents,
         BillingIdempotencyRepository,
         BillingIdempotencyService,
-        BillingIdempotencySweeper,
+        // Billing keeps its keys in its own table (leases, resource ids); the shared sweep empties it.
+        { provide: EXPIRING_KEYS, useExisting: BillingIdempotencyRepository },
+        IdempotencySweeper,
         SubscriptionRepository,
         InvoiceRepository,
         SubscriptionQueries,

@@ -2,11 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
+import { idempotencyProviders } from '@app/idempotency';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { CheckoutHandler } from './checkout/checkout.handler';
 import { CheckoutService } from './checkout/checkout.service';
+import { LapsedUseCheck } from './checkout/lapsed-use.check';
 import { LinkUseEntity } from './checkout/link-use.entity';
 import { LinkUseLedger } from './checkout/link-use.ledger';
 import { LinkUseReconciler } from './checkout/link-use.reconciler';
@@ -14,7 +16,6 @@ import { LinkUsesRepository } from './checkout/link-uses.repository';
 import { PaymentsClient } from './checkout/payments.client';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from './config';
 import { LinkExpiry } from './expiry/link-expiry.service';
-import { LinkIdempotency } from './idempotency/link-idempotency';
 import { BillingClient } from './link/billing.client';
 import { LinkRecorder } from './link/link-recorder';
 import { LinksHandler } from './link/links.handler';
@@ -52,12 +53,13 @@ export class PaymentLinksModule {
         PaymentLinkRepository,
         LinkUsesRepository,
         LinkRecorder,
-        LinkIdempotency,
+        ...idempotencyProviders(),
         LinkExpiry,
         BillingClient,
         PaymentsClient,
         LinksService,
         LinkUseLedger,
+        LapsedUseCheck,
         LinkUseReconciler,
         CheckoutService,
         SandboxClockCopy,

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
+import { idempotencyProviders } from '@app/idempotency';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
@@ -11,10 +12,6 @@ import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { DatabaseLedger } from './connector/sandbox-ledger';
 import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
-import { IdempotencyRecord } from './idempotency/idempotency.entity';
-import { IdempotencyRepository } from './idempotency/idempotency.repository';
-import { IdempotencyService } from './idempotency/idempotency.service';
-import { IdempotencySweeper } from './idempotency/idempotency.sweeper';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
 import { migrations } from './migrations';
@@ -28,10 +25,14 @@ import { APM_PORT } from './purchase/apm.port';
 import { CARD_VAULT_PORT } from './purchase/card-vault.port';
 import { InstrumentResolver } from './purchase/instrument.resolver';
 import { PurchaseHandler } from './purchase/purchase.handler';
+import { AcquirerCascade } from './purchase/acquirer-cascade';
+import { PurchaseReservation } from './purchase/purchase-reservation';
 import { PurchaseUseCase } from './purchase/purchase.use-case';
 import { AuthorizationRecord } from './purchase/authorization-record';
 import { AcquirerAttemptRepository } from './reservation/acquirer-attempt.repository';
 import { CrashPoints } from './reservation/crash-points';
+import { AttemptRecorder } from './reservation/attempt-recorder';
+import { ReservationRelease } from './reservation/reservation-release';
 import { RecoveryService } from './reservation/recovery.service';
 import { RecoverySweeper } from './reservation/recovery.sweeper';
 import { ConnectionEntity } from './routing/connection.entity';
@@ -65,14 +66,7 @@ export class PaymentsModule {
           app: 'payments',
           url: config.PAYMENTS_DATABASE_URL,
           migrate: config.MIGRATIONS as MigrationMode,
-          entities: [
-            OutboxRow,
-            PaymentEntity,
-            PaymentOperationEntity,
-            ConnectionEntity,
-            IdempotencyRecord,
-            ...extrasEntities,
-          ],
+          entities: [OutboxRow, PaymentEntity, PaymentOperationEntity, ConnectionEntity, ...extrasEntities],
           migrations,
           pipeline: true,
         })),
@@ -110,18 +104,21 @@ export class PaymentsModule {
         AcquirerCalls,
         PaymentRepository,
         PaymentRecorder,
-        IdempotencyRepository,
-        IdempotencyService,
-        IdempotencySweeper,
+        // Every payment money operation must be safe to retry: production requests carry a key.
+        ...idempotencyProviders({ requireKeyInProduction: true }),
         ConnectionRepository,
         RoutingService,
         ConnectionsUseCase,
         InstrumentResolver,
         AcquirerAttemptRepository,
         CrashPoints,
+        ReservationRelease,
+        AttemptRecorder,
         RecoveryService,
         RecoverySweeper,
         AuthorizationRecord,
+        PurchaseReservation,
+        AcquirerCascade,
         PurchaseUseCase,
         OperationRecord,
         PaymentOperationsService,

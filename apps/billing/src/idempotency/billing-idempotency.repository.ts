@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ExpiringKeys } from '@app/idempotency';
 import { Scope } from '../scope';
+
+/** Expired records go in batches of this many (replicas side by side: SKIP LOCKED). */
+const SWEEP_BATCH = 1000;
 
 export interface IdempotencyRow {
   operation: string;
@@ -12,35 +16,43 @@ export interface IdempotencyRow {
   reserved_until: Date | null;
 }
 
-/** Idempotency-Key records of billing: reserved (committed) before a payments call, answered with the change. */
+/**
+ * Idempotency-Key records of billing: reserved (committed) before a payments call, answered with the change.
+ * Billing's own besides the shared `idempotency_keys` shape: a reservation lapses after a lease (a crashed
+ * holder's key is free again then), and a released key keeps its row, so a retry keeps the resource id.
+ */
 @Injectable()
-export class BillingIdempotencyRepository {
+export class BillingIdempotencyRepository implements ExpiringKeys {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
    * Takes the key: a new row, a released one (a failed attempt, even with a corrected body) or a lapsed
-   * reservation. Answers the key's resource id (kept across attempts), or null when the key is not free.
+   * reservation. Answers the key's resource id (kept across attempts) and fingerprint, or null when the key is
+   * not free. A released row written with this request's `legacyHash` (before the versioned fingerprint) keeps
+   * it, so the retry derives the same payments keys as the attempt before it.
    */
   async reserve(
     scope: Scope,
     key: string,
     operation: string,
-    hash: string,
+    hash: { current: string; legacy: string },
     resourceId: string,
     leaseMs: number,
-  ): Promise<string | null> {
-    const rows: Array<{ resource_id: string }> = await this.db.query(
+  ): Promise<{ resourceId: string; requestHash: string } | null> {
+    const rows: Array<{ resource_id: string; request_hash: string }> = await this.db.query(
       `INSERT INTO billing_idempotency
          (merchant_code, environment, key, operation, request_hash, resource_id, reserved_until)
        VALUES ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
        ON CONFLICT (merchant_code, environment, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, reserved_until = EXCLUDED.reserved_until
+         SET request_hash = CASE WHEN billing_idempotency.request_hash = $8 THEN billing_idempotency.request_hash
+                                 ELSE EXCLUDED.request_hash END,
+             reserved_until = EXCLUDED.reserved_until
          WHERE billing_idempotency.response IS NULL AND billing_idempotency.operation = EXCLUDED.operation
            AND (billing_idempotency.reserved_until IS NULL OR billing_idempotency.reserved_until < now())
-       RETURNING resource_id`,
-      [scope.merchantCode, scope.environment, key, operation, hash, resourceId, leaseMs],
+       RETURNING resource_id, request_hash`,
+      [scope.merchantCode, scope.environment, key, operation, hash.current, resourceId, leaseMs, hash.legacy],
     );
-    return rows[0]?.resource_id ?? null;
+    return rows[0] ? { resourceId: rows[0].resource_id, requestHash: rows[0].request_hash } : null;
   }
 
   async find(scope: Scope, key: string): Promise<IdempotencyRow | null> {
@@ -73,19 +85,23 @@ export class BillingIdempotencyRepository {
     );
   }
 
-  /** Up to `limit` records older than the retention that are not reserved right now; answers how many went. */
-  async deleteExpired(retentionMs: number, limit: number): Promise<number> {
-    const rows: unknown[] = await this.db.query(
-      `DELETE FROM billing_idempotency WHERE (merchant_code, environment, key) IN (
-         SELECT merchant_code, environment, key FROM billing_idempotency
-         WHERE created_at < now() - $1 * interval '1 millisecond'
-           AND (reserved_until IS NULL OR reserved_until < now())
-         ORDER BY created_at
-         LIMIT $2
-         FOR UPDATE SKIP LOCKED)
-       RETURNING 1`,
-      [retentionMs, limit],
-    );
-    return rows.length;
+  /** Records older than the retention that are not reserved right now, in batches; answers how many went. */
+  async deleteExpired(retentionHours: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const rows: unknown[] = await this.db.query(
+        `DELETE FROM billing_idempotency WHERE (merchant_code, environment, key) IN (
+           SELECT merchant_code, environment, key FROM billing_idempotency
+           WHERE created_at < now() - make_interval(hours => $1)
+             AND (reserved_until IS NULL OR reserved_until < now())
+           ORDER BY created_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         RETURNING 1`,
+        [retentionHours, SWEEP_BATCH],
+      );
+      total += rows.length;
+      if (rows.length < SWEEP_BATCH) return total;
+    }
   }
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext } from '@app/contracts';
-import { DomainError } from '@app/errors';
+import { checkIdempotencyKey, fingerprint, keyInProgress, LegacyFingerprint, replayOf } from '@app/idempotency';
 import { BillingIdempotencyRepository } from './billing-idempotency.repository';
 
 /** How long a reservation holds a key: longer than any payments call billing waits for. */
@@ -25,10 +25,15 @@ export interface IdempotentRun {
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
- * Idempotency-Key on billing's POSTs (DECISIONS §1), without a transaction held across the payments call
- * (STYLE §9): the key is reserved (an in-progress row, committed), the operation calls payments, then its
- * answer is recorded with the state change. A replay answers the first answer; a key in progress is 409
- * IDEMPOTENCY_IN_PROGRESS; another body or operation with the key is 422 IDEMPOTENCY_KEY_REUSED; an error
+ * Billing's fingerprint before the versioned one: the operation and the body as sent, so another key order
+ * in the body was another request. Rows written with it still replay a retry of the same request.
+ */
+const legacy: LegacyFingerprint = (body, operation) => sha256(`${operation}\n${JSON.stringify(body ?? {})}`);
+
+/**
+ * Idempotency-Key on billing's POSTs, without a transaction held across the payments call: the key is
+ * reserved (an in-progress row, committed), the operation calls payments, then its answer is recorded with
+ * the state change. Replays, 409 and 422 are decided as for every service (@app/idempotency); an error
  * releases the key so that a corrected retry proceeds.
  */
 @Injectable()
@@ -42,6 +47,7 @@ export class BillingIdempotencyService {
     work: (run: IdempotentRun) => Promise<T>,
   ): Promise<T> {
     const key = ctx.idempotencyKey;
+    checkIdempotencyKey(key);
     if (key === undefined) {
       const once = uuidv7();
       return work({
@@ -50,12 +56,13 @@ export class BillingIdempotencyService {
         answer: () => Promise.resolve(),
       });
     }
-    const hash = sha256(`${operation}\n${JSON.stringify(body ?? {})}`);
-    const resourceId = await this.records.reserve(ctx, key, operation, hash, uuidv7(), LEASE_MS);
-    if (!resourceId) return this.replay<T>(ctx, key, operation, hash);
-    const derived = sha256(`${ctx.environment}\n${ctx.merchantCode}\n${key}\n${hash}`).slice(0, 40);
+    const request = body ?? {};
+    const hash = { current: fingerprint(request), legacy: legacy(request, operation) };
+    const taken = await this.records.reserve(ctx, key, operation, hash, uuidv7(), LEASE_MS);
+    if (!taken) return this.replay<T>(ctx, key, operation, request);
+    const derived = sha256(`${ctx.environment}\n${ctx.merchantCode}\n${key}\n${taken.requestHash}`).slice(0, 40);
     const run: IdempotentRun = {
-      resourceId,
+      resourceId: taken.resourceId,
       paymentsKey: (purpose) => `billing_${derived}_${purpose}`,
       answer: (manager, response) => this.records.answer(manager, ctx, key, response),
     };
@@ -67,20 +74,14 @@ export class BillingIdempotencyService {
     }
   }
 
-  private async replay<T>(ctx: CallerContext, key: string, operation: string, hash: string): Promise<T> {
+  private async replay<T>(ctx: CallerContext, key: string, operation: string, request: unknown): Promise<T> {
     const row = await this.records.find(ctx, key);
-    if (row && (row.operation !== operation || row.request_hash !== hash)) {
-      throw new DomainError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'This Idempotency-Key was used with another request',
-        'Idempotency-Key',
-      );
+    // Released by a failed attempt meanwhile (a released key of another operation stays that operation's).
+    const released = !row || (row.response === null && row.reserved_until === null);
+    if (!row || (released && row.operation === operation)) {
+      throw keyInProgress('A request with this Idempotency-Key just failed; retry');
     }
-    if (row && row.response !== null) return row.response as T;
-    if (row && row.reserved_until === null) {
-      // Released by a failed attempt meanwhile: the caller may simply retry.
-      throw new DomainError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key just failed; retry');
-    }
-    throw new DomainError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is in progress');
+    const earlier = { operation: row.operation, requestHash: row.request_hash, body: row.response };
+    return replayOf<T>({ ...earlier, answered: released || row.response !== null }, operation, request, legacy);
   }
 }

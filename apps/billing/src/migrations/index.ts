@@ -2,6 +2,7 @@ import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaim
 import { CreateUsageEvents1766200000000 } from '../usage/usage.migration';
 import { RenewalLease1766300000000 } from '../renewal/renewal.migration';
 import { Billing1766100000000 } from './1766100000000-billing';
+import { IdempotencyFingerprint1767300000000 } from './1767300000000-idempotency-fingerprint';
 
 /** Every migration of the billing database, in order. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   CreateUsageEvents1766200000000,
   RenewalLease1766300000000,
   OutboxClaimIndex1766400000000,
+  IdempotencyFingerprint1767300000000,
 ];

@@ -1,4 +1,5 @@
 import { DunningHandler } from '../dunning/dunning.handler';
+import { ForcedAttempt } from '../dunning/forced-attempt';
 import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
 import { BillingClockAdvanceHandler } from '../sandbox-clock/clock-advance.handler';
 import { BillingClockAdvanceUseCase } from '../sandbox-clock/clock-advance.use-case';
@@ -16,6 +17,7 @@ export const renewalProviders = [
   RenewalOutcomeService,
   RenewalRunner,
   RenewalScheduler,
+  ForcedAttempt,
   RetryPaymentUseCase,
   BillingClockAdvanceUseCase,
 ];

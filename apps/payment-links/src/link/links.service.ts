@@ -10,14 +10,17 @@ import {
   ListPaymentLinksCommand,
   PaymentLinkResponse,
 } from '@app/contracts';
+import { IdempotencyService } from '@app/idempotency';
 import { LinkExpiry } from '../expiry/link-expiry.service';
-import { LinkIdempotency } from '../idempotency/link-idempotency';
 import { BillingClient } from './billing.client';
 import { LinkRecorder } from './link-recorder';
 import { assertPlanOpen, freeText, linkTerms } from './link-rules';
 import { transition } from './payment-link-state';
 import { PaymentLinkEntity } from './payment-link.entity';
 import { PaymentLinkRepository } from './payment-link.repository';
+
+/** The operation an Idempotency-Key on link creation is recorded under. */
+export const LINK_CREATE = 'payment_link.create';
 
 /** Create, read, list and cancel links (SPEC "Payment link", DECISIONS §4) for a merchant's key. */
 @Injectable()
@@ -27,14 +30,14 @@ export class LinksService {
     private readonly links: PaymentLinkRepository,
     private readonly recorder: LinkRecorder,
     private readonly expiry: LinkExpiry,
-    private readonly idempotency: LinkIdempotency,
+    private readonly idempotency: IdempotencyService,
     private readonly billing: BillingClient,
     private readonly clock: Clock,
   ) {}
 
   async create(ctx: CallerContext, body: CreatePaymentLinkRequest): Promise<PaymentLinkResponse> {
     const { merchantCode: _m, ...request } = body;
-    const earlier = await this.idempotency.replay<PaymentLinkResponse>(ctx, request);
+    const earlier = await this.idempotency.earlierAnswer<PaymentLinkResponse>(ctx, LINK_CREATE, request);
     if (earlier) return earlier;
     // Billing is asked before any transaction opens (STYLE §9).
     let plan: LinkPlanAnswer | undefined;
@@ -44,7 +47,7 @@ export class LinksService {
     }
     const now = this.clock.now(ctx);
     const terms = linkTerms(body, now, plan);
-    return this.idempotency.run(ctx, request, (manager) => {
+    return this.idempotency.transaction(ctx, LINK_CREATE, request, 201, (manager) => {
       const link = Object.assign(new PaymentLinkEntity(), {
         id: uuidv7(),
         merchantCode: ctx.merchantCode,

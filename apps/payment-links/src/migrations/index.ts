@@ -1,6 +1,7 @@
 import { CreateSandboxClocks1765100000000 } from '@app/database';
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreatePaymentLinks1766000000000 } from './1766000000000-payment-links';
+import { IdempotencyKeysShared1767300000000 } from './1767300000000-idempotency-keys-shared';
 
 /** Every migration of the payment-links database, in order. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   CreateSandboxClocks1765100000000,
   CreatePaymentLinks1766000000000,
   OutboxClaimIndex1766400000000,
+  IdempotencyKeysShared1767300000000,
 ];

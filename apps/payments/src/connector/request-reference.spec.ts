@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { CallerContext } from '@app/contracts';
-import { requestHash } from '../idempotency/idempotency-key';
+import { canonicalJson, fingerprint as requestHash } from '@app/idempotency';
 import { requestReference } from './request-reference';
 
 const ctx = (idempotencyKey?: string, merchantCode = 'm1'): CallerContext => ({
@@ -16,6 +17,13 @@ describe('requestReference', () => {
     const first = requestReference(ctx('k1'), 'purchase', requestHash(body), 'conn-a');
     expect(requestReference(ctx('k1'), 'purchase', requestHash({ ...body }), 'conn-a')).toBe(first);
     expect(first).toMatch(/^rq_[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('is the same across the upgrade that versioned the fingerprint (a released request retried after it)', () => {
+    const unversioned = createHash('sha256').update(canonicalJson(body)).digest('hex');
+    expect(requestReference(ctx('k1'), 'purchase', requestHash(body), 'conn-a')).toBe(
+      requestReference(ctx('k1'), 'purchase', unversioned, 'conn-a'),
+    );
   });
 
   it('differs when anything that makes it another request differs', () => {

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventType, EventTypes, OperationResult } from '@app/contracts';
 import { assertNever, ModificationOutcome } from '../connector/connector';
-import { IdempotencyService } from '../idempotency/idempotency.service';
+import { IdempotencyService } from '@app/idempotency';
 import { decideCancel, decideCapture, decideRefund, Decision, PaymentSnapshot } from '../payment/payment-money';
 import { applyDecision } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';

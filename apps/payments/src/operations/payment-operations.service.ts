@@ -16,8 +16,8 @@ import { assertNever, Connector, ModificationOutcome, ModificationRequest } from
 import { AcquirerCalls, isAcquirerFailure } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { requestReference } from '../connector/request-reference';
-import { IdempotentOperation } from '../idempotency/idempotency-key';
-import { IdempotencyService } from '../idempotency/idempotency.service';
+import { IdempotentOperation } from '../idempotency/idempotent-operation';
+import { IdempotencyService } from '@app/idempotency';
 import {
   decideCancel,
   decideCancelOrRefund,

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { CallerContext, PaymentMethod, PaymentResponse, PurchaseRequest } from '@app/contracts';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerOutcome } from '../connector/connector';
-import { IdempotencyService } from '../idempotency/idempotency.service';
+import { IdempotencyService } from '@app/idempotency';
 import { applyOutcome } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentEntity } from '../payment/payment.entity';

@@ -1,7 +1,7 @@
 import { Environment, PaymentStatus } from '@app/contracts';
 import { AmountJson } from '@app/money';
 import { AcquirerOutcome } from '../connector/connector';
-import { IdempotentOperation } from '../idempotency/idempotency-key';
+import { IdempotentOperation } from '../idempotency/idempotent-operation';
 import { OperationKind } from '../payment/payment-money';
 import { RoutingAttempt } from '../payment/payment.entity';
 

@@ -13,7 +13,9 @@ import { VaultRepository } from '../vault/vault.repository';
 import { VaultService } from '../vault/vault.service';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
+import { ChallengeRecord } from './challenge-record';
 import { ResumeUseCase } from './resume.use-case';
+import { SessionUse } from './session-use';
 import { ThreeDsExpiryService } from './threeds-expiry.service';
 import { PaymentSessionsHandler } from './threeds.handler';
 import { ThreeDsService } from './threeds.service';
@@ -34,6 +36,8 @@ export function extrasProviders(config: PaymentsConfig): Provider[] {
     PaymentSessionRepository,
     ThreeDsService,
     ThreeDsExpiryService,
+    SessionUse,
+    ChallengeRecord,
     ResumeUseCase,
     ApmService,
     SettleUseCase,

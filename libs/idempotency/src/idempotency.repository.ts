@@ -1,9 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { Environment } from '@app/contracts';
+import type { ExpiringKeys } from './idempotency.sweeper';
 import { deferStatement, gatherRow, runStatement, statement, uniqueViolation } from '@app/database';
-import { Scope } from '../payment/payment.repository';
-import { IdempotencyRecord } from './idempotency.entity';
+
+/** Whose a key is: keys belong to a merchant and an environment. */
+export interface KeyScope {
+  merchantCode: string;
+  environment: Environment;
+}
+
+/** A key's row in `idempotency_keys`: in progress (no status yet), then its stored answer. */
+export interface IdempotencyRow {
+  operation: string;
+  requestHash: string;
+  responseStatus: number | null;
+  responseBody: unknown;
+  createdAt: Date;
+}
 
 /** The key's row, in progress (no response yet): it waits for an uncommitted holder, then does nothing. */
 const RESERVE = statement(
@@ -51,14 +66,19 @@ export class KeyTaken extends Error {
   }
 }
 
+/**
+ * The `idempotency_keys` table of a service's database (created by each service's migrations): one row per
+ * key, its fingerprint, and the answer once the work is recorded. The statements are prepared and gathered
+ * so that a pipelined transaction sends them with the rest of its batch.
+ */
 @Injectable()
-export class IdempotencyRepository {
+export class IdempotencyRepository implements ExpiringKeys {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** True when this request now holds the key (its row in progress); false when a row was already there. */
   async reserve(
     manager: EntityManager,
-    scope: Scope,
+    scope: KeyScope,
     key: string,
     operation: string,
     requestHash: string,
@@ -77,38 +97,35 @@ export class IdempotencyRepository {
    * Sent with the commit: the key's row in progress, or the transaction fails with KeyTaken when the key has a
    * row already (then the reservation, sent in the same batch, is rolled back with it).
    */
-  hold(manager: EntityManager, scope: Scope, key: string, operation: string, requestHash: string): Promise<void> {
+  hold(manager: EntityManager, scope: KeyScope, key: string, operation: string, requestHash: string): Promise<void> {
     const row = { m: scope.merchantCode, e: scope.environment, k: key, o: operation, h: requestHash };
     return gatherRow(manager, HOLD, row, (e) => (uniqueViolation(e) === 'idempotency_keys_pkey' ? new KeyTaken() : e));
   }
 
   /** Outside any transaction: the key's row as it stands. */
-  findNow(scope: Scope, key: string): Promise<IdempotencyRecord | null> {
+  findNow(scope: KeyScope, key: string): Promise<IdempotencyRow | null> {
     return this.find(this.db.manager, scope, key);
   }
 
   /** Issued right behind `reserve` on the same connection, so it reads after the insert is settled. */
-  async find(manager: EntityManager, scope: Scope, key: string): Promise<IdempotencyRecord | null> {
-    const rows = await runStatement<Omit<IdempotencyRecord, 'merchantCode' | 'environment' | 'key'>>(manager, FIND, [
-      scope.merchantCode,
-      scope.environment,
-      key,
-    ]);
-    return rows.length ? { ...rows[0], merchantCode: scope.merchantCode, environment: scope.environment, key } : null;
+  async find(manager: EntityManager, scope: KeyScope, key: string): Promise<IdempotencyRow | null> {
+    const rows = await runStatement<IdempotencyRow>(manager, FIND, [scope.merchantCode, scope.environment, key]);
+    return rows[0] ?? null;
   }
 
   /** Stores the answer of the request in progress (sent with the commit: nothing reads it back). */
-  complete(manager: EntityManager, scope: Scope, key: string, response: object): Promise<void> {
-    return gatherRow(manager, COMPLETE, { m: scope.merchantCode, e: scope.environment, k: key, s: 200, b: response });
+  complete(manager: EntityManager, scope: KeyScope, key: string, status: number, response: unknown): Promise<void> {
+    const row = { m: scope.merchantCode, e: scope.environment, k: key, s: status, b: response };
+    return gatherRow(manager, COMPLETE, row);
   }
 
   /** Frees a key whose request recorded nothing, so a retry with it proceeds. */
-  release(manager: EntityManager, scope: Scope, key: string): Promise<void> {
+  release(manager: EntityManager, scope: KeyScope, key: string): Promise<void> {
     return deferStatement(manager, RELEASE, [scope.merchantCode, scope.environment, key]);
   }
 
   /** Deletes answered records older than `hours` (database time: retention is wall-clock); returns how many. */
-  async deleteOlderThan(hours: number): Promise<number> {
+  async deleteExpired(hours: number): Promise<number> {
     const result: [unknown[], number] = await this.db.query(
       `DELETE FROM idempotency_keys
        WHERE created_at < now() - make_interval(hours => $1) AND response_status IS NOT NULL`,

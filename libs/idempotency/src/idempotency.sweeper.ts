@@ -1,18 +1,25 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Logger } from 'pino';
 import { LOGGER } from '@app/observability';
-import { IdempotencyRepository } from './idempotency.repository';
 
-const RETENTION_HOURS = 24;
+/** A store of Idempotency-Keys whose expired records can be deleted: answers how many went. */
+export interface ExpiringKeys {
+  deleteExpired(retentionHours: number): Promise<number>;
+}
+/** The store the sweeper empties: `idempotency_keys` (IdempotencyRepository) unless a service keeps its own. */
+export const EXPIRING_KEYS = Symbol('EXPIRING_KEYS');
+
+/** Keys are kept 24 hours (by the database clock: retention is real time, not a sandbox clock). */
+export const KEY_RETENTION_HOURS = 24;
 const EVERY_MS = 3600_000;
 
-/** Idempotency keys are kept 24 hours (DECISIONS §3), then deleted once an hour. */
+/** Deletes the Idempotency-Keys older than the retention, never one in progress, once an hour. */
 @Injectable()
 export class IdempotencySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly keys: IdempotencyRepository,
+    @Inject(EXPIRING_KEYS) private readonly keys: ExpiringKeys,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -28,7 +35,7 @@ export class IdempotencySweeper implements OnApplicationBootstrap, OnApplication
   }
 
   async runOnce(): Promise<number> {
-    const deleted = await this.keys.deleteOlderThan(RETENTION_HOURS);
+    const deleted = await this.keys.deleteExpired(KEY_RETENTION_HOURS);
     if (deleted) this.logger.info({ deleted }, 'expired idempotency keys deleted');
     return deleted;
   }
