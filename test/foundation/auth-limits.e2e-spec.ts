@@ -40,7 +40,7 @@ describe('limits on guessing credentials and on requests per key', () => {
     expectRateLimitFields(await stack.http('GET', '/v1/ping', { key, from }), FAILURES);
     // Another address is not affected.
     expect((await stack.http('GET', '/v1/ping', { key, from: '127.0.0.12' })).status).toBe(200);
-    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.adminUrl}/metrics`)).text();
     expect(metrics).toMatch(/auth_attempts_blocked_total\{[^}]*\} [1-9]/);
   });
 

@@ -106,7 +106,7 @@ describe('card testing on the payment-link checkout', () => {
         block: { scope: 'address', declines: PER_ADDRESS, windowSeconds: 600, retryAfterSeconds: expect.any(Number) },
       },
     });
-    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.adminUrl}/metrics`)).text();
     const blocked = /checkout_attempts_blocked_total\{[^}]*scope="address"[^}]*\} (\d+)/.exec(metrics);
     expect(Number(blocked?.[1])).toBeGreaterThanOrEqual(12 - PER_ADDRESS + 2);
   });
