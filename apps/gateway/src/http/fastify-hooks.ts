@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import { Draining, Metrics, requestContext, RequestStore } from '@app/observability';
 import { toErrorResponse } from './error-response';
+import { ignoredFieldsHeader, isValidFieldValue } from './ignored-fields-header';
 import { sendError } from './send-error';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -33,8 +34,7 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
   });
 
   app.addHook('onSend', (request: FastifyRequest & { store?: RequestStore }, reply, payload, done) => {
-    const ignored = request.store?.ignoredFields;
-    if (ignored?.length) void reply.header('x-ignored-fields', [...new Set(ignored)].join(', '));
+    setIgnoredFields(request, reply, logger);
     // Stopping: the client's next request goes to a new connection, hence to another replica.
     if (draining.active) void reply.header('connection', 'close');
     done(null, payload);
@@ -64,4 +64,21 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
     if (response.unexpected) logger.error({ err: error, requestId: request.id }, 'Unexpected error');
     sendError(reply, response);
   });
+}
+
+/**
+ * Names the ignored fields, encoded and capped. The answer may already be committed (a capture, a replay of
+ * its key): a header that cannot be built is left out and logged, and never changes the answer.
+ */
+function setIgnoredFields(request: FastifyRequest & { store?: RequestStore }, reply: FastifyReply, logger: Logger) {
+  const ignored = request.store?.ignoredFields;
+  if (!ignored?.length) return;
+  try {
+    const value = ignoredFieldsHeader(ignored);
+    if (value === undefined) return;
+    if (!isValidFieldValue(value)) throw new Error('not a valid header value');
+    void reply.header('x-ignored-fields', value);
+  } catch (err) {
+    logger.warn({ err, requestId: request.id }, 'X-Ignored-Fields left out');
+  }
 }
