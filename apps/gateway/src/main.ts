@@ -13,6 +13,8 @@ import { installHooks, requestIdFrom } from './http/fastify-hooks';
 import { mountOpenApi } from './http/openapi';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** The request line and headers together: room for a long query string of unknown fields (named back, encoded). */
+export const HEADER_LIMIT_BYTES = 64 * 1024;
 
 export interface StartGatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -30,6 +32,7 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
   const logger = createLogger({ app: 'gateway', level: config.LOG_LEVEL, destination: o.logDestination });
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    http: { maxHeaderSize: HEADER_LIMIT_BYTES },
     trustProxy: true,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['x-request-id'], uuidv7),
