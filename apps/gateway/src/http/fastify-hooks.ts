@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import { Draining, Metrics, requestContext, RequestStore } from '@app/observability';
+import { discardBody } from './discard-body';
 import { toErrorResponse } from './error-response';
 import { ignoredFieldsHeader, isValidFieldValue } from './ignored-fields-header';
 import { sendError } from './send-error';
@@ -62,7 +63,17 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
   app.setErrorHandler((error, request, reply) => {
     const response = toErrorResponse(error, String(request.id));
     if (response.unexpected) logger.error({ err: error, requestId: request.id }, 'Unexpected error');
-    sendError(reply, response);
+    if ((error as { code?: string }).code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, response);
+    // 413 while the client may still be sending: read the rest first, so it can read the answer. A body
+    // beyond the bound is answered at once and the connection closed.
+    void discardBody(request.raw).then((ended) => {
+      if (ended) void reply.removeHeader('connection');
+      else {
+        logger.warn({ requestId: request.id }, 'Body over the limit not read to its end: answering and closing');
+        void reply.header('connection', 'close');
+      }
+      sendError(reply, response);
+    });
   });
 }
 
