@@ -11,3 +11,4 @@ export * from './payment-links';
 export * from './billing';
 export * from './usage.dto';
 export * from './optional-text';
+export * from './text-limits';

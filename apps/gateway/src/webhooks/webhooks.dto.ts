@@ -1,9 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, MinLength } from 'class-validator';
 import { ALL_EVENT_TYPES, MerchantQuery, WEBHOOK_ANY_EVENT } from '@app/contracts';
+import { TextLimits } from '@app/contracts';
 
 const SUBSCRIBABLE = [...ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT];
 
+@TextLimits()
 export class CreateWebhookEndpointRequest extends MerchantQuery {
   @ApiProperty({
     example: 'https://shop.example.com/webhooks/payments',
@@ -11,7 +13,6 @@ export class CreateWebhookEndpointRequest extends MerchantQuery {
   })
   @IsString()
   @MinLength(1)
-  @MaxLength(2048)
   url: string;
 
   @ApiProperty({

@@ -1,9 +1,9 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  IsInt,
   IsISO31661Alpha2,
   IsISO4217CurrencyCode,
+  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -11,13 +11,13 @@ import {
   IsUUID,
   Matches,
   Max,
-  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
 // Not @app/money: it depends on @app/errors, which depends on this library.
 import * as currencyCodes from 'currency-codes';
 import { EmptyAsAbsent } from '../optional-text';
+import { TextLimits } from '../text-limits';
 
 /** The amount a checkout is for, recorded in the client token for the SDK to show. */
 export class SdkAmount {
@@ -46,6 +46,7 @@ export function minorUnitsAsAmount(value: unknown, currency: unknown): unknown {
 }
 
 @ApiExtraModels(SdkAmount)
+@TextLimits()
 export class SdkSessionRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()
@@ -77,7 +78,6 @@ export class SdkSessionRequest {
   @IsOptional()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(255)
   customerId?: string;
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() checkoutConfigId?: string;
@@ -90,17 +90,17 @@ export class SdkSessionResponse {
 }
 
 /** The raw card the browser SDK collects; it becomes a single-use nonce. */
+@TextLimits()
 export class NonceCardData {
   @ApiProperty({ example: '4111111111111111', description: 'Digits only; Luhn-checked' })
   @IsString()
   @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12 to 19 digits' })
   cardNumber: string;
 
-  @ApiPropertyOptional({ maxLength: 255 })
+  @ApiPropertyOptional()
   @EmptyAsAbsent()
   @IsOptional()
   @IsString()
-  @MaxLength(255)
   cardholderName?: string;
 
   @ApiProperty({ example: '12' })
