@@ -6,7 +6,6 @@ import * as webhooks from '../../../apps/gateway/src/webhooks/webhooks.dto';
 import { readFileSync } from 'node:fs';
 import { TEXT_LIMITS } from './text-limits';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { limitsTable, withTable, README } = require('../../../scripts/limits-table.js') as {
   limitsTable(limits: typeof TEXT_LIMITS): string;
   withTable(readme: string, table: string): string;
@@ -14,16 +13,18 @@ const { limitsTable, withTable, README } = require('../../../scripts/limits-tabl
 };
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type Ctor = Function;
+
 const exported = [contracts, admin, webhooks].flatMap((m) => Object.values(m)).filter((v) => typeof v === 'function');
-const classes = [...new Set(exported.flatMap((c) => ancestry(c as Function)))];
-function ancestry(type: Function): Function[] {
-  const parent = Object.getPrototypeOf(type) as Function;
+const classes = [...new Set(exported.flatMap((c) => ancestry(c as Ctor)))];
+function ancestry(type: Ctor): Ctor[] {
+  const parent = Object.getPrototypeOf(type) as Ctor;
   return parent && parent !== Function.prototype ? [type, ...ancestry(parent)] : [type];
 }
 const byName = new Map(classes.map((c) => [c.name, c]));
 
 /** A class's rules by field, its parents' included. */
-function rules(type: Function): Map<string, { name?: string; constraints?: unknown[]; each?: boolean }[]> {
+function rules(type: Ctor): Map<string, { name?: string; constraints?: unknown[]; each?: boolean }[]> {
   const out = new Map<string, { name?: string; constraints?: unknown[] }[]>();
   for (const m of getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)) {
     out.set(m.propertyName, [...(out.get(m.propertyName) ?? []), m]);
