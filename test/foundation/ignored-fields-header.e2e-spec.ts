@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { parseIgnoredFieldsHeader } from '../../apps/gateway/src/http/ignored-fields-header';
-import { checkoutToken, linksMerchant } from '../payment-links/link-fixtures';
 import { paymentBody } from '../payments/payments-fixtures';
-import { ApiOperation, apiOperations, fillPath } from '../support/openapi-routes';
-import { ADMIN_TOKEN, HttpResult, TestStack } from '../support/stack';
+import { ApiOperation } from '../support/openapi-routes';
+import { HttpResult, TestStack } from '../support/stack';
+import { RouteCaller } from './route-caller';
 
 /** Unknown field names an attacker or a careless client sends; none may reach a header raw. */
 const HOSTILE = [
@@ -24,25 +24,18 @@ const withHostile = (body: Record<string, unknown> = {}) => ({
 const hostileQuery = HOSTILE.map((n) => `${encodeURIComponent(n)}=1`).join('&');
 
 describe('X-Ignored-Fields under hostile field names', () => {
+  let caller: RouteCaller;
   let stack: TestStack;
   let operations: ApiOperation[];
   let merchantCode: string;
   let key: string;
-  let linkId: string;
-  let linkToken: string;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'payment-links', 'billing'] });
-    const links = await linksMerchant(stack);
-    ({ key, merchantCode } = links.m);
-    linkId = (await links.link()).id;
-    linkToken = await checkoutToken(stack, linkId);
-    operations = (await apiOperations(stack)).filter((o) => o.body || o.query.length);
+    caller = await RouteCaller.start();
+    ({ stack, key, merchantCode } = caller);
+    operations = caller.operations.filter((o) => o.body || o.query.length);
   });
   afterAll(() => stack.stop());
-
-  // The link's client token on the browser routes (and on keyless ones, which do not read it).
-  const credential = (o: ApiOperation) => ({ privateKey: key, adminToken: ADMIN_TOKEN })[o.auth ?? ''] ?? linkToken;
 
   /** The answer is a 2xx, or a 4xx in the error envelope; the header lists only names that were sent. */
   function expectSafe(label: string, r: HttpResult, mustName: boolean): void {
@@ -75,9 +68,8 @@ describe('X-Ignored-Fields under hostile field names', () => {
 
   it('every route answers 2xx or a 4xx envelope and names the fields, encoded, in the body and the query', async () => {
     for (const o of operations) {
-      const path = fillPath(o.path, { id: o.path.startsWith('/v1/checkout/') ? linkId : randomUUID(), merchantCode });
-      const r = await stack.http(o.method, `${path}?${hostileQuery}`, {
-        key: credential(o),
+      const r = await stack.http(o.method, `${caller.pathOf(o)}?${hostileQuery}`, {
+        key: caller.credential(o),
         body: o.body ? withHostile() : undefined,
       });
       expectSafe(`${o.method} ${o.path}`, r, !!o.body);

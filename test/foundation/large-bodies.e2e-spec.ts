@@ -1,7 +1,7 @@
 import { request } from 'node:http';
-import { linksMerchant } from '../payment-links/link-fixtures';
-import { ApiOperation, apiOperations, fillPath } from '../support/openapi-routes';
-import { ADMIN_TOKEN, TestStack } from '../support/stack';
+import { ApiOperation } from '../support/openapi-routes';
+import { TestStack } from '../support/stack';
+import { RouteCaller } from './route-caller';
 
 jest.setTimeout(900_000);
 
@@ -80,19 +80,16 @@ async function onSockets<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
 }
 
 describe('bodies over the limit: every sender reads 413', () => {
+  let caller: RouteCaller;
   let stack: TestStack;
   let posts: ApiOperation[];
-  let key: string;
-  let merchantCode: string;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'payment-links', 'billing'] });
-    ({ key, merchantCode } = (await linksMerchant(stack)).m);
-    posts = (await apiOperations(stack)).filter((o) => o.method === 'POST');
+    caller = await RouteCaller.start();
+    stack = caller.stack;
+    posts = caller.operations.filter((o) => o.method === 'POST');
   });
   afterAll(() => stack.stop());
-
-  const credential = (o: ApiOperation) => ({ privateKey: key, adminToken: ADMIN_TOKEN })[o.auth ?? ''];
 
   it('covers every POST route of /openapi.json', () => {
     expect(posts.length).toBeGreaterThan(30);
@@ -108,8 +105,7 @@ describe('bodies over the limit: every sender reads 413', () => {
     const rssBefore = process.memoryUsage().rss;
     const jobs = posts.flatMap((o) =>
       Array.from({ length: ATTEMPTS }, (__, i) => async () => {
-        const path = fillPath(o.path, { merchantCode });
-        const outcome = await postLarge(stack.url, path, size, i % 2 === 1, credential(o));
+        const outcome = await postLarge(stack.url, caller.pathOf(o), size, i % 2 === 1, caller.credential(o));
         return { route: `${o.method} ${o.path}`, chunked: i % 2 === 1, ...outcome };
       }),
     );
@@ -122,7 +118,7 @@ describe('bodies over the limit: every sender reads 413', () => {
   });
 
   it('the gateway still answers normally afterwards', async () => {
-    const r = await stack.http('GET', `/v1/ping?merchantCode=${merchantCode}`, { key });
+    const r = await stack.http('GET', `/v1/ping?merchantCode=${caller.merchantCode}`, { key: caller.key });
     expect(r.status).toBe(200);
   });
 });

@@ -3,10 +3,9 @@ import * as contracts from '@app/contracts';
 import { TEXT_LIMITS } from '@app/contracts';
 import * as admin from '../../apps/gateway/src/admin/admin.dto';
 import * as webhooks from '../../apps/gateway/src/webhooks/webhooks.dto';
-import { checkoutToken, linksMerchant } from '../payment-links/link-fixtures';
 import { cardData, paymentBody, usd } from '../payments/payments-fixtures';
-import { ApiOperation, apiOperations, fillPath } from '../support/openapi-routes';
-import { ADMIN_TOKEN, HttpResult, TestStack } from '../support/stack';
+import { HttpResult, TestStack } from '../support/stack';
+import { RouteCaller } from './route-caller';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Ctor = Function;
@@ -61,14 +60,13 @@ interface Case {
 }
 
 describe('every text limit, on every route that takes the field', () => {
+  let caller: RouteCaller;
   let stack: TestStack;
-  let operations: ApiOperation[];
   let schemas: Record<string, any>;
   let key: string;
   let merchantCode: string;
-  let linkId: string;
-  let linkToken: string;
   const cases: Case[] = [];
+  const undocumented: string[] = [];
 
   /** A body of the schema that passes validation, so that only the field under test can fail. */
   const bases: Record<string, () => Record<string, unknown>> = {
@@ -121,10 +119,6 @@ describe('every text limit, on every route that takes the field', () => {
     }),
   };
 
-  const credential = (o: ApiOperation) => ({ privateKey: key, adminToken: ADMIN_TOKEN })[o.auth ?? ''] ?? linkToken;
-  const pathOf = (o: ApiOperation) =>
-    fillPath(o.path, { id: o.path.startsWith('/v1/checkout/') ? linkId : randomUUID(), merchantCode });
-
   /** Where each table class appears in a schema: [class, path to the object] (the schema itself at ''). */
   function placesIn(schema: string, prefix = '', seen = new Set<string>()): [string, string][] {
     if (seen.has(schema)) return [];
@@ -147,21 +141,20 @@ describe('every text limit, on every route that takes the field', () => {
   }
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'payment-links', 'billing'] });
-    const links = await linksMerchant(stack);
-    ({ key, merchantCode } = links.m);
-    linkId = (await links.link()).id;
-    linkToken = await checkoutToken(stack, linkId);
-    operations = await apiOperations(stack);
+    caller = await RouteCaller.start();
+    ({ stack, key, merchantCode } = caller);
     schemas = (await stack.http('GET', '/openapi.json')).body.components.schemas;
 
-    for (const o of operations) {
+    for (const o of caller.operations) {
       const route = `${o.method} ${o.path}`;
       if (o.body) {
         for (const [schema, prefix] of placesIn(o.body)) {
           for (const [field, max] of Object.entries(limitsOf(schema))) {
             const param = `${prefix}${field}`;
-            const isArray = schemas[schema]?.properties?.[field]?.type === 'array';
+            const property = schemas[schema]?.properties?.[field];
+            const isArray = property?.type === 'array';
+            if (!isArray && property?.maxLength !== max)
+              undocumented.push(`${schema}.${field}: ${property?.maxLength}`);
             cases.push({
               route,
               param: param.replace(/\[0\]/g, '.0'),
@@ -172,7 +165,7 @@ describe('every text limit, on every route that takes the field', () => {
                 if (/(^|\.)nonceData\./.test(param)) setAt(body, 'card', { nonceData: { nonce: 'n' } });
                 if (/(^|\.)tokenData\./.test(param)) setAt(body, 'card', { tokenData: { token: 't' } });
                 setAt(body, param, isArray ? [value] : value);
-                return stack.http(o.method, pathOf(o), { key: credential(o), body });
+                return stack.http(o.method, caller.pathOf(o), { key: caller.credential(o), body });
               },
             });
           }
@@ -188,7 +181,9 @@ describe('every text limit, on every route that takes the field', () => {
           param: q,
           max,
           send: (value) =>
-            stack.http(o.method, `${pathOf(o)}?${q}=${encodeURIComponent(value)}`, { key: credential(o) }),
+            stack.http(o.method, `${caller.pathOf(o)}?${q}=${encodeURIComponent(value)}`, {
+              key: caller.credential(o),
+            }),
         });
       }
     }
@@ -223,6 +218,10 @@ describe('every text limit, on every route that takes the field', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('the OpenAPI document states each limit', () => {
+    expect([...new Set(undocumented)]).toEqual([]);
   });
 
   it('a payment link description of 300 characters is refused', async () => {
