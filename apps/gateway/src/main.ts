@@ -15,6 +15,8 @@ import { closeInternal, guardInternalPaths, internalUrl, listenInternal } from '
 import { mountOpenApi } from './http/openapi';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** The request line and headers together: room for a long query string of unknown fields (named back, encoded). */
+export const HEADER_LIMIT_BYTES = 64 * 1024;
 
 export interface StartGatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -32,6 +34,7 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
   const logger = createLogger({ app: 'gateway', level: config.LOG_LEVEL, destination: o.logDestination });
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    http: { maxHeaderSize: HEADER_LIMIT_BYTES },
     // The client address is the socket's unless the hop is a configured proxy (the ingress): anyone else's
     // X-Forwarded-For is ignored, so an address-based limit cannot be dodged by a header.
     trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,

@@ -12,3 +12,4 @@ export * from './billing';
 export * from './usage.dto';
 export * from './optional-text';
 export * from './field-aliases';
+export * from './text-limits';

@@ -1,8 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { TextLimits } from './text-limits';
 
 /** `merchantCode` where it is optional (DECISIONS §1): needed only when the key maps to several merchants. */
+@TextLimits()
 export class MerchantQuery {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()
@@ -11,6 +13,7 @@ export class MerchantQuery {
 }
 
 /** The list convention of DECISIONS §1: newest first, `limit` 1–100 (default 20), `startingAfter` an id. */
+@TextLimits()
 export class PageQuery extends MerchantQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
   @IsOptional()

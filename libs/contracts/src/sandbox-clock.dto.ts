@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsISO8601, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { TextLimits } from './text-limits';
 
 /** POST /v1/sandbox/clock/advance: exactly one of `to` and `by` (DECISIONS §7). */
+@TextLimits()
 export class AdvanceClockRequest {
   @ApiPropertyOptional({
     description: 'The time to move the clock to (RFC 3339 with a time zone); not earlier than the clock',
@@ -9,7 +11,7 @@ export class AdvanceClockRequest {
   })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @MinLength(1)
   to?: string;
 
   @ApiPropertyOptional({
@@ -18,7 +20,7 @@ export class AdvanceClockRequest {
   })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @MinLength(1)
   by?: string;
 
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })

@@ -6,26 +6,28 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  Length,
   Matches,
   Max,
   Min,
+  MinLength,
 } from 'class-validator';
 import { IDEMPOTENCY_KEY_PATTERN } from './payments/idempotency';
+import { TextLimits } from './text-limits';
 
 /** Most events one batch may carry (DECISIONS §5). */
 export const USAGE_BATCH_MAX = 1000;
 
 /** The fields of one usage event, in a single request and in a batch. */
+@TextLimits()
 class UsageEventFields {
   @ApiProperty({ format: 'uuid', description: 'The subscription the usage belongs to' })
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   subscriptionId: string;
 
   @ApiProperty({ example: 'api_requests', description: 'Code of one of the merchant’s meters' })
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   meterCode: string;
 
   @ApiProperty({ example: 1, minimum: 0, description: 'A non-negative integer' })
@@ -42,11 +44,12 @@ class UsageEventFields {
   })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @MinLength(1)
   occurredAt?: string;
 }
 
 /** POST /v1/subscription/usage (the Idempotency-Key header makes it safe to retry, per meter). */
+@TextLimits()
 export class UsageRequest extends UsageEventFields {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()
@@ -67,6 +70,7 @@ export class UsageBatchEvent extends UsageEventFields {
  * POST /v1/subscription/usage/batch. Each event is validated on its own by the billing service, so one
  * malformed event is an error in its own result, not a refusal of the batch.
  */
+@TextLimits()
 export class UsageBatchRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()

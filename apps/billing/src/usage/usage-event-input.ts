@@ -1,5 +1,7 @@
-import { isValidIdempotencyKey, UsageBatchEvent } from '@app/contracts';
+import { isValidIdempotencyKey, TEXT_LIMITS, UsageBatchEvent } from '@app/contracts';
 import { DomainError } from '@app/errors';
+
+const LIMITS = TEXT_LIMITS.UsageEventFields;
 
 /**
  * One event of a usage batch, checked by hand against the rules of the `UsageBatchEvent` DTO: class-validator
@@ -15,10 +17,10 @@ export function readUsageBatchEvent(value: unknown): UsageBatchEvent | DomainErr
   // In the order class-validator reports them: the subclass's own field first.
   const problem =
     (v.idempotencyKey == null ? undefined : key(v.idempotencyKey)) ??
-    text(v.subscriptionId, 'subscriptionId', 255) ??
-    text(v.meterCode, 'meterCode', 255) ??
+    text(v.subscriptionId, 'subscriptionId', LIMITS.subscriptionId) ??
+    text(v.meterCode, 'meterCode', LIMITS.meterCode) ??
     quantity(v.quantity) ??
-    (v.occurredAt == null ? undefined : text(v.occurredAt, 'occurredAt', 64));
+    (v.occurredAt == null ? undefined : text(v.occurredAt, 'occurredAt', LIMITS.occurredAt));
   if (problem) return problem;
   const event: UsageBatchEvent = {
     subscriptionId: v.subscriptionId as string,

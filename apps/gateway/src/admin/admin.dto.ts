@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, MinLength } from 'class-validator';
 import { ENVIRONMENTS } from '@app/contracts';
+import { TextLimits } from '@app/contracts';
 
 export const MERCHANT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
+@TextLimits()
 export class CreateMerchantRequest {
   @ApiProperty({ example: 'acme', description: 'Letters, digits, _ and -, up to 64 characters' })
   @IsString()
@@ -12,7 +14,7 @@ export class CreateMerchantRequest {
 
   @ApiProperty({ example: 'Acme Inc.' })
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   name: string;
 }
 
@@ -25,6 +27,7 @@ export class MerchantResponse {
   @ApiProperty() createdAt: string;
 }
 
+@TextLimits()
 export class CreateKeyRequest {
   @ApiProperty({ example: ['acme'], type: [String] })
   @IsArray()
@@ -61,6 +64,7 @@ export class KeyResponse {
   @ApiPropertyOptional({ nullable: true, type: String }) revokedAt: string | null;
 }
 
+@TextLimits()
 export class ListKeysQuery {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
 }

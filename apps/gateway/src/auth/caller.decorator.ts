@@ -1,11 +1,13 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CallerContext } from '@app/contracts';
+import { CallerContext, TEXT_LIMITS } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { PrivateKeyGuard } from './api-key.guard';
 import { Principal } from './principal';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
+
+const MERCHANT_CODE_MAX = TEXT_LIMITS.MerchantQuery.merchantCode;
 
 /**
  * The merchant a request acts for: `merchantCode` from the body (or query on GET) must be one of the key's
@@ -25,6 +27,13 @@ export function resolveCaller(
   if (absent && o.merchantCodeRequired) throw DomainError.validation('merchantCode is required', 'merchantCode');
   if (!absent) {
     if (typeof merchantCode !== 'string') throw DomainError.validation('merchantCode must be a string', 'merchantCode');
+    // Its limit is checked here too: the caller is resolved before the body pipe would refuse it.
+    if (merchantCode.length > MERCHANT_CODE_MAX) {
+      throw DomainError.validation(
+        `merchantCode must be shorter than or equal to ${MERCHANT_CODE_MAX} characters`,
+        'merchantCode',
+      );
+    }
     if (!principal.merchantCodes.includes(merchantCode)) {
       throw new DomainError(
         'MERCHANT_MISMATCH',

@@ -34,6 +34,10 @@ describe('resolveCaller', () => {
     expect(codeOf(() => resolveCaller(key(['a']), 'r', 'c'))).toBe('MERCHANT_MISMATCH');
     expect(codeOf(() => resolveCaller(key(['a']), 'r', 7))).toBe('VALIDATION_FAILED');
   });
+  it('refuses a merchantCode over its limit as a validation failure, before the merchant check', () => {
+    expect(codeOf(() => resolveCaller(key(['a']), 'r', 'x'.repeat(65)))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => resolveCaller(key(['a']), 'r', 'x'.repeat(64)))).toBe('MERCHANT_MISMATCH');
+  });
   it('carries the integer merchantId of the merchant it resolved', () => {
     const principal = { ...key(['a', 'b']), merchantIds: { a: 1, b: 2 } };
     expect(resolveCaller(principal, 'r', 'b')).toMatchObject({ merchantCode: 'b', merchantId: 2 });

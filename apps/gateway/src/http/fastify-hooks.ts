@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import { Draining, Metrics, requestContext, RequestStore } from '@app/observability';
+import { discardBody } from './discard-body';
 import { toErrorResponse } from './error-response';
+import { ignoredFieldsHeader, isValidFieldValue } from './ignored-fields-header';
 import { sendError } from './send-error';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -33,8 +35,7 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
   });
 
   app.addHook('onSend', (request: FastifyRequest & { store?: RequestStore }, reply, payload, done) => {
-    const ignored = request.store?.ignoredFields;
-    if (ignored?.length) void reply.header('x-ignored-fields', [...new Set(ignored)].join(', '));
+    setIgnoredFields(request, reply, logger);
     // Stopping: the client's next request goes to a new connection, hence to another replica.
     if (draining.active) void reply.header('connection', 'close');
     done(null, payload);
@@ -62,6 +63,33 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
   app.setErrorHandler((error, request, reply) => {
     const response = toErrorResponse(error, String(request.id));
     if (response.unexpected) logger.error({ err: error, requestId: request.id }, 'Unexpected error');
-    sendError(reply, response);
+    if ((error as { code?: string }).code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, response);
+    // 413 while the client may still be sending: read the rest first, so it can read the answer. A body
+    // beyond the bound is answered at once and the connection closed.
+    void discardBody(request.raw).then((ended) => {
+      if (ended) void reply.removeHeader('connection');
+      else {
+        logger.warn({ requestId: request.id }, 'Body over the limit not read to its end: answering and closing');
+        void reply.header('connection', 'close');
+      }
+      sendError(reply, response);
+    });
   });
+}
+
+/**
+ * Names the ignored fields, encoded and capped. The answer may already be committed (a capture, a replay of
+ * its key): a header that cannot be built is left out and logged, and never changes the answer.
+ */
+function setIgnoredFields(request: FastifyRequest & { store?: RequestStore }, reply: FastifyReply, logger: Logger) {
+  const ignored = request.store?.ignoredFields;
+  if (!ignored?.length) return;
+  try {
+    const value = ignoredFieldsHeader(ignored);
+    if (value === undefined) return;
+    if (!isValidFieldValue(value)) throw new Error('not a valid header value');
+    void reply.header('x-ignored-fields', value);
+  } catch (err) {
+    logger.warn({ err, requestId: request.id }, 'X-Ignored-Fields left out');
+  }
 }

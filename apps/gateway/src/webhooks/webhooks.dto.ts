@@ -13,10 +13,11 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { ALL_EVENT_TYPES, EmptyAsAbsent, MerchantQuery, WEBHOOK_ANY_EVENT } from '@app/contracts';
+import { ALL_EVENT_TYPES, EmptyAsAbsent, MerchantQuery, TextLimits, WEBHOOK_ANY_EVENT } from '@app/contracts';
 
 const SUBSCRIBABLE = [...ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT];
 
+@TextLimits()
 export class CreateWebhookEndpointRequest extends MerchantQuery {
   @ApiProperty({
     example: 'https://shop.example.com/webhooks/payments',
@@ -24,7 +25,6 @@ export class CreateWebhookEndpointRequest extends MerchantQuery {
   })
   @IsString()
   @MinLength(1)
-  @MaxLength(2048)
   url: string;
 
   @ApiProperty({

@@ -8,13 +8,14 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Length,
   Matches,
   Max,
   Min,
+  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { METER_CODE_PATTERN } from './plan.dto';
+import { TextLimits } from '../text-limits';
 
 export const METER_AGGREGATIONS = ['sum', 'count', 'max', 'last'] as const;
 export type MeterAggregation = (typeof METER_AGGREGATIONS)[number];
@@ -54,6 +55,7 @@ export class PricingDto {
 }
 
 /** POST /v1/subscription/meter. */
+@TextLimits()
 export class CreateMeterRequest {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
 
@@ -62,7 +64,7 @@ export class CreateMeterRequest {
   @Matches(METER_CODE_PATTERN, { message: 'code must be 1-64 letters, digits or . _ -' })
   code: string;
 
-  @ApiProperty({ example: 'API requests' }) @IsString() @Length(1, 255) name: string;
+  @ApiProperty({ example: 'API requests' }) @IsString() @MinLength(1) name: string;
   @ApiProperty({ enum: METER_AGGREGATIONS }) @IsIn(METER_AGGREGATIONS) aggregation: MeterAggregation;
   @ApiPropertyOptional({ default: 0 }) @IsOptional() @IsInt() @Min(0) @Max(MAX_MONEY) includedUnits?: number;
 

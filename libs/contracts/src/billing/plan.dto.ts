@@ -3,19 +3,20 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsISO31661Alpha2,
   IsIn,
   IsInt,
-  IsISO31661Alpha2,
   IsOptional,
   IsString,
-  Length,
   Matches,
   Max,
   Min,
+  MinLength,
 } from 'class-validator';
 import { PageQuery } from '../query.dto';
 import { EmptyAsAbsent } from '../optional-text';
 import { Refused } from './billing-validators';
+import { TextLimits } from '../text-limits';
 
 export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
@@ -24,10 +25,11 @@ const MAX_MONEY = Number.MAX_SAFE_INTEGER;
 export const METER_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** POST /v1/subscription/plan (DECISIONS §5 defaults: intervalCount 1, isActive true, exponent of the currency). */
+@TextLimits()
 export class CreatePlanRequest {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
-  @ApiProperty({ example: 'Pro monthly' }) @IsString() @Length(1, 255) name: string;
-  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) description?: string;
+  @ApiProperty({ example: 'Pro monthly' }) @IsString() @MinLength(1) name: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) description?: string;
   @ApiProperty({ enum: PLAN_INTERVALS }) @IsIn(PLAN_INTERVALS) interval: PlanInterval;
 
   @ApiPropertyOptional({ default: 1, minimum: 1, maximum: 365 })
@@ -80,10 +82,11 @@ export class CreatePlanRequest {
 const IMMUTABLE = (field: string) => `${field} cannot be changed: create a new plan and change-plan the subscribers`;
 
 /** PATCH /v1/subscription/plan/{id}: omitted fields are unchanged; `availableCountries` replaces the list. */
+@TextLimits()
 export class UpdatePlanRequest {
-  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) name?: string;
-  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) description?: string;
+  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) name?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) description?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() isActive?: boolean;
 
   @ApiPropertyOptional({ type: [String] })

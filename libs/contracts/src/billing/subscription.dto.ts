@@ -3,15 +3,16 @@ import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsEmail,
+  IsISO8601,
   IsIn,
   IsInt,
-  IsISO8601,
   IsObject,
   IsOptional,
   IsString,
   Length,
   Max,
   Min,
+  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { CardRequestDto } from '../payments/purchase.dto';
@@ -21,6 +22,7 @@ import { EmptyAsAbsent } from '../optional-text';
 import { Refused } from './billing-validators';
 import { InvoiceView } from './invoice.dto';
 import { PlanView } from './plan.dto';
+import { TextLimits } from '../text-limits';
 
 export const SUBSCRIPTION_STATUSES = [
   'pending',
@@ -47,12 +49,13 @@ export class SubscriptionCardDto extends PickType(CardRequestDto, [
 }
 
 /** POST /v1/subscription; also the body of `cmd.billing.subscription.create` (payment links send it). */
+@TextLimits()
 export class CreateSubscriptionRequest {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
   @ApiProperty() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) planId: number;
-  @ApiProperty() @IsEmail() @Length(1, 255) customerEmail: string;
-  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) customerName?: string;
-  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 64) customerDocument?: string;
+  @ApiProperty() @IsEmail() @MinLength(1) customerEmail: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) customerName?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) customerDocument?: string;
 
   @ApiProperty({ type: SubscriptionCardDto })
   @IsObject()
@@ -64,7 +67,7 @@ export class CreateSubscriptionRequest {
   @EmptyAsAbsent()
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @MinLength(1)
   firstPaymentId?: string;
 
   @ApiPropertyOptional({ description: 'RFC 3339, in the future: defers the first charge (status pending)' })
@@ -72,7 +75,7 @@ export class CreateSubscriptionRequest {
   @IsISO8601({ strict: true, strictSeparator: true })
   startAt?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsString() @Length(1, 64) parentSubscriptionId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsString() @MinLength(1) parentSubscriptionId?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() propagateLifecycle?: boolean;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
@@ -83,10 +86,12 @@ export class CreateSubscriptionRequest {
 }
 
 /** Operations whose SPEC body is only a required `merchantCode` (cancel). */
+@TextLimits()
 export class RequiredMerchantBody {
-  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
+  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
 }
 
+@TextLimits()
 export class OptionalMerchantBody {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
 }
@@ -98,8 +103,9 @@ export class SubscriptionIdCommand {
 export const APPLY_AT = ['now', 'next_billing'] as const;
 
 /** POST /v1/subscription/{id}/change-plan. */
+@TextLimits()
 export class ChangePlanRequest {
-  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
+  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
   @ApiProperty() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) planId: number;
   @ApiPropertyOptional({ enum: APPLY_AT, default: 'next_billing' }) @IsOptional() @IsIn(APPLY_AT) applyAt?: string;
 }
@@ -109,8 +115,9 @@ export class ChangePlanCommand extends ChangePlanRequest {
 }
 
 /** POST /v1/subscription/{id}/payment-method: a new CIT with card or nonce data. */
+@TextLimits()
 export class PaymentMethodRequest {
-  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
+  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
 
   @ApiProperty({ type: SubscriptionCardDto })
   @IsObject()
@@ -124,6 +131,7 @@ export class PaymentMethodCommand extends PaymentMethodRequest {
 }
 
 /** GET /v1/subscription. */
+@TextLimits()
 export class ListSubscriptionsQuery extends PageQuery {
   @ApiPropertyOptional()
   @IsOptional()
@@ -133,12 +141,13 @@ export class ListSubscriptionsQuery extends PageQuery {
   @Max(Number.MAX_SAFE_INTEGER)
   planId?: number;
   @ApiPropertyOptional({ enum: SUBSCRIPTION_STATUSES }) @IsOptional() @IsIn(SUBSCRIPTION_STATUSES) status?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) customerEmail?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) customerEmail?: string;
 }
 
 /** GET /v1/subscription/{id}: SPEC marks merchantCode required. */
+@TextLimits()
 export class RequiredMerchantQuery {
-  @ApiProperty() @IsString() @Length(1, 64) merchantCode: string;
+  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
 }
 
 export class ScheduledPlanChangeView {

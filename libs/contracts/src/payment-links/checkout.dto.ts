@@ -5,8 +5,8 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Length,
   MaxLength,
+  MinLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -14,12 +14,14 @@ import type { Environment } from '../context';
 import { AmountDto } from '../payments/amount.dto';
 import { PaymentResponse } from '../payments/payment.dto';
 import { AmountMode, LinkStatus, LinkType, PaymentLinkResponse } from './payment-link.dto';
+import { TextLimits } from '../text-limits';
 
 /** POST /v1/checkout/{id}/pay: the hosted checkout (or any page with the link's client token) pays the link. */
+@TextLimits()
 export class PayLinkRequest {
   @ApiProperty({ description: 'A nonce from POST /v1/sdk/nonce, made with this link’s client token' })
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   nonce: string;
 
   @ApiPropertyOptional({ type: AmountDto, description: 'Required on customer_entered links' })
@@ -33,20 +35,20 @@ export class PayLinkRequest {
   @IsOptional()
   @ValidateIf((o: PayLinkRequest) => o.customerEmail !== '')
   @IsEmail()
-  @MaxLength(255)
   customerEmail?: string;
 
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) customerName?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() customerName?: string;
 }
 
 export class PayLinkCommand extends PayLinkRequest {
   @IsString() @MaxLength(255) linkId: string;
 }
 
+@TextLimits()
 export class ResumeLinkRequest {
   @ApiProperty({ description: 'actionRequired.sessionId of the payment this link started' })
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   sessionId: string;
 }
 

@@ -3,14 +3,14 @@ import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsEmail,
+  IsISO8601,
   IsIn,
   IsInt,
-  IsISO8601,
   IsObject,
   IsOptional,
   IsString,
-  IsUrl,
   IsUUID,
+  IsUrl,
   Matches,
   Max,
   MaxLength,
@@ -20,6 +20,7 @@ import {
 } from 'class-validator';
 import { IsMetadata } from '../payments/validators';
 import { PageQuery } from '../query.dto';
+import { TextLimits } from '../text-limits';
 
 export const LINK_TYPES = ['one-time', 'subscription'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -46,6 +47,7 @@ export class LinkAmountDto {
 }
 
 /** POST /v1/payment-link (SPEC "Payment link", DECISIONS §4). */
+@TextLimits()
 export class CreatePaymentLinkRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()
@@ -88,18 +90,17 @@ export class CreatePaymentLinkRequest {
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() checkoutConfigId?: string;
 
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) title?: string;
-  @ApiPropertyOptional({ maxLength: 1000 }) @IsOptional() @IsString() @MaxLength(1000) description?: string;
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) reference?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() title?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() description?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() reference?: string;
 
   @ApiPropertyOptional({ description: 'Prefills the payer’s email' })
   @IsOptional()
   @ValidateIf((o: CreatePaymentLinkRequest) => o.customerEmail !== '')
   @IsEmail()
-  @MaxLength(255)
   customerEmail?: string;
 
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) customerName?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() customerName?: string;
 
   @ApiPropertyOptional({ description: 'Where the payer goes after a successful payment (http or https)' })
   @IsOptional()
@@ -108,7 +109,6 @@ export class CreatePaymentLinkRequest {
     { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
     { message: 'returnUrl must be an http(s) URL' },
   )
-  @MaxLength(2048)
   returnUrl?: string;
 
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() saveCardEnabled?: boolean;
@@ -184,6 +184,7 @@ export class PaymentLinkIdCommand {
 }
 
 /** What the gateway forwards for GET /v1/payment-link. */
+@TextLimits()
 export class ListPaymentLinksCommand {
   @IsOptional() @IsInt() @Min(1) @Max(100) limit?: number;
   @IsOptional() @IsString() startingAfter?: string;

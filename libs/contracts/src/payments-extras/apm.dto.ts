@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { TextLimits } from '../text-limits';
 
 export const APM_METHODS = ['pix', 'boleto', 'ach'] as const;
 export type ApmMethod = (typeof APM_METHODS)[number];
@@ -56,6 +57,7 @@ export class AchApmData {
 export const SETTLE_OUTCOMES = ['paid', 'failed', 'expired'] as const;
 export type SettleOutcome = (typeof SETTLE_OUTCOMES)[number];
 
+@TextLimits()
 export class SettleRequest {
   @ApiProperty({ enum: SETTLE_OUTCOMES }) @IsIn(SETTLE_OUTCOMES) outcome: SettleOutcome;
 

@@ -1,9 +1,9 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  IsInt,
   IsISO31661Alpha2,
   IsISO4217CurrencyCode,
+  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -11,7 +11,6 @@ import {
   IsUUID,
   Matches,
   Max,
-  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
@@ -19,6 +18,7 @@ import {
 import * as currencyCodes from 'currency-codes';
 import { EmptyAsAbsent } from '../optional-text';
 import { CardAddressDto } from '../payments/purchase.dto';
+import { TextLimits } from '../text-limits';
 
 /** The amount a checkout is for, recorded in the client token for the SDK to show. */
 export class SdkAmount {
@@ -47,6 +47,7 @@ export function minorUnitsAsAmount(value: unknown, currency: unknown): unknown {
 }
 
 @ApiExtraModels(SdkAmount)
+@TextLimits()
 export class SdkSessionRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()
@@ -78,7 +79,6 @@ export class SdkSessionRequest {
   @IsOptional()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(255)
   customerId?: string;
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() checkoutConfigId?: string;
@@ -91,17 +91,17 @@ export class SdkSessionResponse {
 }
 
 /** The raw card the browser SDK collects; it becomes a single-use nonce. */
+@TextLimits()
 export class NonceCardData {
   @ApiProperty({ example: '4111111111111111', description: 'Digits only; Luhn-checked' })
   @IsString()
   @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12 to 19 digits' })
   cardNumber: string;
 
-  @ApiPropertyOptional({ maxLength: 255 })
+  @ApiPropertyOptional()
   @EmptyAsAbsent()
   @IsOptional()
   @IsString()
-  @MaxLength(255)
   cardholderName?: string;
 
   @ApiProperty({ example: '12' })

@@ -1,14 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MinLength } from 'class-validator';
 import type { Environment } from '../context';
+import { TextLimits } from '../text-limits';
 
 export const CHALLENGE_OUTCOMES = ['authenticated', 'failed'] as const;
 export type ChallengeOutcome = (typeof CHALLENGE_OUTCOMES)[number];
 
+@TextLimits()
 export class ResumeRequest {
   @ApiProperty({ description: 'actionRequired.sessionId of a pending_3ds or pending_action payment' })
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   sessionId: string;
 }
 
@@ -16,6 +18,7 @@ export class ChallengeOutcomeRequest {
   @ApiProperty({ enum: CHALLENGE_OUTCOMES }) @IsIn(CHALLENGE_OUTCOMES) outcome: ChallengeOutcome;
 }
 
+@TextLimits()
 export class SandboxChallengeRequest extends ChallengeOutcomeRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()

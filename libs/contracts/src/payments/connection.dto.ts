@@ -7,22 +7,24 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  Length,
   Matches,
   Max,
   Min,
+  MinLength,
 } from 'class-validator';
 import { ENVIRONMENTS, Environment } from '../context';
 import { ACQUIRERS, Acquirer, PAYMENT_METHODS, PaymentMethod } from './payment-types';
+import { TextLimits } from '../text-limits';
 
 /** POST /v1/admin/merchants/{merchantCode}/connections: creates the connection, or replaces the one with that code. */
+@TextLimits()
 export class ConnectionRequest {
   @ApiProperty({ example: 'sandbox-eu' })
   @IsString()
   @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'connectionCode must be 1-64 letters, digits, _ or -' })
   connectionCode: string;
 
-  @ApiProperty({ example: 'Sandbox Europe' }) @IsString() @Length(1, 255) connectionName: string;
+  @ApiProperty({ example: 'Sandbox Europe' }) @IsString() @MinLength(1) connectionName: string;
   @ApiProperty({ enum: ACQUIRERS }) @IsIn(ACQUIRERS) acquirer: Acquirer;
   @ApiProperty({ enum: ENVIRONMENTS }) @IsIn(ENVIRONMENTS) environment: Environment;
 

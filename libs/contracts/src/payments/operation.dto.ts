@@ -1,26 +1,29 @@
 import { PageQuery } from '../query.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, Length, MinLength, ValidateNested } from 'class-validator';
 import { AmountDto } from './amount.dto';
 import { EmptyAsAbsent } from '../optional-text';
+import { TextLimits } from '../text-limits';
 
 /** capture and refund: `merchantCode` is required there (SPEC). */
+@TextLimits()
 export class CaptureRequest {
-  @ApiProperty({ example: 'acme' }) @IsString() @Length(1, 64) merchantCode: string;
+  @ApiProperty({ example: 'acme' }) @IsString() @MinLength(1) merchantCode: string;
   @ApiProperty({ type: AmountDto }) @IsObject() @ValidateNested() @Type(() => AmountDto) amount: AmountDto;
   @ApiPropertyOptional({ description: 'Your internal reference' })
   @EmptyAsAbsent()
   @IsOptional()
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   reference?: string;
 }
 
 export class RefundRequest extends CaptureRequest {}
 
+@TextLimits()
 export class CancelRequest {
-  @ApiProperty({ example: 'acme' }) @IsString() @Length(1, 64) merchantCode: string;
+  @ApiProperty({ example: 'acme' }) @IsString() @MinLength(1) merchantCode: string;
 
   @ApiPropertyOptional({ type: AmountDto, description: 'Optional; when sent it must be the whole authorized amount' })
   @IsOptional()
@@ -28,29 +31,34 @@ export class CancelRequest {
   @Type(() => AmountDto)
   amount?: AmountDto;
 
-  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) reference?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) reference?: string;
 }
 
+@TextLimits()
 export class CancelOrRefundRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @MinLength(1)
   merchantCode?: string;
 
-  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) reference?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) reference?: string;
 }
 
 /** The command messages of the operations carry the payment id from the path next to the body. */
+@TextLimits()
 export class CaptureCommand extends CaptureRequest {
   @IsString() id: string;
 }
+@TextLimits()
 export class RefundCommand extends CaptureRequest {
   @IsString() id: string;
 }
+@TextLimits()
 export class CancelCommand extends CancelRequest {
   @IsString() id: string;
 }
+@TextLimits()
 export class CancelOrRefundCommand extends CancelOrRefundRequest {
   @IsString() id: string;
 }
@@ -61,6 +69,7 @@ export class PaymentLookupCommand {
 }
 
 /** GET /v1/payment: every attempt with an orderCode (or all payments), newest first. */
+@TextLimits()
 export class ListPaymentsQuery extends PageQuery {
-  @ApiPropertyOptional({ example: 'order-1001' }) @IsOptional() @IsString() @Length(1, 255) orderCode?: string;
+  @ApiPropertyOptional({ example: 'order-1001' }) @IsOptional() @IsString() @MinLength(1) orderCode?: string;
 }

@@ -3,18 +3,18 @@ import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsEmail,
-  IsIn,
-  IsInt,
   IsIP,
   IsISO31661Alpha2,
+  IsIn,
+  IsInt,
   IsObject,
   IsOptional,
   IsString,
   IsUrl,
-  Length,
   Matches,
   Max,
   Min,
+  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { AmountDto } from './amount.dto';
@@ -22,34 +22,31 @@ import { CARD_ON_FILE_INITIATORS, CARD_ON_FILE_TYPES, CARD_TYPES } from './payme
 import { IsMetadata } from './validators';
 import { EmptyAsAbsent } from '../optional-text';
 import { FieldAliases } from '../field-aliases';
+import { TextLimits } from '../text-limits';
 
 /** A merchant-supplied receipt id: it is also a path segment of the inquiry route, so no slashes or spaces. */
 export const PAYMENT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:#-]{0,63}$/;
 
 /** The provider's plugins send `address1`, `address2` and `countryCode`. */
 @FieldAliases({ address1: 'line1', address2: 'line2', countryCode: 'country' })
+@TextLimits()
 export class CardAddressDto {
   @ApiPropertyOptional({ description: 'Also accepted as `address1`' })
   @IsOptional()
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   line1?: string;
-
-  @ApiPropertyOptional({ description: 'Also accepted as `address2`' })
-  @IsOptional()
-  @IsString()
-  @Length(0, 255)
-  line2?: string;
-
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) city?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) state?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 32) postalCode?: string;
+  @ApiPropertyOptional({ description: 'Also accepted as `address2`' }) @IsOptional() @IsString() line2?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) city?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) state?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) postalCode?: string;
   @ApiPropertyOptional({ example: 'US', description: 'ISO 3166-1 alpha-2; also accepted as `countryCode`' })
   @IsOptional()
   @IsISO31661Alpha2()
   country?: string;
 }
 
+@TextLimits()
 export class CardDataDto {
   @ApiProperty({ example: '4111111111111111', description: 'Digits only; must pass the Luhn check' })
   @IsString()
@@ -60,7 +57,7 @@ export class CardDataDto {
   @EmptyAsAbsent()
   @IsOptional()
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   cardholderName?: string;
 
   @ApiProperty({ example: '12', description: '"MM"' })
@@ -90,14 +87,15 @@ export class CardDataDto {
   @Type(() => CardAddressDto)
   cardAddress?: CardAddressDto;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) documentNumber?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) documentNumber?: string;
 
   @ApiPropertyOptional({ enum: CARD_TYPES }) @IsOptional() @IsIn(CARD_TYPES) typeOverride?: 'credit' | 'debit';
 }
 
+@TextLimits()
 export class NonceDataDto {
-  @ApiProperty({ description: 'From POST /v1/sdk/nonce' }) @IsString() @Length(1, 255) nonce: string;
-  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) cardholderName?: string;
+  @ApiProperty({ description: 'From POST /v1/sdk/nonce' }) @IsString() @MinLength(1) nonce: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) cardholderName?: string;
 
   @ApiPropertyOptional({ type: CardAddressDto })
   @IsOptional()
@@ -109,8 +107,9 @@ export class NonceDataDto {
   @ApiPropertyOptional({ enum: CARD_TYPES }) @IsOptional() @IsIn(CARD_TYPES) typeOverride?: 'credit' | 'debit';
 }
 
+@TextLimits()
 export class TokenDataDto {
-  @ApiProperty({ example: 'vt_…' }) @IsString() @Length(1, 255) token: string;
+  @ApiProperty({ example: 'vt_…' }) @IsString() @MinLength(1) token: string;
 
   @ApiPropertyOptional()
   @IsOptional()
@@ -134,6 +133,7 @@ export class CardOnFileDto {
 }
 
 /** Exactly one instrument among cardData, nonceData and tokenData, plus stored-credential modifiers. */
+@TextLimits()
 export class CardRequestDto {
   @ApiPropertyOptional({ type: CardDataDto })
   @IsOptional()
@@ -164,15 +164,16 @@ export class CardRequestDto {
   @ApiPropertyOptional({ description: 'Network transaction id of the original cardholder-initiated payment' })
   @IsOptional()
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   networkTransactionId?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 255) networkReferenceId?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) networkReferenceId?: string;
 }
 
 /** APM details; which fields a method needs is checked by the service per `paymentMethod`. */
+@TextLimits()
 export class ApmRequestDto {
-  @ApiPropertyOptional({ description: 'pix, boleto' }) @IsOptional() @IsString() @Length(1, 64) payerDocument?: string;
+  @ApiPropertyOptional({ description: 'pix, boleto' }) @IsOptional() @IsString() @MinLength(1) payerDocument?: string;
 
   @ApiPropertyOptional({ description: 'pix' })
   @IsOptional()
@@ -181,7 +182,7 @@ export class ApmRequestDto {
   @Max(30 * 24 * 3600)
   expiresInSeconds?: number;
 
-  @ApiPropertyOptional({ description: 'boleto' }) @IsOptional() @IsString() @Length(1, 255) payerName?: string;
+  @ApiPropertyOptional({ description: 'boleto' }) @IsOptional() @IsString() @MinLength(1) payerName?: string;
 
   @ApiPropertyOptional({ description: 'boleto, "YYYY-MM-DD"' })
   @IsOptional()
@@ -189,9 +190,9 @@ export class ApmRequestDto {
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dueDate must be "YYYY-MM-DD"' })
   dueDate?: string;
 
-  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @Length(1, 255) accountHolderName?: string;
-  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @Length(1, 34) accountNumber?: string;
-  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @Length(1, 34) routingNumber?: string;
+  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @MinLength(1) accountHolderName?: string;
+  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @MinLength(1) accountNumber?: string;
+  @ApiPropertyOptional({ description: 'ach' }) @IsOptional() @IsString() @MinLength(1) routingNumber?: string;
 
   @ApiPropertyOptional({ enum: ['checking', 'savings'], description: 'ach' })
   @IsOptional()
@@ -199,32 +200,35 @@ export class ApmRequestDto {
   accountType?: 'checking' | 'savings';
 }
 
+@TextLimits()
 export class ShopperDto {
   @ApiPropertyOptional({ description: 'The merchant’s id of the shopper; required when tokenizing' })
   @IsOptional()
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   id?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsEmail() @Length(1, 255) email?: string;
-  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @Length(1, 255) name?: string;
+  @ApiPropertyOptional() @IsOptional() @IsEmail() @MinLength(1) email?: string;
+  @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) name?: string;
 }
 
+@TextLimits()
 export class ThreeDsSetupDto {
   @ApiPropertyOptional({ description: 'Device-data-collection session id, on a retry of the original request' })
   @IsOptional()
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   sessionId?: string;
 }
 
 /** POST /v1/payment/purchase and /v1/payment/authorization. */
+@TextLimits()
 export class PurchaseRequest {
-  @ApiProperty({ example: 'acme' }) @IsString() @Length(1, 64) merchantCode: string;
+  @ApiProperty({ example: 'acme' }) @IsString() @MinLength(1) merchantCode: string;
 
   @ApiProperty({ example: 'order-1001', description: 'The merchant’s order reference' })
   @IsString()
-  @Length(1, 255)
+  @MinLength(1)
   orderCode: string;
 
   @ApiPropertyOptional({
@@ -252,7 +256,7 @@ export class PurchaseRequest {
   @ApiPropertyOptional({ example: 'card', description: 'Omit for card; `pix`, `boleto` or `ach` for an APM' })
   @IsOptional()
   @IsString()
-  @Length(1, 32)
+  @MinLength(1)
   paymentMethod?: string;
 
   @ApiPropertyOptional({ type: ShopperDto })
@@ -267,13 +271,13 @@ export class PurchaseRequest {
     { protocols: ['https'], require_protocol: true, require_tld: false },
     { message: 'webhookUrl must be an https URL' },
   )
-  @Length(1, 2048)
+  @MinLength(1)
   webhookUrl?: string;
 
   @ApiPropertyOptional({ description: 'Pins the payment to one connection' })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @MinLength(1)
   connectionCode?: string;
 
   @ApiPropertyOptional({ example: '203.0.113.7' }) @IsOptional() @IsIP() ipAddress?: string;

@@ -1,0 +1,124 @@
+import { request } from 'node:http';
+import { ApiOperation } from '../support/openapi-routes';
+import { TestStack } from '../support/stack';
+import { RouteCaller } from './route-caller';
+
+jest.setTimeout(900_000);
+
+const MiB = 1024 * 1024;
+const ATTEMPTS = 20;
+const SOCKETS = 4;
+const CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+interface Outcome {
+  status?: number;
+  code?: string;
+  requestIdMatches?: boolean;
+  error?: string;
+}
+
+/**
+ * A real client: writes the body in 64 KiB chunks as fast as the server takes them (with Content-Length, or
+ * chunked), and reads the answer whenever it comes. A reset or a broken pipe before an answer is a failure.
+ */
+function postLarge(url: string, path: string, size: number, chunked: boolean, key?: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (o: Outcome) => {
+      if (!settled) resolve(o);
+      settled = true;
+    };
+    const headers: Record<string, string | number> = { 'content-type': 'application/json' };
+    if (!chunked) headers['content-length'] = size;
+    if (key) headers.authorization = `Bearer ${key}`;
+    const req = request(`${url}${path}`, { method: 'POST', headers, agent: false });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('error', (e: NodeJS.ErrnoException) => settle({ status: res.statusCode, error: e.code ?? e.message }));
+      res.on('end', () => {
+        try {
+          const error = JSON.parse(text).error;
+          settle({
+            status: res.statusCode,
+            code: error?.code,
+            requestIdMatches: error?.requestId === res.headers['x-request-id'],
+          });
+        } catch {
+          settle({ status: res.statusCode, error: `not JSON: ${text.slice(0, 100)}` });
+        }
+      });
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => settle({ error: e.code ?? e.message }));
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        const n = Math.min(CHUNK.length, size - sent);
+        sent += n;
+        if (!req.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+/** Runs the jobs on a few sockets at a time. */
+async function onSockets<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: SOCKETS }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]();
+      }
+    }),
+  );
+  return out;
+}
+
+describe('bodies over the limit: every sender reads 413', () => {
+  let caller: RouteCaller;
+  let stack: TestStack;
+  let posts: ApiOperation[];
+
+  beforeAll(async () => {
+    caller = await RouteCaller.start();
+    stack = caller.stack;
+    posts = caller.operations.filter((o) => o.method === 'POST');
+  });
+  afterAll(() => stack.stop());
+
+  it('covers every POST route of /openapi.json', () => {
+    expect(posts.length).toBeGreaterThan(30);
+    expect(posts.map((o) => o.path)).toEqual(
+      expect.arrayContaining(['/v1/payment/{id}/cancel', '/v1/payment/purchase', '/v1/checkout/{id}/pay']),
+    );
+  });
+
+  it.each([
+    ['2 MiB', 2 * MiB],
+    ['20 MiB', 20 * MiB],
+  ])('%s on every POST route, 20 times each: every attempt reads 413 PAYLOAD_TOO_LARGE', async (_, size) => {
+    const rssBefore = process.memoryUsage().rss;
+    const jobs = posts.flatMap((o) =>
+      Array.from({ length: ATTEMPTS }, (__, i) => async () => {
+        const outcome = await postLarge(stack.url, caller.pathOf(o), size, i % 2 === 1, caller.credential(o));
+        return { route: `${o.method} ${o.path}`, chunked: i % 2 === 1, ...outcome };
+      }),
+    );
+    const outcomes = await onSockets(jobs);
+    const wrong = outcomes.filter((o) => o.status !== 413 || o.code !== 'PAYLOAD_TOO_LARGE' || !o.requestIdMatches);
+    expect(wrong).toEqual([]);
+    expect(outcomes).toHaveLength(posts.length * ATTEMPTS);
+    // Refused bodies are read and dropped as they come, never held.
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * MiB);
+  });
+
+  it('the gateway still answers normally afterwards', async () => {
+    const r = await stack.http('GET', `/v1/ping?merchantCode=${caller.merchantCode}`, { key: caller.key });
+    expect(r.status).toBe(200);
+  });
+});

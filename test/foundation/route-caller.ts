@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { checkoutToken, linksMerchant } from '../payment-links/link-fixtures';
+import { ApiOperation, apiOperations, fillPath } from '../support/openapi-routes';
+import { ADMIN_TOKEN, TestStack } from '../support/stack';
+
+/**
+ * Calls any route of /openapi.json as its rightful caller: a merchant's private key, the admin token, or on
+ * the browser routes a payment link's client token (keyless routes do not read it); path ids are the link's on
+ * the checkout routes and fresh uuids elsewhere.
+ */
+export class RouteCaller {
+  private constructor(
+    readonly stack: TestStack,
+    readonly operations: ApiOperation[],
+    readonly key: string,
+    readonly merchantCode: string,
+    readonly linkId: string,
+    readonly linkToken: string,
+  ) {}
+
+  static async start(): Promise<RouteCaller> {
+    const stack = await TestStack.start({ services: ['payments', 'payment-links', 'billing'] });
+    const links = await linksMerchant(stack);
+    const linkId = (await links.link()).id as string;
+    const linkToken = await checkoutToken(stack, linkId);
+    return new RouteCaller(stack, await apiOperations(stack), links.m.key, links.m.merchantCode, linkId, linkToken);
+  }
+
+  credential(o: ApiOperation): string {
+    return { privateKey: this.key, adminToken: ADMIN_TOKEN }[o.auth ?? ''] ?? this.linkToken;
+  }
+
+  pathOf(o: ApiOperation): string {
+    const id = o.path.startsWith('/v1/checkout/') ? this.linkId : randomUUID();
+    return fillPath(o.path, { id, merchantCode: this.merchantCode });
+  }
+}

@@ -1,0 +1,37 @@
+import { TestStack } from './stack';
+
+/** One operation of the OpenAPI document the gateway serves. */
+export interface ApiOperation {
+  method: string;
+  path: string;
+  /** The security scheme it takes (privateKey, adminToken, clientToken), or none (keyless). */
+  auth?: string;
+  /** The request body's schema name, when it takes a JSON body. */
+  body?: string;
+  query: string[];
+}
+
+/** Every operation of /openapi.json: tests that must cover "every route" derive their list from it. */
+export async function apiOperations(stack: TestStack): Promise<ApiOperation[]> {
+  const doc = await stack.http('GET', '/openapi.json');
+  if (doc.status !== 200) throw new Error(`openapi.json: ${doc.status}`);
+  const out: ApiOperation[] = [];
+  for (const [path, ops] of Object.entries<Record<string, any>>(doc.body.paths)) {
+    for (const [method, op] of Object.entries<any>(ops)) {
+      const ref: string | undefined = op.requestBody?.content?.['application/json']?.schema?.$ref;
+      out.push({
+        method: method.toUpperCase(),
+        path,
+        auth: Object.keys(op.security?.[0] ?? {})[0],
+        body: ref?.split('/').pop(),
+        query: (op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name),
+      });
+    }
+  }
+  return out;
+}
+
+/** The path with its `{name}` parameters filled from `values` (a fresh uuid for any other). */
+export function fillPath(path: string, values: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? crypto.randomUUID()));
+}
