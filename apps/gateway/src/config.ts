@@ -1,4 +1,4 @@
-import { bool, commonEnv, ConfigOf, databaseUrl, int, loadConfig, secondsList, str, url } from '@app/config';
+import { bool, commonEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, secondsList, str, url } from '@app/config';
 
 export const gatewayEnv = {
   ...commonEnv,
@@ -10,7 +10,11 @@ export const gatewayEnv = {
     ['http:', 'https:'],
   ),
   GATEWAY_DATABASE_URL: databaseUrl('gateway'),
-  ADMIN_TOKEN: str(undefined, 'Bearer token of the admin API; the admin API is off when unset', { secret: true }),
+  ADMIN_TOKEN: str(
+    undefined,
+    'Bearer token of the admin API; the admin API is off when unset (in production: at least 32 random bytes)',
+    { secret: true },
+  ),
   RPC_TIMEOUT_MS: int(10_000, 'How long the gateway waits for a service before answering 504', {
     min: 100,
     max: 120_000,
@@ -20,13 +24,15 @@ export const gatewayEnv = {
     max: 5_000,
   }),
   RATE_LIMIT_PER_SECOND: int(1000, 'Requests per second per key; 0 turns rate limiting off', { min: 0 }),
-  SDK_TOKEN_SECRET: str(undefined, 'HMAC secret that signs SDK client tokens (random per process when unset)', {
-    secret: true,
-  }),
-  WEBHOOK_SECRET_KEYS: str(
+  SDK_TOKEN_SECRET: str(
     undefined,
+    'HMAC secret that signs SDK client tokens (random per process when unset; in production: at least 32 random bytes)',
+    {
+      secret: true,
+    },
+  ),
+  WEBHOOK_SECRET_KEYS: keyList(
     'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
-    { secret: true },
   ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false, 'Allow webhook targets on private, loopback or link-local addresses'),
   WEBHOOK_RETRY_SCHEDULE: secondsList(

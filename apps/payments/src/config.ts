@@ -1,4 +1,4 @@
-import { commonEnv, ConfigOf, databaseUrl, int, loadConfig, str, url } from '@app/config';
+import { commonEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, str, url } from '@app/config';
 
 export const paymentsEnv = {
   ...commonEnv,
@@ -26,10 +26,8 @@ export const paymentsEnv = {
   PAYMENTS_TEST_CRASH_AT: str(undefined, 'Crash tests only: SIGKILL the process at this point of a purchase', {
     pattern: /^(before_acquirer|after_acquirer)$/,
   }),
-  VAULT_KEYS: str(
-    undefined,
+  VAULT_KEYS: keyList(
     'Vault encryption keys as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
-    { secret: true },
   ),
   PUBLIC_BASE_URL: url(
     'http://localhost:3000',
