@@ -8,6 +8,11 @@ export const paymentsEnv = {
   HOLD_EXPIRY_SWEEP_MS: int(60_000, 'How often expired authorization holds are looked for, in ms (0 turns it off)', {
     min: 0,
   }),
+  NONCE_SWEEP_MS: int(
+    60_000,
+    'How often SDK card nonces past their 15-minute life (in real time) are deleted, in ms: a sealed card lives at most that life plus this',
+    { min: 10, max: 3_600_000 },
+  ),
   ACQUIRER_TIMEOUT_MS: int(
     8_000,
     "How long an authorization, capture, refund or cancel waits for the acquirer before answering 504 (keep it below the gateway's RPC_TIMEOUT_MS)",

@@ -56,7 +56,7 @@ export class InstrumentResolver {
       type: cardType(data.typeOverride),
       cardAddress: data.cardAddress,
       tokenize: data.tokenize === true,
-      nonce: { value: data.nonce, expiresAt: card.expiresAt },
+      nonce: { value: data.nonce, expiry: { expiresAt: card.expiresAt, realExpiresAt: card.realExpiresAt } },
     };
   }
 
@@ -70,7 +70,7 @@ export class InstrumentResolver {
       ctx,
       card.nonce.value,
       { cardNumber, expiryMonth, expiryYear, cvv, cardholderName },
-      card.nonce.expiresAt,
+      card.nonce.expiry,
     );
   }
 
