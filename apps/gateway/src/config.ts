@@ -1,4 +1,16 @@
-import { bool, commonEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, secondsList, str, url } from '@app/config';
+import {
+  bool,
+  commonEnv,
+  ConfigOf,
+  databaseUrl,
+  int,
+  isoDuration,
+  keyList,
+  loadConfig,
+  secondsList,
+  str,
+  url,
+} from '@app/config';
 
 export const gatewayEnv = {
   ...commonEnv,
@@ -53,6 +65,10 @@ export const gatewayEnv = {
     {
       pattern: /^[A-Za-z0-9_-]{1,64}$/,
     },
+  ),
+  SANDBOX_MAX_ADVANCE: isoDuration(
+    'P1Y',
+    'Farthest one sandbox clock advance may move the clock (ISO 8601 duration); farther answers 422 CLOCK_ADVANCE_TOO_FAR',
   ),
   DEMO_MERCHANT: bool(true, 'Create a demo merchant and sandbox key on an empty database (never in production)'),
 };

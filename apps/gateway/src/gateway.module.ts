@@ -94,7 +94,7 @@ export class GatewayModule {
         AdminGuard,
         PrivateKeyGuard,
         BearerStrategy,
-        ...sandboxClockProviders,
+        ...sandboxClockProviders(config),
         DemoSeeder,
         ...webhookProviders(config, o.webhookCa),
         ...sdkProviders(config),

@@ -1,3 +1,4 @@
+import { addIsoDuration } from '@app/clock';
 import { assertProductionPassword, assertProductionSecret, isProduction } from './secrets';
 
 /**
@@ -140,6 +141,22 @@ export function secondsList(def: number[], description: string): EnvVar<number[]
         throw new Error(`${name} must be a comma-separated list of positive seconds, got "${raw}"`);
       }
       return parts.map(Number);
+    },
+  };
+}
+
+/** A positive ISO 8601 duration ("P1Y", "P3M", "PT12H"), kept as written (calendar arithmetic applies it). */
+export function isoDuration(def: string, description: string): EnvVar<string> {
+  return {
+    description,
+    parse(raw, name) {
+      const v = present(raw) ? raw.trim() : def;
+      const epoch = new Date(0);
+      const moved = addIsoDuration(epoch, v);
+      if (!moved || moved.getTime() <= epoch.getTime()) {
+        throw new Error(`${name} must be a positive ISO 8601 duration such as P1Y, P3M or PT12H, got "${v}"`);
+      }
+      return v;
     },
   };
 }

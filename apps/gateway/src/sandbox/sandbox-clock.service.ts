@@ -17,6 +17,8 @@ import { SandboxClockRepository } from './sandbox-clock.repository';
 
 /** An advance may have a lot of due work to run; it is a rare, explicit sandbox call, so it may take longer. */
 export const ADVANCE_TIMEOUT_MS = 60_000;
+/** Injection token of SANDBOX_MAX_ADVANCE: the farthest one advance moves a clock (ISO 8601 duration). */
+export const SANDBOX_MAX_ADVANCE = Symbol('SANDBOX_MAX_ADVANCE');
 
 /**
  * The merchants' sandbox clocks (DECISIONS §7). A clock is real time plus an offset that only grows; the
@@ -29,6 +31,7 @@ export class SandboxClockService {
     private readonly offsets: SandboxClockOffsets,
     private readonly rpc: RpcClient,
     private readonly clock: Clock,
+    @Inject(SANDBOX_MAX_ADVANCE) private readonly maxAdvance: string,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -49,7 +52,7 @@ export class SandboxClockService {
     for (;;) {
       const current = await this.clocks.offsetOf(merchantCode);
       const real = this.clock.now();
-      const target = advanceTarget(body, new Date(real.getTime() + current));
+      const target = advanceTarget(body, new Date(real.getTime() + current), this.maxAdvance);
       const offsetMs = target.getTime() - real.getTime();
       await this.runDueWork({ ...caller, clockOffsetMs: offsetMs }, { to: target.toISOString(), offsetMs });
       if (await this.clocks.compareAndSet(merchantCode, current, offsetMs, target, real)) {

@@ -1,17 +1,19 @@
 import { Provider } from '@nestjs/common';
 import { RpcClient } from '@app/messaging';
+import { GatewayConfig } from '../config';
 import { SandboxClockController } from './sandbox-clock.controller';
 import { SandboxClockOffsets } from './sandbox-clock-offsets';
 import { SandboxClockRpcClient } from './sandbox-clock-rpc-client';
 import { SandboxClockRepository } from './sandbox-clock.repository';
-import { SandboxClockService } from './sandbox-clock.service';
+import { SANDBOX_MAX_ADVANCE, SandboxClockService } from './sandbox-clock.service';
 
 /** The sandbox clock routes, and the RpcClient that puts a merchant's sandbox clock into its commands. */
 export const sandboxClockControllers = [SandboxClockController];
 
-export const sandboxClockProviders: Provider[] = [
+export const sandboxClockProviders = (config: Pick<GatewayConfig, 'SANDBOX_MAX_ADVANCE'>): Provider[] => [
   SandboxClockRepository,
   SandboxClockOffsets,
   SandboxClockService,
+  { provide: SANDBOX_MAX_ADVANCE, useValue: config.SANDBOX_MAX_ADVANCE },
   { provide: RpcClient, useClass: SandboxClockRpcClient },
 ];
