@@ -70,6 +70,11 @@ export const gatewayEnv = {
     'P1Y',
     'Farthest one sandbox clock advance may move the clock (ISO 8601 duration); farther answers 422 CLOCK_ADVANCE_TOO_FAR',
   ),
+  SANDBOX_MAX_ADVANCE_WORK: int(
+    5_000,
+    'Most pieces of due work (renewals, expiries) each service runs for one sandbox clock advance; with more due, the advance answers 422 CLOCK_ADVANCE_TOO_FAR and the clock stays (what ran stays done, a retry goes on)',
+    { min: 1, max: 1_000_000 },
+  ),
   DEMO_MERCHANT: bool(true, 'Create a demo merchant and sandbox key on an empty database (never in production)'),
 };
 export type GatewayConfig = ConfigOf<typeof gatewayEnv>;

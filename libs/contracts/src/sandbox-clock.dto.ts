@@ -46,9 +46,22 @@ export class ClockAdvancedCommand {
   @Min(0)
   @Max(MAX_OFFSET_MS)
   offsetMs: number;
+
+  /** The most pieces of due work the service runs for this advance (SANDBOX_MAX_ADVANCE_WORK). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  maxWork?: number;
+
+  /** The service's time (no sandbox offset) after which it stops: the gateway has given up by then. */
+  @IsOptional()
+  @IsISO8601({ strict: true, strictSeparator: true })
+  deadline?: string;
 }
 
 export interface ClockAdvancedResult {
   /** How many pieces of due work ran. */
   ran: number;
+  /** True when maxWork or the deadline stopped the service with work still due: the clock must not move. */
+  unfinished?: boolean;
 }

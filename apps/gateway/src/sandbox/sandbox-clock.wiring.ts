@@ -5,15 +5,20 @@ import { SandboxClockController } from './sandbox-clock.controller';
 import { SandboxClockOffsets } from './sandbox-clock-offsets';
 import { SandboxClockRpcClient } from './sandbox-clock-rpc-client';
 import { SandboxClockRepository } from './sandbox-clock.repository';
-import { SANDBOX_MAX_ADVANCE, SandboxClockService } from './sandbox-clock.service';
+import { ADVANCE_LIMITS, SandboxClockService } from './sandbox-clock.service';
 
 /** The sandbox clock routes, and the RpcClient that puts a merchant's sandbox clock into its commands. */
 export const sandboxClockControllers = [SandboxClockController];
 
-export const sandboxClockProviders = (config: Pick<GatewayConfig, 'SANDBOX_MAX_ADVANCE'>): Provider[] => [
+export const sandboxClockProviders = (
+  config: Pick<GatewayConfig, 'SANDBOX_MAX_ADVANCE' | 'SANDBOX_MAX_ADVANCE_WORK'>,
+): Provider[] => [
   SandboxClockRepository,
   SandboxClockOffsets,
   SandboxClockService,
-  { provide: SANDBOX_MAX_ADVANCE, useValue: config.SANDBOX_MAX_ADVANCE },
+  {
+    provide: ADVANCE_LIMITS,
+    useValue: { maxAdvance: config.SANDBOX_MAX_ADVANCE, maxWork: config.SANDBOX_MAX_ADVANCE_WORK },
+  },
   { provide: RpcClient, useClass: SandboxClockRpcClient },
 ];
