@@ -53,15 +53,19 @@ export class ClockAdvancedCommand {
   @Min(1)
   maxWork?: number;
 
-  /** The service's time (no sandbox offset) after which it stops: the gateway has given up by then. */
+  /**
+   * How much longer the gateway waits for the answer, in ms: the service stops that long after it received
+   * the command (on its own clock, so the hosts' clocks need not agree).
+   */
   @IsOptional()
-  @IsISO8601({ strict: true, strictSeparator: true })
-  deadline?: string;
+  @IsInt()
+  @Min(0)
+  waitMs?: number;
 }
 
 export interface ClockAdvancedResult {
   /** How many pieces of due work ran. */
   ran: number;
-  /** True when maxWork or the deadline stopped the service with work still due: the clock must not move. */
+  /** True when maxWork or waitMs stopped the service with work still due: the clock must not move. */
   unfinished?: boolean;
 }

@@ -55,10 +55,13 @@ describe('WorkBound', () => {
     expect([bound.reached(2), bound.reached(3)]).toEqual([false, true]);
   });
 
-  it('stops once the clock passes the deadline, and never without a bound', () => {
-    const deadline = '2026-01-01T00:01:00.000Z';
-    expect(WorkBound.of({ deadline }, at('2026-01-01T00:00:59.999Z')).reached(10_000)).toBe(false);
-    expect(WorkBound.of({ deadline }, at(deadline)).reached(0)).toBe(true);
+  it('stops waitMs after the command arrived, on the service clock, and never without a bound', () => {
+    let now = new Date('2026-01-01T00:00:00.000Z');
+    const bound = WorkBound.of({ waitMs: 60_000 }, () => now);
+    now = new Date('2026-01-01T00:00:59.999Z');
+    expect(bound.reached(10_000)).toBe(false);
+    now = new Date('2026-01-01T00:01:00.000Z');
+    expect(bound.reached(0)).toBe(true);
     const none = WorkBound.of({}, at('2026-01-01T00:00:00Z'));
     expect([none.left(1e9), none.reached(1e9)]).toEqual([Infinity, false]);
   });

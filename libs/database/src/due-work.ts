@@ -41,8 +41,8 @@ export function mergeDue(batches: number[][], limit: number): { items: DueItem[]
 }
 
 /**
- * Where one clock advance's due work stops: after `maxWork` pieces, or once the service's clock passes
- * `deadline` (the gateway no longer waits for the answer). Either may be absent.
+ * Where one clock advance's due work stops: after `maxWork` pieces, or `waitMs` after the command arrived
+ * (the gateway no longer waits for the answer then). Either may be absent.
  */
 export class WorkBound {
   constructor(
@@ -51,8 +51,9 @@ export class WorkBound {
     private readonly now: () => Date,
   ) {}
 
-  static of(command: { maxWork?: number; deadline?: string }, now: () => Date): WorkBound {
-    return new WorkBound(command.maxWork, command.deadline ? new Date(command.deadline) : undefined, now);
+  static of(command: { maxWork?: number; waitMs?: number }, now: () => Date): WorkBound {
+    const deadline = command.waitMs === undefined ? undefined : new Date(now().getTime() + command.waitMs);
+    return new WorkBound(command.maxWork, deadline, now);
   }
 
   /** How many more pieces may run after `ran` (Infinity without maxWork). */

@@ -63,12 +63,7 @@ export class SandboxClockService {
       const real = this.clock.now();
       const target = advanceTarget(body, new Date(real.getTime() + current), this.limits.maxAdvance);
       const offsetMs = target.getTime() - real.getTime();
-      // The services stop once the gateway no longer waits for them.
-      const deadline = new Date(real.getTime() + ADVANCE_TIMEOUT_MS).toISOString();
-      await this.runDueWork(
-        { ...caller, clockOffsetMs: offsetMs },
-        { to: target.toISOString(), offsetMs, maxWork: this.limits.maxWork, deadline },
-      );
+      await this.runDueWork({ ...caller, clockOffsetMs: offsetMs }, { to: target.toISOString(), offsetMs });
       if (await this.clocks.compareAndSet(merchantCode, current, offsetMs, target, real)) {
         await this.offsets.advanced(merchantCode, offsetMs);
         return { now: target.toISOString() };
@@ -77,8 +72,11 @@ export class SandboxClockService {
     }
   }
 
-  private async runDueWork(ctx: CallerContext, command: ClockAdvancedCommand): Promise<void> {
+  /** Each service in turn, told its bound: `maxWork`, and to stop when the gateway no longer waits for it. */
+  private async runDueWork(ctx: CallerContext, move: Pick<ClockAdvancedCommand, 'to' | 'offsetMs'>): Promise<void> {
+    const maxWork = this.limits.maxWork;
     for (const subject of ClockAdvancedSubjects) {
+      const command: ClockAdvancedCommand = { ...move, maxWork, waitMs: ADVANCE_TIMEOUT_MS };
       const result = await this.rpc.send<ClockAdvancedResult>(subject, ctx, command, ADVANCE_TIMEOUT_MS);
       this.logger.info(
         { merchantCode: ctx.merchantCode, subject, to: command.to, ran: result.ran, unfinished: result.unfinished },
@@ -87,7 +85,7 @@ export class SandboxClockService {
       if (result.unfinished) {
         throw new DomainError(
           'CLOCK_ADVANCE_TOO_FAR',
-          `More than ${command.maxWork} pieces of due work fall in this advance; the clock did not move. What ran ` +
+          `More than ${maxWork} pieces of due work fall in this advance; the clock did not move. What ran ` +
             'stays done: retry to go on, or advance by a shorter span',
         );
       }
