@@ -50,7 +50,7 @@ export const APPS: Record<string, AppInfo> = {
   'payment-links': appInfo(paymentLinksEnv),
   billing: appInfo(billingEnv),
 };
-const isSecretVar = (name: string): boolean =>
+export const isSecretVar = (name: string): boolean =>
   name.endsWith('_DATABASE_URL') || Object.values(APPS).some((a) => a.schema[name]?.secret === true);
 
 /** Unknown names and values the app's own parser rejects. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -12,6 +13,7 @@ import {
   envProblems,
   healthcheckPort,
   initDatabases,
+  isSecretVar,
   K8sDoc,
   KeyValues,
   keyValueProblems,
@@ -31,6 +33,7 @@ import {
   serviceProblems,
   targetProblems,
 } from './manifest-checks';
+import { EnvSchema } from '@app/config';
 import { composeShutdownProblems, k8sShutdownProblems } from './shutdown-checks';
 
 const APP_NAMES = Object.keys(APPS).sort();
@@ -193,6 +196,56 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('public secrets', () => {
+  // Each secret value the repository publishes, with the schema of an app that reads it.
+  const published = (where: string, env: Record<string, string>, schemas: EnvSchema[]) =>
+    Object.entries(env)
+      .filter(([name]) => isSecretVar(name))
+      .flatMap(([name, value]) =>
+        schemas.filter((s) => s[name]).map((schema) => ({ where: `${where} ${name}`, name, value, schema })),
+      );
+  const composeSecrets = composeApps(compose).flatMap(([name, s]) =>
+    published(`services.${name}`, composeEnv(s), [APPS[name].schema]),
+  );
+  const k8sSecrets = ofKind<KeyValues>(docs, 'Secret').flatMap((secret) =>
+    published(
+      `Secret/${secret.metadata.name}`,
+      { ...secret.data, ...secret.stringData },
+      Object.values(APPS).map((a) => a.schema),
+    ),
+  );
+  const refusedInProduction = (list: typeof composeSecrets): string[] =>
+    list.flatMap(({ where, name, value, schema }) => {
+      if (name.endsWith('_DATABASE_URL') && !new URL(value).password) return [];
+      try {
+        schema[name].parse(value, name, { NODE_ENV: 'production' });
+        return [`${where} would pass as a production secret`];
+      } catch (e) {
+        return (e as Error).message.startsWith(name) ? [] : [`${where}: ${(e as Error).message}`];
+      }
+    });
+
+  it('docker-compose runs as development, with secrets a production start refuses', () => {
+    for (const [name, s] of composeApps(compose)) expect([name, composeEnv(s).NODE_ENV]).toEqual([name, 'development']);
+    expect(composeSecrets.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['ADMIN_TOKEN', 'SDK_TOKEN_SECRET', 'VAULT_KEYS', 'WEBHOOK_SECRET_KEYS']),
+    );
+    expect(refusedInProduction(composeSecrets)).toEqual([]);
+  });
+
+  it("the k8s example Secret's placeholders are refused in production", () => {
+    expect(k8sSecrets.length).toBeGreaterThanOrEqual(8);
+    expect(refusedInProduction(k8sSecrets)).toEqual([]);
+  });
+
+  it('self-check: a real secret in a manifest would pass', () => {
+    const real = composeSecrets.map((s) =>
+      s.name === 'ADMIN_TOKEN' ? { ...s, value: randomBytes(32).toString('base64') } : s,
+    );
+    expect(refusedInProduction(real)).toEqual(['services.gateway ADMIN_TOKEN would pass as a production secret']);
+  });
+});
+
 describe('entrypoints', () => {
   it('each compose service and Deployment runs its own app, built from apps/<app>/src/main.ts', () => {
     const problems = [
@@ -323,6 +376,7 @@ describe('self-checks: the validators catch mistakes', () => {
     configMap.data = { ...configMap.data, NATS_ULR: 'nats://nats:4222', ADMIN_TOKEN: 'x' };
     expect(keyValueProblems(broken)).toEqual([
       'ConfigMap/platform-config: NATS_ULR is not a variable the app reads',
+      'ConfigMap/platform-config: ADMIN_TOKEN is too weak for production: it needs at least 32 random bytes (e.g. openssl rand -base64 32)',
       'ConfigMap/platform-config: ADMIN_TOKEN is a secret',
     ]);
   });

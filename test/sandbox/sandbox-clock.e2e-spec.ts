@@ -26,7 +26,8 @@ describe('sandbox clock', () => {
   beforeAll(async () => {
     stack = await TestStack.start({
       services: ['payments', 'payment-links', 'billing'],
-      env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0' },
+      // SANDBOX_MAX_ADVANCE unset: its default, one year.
+      env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0', SANDBOX_MAX_ADVANCE: '' },
     });
   });
   afterAll(() => stack.stop());
@@ -102,6 +103,28 @@ describe('sandbox clock', () => {
     expect(r.body.error.requestId).toEqual(expect.any(String));
     expectError(await advance(m, { by: '-PT1M' }), 422, 'CLOCK_BACKWARDS', 'by');
     near((await clockOf(m)).body.now, Date.now() + 2 * DAY);
+  });
+
+  it('moves at most a year in one call: 422 CLOCK_ADVANCE_TOO_FAR beyond, the clock stays; steps go on', async () => {
+    const m = await sandboxMerchant(stack);
+    const tooFar = await advance(m, { by: 'P1Y1D' });
+    expectError(tooFar, 422, 'CLOCK_ADVANCE_TOO_FAR', 'by');
+    expect(tooFar.body.error.message).toContain('P1Y');
+    expectError(
+      await advance(m, { to: new Date(Date.now() + 400 * DAY).toISOString() }),
+      422,
+      'CLOCK_ADVANCE_TOO_FAR',
+      'to',
+    );
+    near((await clockOf(m)).body.now, Date.now());
+    const yearAhead = (from: number) => {
+      const d = new Date(from);
+      d.setUTCFullYear(d.getUTCFullYear() + 1);
+      return d.getTime();
+    };
+    expect((await advance(m, { by: 'P1Y' })).status).toBe(200);
+    expect((await advance(m, { by: 'P1Y' })).status).toBe(200);
+    near((await clockOf(m)).body.now, yearAhead(yearAhead(Date.now())));
   });
 
   it('takes sandbox keys only: a production key is 403 AUTH_INSUFFICIENT_SCOPE', async () => {

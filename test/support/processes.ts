@@ -105,6 +105,8 @@ export class ProcessSuite {
       DEMO_MERCHANT: 'false',
       RATE_LIMIT_PER_SECOND: '0',
       OUTBOX_POLL_MS: '50',
+      // Tests move sandbox clocks to fixed dates (2028, 2029) from whatever day they run on, in one call.
+      SANDBOX_MAX_ADVANCE: 'P10Y',
       WEBHOOK_CONSUMER_NAME: `${prefix}_webhooks`,
       ...Object.fromEntries(o.apps.map((a) => [APPS[a].dbVar, dbs.urls[APPS[a].db]])),
       ...o.env,

@@ -117,6 +117,8 @@ export class TestStack {
       // Billing renews on a clock advance; a test that wants the real-time loop sets it (a test-held clock
       // moved by hand would otherwise renew subscriptions under another test's feet).
       RENEWAL_POLL_MS: '0',
+      // Tests move sandbox clocks to fixed dates (2028, 2029) from whatever day they run on, in one call.
+      SANDBOX_MAX_ADVANCE: 'P10Y',
       // Its own durable EVENTS consumer: stacks share the NATS server but not the gateway database.
       WEBHOOK_CONSUMER_NAME: `${prefix}_webhooks`,
       ...o.env,

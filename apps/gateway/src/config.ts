@@ -1,5 +1,18 @@
 import ipaddr from 'ipaddr.js';
-import { bool, commonEnv, ConfigOf, databaseUrl, EnvVar, int, loadConfig, secondsList, str, url } from '@app/config';
+import {
+  bool,
+  commonEnv,
+  ConfigOf,
+  databaseUrl,
+  EnvVar,
+  int,
+  isoDuration,
+  keyList,
+  loadConfig,
+  secondsList,
+  str,
+  url,
+} from '@app/config';
 
 /** Comma-separated IP addresses or CIDR ranges ("10.0.0.0/8, 192.168.1.7"); empty by default. */
 function addressList(description: string): EnvVar<string[]> {
@@ -42,7 +55,11 @@ export const gatewayEnv = {
     ['http:', 'https:'],
   ),
   GATEWAY_DATABASE_URL: databaseUrl('gateway'),
-  ADMIN_TOKEN: str(undefined, 'Bearer token of the admin API; the admin API is off when unset', { secret: true }),
+  ADMIN_TOKEN: str(
+    undefined,
+    'Bearer token of the admin API; the admin API is off when unset (in production: at least 32 random bytes)',
+    { secret: true },
+  ),
   RPC_TIMEOUT_MS: int(10_000, 'How long the gateway waits for a service before answering 504', {
     min: 100,
     max: 120_000,
@@ -76,13 +93,15 @@ export const gatewayEnv = {
     min: 1,
     max: 86_400,
   }),
-  SDK_TOKEN_SECRET: str(undefined, 'HMAC secret that signs SDK client tokens (random per process when unset)', {
-    secret: true,
-  }),
-  WEBHOOK_SECRET_KEYS: str(
+  SDK_TOKEN_SECRET: str(
     undefined,
+    'HMAC secret that signs SDK client tokens (random per process when unset; in production: at least 32 random bytes)',
+    {
+      secret: true,
+    },
+  ),
+  WEBHOOK_SECRET_KEYS: keyList(
     'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
-    { secret: true },
   ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false, 'Allow webhook targets on private, loopback or link-local addresses'),
   WEBHOOK_RETRY_SCHEDULE: secondsList(
@@ -103,6 +122,15 @@ export const gatewayEnv = {
     {
       pattern: /^[A-Za-z0-9_-]{1,64}$/,
     },
+  ),
+  SANDBOX_MAX_ADVANCE: isoDuration(
+    'P1Y',
+    'Farthest one sandbox clock advance may move the clock (ISO 8601 duration); farther answers 422 CLOCK_ADVANCE_TOO_FAR',
+  ),
+  SANDBOX_MAX_ADVANCE_WORK: int(
+    5_000,
+    'Most pieces of due work (renewals, expiries) each service runs for one sandbox clock advance; with more due, the advance answers 422 CLOCK_ADVANCE_TOO_FAR and the clock stays (what ran stays done, a retry goes on)',
+    { min: 1, max: 1_000_000 },
   ),
   DEMO_MERCHANT: bool(true, 'Create a demo merchant and sandbox key on an empty database (never in production)'),
 };

@@ -102,7 +102,7 @@ export class GatewayModule {
         AdminGuard,
         PrivateKeyGuard,
         BearerStrategy,
-        ...sandboxClockProviders,
+        ...sandboxClockProviders(config),
         DemoSeeder,
         ...webhookProviders(config, o.webhookCa),
         ...sdkProviders(config),

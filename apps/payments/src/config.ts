@@ -1,4 +1,4 @@
-import { commonEnv, ConfigOf, databaseUrl, int, loadConfig, str, url } from '@app/config';
+import { commonEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, str, url } from '@app/config';
 
 export const paymentsEnv = {
   ...commonEnv,
@@ -8,6 +8,11 @@ export const paymentsEnv = {
   HOLD_EXPIRY_SWEEP_MS: int(60_000, 'How often expired authorization holds are looked for, in ms (0 turns it off)', {
     min: 0,
   }),
+  NONCE_SWEEP_MS: int(
+    60_000,
+    'How often SDK card nonces past their 15-minute life (in real time) are deleted, in ms: a sealed card lives at most that life plus this',
+    { min: 10, max: 3_600_000 },
+  ),
   ACQUIRER_TIMEOUT_MS: int(
     8_000,
     "How long an authorization, capture, refund or cancel waits for the acquirer before answering 504 (keep it below the gateway's RPC_TIMEOUT_MS)",
@@ -26,10 +31,8 @@ export const paymentsEnv = {
   PAYMENTS_TEST_CRASH_AT: str(undefined, 'Crash tests only: SIGKILL the process at this point of a purchase', {
     pattern: /^(before_acquirer|after_acquirer)$/,
   }),
-  VAULT_KEYS: str(
-    undefined,
+  VAULT_KEYS: keyList(
     'Vault encryption keys as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
-    { secret: true },
   ),
   PUBLIC_BASE_URL: url(
     'http://localhost:3000',

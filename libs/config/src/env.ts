@@ -1,3 +1,6 @@
+import { addIsoDuration } from '@app/clock';
+import { assertProductionPassword, assertProductionSecret, isProduction } from './secrets';
+
 /**
  * Environment variables are read here and only here: each app declares a schema of named variables, and
  * `loadConfig` parses all of them at start-up into a typed object or stops with one message naming every
@@ -57,13 +60,36 @@ export function str(
   return {
     description,
     secret: opts.secret,
-    parse(raw, name) {
+    parse(raw, name, env) {
       if (!present(raw)) return def;
       const v = raw.trim();
       if (opts.oneOf && !opts.oneOf.includes(v)) {
         throw new Error(`${name} must be one of ${opts.oneOf.join(', ')}, got "${v}"`);
       }
       if (opts.pattern && !opts.pattern.test(v)) throw new Error(`${name} has an invalid format`);
+      if (opts.secret && isProduction(env)) assertProductionSecret(name, [v]);
+      return v;
+    },
+  };
+}
+
+/**
+ * Encryption keys as "id:base64-32-bytes" pairs, comma-separated (the format is checked where the keyring is
+ * built); in production each key must be a secret of its own, not a public one.
+ */
+export function keyList(description: string): EnvVar<string | undefined> {
+  return {
+    description,
+    secret: true,
+    parse(raw, name, env) {
+      if (!present(raw)) return undefined;
+      const v = raw.trim();
+      if (isProduction(env)) {
+        assertProductionSecret(
+          name,
+          v.split(',').map((entry) => entry.slice(entry.indexOf(':') + 1).trim()),
+        );
+      }
       return v;
     },
   };
@@ -119,6 +145,22 @@ export function secondsList(def: number[], description: string): EnvVar<number[]
   };
 }
 
+/** A positive ISO 8601 duration ("P1Y", "P3M", "PT12H"), kept as written (calendar arithmetic applies it). */
+export function isoDuration(def: string, description: string): EnvVar<string> {
+  return {
+    description,
+    parse(raw, name) {
+      const v = present(raw) ? raw.trim() : def;
+      const epoch = new Date(0);
+      const moved = addIsoDuration(epoch, v);
+      if (!moved || moved.getTime() <= epoch.getTime()) {
+        throw new Error(`${name} must be a positive ISO 8601 duration such as P1Y, P3M or PT12H, got "${v}"`);
+      }
+      return v;
+    },
+  };
+}
+
 function redactUrl(v: string): string {
   return v.replace(/\/\/[^@/]*@/, '//***@');
 }
@@ -139,9 +181,13 @@ export function loadConfig<S extends EnvSchema>(schema: S, env: NodeJS.ProcessEn
 
 /** Shared by every app. */
 export const commonEnv = {
-  NODE_ENV: str('development', 'development, test or production (production disables the demo merchant)', {
-    oneOf: ['development', 'test', 'production'],
-  }),
+  NODE_ENV: str(
+    'development',
+    'development, test or production (production disables the demo merchant and refuses public or weak secrets)',
+    {
+      oneOf: ['development', 'test', 'production'],
+    },
+  ),
   NATS_URL: url('nats://127.0.0.1:4222', 'NATS server(s) with JetStream', ['nats:', 'tls:']),
   LOG_LEVEL: str('info', 'pino log level', { oneOf: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
   OUTBOX_POLL_MS: int(250, 'How often the outbox relay looks for unpublished events', { min: 10, max: 60_000 }),
@@ -158,8 +204,16 @@ export const commonEnv = {
 };
 
 export function databaseUrl(app: string): EnvVar<string> {
-  return url(`postgres://postgres@127.0.0.1:5432/${app}`, `PostgreSQL database of the ${app} app`, [
+  const spec = url(`postgres://postgres@127.0.0.1:5432/${app}`, `PostgreSQL database of the ${app} app`, [
     'postgres:',
     'postgresql:',
   ]);
+  return {
+    ...spec,
+    parse(raw, name, env) {
+      const v = spec.parse(raw, name, env);
+      if (isProduction(env)) assertProductionPassword(name, new URL(v));
+      return v;
+    },
+  };
 }

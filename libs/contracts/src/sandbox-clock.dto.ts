@@ -48,9 +48,26 @@ export class ClockAdvancedCommand {
   @Min(0)
   @Max(MAX_OFFSET_MS)
   offsetMs: number;
+
+  /** The most pieces of due work the service runs for this advance (SANDBOX_MAX_ADVANCE_WORK). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  maxWork?: number;
+
+  /**
+   * How much longer the gateway waits for the answer, in ms: the service stops that long after it received
+   * the command (on its own clock, so the hosts' clocks need not agree).
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  waitMs?: number;
 }
 
 export interface ClockAdvancedResult {
   /** How many pieces of due work ran. */
   ran: number;
+  /** True when maxWork or waitMs stopped the service with work still due: the clock must not move. */
+  unfinished?: boolean;
 }

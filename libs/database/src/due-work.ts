@@ -41,23 +41,57 @@ export function mergeDue(batches: number[][], limit: number): { items: DueItem[]
 }
 
 /**
+ * Where one clock advance's due work stops: after `maxWork` pieces, or `waitMs` after the command arrived
+ * (the gateway no longer waits for the answer then). Either may be absent.
+ */
+export class WorkBound {
+  constructor(
+    private readonly maxWork: number | undefined,
+    private readonly deadline: Date | undefined,
+    private readonly now: () => Date,
+  ) {}
+
+  static of(command: { maxWork?: number; waitMs?: number }, now: () => Date): WorkBound {
+    const deadline = command.waitMs === undefined ? undefined : new Date(now().getTime() + command.waitMs);
+    return new WorkBound(command.maxWork, deadline, now);
+  }
+
+  /** How many more pieces may run after `ran` (Infinity without maxWork). */
+  left(ran: number): number {
+    return this.maxWork === undefined ? Infinity : Math.max(0, this.maxWork - ran);
+  }
+
+  reached(ran: number): boolean {
+    return this.left(ran) === 0 || (this.deadline !== undefined && this.now().getTime() >= this.deadline.getTime());
+  }
+}
+
+export interface DueRun {
+  ran: number;
+  /** The bound stopped the run while work was still due. */
+  unfinished: boolean;
+}
+
+/**
  * Runs every row of `works` due by `upTo` in time order across the kinds, each as of its own due time,
- * a batch per transaction. Answers how many ran.
+ * a batch per transaction, until `bound` stops it. Answers how many ran and whether work is left.
  */
 export async function runDueInTimeOrder(
   ds: DataSource,
   works: DueWork<unknown>[],
   upTo: Date,
+  bound?: WorkBound,
   batchSize = 100,
-): Promise<number> {
+): Promise<DueRun> {
   let total = 0;
   for (;;) {
+    const limit = Math.min(batchSize, bound?.left(total) ?? Infinity);
     const round = await ds.transaction(async (manager) => {
       const claimed: unknown[][] = [];
-      for (const work of works) claimed.push(await work.claim(manager, upTo, batchSize));
+      for (const work of works) claimed.push(await work.claim(manager, upTo, limit));
       const plan = mergeDue(
         claimed.map((rows, i) => rows.map((row) => works[i].dueAt(row).getTime())),
-        batchSize,
+        limit,
       );
       for (const item of plan.items) {
         await works[item.source].run(manager, claimed[item.source][item.index], new Date(item.dueAt));
@@ -65,6 +99,7 @@ export async function runDueInTimeOrder(
       return { ran: plan.items.length, more: plan.more };
     });
     total += round.ran;
-    if (!round.more) return total;
+    if (!round.more) return { ran: total, unfinished: false };
+    if (bound?.reached(total)) return { ran: total, unfinished: true };
   }
 }

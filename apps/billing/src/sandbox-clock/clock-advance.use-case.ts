@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from 'pino';
+import { Clock } from '@app/clock';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
+import { WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { sandboxAdvanceScope } from '@app/platform';
 import { RenewalRunner } from '../renewal/renewal-runner.service';
@@ -16,28 +18,39 @@ const LEASED_POLL_MS = 50;
  * subscription's steps one after another (a P3M advance of a monthly plan renews three times). Unlike
  * `runDueInTimeOrder` no transaction spans a round: each step is claim, charge, record (STYLE §9). Rows
  * leased by the periodic loop or another replica are waited for, so the advance answers only once all of
- * its due work is done. Running it twice is harmless: done steps are no longer due.
+ * its due work is done. Running it twice is harmless: done steps are no longer due. The command's bound
+ * (maxWork, deadline) stops it between rounds; the answer then says work is left, and the clock stays.
  */
 @Injectable()
 export class BillingClockAdvanceUseCase {
   constructor(
     private readonly runner: RenewalRunner,
     private readonly renewals: RenewalRepository,
+    private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
     const scope = sandboxAdvanceScope(ctx);
     const to = new Date(body.to);
+    const bound = WorkBound.of(body, () => this.clock.now());
     let ran = 0;
+    let unfinished = false;
     for (;;) {
+      if (bound.reached(ran)) {
+        unfinished = (await this.renewals.dueCount(scope, to)) > 0;
+        break;
+      }
       const claimed = await this.runner.round(to, (row) => row.dueAt, scope, true);
       ran += claimed;
       if (claimed) continue;
       if (!(await this.renewals.dueCount(scope, to))) break;
       await sleep(LEASED_POLL_MS);
     }
-    this.logger.info({ merchantCode: ctx.merchantCode, to: body.to, ran }, 'billing due work ran for a clock advance');
-    return { ran };
+    this.logger.info(
+      { merchantCode: ctx.merchantCode, to: body.to, ran, unfinished },
+      'billing due work ran for a clock advance',
+    );
+    return { ran, unfinished };
   }
 }

@@ -5,9 +5,11 @@ import { DomainError } from '@app/errors';
 /**
  * Where POST /v1/sandbox/clock/advance moves a clock that reads `now`: to `to`, or `by` a duration from now.
  * 400 VALIDATION_FAILED for both, neither or a malformed one; 422 CLOCK_BACKWARDS for a time before `now`
- * (the clock keeps running, so a `to` read from GET a moment ago is already behind it).
+ * (the clock keeps running, so a `to` read from GET a moment ago is already behind it); 422
+ * CLOCK_ADVANCE_TOO_FAR for a time past `now` plus `maxAdvance` (an ISO 8601 duration, SANDBOX_MAX_ADVANCE),
+ * which bounds the due work one call can start.
  */
-export function advanceTarget(body: AdvanceClockRequest, now: Date): Date {
+export function advanceTarget(body: AdvanceClockRequest, now: Date, maxAdvance: string): Date {
   const hasTo = body.to !== undefined && body.to !== null;
   const hasBy = body.by !== undefined && body.by !== null;
   if (hasTo === hasBy) {
@@ -27,6 +29,14 @@ export function advanceTarget(body: AdvanceClockRequest, now: Date): Date {
     throw new DomainError(
       'CLOCK_BACKWARDS',
       `The sandbox clock reads ${now.toISOString()}; it never moves backwards`,
+      param,
+    );
+  }
+  const farthest = addIsoDuration(now, maxAdvance);
+  if (farthest && target.getTime() > farthest.getTime()) {
+    throw new DomainError(
+      'CLOCK_ADVANCE_TOO_FAR',
+      `One advance moves the sandbox clock at most ${maxAdvance} (to ${farthest.toISOString()}); advance in steps`,
       param,
     );
   }

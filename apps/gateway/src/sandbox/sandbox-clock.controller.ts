@@ -38,7 +38,9 @@ export class SandboxClockController {
     description:
       'Send exactly one of `to` (RFC 3339) and `by` (ISO 8601 duration: P1M, P3D, PT16M…). Before answering, runs ' +
       'the time-driven work of this merchant’s sandbox that falls due up to the new time, in time order (hold ' +
-      'expiries, 3DS session expiries), each as of the time it fell due. Other merchants and production are untouched.',
+      'expiries, 3DS session expiries), each as of the time it fell due. Other merchants and production are untouched. ' +
+      'One call moves the clock at most SANDBOX_MAX_ADVANCE (default P1Y) and each service runs at most ' +
+      'SANDBOX_MAX_ADVANCE_WORK pieces of due work for it.',
   })
   @ApiOkResponse({ type: SandboxClockResponse })
   @ApiBadRequestResponse({
@@ -46,7 +48,9 @@ export class SandboxClockController {
     type: ErrorEnvelope,
   })
   @ApiUnprocessableEntityResponse({
-    description: 'CLOCK_BACKWARDS: before the clock’s current time',
+    description:
+      'CLOCK_BACKWARDS: before the clock’s current time. CLOCK_ADVANCE_TOO_FAR: past SANDBOX_MAX_ADVANCE from the ' +
+      'clock, or more due work than SANDBOX_MAX_ADVANCE_WORK (the clock did not move; what ran stays done)',
     type: ErrorEnvelope,
   })
   @ApiServiceUnavailableResponse({ description: 'SERVICE_UNAVAILABLE: the clock did not move', type: ErrorEnvelope })

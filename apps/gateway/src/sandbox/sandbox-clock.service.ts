@@ -9,6 +9,7 @@ import {
   ClockAdvancedSubjects,
   SandboxClockResponse,
 } from '@app/contracts';
+import { DomainError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
 import { LOGGER } from '@app/observability';
 import { advanceTarget } from './advance-target';
@@ -17,6 +18,15 @@ import { SandboxClockRepository } from './sandbox-clock.repository';
 
 /** An advance may have a lot of due work to run; it is a rare, explicit sandbox call, so it may take longer. */
 export const ADVANCE_TIMEOUT_MS = 60_000;
+/**
+ * Injection token of what one advance may do: move the clock at most `maxAdvance` (an ISO 8601 duration) and
+ * have each service run at most `maxWork` pieces of due work.
+ */
+export const ADVANCE_LIMITS = Symbol('ADVANCE_LIMITS');
+export interface AdvanceLimits {
+  maxAdvance: string;
+  maxWork: number;
+}
 
 /**
  * The merchants' sandbox clocks (DECISIONS §7). A clock is real time plus an offset that only grows; the
@@ -29,6 +39,7 @@ export class SandboxClockService {
     private readonly offsets: SandboxClockOffsets,
     private readonly rpc: RpcClient,
     private readonly clock: Clock,
+    @Inject(ADVANCE_LIMITS) private readonly limits: AdvanceLimits,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -42,14 +53,15 @@ export class SandboxClockService {
    * then the new offset is saved if no other advance landed meanwhile; if one did, this one starts again from
    * that one's time (the due work it already ran stays done: each piece is stamped with its own due time and
    * running it twice does nothing). No transaction is open while the services work (STYLE §9). If a service
-   * fails or times out, nothing is saved and the clock has not moved; retrying the advance completes it.
+   * fails or times out, or stops at its bound of work, nothing is saved and the clock has not moved; retrying
+   * the advance goes on with it.
    */
   async advance(caller: CallerContext, body: AdvanceClockRequest): Promise<SandboxClockResponse> {
     const { merchantCode } = caller;
     for (;;) {
       const current = await this.clocks.offsetOf(merchantCode);
       const real = this.clock.now();
-      const target = advanceTarget(body, new Date(real.getTime() + current));
+      const target = advanceTarget(body, new Date(real.getTime() + current), this.limits.maxAdvance);
       const offsetMs = target.getTime() - real.getTime();
       await this.runDueWork({ ...caller, clockOffsetMs: offsetMs }, { to: target.toISOString(), offsetMs });
       if (await this.clocks.compareAndSet(merchantCode, current, offsetMs, target, real)) {
@@ -60,13 +72,23 @@ export class SandboxClockService {
     }
   }
 
-  private async runDueWork(ctx: CallerContext, command: ClockAdvancedCommand): Promise<void> {
+  /** Each service in turn, told its bound: `maxWork`, and to stop when the gateway no longer waits for it. */
+  private async runDueWork(ctx: CallerContext, move: Pick<ClockAdvancedCommand, 'to' | 'offsetMs'>): Promise<void> {
+    const maxWork = this.limits.maxWork;
     for (const subject of ClockAdvancedSubjects) {
+      const command: ClockAdvancedCommand = { ...move, maxWork, waitMs: ADVANCE_TIMEOUT_MS };
       const result = await this.rpc.send<ClockAdvancedResult>(subject, ctx, command, ADVANCE_TIMEOUT_MS);
       this.logger.info(
-        { merchantCode: ctx.merchantCode, subject, to: command.to, ran: result.ran },
+        { merchantCode: ctx.merchantCode, subject, to: command.to, ran: result.ran, unfinished: result.unfinished },
         'due work ran for a clock advance',
       );
+      if (result.unfinished) {
+        throw new DomainError(
+          'CLOCK_ADVANCE_TOO_FAR',
+          `More than ${maxWork} pieces of due work fall in this advance; the clock did not move. What ran ` +
+            'stays done: retry to go on, or advance by a shorter span',
+        );
+      }
     }
   }
 }

@@ -5,6 +5,7 @@ import { OrderCodeKey1765200000000 } from './1765200000000-order-code-key';
 import { AcquirerAttempts1766100000000 } from './1766100000000-acquirer-attempts';
 import { IdempotencyJsonAnswer1766500000000 } from './1766500000000-idempotency-json-answer';
 import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
+import { NonceRealExpiry1767200000001 } from '../nonce/nonce-real-expiry.migration';
 import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
 import { CreateStoredCards1764100000000 } from '../vault/vault.migration';
 
@@ -21,4 +22,5 @@ export const migrations = [
   AcquirerAttempts1766100000000,
   OutboxClaimIndex1766400000000,
   IdempotencyJsonAnswer1766500000000,
+  NonceRealExpiry1767200000001,
 ];

@@ -23,24 +23,45 @@ export class NonceRepository {
     scope: Scope,
     nonce: string,
     manager: EntityManager = this.db.manager,
-  ): Promise<Pick<CardNonce, 'keyId' | 'cardSealed' | 'expiresAt'> | null> {
-    const result: unknown = await manager.query(
-      `DELETE FROM card_nonces WHERE nonce = $1 AND merchant_code = $2 AND environment = $3
-       RETURNING key_id, card_sealed, expires_at`,
-      [nonce, scope.merchantCode, scope.environment],
+  ): Promise<Pick<CardNonce, 'keyId' | 'cardSealed' | 'expiresAt' | 'realExpiresAt'> | null> {
+    const [row] = deleted<{ key_id: string; card_sealed: Buffer; expires_at: Date; real_expires_at: Date }>(
+      await manager.query(
+        `DELETE FROM card_nonces WHERE nonce = $1 AND merchant_code = $2 AND environment = $3
+         RETURNING key_id, card_sealed, expires_at, real_expires_at`,
+        [nonce, scope.merchantCode, scope.environment],
+      ),
     );
-    // pg's DELETE … RETURNING answers [rows, count] through TypeORM.
-    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<{
-      key_id: string;
-      card_sealed: Buffer;
-      expires_at: Date;
-    }>;
-    const row = rows[0];
-    return row ? { keyId: row.key_id, cardSealed: row.card_sealed, expiresAt: new Date(row.expires_at) } : null;
+    return row
+      ? {
+          keyId: row.key_id,
+          cardSealed: row.card_sealed,
+          expiresAt: new Date(row.expires_at),
+          realExpiresAt: new Date(row.real_expires_at),
+        }
+      : null;
   }
 
-  /** Nonces nobody used are deleted once expired, so no sealed CVV stays around. */
-  async purgeExpired(before: Date): Promise<void> {
-    await this.db.query(`DELETE FROM card_nonces WHERE expires_at <= $1`, [before]);
+  /**
+   * Deletes up to `limit` nonces whose real-time end is past, so no sealed card or CVV stays around; rows a
+   * payment holds right now are skipped (it takes them itself). Answers how many went.
+   */
+  async deleteExpired(realNow: Date, limit: number): Promise<number> {
+    const rows = deleted(
+      await this.db.query(
+        `DELETE FROM card_nonces WHERE nonce IN (
+           SELECT nonce FROM card_nonces WHERE real_expires_at <= $1
+           ORDER BY real_expires_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         RETURNING 1`,
+        [realNow, limit],
+      ),
+    );
+    return rows.length;
   }
+}
+
+/** pg's DELETE … RETURNING answers [rows, count] through TypeORM. */
+function deleted<T>(result: unknown): T[] {
+  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
 }

@@ -8,11 +8,15 @@ import { LOGGER } from '@app/observability';
 import { VaultCipher } from '../vault/vault-cipher';
 import { randomToken } from '../vault/random-token';
 import { assertUsableCard } from '../card/card';
+import { CardNonce } from './card-nonce.entity';
 import { NonceRepository } from './nonce.repository';
 
 export const NONCE_TTL_MS = 15 * 60 * 1000;
 
 type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
+
+/** When a nonce ends: on the caller's clock (payments refuse it after) and in real time (the sweeper's). */
+export type NonceExpiry = Pick<CardNonce, 'expiresAt' | 'realExpiresAt'>;
 
 const nonceContext = (scope: Scope, nonce: string): string =>
   `card_nonce:${scope.environment}:${scope.merchantCode}:${nonce}`;
@@ -40,9 +44,9 @@ export class NonceService {
       cardAddress: body.cardData.cardAddress,
     };
     const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
-    await this.store(ctx, nonce, card, expiresAt, now);
-    // Every merchant's nonces, so by real time: a sandbox clock running ahead must not end others' nonces.
-    await this.repository.purgeExpired(this.clock.now());
+    // The sweeper goes by real time: a sandbox clock running ahead must not keep the card any longer.
+    const realExpiresAt = new Date(this.clock.now().getTime() + NONCE_TTL_MS);
+    await this.store(ctx, nonce, card, { expiresAt, realExpiresAt }, now);
     this.logger.info({ merchantCode: ctx.merchantCode, expiresAt }, 'card nonce created');
     return { nonce, expiresAt: expiresAt.toISOString() };
   }
@@ -51,7 +55,7 @@ export class NonceService {
    * The card behind a nonce, used up by this call. Unknown, already used, expired, or another merchant's or
    * environment's nonce: 404 NOT_FOUND (a used nonce is gone, like an unknown one).
    */
-  async consume(scope: Scope, nonce: string, manager?: EntityManager): Promise<NonceCardData & { expiresAt: Date }> {
+  async consume(scope: Scope, nonce: string, manager?: EntityManager): Promise<NonceCardData & NonceExpiry> {
     const now = this.clock.now(scope);
     const row = typeof nonce === 'string' && nonce ? await this.repository.take(scope, nonce, manager) : null;
     if (!row || row.expiresAt.getTime() <= now.getTime()) {
@@ -61,7 +65,7 @@ export class NonceService {
       { keyId: row.keyId, blob: row.cardSealed },
       nonceContext(scope, nonce),
     );
-    return { ...card, expiresAt: row.expiresAt };
+    return { ...card, expiresAt: row.expiresAt, realExpiresAt: row.realExpiresAt };
   }
 
   /**
@@ -73,9 +77,9 @@ export class NonceService {
     ctx: CallerContext,
     nonce: string,
     card: NonceCardData,
-    expiresAt: Date,
+    expiry: NonceExpiry,
   ): Promise<void> {
-    await this.store(ctx, nonce, card, expiresAt, this.clock.now(ctx), manager);
+    await this.store(ctx, nonce, card, expiry, this.clock.now(ctx), manager);
   }
 
   /** The nonce's row, its card sealed and bound to the merchant, environment and nonce. */
@@ -83,7 +87,7 @@ export class NonceService {
     ctx: CallerContext,
     nonce: string,
     card: NonceCardData,
-    expiresAt: Date,
+    { expiresAt, realExpiresAt }: NonceExpiry,
     now: Date,
     manager?: EntityManager,
   ): Promise<void> {
@@ -97,6 +101,7 @@ export class NonceService {
         keyId: sealed.keyId,
         cardSealed: sealed.blob,
         expiresAt,
+        realExpiresAt,
         createdAt: now,
       },
       manager,

@@ -57,7 +57,11 @@ export class InstrumentResolver {
       // The payment's own address wins over the one collected with the card.
       cardAddress: data.cardAddress ?? card.cardAddress,
       tokenize: data.tokenize === true,
-      nonce: { value: data.nonce, expiresAt: card.expiresAt, cardAddress: card.cardAddress },
+      nonce: {
+        value: data.nonce,
+        expiry: { expiresAt: card.expiresAt, realExpiresAt: card.realExpiresAt },
+        cardAddress: card.cardAddress,
+      },
     };
   }
 
@@ -71,7 +75,7 @@ export class InstrumentResolver {
       ctx,
       card.nonce.value,
       { cardNumber, expiryMonth, expiryYear, cvv, cardholderName, cardAddress: card.nonce.cardAddress },
-      card.nonce.expiresAt,
+      card.nonce.expiry,
     );
   }
 

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
-import { SandboxClockCopy, runDueInTimeOrder } from '@app/database';
+import { Clock } from '@app/clock';
+import { SandboxClockCopy, runDueInTimeOrder, WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { sandboxAdvanceScope } from '@app/platform';
 import { HoldExpirySweeper } from '../hold-expiry/hold-expiry.sweeper';
@@ -22,15 +23,23 @@ export class ClockAdvanceUseCase {
     private readonly holds: HoldExpirySweeper,
     private readonly threeDs: ThreeDsExpiryService,
     private readonly clocks: SandboxClockCopy,
+    private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
     const scope = sandboxAdvanceScope(ctx);
     const to = new Date(body.to);
-    const ran = await runDueInTimeOrder(this.db, [this.holds.dueWork(scope), this.threeDs.dueWork(scope)], to);
-    await this.clocks.record(ctx.merchantCode, body.offsetMs, to);
-    this.logger.info({ merchantCode: ctx.merchantCode, to: body.to, ran }, 'sandbox clock advanced');
-    return { ran };
+    const bound = WorkBound.of(body, () => this.clock.now());
+    const { ran, unfinished } = await runDueInTimeOrder(
+      this.db,
+      [this.holds.dueWork(scope), this.threeDs.dueWork(scope)],
+      to,
+      bound,
+    );
+    // Stopped by its bound, the advance fails and the clock stays; what ran stays done.
+    if (!unfinished) await this.clocks.record(ctx.merchantCode, body.offsetMs, to);
+    this.logger.info({ merchantCode: ctx.merchantCode, to: body.to, ran, unfinished }, 'sandbox clock advanced');
+    return { ran, unfinished };
   }
 }

@@ -5,6 +5,7 @@ import { PaymentsConfig } from '../config';
 import { CardNonce } from '../nonce/card-nonce.entity';
 import { NonceHandler } from '../nonce/nonce.handler';
 import { NonceRepository } from '../nonce/nonce.repository';
+import { NonceSweeper } from '../nonce/nonce.sweeper';
 import { NonceService } from '../nonce/nonce.service';
 import { StoredCard } from '../vault/stored-card.entity';
 import { VaultCipher } from '../vault/vault-cipher';
@@ -33,6 +34,7 @@ export function extrasProviders(config: PaymentsConfig): Provider[] {
     VaultService,
     NonceRepository,
     NonceService,
+    NonceSweeper,
     PaymentSessionRepository,
     ThreeDsService,
     ThreeDsExpiryService,
