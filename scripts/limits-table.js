@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The README's table of text limits, generated from TEXT_LIMITS in libs/contracts (so it cannot drift).
-// `node scripts/limits-table.js` prints it; `--write` replaces it in the README between its markers.
+// The text-limits table of docs/api.md, generated from TEXT_LIMITS in libs/contracts (so it cannot drift).
+// `node scripts/limits-table.js` prints it; `--write` replaces it in docs/api.md between its markers.
 const fs = require('node:fs');
 const path = require('node:path');
 
-const README = path.join(__dirname, '..', 'README.md');
+const README = path.join(__dirname, '..', 'docs', 'api.md');
 const START = '<!-- text-limits:start -->';
 const END = '<!-- text-limits:end -->';
 
@@ -21,7 +21,7 @@ function limitsTable(limits) {
 function withTable(readme, table) {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} … ${END} markers`);
+  if (start < 0 || end < start) throw new Error(`docs/api.md has no ${START} … ${END} markers`);
   return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
 }
 

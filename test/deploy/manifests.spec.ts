@@ -79,7 +79,7 @@ describe('k8s/', () => {
     expect(names('PodDisruptionBudget')).toEqual(APP_NAMES);
     expect(names('HorizontalPodAutoscaler')).toEqual(['gateway', 'payments']);
     expect(names('ConfigMap')).toHaveLength(1);
-    expect(names('Secret')).toHaveLength(1);
+    expect(names('Secret')).toEqual(['migrate-secrets', 'platform-secrets']);
     expect(names('Namespace')).toHaveLength(1);
   });
 

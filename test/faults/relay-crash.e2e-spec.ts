@@ -14,7 +14,7 @@ import { sleep, waitUntil } from './drain-helpers';
 
 const ROWS = 50;
 const POLL_MS = 50;
-/** README, "Shutdown and crash behaviour": the lease, one poll of a surviving relay, and up to 1.45 s to publish. */
+/** docs/operations.md, "Shutdown and crash behaviour": the lease, one poll of a surviving relay, and up to 1.45 s to publish. */
 const WORST_CASE_MS = OUTBOX_LEASE_SECONDS * 1000 + POLL_MS + 1_450;
 const TYPE = EventTypes.paymentPending;
 

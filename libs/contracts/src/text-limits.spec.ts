@@ -75,7 +75,7 @@ describe('the text limits table', () => {
     expect(unbounded).toEqual([]);
   });
 
-  it('is the table in the README (node scripts/limits-table.js --write)', () => {
+  it('is the table in docs/api.md (node scripts/limits-table.js --write)', () => {
     const readme = readFileSync(README, 'utf8');
     expect(withTable(readme, limitsTable(TEXT_LIMITS))).toBe(readme);
   });
