@@ -96,6 +96,14 @@ describe('k8s/', () => {
     expect(serviceProblems(docs)).toEqual([]);
   });
 
+  it('runs the migrations as a Job of their own, and the apps only check that none is pending', () => {
+    const [job] = ofKind<Deployment>(docs, 'Job');
+    expect(job.spec.template.spec.containers[0].command).toEqual(['node', 'dist/apps/migrate/src/main.js']);
+    expect(existsSync(join(ROOT, 'apps/migrate/src/main.ts'))).toBe(true);
+    const [config] = ofKind<KeyValues>(docs, 'ConfigMap');
+    expect(config.data?.MIGRATIONS).toBe('check');
+  });
+
   it('routes the public Service to the API port only, and the internal port only through gateway-internal', () => {
     const service = (name: string) => ofKind<Service>(docs, 'Service').find((x) => x.metadata.name === name)!;
     const targets = (name: string) => service(name).spec.ports.map((p) => String(p.targetPort));
