@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { uuidv7 } from '@app/clock';
-import { BillingIdempotencySweeper } from '../../apps/billing/src/idempotency/billing-idempotency.sweeper';
+import { BillingIdempotencySweepLoop } from '../../apps/billing/src/idempotency/billing-idempotency-sweep.loop';
 import { TestStack } from '../support/stack';
 import {
   billingMerchant,
@@ -169,7 +169,7 @@ describe('billing idempotency', () => {
     await insert('old', '25 hours', null);
     await insert('old-reserved', '25 hours', new Date(Date.now() + 60_000).toISOString());
     await insert('young', '23 hours', null);
-    const sweeper = stack.services.get('billing')![0].get(BillingIdempotencySweeper);
+    const sweeper = stack.services.get('billing')![0].get(BillingIdempotencySweepLoop);
     expect(await sweeper.sweepOnce()).toBeGreaterThanOrEqual(1);
     const left = await billingQuery(
       stack,

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { IdempotencySweeper } from '../../apps/payments/src/idempotency/idempotency.sweeper';
+import { IdempotencySweepLoop } from '../../apps/payments/src/idempotency/idempotency-sweep.loop';
 import { TestStack } from '../support/stack';
 import { cardData, expectError, PaymentsClient, paymentsQuery, sandboxMerchant, uid, usd } from './payments-fixtures';
 
@@ -146,7 +146,7 @@ describe('idempotency', () => {
   it('keeps keys 24 hours; the sweep deletes older ones', async () => {
     const key = randomUUID();
     const first = await m.purchase(body(), key);
-    const sweeper = stack.services.get('payments')![0].get(IdempotencySweeper);
+    const sweeper = stack.services.get('payments')![0].get(IdempotencySweepLoop);
     expect(await sweeper.runOnce()).toBe(0);
     expect((await m.purchase(body(), key)).status).toBe(422);
     await paymentsQuery(

@@ -18,7 +18,7 @@ import { PlanService } from './plan/plan.service';
 import { BillingEvents } from './billing-events';
 import { BillingIdempotencyRepository } from './idempotency/billing-idempotency.repository';
 import { BillingIdempotencyService } from './idempotency/billing-idempotency.service';
-import { BillingIdempotencySweeper } from './idempotency/billing-idempotency.sweeper';
+import { BillingIdempotencySweepLoop } from './idempotency/billing-idempotency-sweep.loop';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
 import { PaymentsClient } from './payments/payments.client';
@@ -70,7 +70,7 @@ export class BillingModule {
         BillingEvents,
         BillingIdempotencyRepository,
         BillingIdempotencyService,
-        BillingIdempotencySweeper,
+        BillingIdempotencySweepLoop,
         SubscriptionRepository,
         InvoiceRepository,
         SubscriptionQueries,

@@ -9,10 +9,11 @@ import { CheckoutHandler } from './checkout/checkout.handler';
 import { CheckoutService } from './checkout/checkout.service';
 import { LinkUseEntity } from './checkout/link-use.entity';
 import { LinkUseLedger } from './checkout/link-use.ledger';
-import { LinkUseReconciler } from './checkout/link-use.reconciler';
+import { LinkUseReconcileLoop } from './checkout/link-use-reconcile.loop';
 import { LinkUsesRepository } from './checkout/link-uses.repository';
 import { PaymentsClient } from './checkout/payments.client';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from './config';
+import { LinkExpiryLoop } from './expiry/link-expiry.loop';
 import { LinkExpiry } from './expiry/link-expiry.service';
 import { LinkIdempotency } from './idempotency/link-idempotency';
 import { BillingClient } from './link/billing.client';
@@ -53,11 +54,12 @@ export class PaymentLinksModule {
         LinkRecorder,
         LinkIdempotency,
         LinkExpiry,
+        LinkExpiryLoop,
         BillingClient,
         PaymentsClient,
         LinksService,
         LinkUseLedger,
-        LinkUseReconciler,
+        LinkUseReconcileLoop,
         CheckoutService,
         SandboxClockCopy,
         ClockAdvanceUseCase,

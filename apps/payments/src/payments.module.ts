@@ -10,11 +10,12 @@ import { AcquirerCalls } from './connector/acquirer-call';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { DatabaseLedger } from './connector/sandbox-ledger';
-import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
+import { HoldExpiryLoop } from './hold-expiry/hold-expiry.loop';
+import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
 import { IdempotencyRecord } from './idempotency/idempotency.entity';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { IdempotencyService } from './idempotency/idempotency.service';
-import { IdempotencySweeper } from './idempotency/idempotency.sweeper';
+import { IdempotencySweepLoop } from './idempotency/idempotency-sweep.loop';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
 import { migrations } from './migrations';
@@ -33,7 +34,7 @@ import { AuthorizationRecord } from './purchase/authorization-record';
 import { AcquirerAttemptRepository } from './reservation/acquirer-attempt.repository';
 import { CrashPoints } from './reservation/crash-points';
 import { RecoveryService } from './reservation/recovery.service';
-import { RecoverySweeper } from './reservation/recovery.sweeper';
+import { RecoveryLoop } from './reservation/recovery.loop';
 import { ConnectionEntity } from './routing/connection.entity';
 import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
@@ -111,7 +112,7 @@ export class PaymentsModule {
         PaymentRecorder,
         IdempotencyRepository,
         IdempotencyService,
-        IdempotencySweeper,
+        IdempotencySweepLoop,
         ConnectionRepository,
         RoutingService,
         ConnectionsUseCase,
@@ -119,13 +120,14 @@ export class PaymentsModule {
         AcquirerAttemptRepository,
         CrashPoints,
         RecoveryService,
-        RecoverySweeper,
+        RecoveryLoop,
         AuthorizationRecord,
         PurchaseUseCase,
         OperationRecord,
         PaymentOperationsService,
         InquiryService,
-        HoldExpirySweeper,
+        HoldExpiryService,
+        HoldExpiryLoop,
         SandboxClockCopy,
         ClockAdvanceUseCase,
         ...extrasProviders(config),

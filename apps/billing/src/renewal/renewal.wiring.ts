@@ -2,7 +2,7 @@ import { DunningHandler } from '../dunning/dunning.handler';
 import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
 import { BillingClockAdvanceHandler } from '../sandbox-clock/clock-advance.handler';
 import { BillingClockAdvanceUseCase } from '../sandbox-clock/clock-advance.use-case';
-import { RenewalScheduler } from '../scheduler/renewal-scheduler';
+import { RenewalLoop } from '../scheduler/renewal.loop';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { RenewalOutcomeService } from './renewal-outcome.service';
 import { RenewalRunner } from './renewal-runner.service';
@@ -15,7 +15,7 @@ export const renewalProviders = [
   RenewalOpeningService,
   RenewalOutcomeService,
   RenewalRunner,
-  RenewalScheduler,
+  RenewalLoop,
   RetryPaymentUseCase,
   BillingClockAdvanceUseCase,
 ];

@@ -1,5 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Server } from 'node:http';
+import { repeatDuring } from '@app/platform';
 
 /** How often a draining gateway closes the keep-alive connections that went idle. */
 const IDLE_SWEEP_MS = 100;
@@ -12,10 +13,5 @@ const IDLE_SWEEP_MS = 100;
  */
 export async function drainHttp(app: NestFastifyApplication): Promise<void> {
   const server = app.getHttpServer() as Server;
-  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-  try {
-    await app.getHttpAdapter().close();
-  } finally {
-    clearInterval(sweep);
-  }
+  await repeatDuring(IDLE_SWEEP_MS, () => server.closeIdleConnections(), () => app.getHttpAdapter().close());
 }

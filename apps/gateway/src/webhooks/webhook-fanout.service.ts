@@ -3,7 +3,7 @@ import { Logger } from 'pino';
 import { EventEnvelope, WebhookEnvelope } from '@app/contracts';
 import { LOGGER } from '@app/observability';
 import { DeliveryTarget, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookDeliveryLoop } from './webhook-delivery.loop';
 
 /** The exact bytes a receiver gets, in the envelope's documented key order. */
 export const webhookBody = (e: WebhookEnvelope): string =>
@@ -24,7 +24,7 @@ export const webhookBody = (e: WebhookEnvelope): string =>
 export class WebhookFanout {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly worker: WebhookDeliveryWorker,
+    private readonly deliveryLoop: WebhookDeliveryLoop,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -58,7 +58,7 @@ export class WebhookFanout {
         { eventId: event.id, eventType: event.type, deliveries: created.length },
         'Webhook deliveries queued',
       );
-      this.worker.kick();
+      this.deliveryLoop.kick();
     }
     return created.length;
   }

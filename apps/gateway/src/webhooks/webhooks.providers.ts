@@ -3,7 +3,7 @@ import { GatewayConfig } from '../config';
 import { WebhookEventsConsumer } from '../events/webhook-events.consumer';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookDeliveryLoop } from './webhook-delivery.loop';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -34,7 +34,7 @@ export function webhookProviders(config: GatewayConfig, extraCa?: string): Provi
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookSender,
-    WebhookDeliveryWorker,
+    WebhookDeliveryLoop,
     WebhookFanout,
     WebhookEndpointsService,
     WebhookEventsConsumer,

@@ -6,7 +6,7 @@ import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/c
 import { SandboxClockCopy, runDueInTimeOrder } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { sandboxAdvanceScope } from '@app/platform';
-import { HoldExpirySweeper } from '../hold-expiry/hold-expiry.sweeper';
+import { HoldExpiryService } from '../hold-expiry/hold-expiry.service';
 import { ThreeDsExpiryService } from '../threeds/threeds-expiry.service';
 
 /**
@@ -19,7 +19,7 @@ import { ThreeDsExpiryService } from '../threeds/threeds-expiry.service';
 export class ClockAdvanceUseCase {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly holds: HoldExpirySweeper,
+    private readonly holds: HoldExpiryService,
     private readonly threeDs: ThreeDsExpiryService,
     private readonly clocks: SandboxClockCopy,
     @Inject(LOGGER) private readonly logger: Logger,

@@ -14,6 +14,7 @@ import { VaultService } from '../vault/vault.service';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { ResumeUseCase } from './resume.use-case';
+import { ThreeDsExpiryLoop } from './threeds-expiry.loop';
 import { ThreeDsExpiryService } from './threeds-expiry.service';
 import { PaymentSessionsHandler } from './threeds.handler';
 import { ThreeDsService } from './threeds.service';
@@ -34,6 +35,7 @@ export function extrasProviders(config: PaymentsConfig): Provider[] {
     PaymentSessionRepository,
     ThreeDsService,
     ThreeDsExpiryService,
+    ThreeDsExpiryLoop,
     ResumeUseCase,
     ApmService,
     SettleUseCase,

@@ -1,6 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { LOGGER } from '@app/observability';
+import { PeriodicLoop } from '@app/platform';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const RETENTION_HOURS = 24;
@@ -8,23 +9,23 @@ const EVERY_MS = 3600_000;
 
 /** Idempotency keys are kept 24 hours (DECISIONS §3), then deleted once an hour. */
 @Injectable()
-export class IdempotencySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
+export class IdempotencySweepLoop extends PeriodicLoop {
+  readonly loopName = 'idempotency_sweep';
 
   constructor(
     private readonly keys: IdempotencyRepository,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(
-      () => void this.runOnce().catch((e) => this.logger.warn({ err: e }, 'key sweep failed')),
-      EVERY_MS,
-    ).unref();
+  ) {
+    super();
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  protected everyMs(): number {
+    return EVERY_MS;
+  }
+
+  protected async work(): Promise<boolean> {
+    await this.runOnce();
+    return false;
   }
 
   async runOnce(): Promise<number> {
