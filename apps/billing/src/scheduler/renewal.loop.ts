@@ -6,9 +6,9 @@ import { RenewalRunner } from '../renewal/renewal-runner.service';
 
 /**
  * Billing's time-driven work on real time, for production and every sandbox (as payments' sweeps): every
- * RENEWAL_POLL_MS (0 turns it off) it claims what fell due by now and runs it. Replicas run it side by side with no leader:
- * claims are FOR UPDATE SKIP LOCKED under a lease. Steps are stamped with real now (a sandbox clock is never
- * behind real time, so that is between the due time and the merchant's now).
+ * RENEWAL_POLL_MS (0 turns it off) it claims what fell due by now and runs it. Replicas run it side by side
+ * with no leader: claims are FOR UPDATE SKIP LOCKED under a lease. Steps are stamped with real now (a sandbox
+ * clock is never behind real time, so that is between the due time and the merchant's now).
  */
 @Injectable()
 export class RenewalLoop extends PeriodicLoop {

@@ -13,5 +13,9 @@ const IDLE_SWEEP_MS = 100;
  */
 export async function drainHttp(app: NestFastifyApplication): Promise<void> {
   const server = app.getHttpServer() as Server;
-  await repeatDuring(IDLE_SWEEP_MS, () => server.closeIdleConnections(), () => app.getHttpAdapter().close());
+  await repeatDuring(
+    IDLE_SWEEP_MS,
+    () => server.closeIdleConnections(),
+    () => app.getHttpAdapter().close(),
+  );
 }

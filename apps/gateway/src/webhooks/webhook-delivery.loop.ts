@@ -12,9 +12,10 @@ const BATCH_SIZE = 20;
 const LEASE_MARGIN_SECONDS = 30;
 
 /**
- * Sends due delivery tries, every WEBHOOK_DISPATCH_POLL_MS and at once when tries are queued. Each replica runs one; tries are claimed with FOR UPDATE SKIP LOCKED and a lease,
- * so replicas never send the same try at the same time and a crashed replica's tries are picked up once the
- * lease lapses. Retry timing is real time (the database clock), never a sandbox clock.
+ * Sends due delivery tries, every WEBHOOK_DISPATCH_POLL_MS and at once when tries are queued. Each replica
+ * runs one; tries are claimed with FOR UPDATE SKIP LOCKED and a lease, so replicas never send the same try at
+ * the same time and a crashed replica's tries are picked up once the lease lapses. Retry timing is real time
+ * (the database clock), never a sandbox clock.
  */
 @Injectable()
 export class WebhookDeliveryLoop extends PeriodicLoop {

@@ -74,7 +74,9 @@ async function started(configure: (loop: TestLoop) => void = () => undefined) {
 
 /** The value of one series of the loop's metrics, from the app's /metrics text. */
 async function sample(metrics: Metrics, name: string): Promise<number | undefined> {
-  const line = (await metrics.text()).split('\n').find((l) => l.startsWith(`${name}{`) && l.includes('loop="test_loop"'));
+  const line = (await metrics.text())
+    .split('\n')
+    .find((l) => l.startsWith(`${name}{`) && l.includes('loop="test_loop"'));
   return line === undefined ? undefined : Number(line.split(' ').pop());
 }
 

@@ -96,7 +96,10 @@ export abstract class PeriodicLoop implements OnApplicationBootstrap, BeforeAppl
       return more;
     } catch (e) {
       this.loopMetrics.loopRan(this.loopName, seconds(), false);
-      this.loopLogger.warn({ err: e, loop: this.loopName }, 'background loop run failed; it runs again at its next tick');
+      this.loopLogger.warn(
+        { err: e, loop: this.loopName },
+        'background loop run failed; it runs again at its next tick',
+      );
       return false;
     }
   }
