@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import type { CallerContext } from '@app/contracts';
-import { IdempotencySweeper } from '@app/idempotency';
+import { IdempotencySweepLoop } from '@app/idempotency';
 import { BillingIdempotencyService } from '../../apps/billing/src/idempotency/billing-idempotency.service';
 import { TestStack } from '../support/stack';
 import {
@@ -224,7 +224,7 @@ describe('billing idempotency', () => {
     await insert('old', '25 hours', null);
     await insert('old-reserved', '25 hours', new Date(Date.now() + 60_000).toISOString());
     await insert('young', '23 hours', null);
-    const sweeper = stack.services.get('billing')![0].get(IdempotencySweeper);
+    const sweeper = stack.services.get('billing')![0].get(IdempotencySweepLoop);
     expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
     const left = await billingQuery(
       stack,

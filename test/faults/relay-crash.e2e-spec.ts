@@ -1,14 +1,13 @@
 import { connect, NatsConnection, Subscription } from 'nats';
-import pino from 'pino';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventTypes } from '@app/contracts';
 import { NatsClient } from '@app/messaging';
-import { Metrics } from '@app/observability';
-import { OUTBOX_LEASE_SECONDS, OutboxRelay } from '@app/outbox';
+import { OUTBOX_LEASE_SECONDS } from '@app/outbox';
 import { AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
 import { runState } from '../support/run-state';
+import { standaloneRelay } from '../support/standalone-relay';
 import { TcpProxy } from '../support/tcp-proxy';
 import { sleep, waitUntil } from './drain-helpers';
 
@@ -55,8 +54,7 @@ function collect(nc: NatsConnection): { ids: Set<string>; sub: Subscription } {
 async function startRelay(dbUrl: string, natsUrl: string, leaseSeconds?: number) {
   const dataSource = await new DataSource({ type: 'postgres', url: dbUrl }).initialize();
   const nats = new NatsClient({ url: natsUrl, name: 'test-relay' });
-  const logger = pino({ level: 'silent' });
-  const relay = new OutboxRelay(dataSource, nats, new Metrics('test'), { pollMs: POLL_MS, leaseSeconds }, logger);
+  const relay = await standaloneRelay(dataSource, nats, { pollMs: POLL_MS, leaseSeconds });
   relay.onApplicationBootstrap();
   return {
     async stop() {

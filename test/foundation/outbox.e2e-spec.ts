@@ -2,13 +2,12 @@ import { INestApplication } from '@nestjs/common';
 import { AckPolicy, connect, DeliverPolicy, NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
 import { EventEnvelope, EVENTS_STREAM, EventTypes } from '@app/contracts';
-import pino from 'pino';
 import { pipelinedTransaction } from '@app/database';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
-import { Metrics } from '@app/observability';
 import { uuidv7 } from '@app/clock';
-import { OUTBOX_RETENTION_MS, OutboxPruner, OutboxRelay, OutboxWriter } from '@app/outbox';
+import { OUTBOX_RETENTION_MS, OutboxPruneLoop, OutboxRelayLoop, OutboxWriter } from '@app/outbox';
 import { runState } from '../support/run-state';
+import { standaloneRelay } from '../support/standalone-relay';
 import { TestStack } from '../support/stack';
 
 /** Every EVENTS message whose envelope belongs to `merchantCode`. */
@@ -132,7 +131,7 @@ describe('transactional outbox', () => {
       await runner.commitTransaction();
       await runner.startTransaction();
       await runner.query("SELECT id FROM outbox WHERE envelope->>'merchantCode' = $1 FOR UPDATE", [merchant]);
-      const relay = replicaA.get(OutboxRelay);
+      const relay = replicaA.get(OutboxRelayLoop);
       const started = Date.now();
       await relay.publishBatch();
       expect(Date.now() - started).toBeLessThan(2000);
@@ -171,7 +170,7 @@ describe('transactional outbox', () => {
     await insert(rows.oldUnpublished, null);
     await insert(rows.recentPublished, new Date(now - 1000));
 
-    const pruner = replicaA.get(OutboxPruner);
+    const pruner = replicaA.get(OutboxPruneLoop);
     for (let n = await pruner.pruneOnce(now); n > 0; n = await pruner.pruneOnce(now));
     const left: Array<{ id: string }> = await db.query('SELECT id FROM outbox WHERE id = ANY($1)', [
       Object.values(rows),
@@ -191,12 +190,11 @@ describe('transactional outbox', () => {
 
     /** A writer whose relay never polls (pollMs 0: it runs only when kicked), on replica A's connections. */
     async function quietWriter(leaseSeconds?: number) {
-      const relay = new OutboxRelay(
+      const relay = await standaloneRelay(
         replicaA.get(DataSource),
         replicaA.get(NatsClient),
-        new Metrics('outbox_direct_test'),
         { pollMs: 0, leaseSeconds },
-        pino({ level: 'silent' }),
+        'outbox_direct_test',
       );
       relay.onApplicationBootstrap();
       await until(

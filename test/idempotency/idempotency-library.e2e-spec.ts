@@ -8,7 +8,7 @@ import {
   canonicalJson,
   IdempotencyRepository,
   IdempotencyService,
-  IdempotencySweeper,
+  IdempotencySweepLoop,
   KeyTaken,
 } from '@app/idempotency';
 import { runState } from '../support/run-state';
@@ -183,7 +183,7 @@ describe('@app/idempotency on PostgreSQL', () => {
     await insert('old', '25 hours', 200);
     await insert('old-in-progress', '25 hours', null);
     await insert('young', '23 hours', 200);
-    const sweeper = new IdempotencySweeper(keys, silent);
+    const sweeper = new IdempotencySweepLoop(keys, silent);
     expect(await sweeper.runOnce()).toBe(1);
     const left = (await ds.query(
       `SELECT idempotency_key AS k FROM idempotency_keys WHERE merchant_code = 'sweep' ORDER BY 1`,

@@ -231,8 +231,8 @@ describe('paying a payment link', () => {
   });
 
   it('a lapsed reservation is settled from payments: a 3DS payment resumed elsewhere still counts', async () => {
-    const { LinkUseReconciler } = await import('../../apps/payment-links/src/checkout/link-use.reconciler');
-    const reconciler = stack.services.get('payment-links')![0].get(LinkUseReconciler);
+    const { LinkUseReconcileLoop } = await import('../../apps/payment-links/src/checkout/link-use-reconcile.loop');
+    const reconciler = stack.services.get('payment-links')![0].get(LinkUseReconcileLoop);
     const lapse = (linkId: string) =>
       linksQuery(
         stack,

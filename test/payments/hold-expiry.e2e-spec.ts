@@ -1,5 +1,5 @@
 import { ManualClock } from '@app/clock';
-import { HoldExpirySweeper } from '../../apps/payments/src/hold-expiry/hold-expiry.sweeper';
+import { HoldExpiryService } from '../../apps/payments/src/hold-expiry/hold-expiry.service';
 import { TestStack } from '../support/stack';
 import { expectError, PaymentsClient, paymentsQuery, sandboxMerchant, usd } from './payments-fixtures';
 
@@ -11,12 +11,12 @@ describe('authorization hold expiry', () => {
     const clock = new ManualClock(new Date());
     let stack: TestStack;
     let m: PaymentsClient;
-    let sweeper: HoldExpirySweeper;
+    let sweeper: HoldExpiryService;
 
     beforeAll(async () => {
       stack = await TestStack.start({ clock, env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0' } });
       m = await sandboxMerchant(stack);
-      sweeper = stack.services.get('payments')![0].get(HoldExpirySweeper);
+      sweeper = stack.services.get('payments')![0].get(HoldExpiryService);
     });
     afterAll(() => stack.stop());
 

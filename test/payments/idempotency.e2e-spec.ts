@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { IdempotencySweeper } from '@app/idempotency';
+import { IdempotencySweepLoop } from '@app/idempotency';
 import { TestStack } from '../support/stack';
 import { cardData, expectError, PaymentsClient, paymentsQuery, sandboxMerchant, uid, usd } from './payments-fixtures';
 
@@ -164,7 +164,7 @@ describe('idempotency', () => {
   it('keeps keys 24 hours; the sweep deletes older ones', async () => {
     const key = randomUUID();
     const first = await m.purchase(body(), key);
-    const sweeper = stack.services.get('payments')![0].get(IdempotencySweeper);
+    const sweeper = stack.services.get('payments')![0].get(IdempotencySweepLoop);
     expect(await sweeper.runOnce()).toBe(0);
     expect((await m.purchase(body(), key)).status).toBe(422);
     await paymentsQuery(

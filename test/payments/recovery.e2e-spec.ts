@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { uuidv7 } from '@app/clock';
 import { SandboxAcquirerConnector } from '../../apps/payments/src/connector/sandbox-acquirer.connector';
 import { AcquirerAttempt } from '../../apps/payments/src/reservation/acquirer-attempt';
-import { RecoverySweeper } from '../../apps/payments/src/reservation/recovery.sweeper';
+import { RecoveryLoop } from '../../apps/payments/src/reservation/recovery.loop';
 import { TestStack } from '../support/stack';
 import { cardData, PaymentsClient, paymentsQuery, sandboxMerchant, usd } from './payments-fixtures';
 
@@ -13,14 +13,14 @@ import { cardData, PaymentsClient, paymentsQuery, sandboxMerchant, usd } from '.
 describe('recovery of capture, refund, cancel and resume attempts', () => {
   let stack: TestStack;
   let m: PaymentsClient;
-  let sweeper: RecoverySweeper;
+  let sweeper: RecoveryLoop;
   let sandbox: SandboxAcquirerConnector;
 
   beforeAll(async () => {
     stack = await TestStack.start({ env: { RECOVERY_SWEEP_MS: '0' } });
     m = await sandboxMerchant(stack);
     const app = stack.services.get('payments')![0];
-    sweeper = app.get(RecoverySweeper);
+    sweeper = app.get(RecoveryLoop);
     sandbox = app.get(SandboxAcquirerConnector);
   });
   afterAll(() => stack.stop());

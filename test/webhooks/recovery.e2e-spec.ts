@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventTypes } from '@app/contracts';
-import { EventRetention } from '../../apps/gateway/src/events/event-retention';
+import { EventRetentionLoop } from '../../apps/gateway/src/events/event-retention.loop';
 import { TestStack } from '../support/stack';
 import { Attempt, emit, signatureValid } from './emit';
 import { selfSignedCert, until, WebhookReceiver } from './receiver';
@@ -305,7 +305,7 @@ describe('webhooks a merchant can recover from', () => {
          VALUES ($1, 'payment.captured', $2, 'sandbox', now() - interval '31 days', '{}', now() - interval '31 days')`,
         [old, a.code],
       );
-      await stack.gateway!.get(EventRetention).sweep();
+      await stack.gateway!.get(EventRetentionLoop).sweep();
       const left: Array<{ id: string }> = await db.query('SELECT id FROM webhook_events WHERE merchant_code = $1', [
         a.code,
       ]);

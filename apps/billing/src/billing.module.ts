@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { MigrationMode, serviceDatabase } from '@app/database';
-import { EXPIRING_KEYS, IdempotencySweeper } from '@app/idempotency';
+import { EXPIRING_KEYS, IdempotencySweepLoop } from '@app/idempotency';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
@@ -73,7 +73,7 @@ export class BillingModule {
         BillingIdempotencyService,
         // Billing keeps its keys in its own table (leases, resource ids); the shared sweep empties it.
         { provide: EXPIRING_KEYS, useExisting: BillingIdempotencyRepository },
-        IdempotencySweeper,
+        IdempotencySweepLoop,
         SubscriptionRepository,
         InvoiceRepository,
         SubscriptionQueries,

@@ -11,10 +11,11 @@ import { CheckoutService } from './checkout/checkout.service';
 import { LapsedUseCheck } from './checkout/lapsed-use.check';
 import { LinkUseEntity } from './checkout/link-use.entity';
 import { LinkUseLedger } from './checkout/link-use.ledger';
-import { LinkUseReconciler } from './checkout/link-use.reconciler';
+import { LinkUseReconcileLoop } from './checkout/link-use-reconcile.loop';
 import { LinkUsesRepository } from './checkout/link-uses.repository';
 import { PaymentsClient } from './checkout/payments.client';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from './config';
+import { LinkExpiryLoop } from './expiry/link-expiry.loop';
 import { LinkExpiry } from './expiry/link-expiry.service';
 import { BillingClient } from './link/billing.client';
 import { LinkRecorder } from './link/link-recorder';
@@ -55,12 +56,13 @@ export class PaymentLinksModule {
         LinkRecorder,
         ...idempotencyProviders(),
         LinkExpiry,
+        LinkExpiryLoop,
         BillingClient,
         PaymentsClient,
         LinksService,
         LinkUseLedger,
         LapsedUseCheck,
-        LinkUseReconciler,
+        LinkUseReconcileLoop,
         CheckoutService,
         SandboxClockCopy,
         ClockAdvanceUseCase,

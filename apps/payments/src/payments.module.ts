@@ -11,7 +11,8 @@ import { AcquirerCalls } from './connector/acquirer-call';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { DatabaseLedger } from './connector/sandbox-ledger';
-import { HoldExpirySweeper } from './hold-expiry/hold-expiry.sweeper';
+import { HoldExpiryLoop } from './hold-expiry/hold-expiry.loop';
+import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
 import { migrations } from './migrations';
@@ -34,7 +35,7 @@ import { CrashPoints } from './reservation/crash-points';
 import { AttemptRecorder } from './reservation/attempt-recorder';
 import { ReservationRelease } from './reservation/reservation-release';
 import { RecoveryService } from './reservation/recovery.service';
-import { RecoverySweeper } from './reservation/recovery.sweeper';
+import { RecoveryLoop } from './reservation/recovery.loop';
 import { ConnectionEntity } from './routing/connection.entity';
 import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
@@ -115,7 +116,7 @@ export class PaymentsModule {
         ReservationRelease,
         AttemptRecorder,
         RecoveryService,
-        RecoverySweeper,
+        RecoveryLoop,
         AuthorizationRecord,
         PurchaseReservation,
         AcquirerCascade,
@@ -123,7 +124,8 @@ export class PaymentsModule {
         OperationRecord,
         PaymentOperationsService,
         InquiryService,
-        HoldExpirySweeper,
+        HoldExpiryService,
+        HoldExpiryLoop,
         SandboxClockCopy,
         ClockAdvanceUseCase,
         ...extrasProviders(config),

@@ -1,7 +1,7 @@
 import { Provider } from '@nestjs/common';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IDEMPOTENCY_OPTIONS, IdempotencyOptions, IdempotencyService } from './idempotency.service';
-import { EXPIRING_KEYS, IdempotencySweeper } from './idempotency.sweeper';
+import { EXPIRING_KEYS, IdempotencySweepLoop } from './idempotency-sweep.loop';
 
 /** A service's Idempotency-Keys in its `idempotency_keys` table: the records, the claims and the sweep. */
 export function idempotencyProviders(options: IdempotencyOptions = {}): Provider[] {
@@ -10,6 +10,6 @@ export function idempotencyProviders(options: IdempotencyOptions = {}): Provider
     IdempotencyRepository,
     IdempotencyService,
     { provide: EXPIRING_KEYS, useExisting: IdempotencyRepository },
-    IdempotencySweeper,
+    IdempotencySweepLoop,
   ];
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Environment } from '@app/contracts';
-import type { ExpiringKeys } from './idempotency.sweeper';
+import type { ExpiringKeys } from './idempotency-sweep.loop';
 import { deferStatement, gatherRow, runStatement, statement, uniqueViolation } from '@app/database';
 
 /** Whose a key is: keys belong to a merchant and an environment. */

@@ -2,5 +2,5 @@ export * from './fingerprint';
 export * from './idempotency-key';
 export * from './idempotency.repository';
 export * from './idempotency.service';
-export * from './idempotency.sweeper';
+export * from './idempotency-sweep.loop';
 export * from './idempotency.providers';

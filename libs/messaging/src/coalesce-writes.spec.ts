@@ -25,7 +25,9 @@ function fakeProtocol() {
 
 describe('coalesceNatsWrites', () => {
   it('patches the nats 2.x protocol handler', () => {
-    expect(coalesceNatsWrites()).toBe(true);
+    const original = ProtocolHandler.prototype.sendCommand;
+    coalesceNatsWrites();
+    expect(ProtocolHandler.prototype.sendCommand).not.toBe(original);
   });
 
   it('sends every command queued during one event-loop turn in one flush, after the turn', async () => {

@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
+import { patchNatsMethod } from './nats-patch';
 
 /**
  * nats.js buffers outgoing protocol commands and flushes them in a microtask: each HTTP request the gateway
@@ -8,8 +9,8 @@
  * nats-server CPU per ping 85 → 12 µs, ping round trips up to +23%. Nothing waits longer than the current turn.
  *
  * This replaces `ProtocolHandler.prototype.sendCommand` of nats 2.x (lib/nats-base-client/protocol.js) with
- * the same code and another flush trigger. If that class or its fields change shape, it leaves the library as
- * it is and says so (`false`), and the unit test of this file fails.
+ * the same code and another flush trigger. The replaced method is checked first (patchNatsMethod): a nats
+ * upgrade that changed it stops the service at start.
  */
 interface Outbound {
   length(): number;
@@ -23,27 +24,30 @@ interface Protocol {
   flushScheduled?: boolean;
 }
 
-let applied: boolean | undefined;
+const { encode } = require('nats/lib/nats-base-client/encoders') as { encode(s: string): Uint8Array };
 
-export function coalesceNatsWrites(): boolean {
-  if (applied !== undefined) return applied;
-  const { ProtocolHandler } = require('nats/lib/nats-base-client/protocol');
-  const { encode } = require('nats/lib/nats-base-client/encoders');
-  const proto = ProtocolHandler?.prototype;
-  if (typeof proto?.sendCommand !== 'function' || typeof proto?.flushPending !== 'function') {
-    return (applied = false);
-  }
-  proto.sendCommand = function sendCommand(this: Protocol, cmd: string | Uint8Array, ...payloads: Uint8Array[]) {
-    this.outbound.fill(typeof cmd === 'string' ? encode(cmd) : cmd, ...payloads);
-    if (this.outbound.size() >= this.pendingLimit) {
+function sendCommand(this: Protocol, cmd: string | Uint8Array, ...payloads: Uint8Array[]): void {
+  this.outbound.fill(typeof cmd === 'string' ? encode(cmd) : cmd, ...payloads);
+  if (this.outbound.size() >= this.pendingLimit) {
+    this.flushPending();
+  } else if (!this.flushScheduled) {
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
       this.flushPending();
-    } else if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => {
-        this.flushScheduled = false;
-        this.flushPending();
-      });
-    }
-  };
-  return (applied = true);
+    });
+  }
+}
+
+export function coalesceNatsWrites(
+  proto: Record<string, unknown> | undefined = require('nats/lib/nats-base-client/protocol').ProtocolHandler?.prototype,
+): void {
+  patchNatsMethod({
+    target: 'ProtocolHandler.prototype.sendCommand (nats/lib/nats-base-client/protocol.js)',
+    proto,
+    method: 'sendCommand',
+    sourceSha256: '4df3907ff5c0134d1c05cbbe0d418ba14c06d4b918619abbd4bb3835f53ed012',
+    uses: ['flushPending'],
+    replacement: sendCommand,
+  });
 }

@@ -4,3 +4,4 @@ export * from './nats-connection';
 export * from './rpc-client';
 export * from './coalesce-writes';
 export * from './command-server';
+export * from './nats-patch';

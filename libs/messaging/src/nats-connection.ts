@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { connect, NatsConnection } from 'nats';
 import { HealthCheck } from '@app/observability';
 import { coalesceNatsWrites } from './coalesce-writes';
@@ -12,19 +12,23 @@ export interface NatsOptions {
 
 /**
  * The app's one NATS connection: command requests (gateway), command subscriptions (services, through the
- * CommandServer) and JetStream publishing and consuming.
+ * CommandServer) and JetStream publishing and consuming. The two patches of nats.js internals are applied and
+ * checked when the app starts: if the installed nats no longer has what they replace, the app does not start.
  */
 @Injectable()
-export class NatsClient implements OnApplicationShutdown {
+export class NatsClient implements OnModuleInit, OnApplicationShutdown {
   private connection?: NatsConnection;
   private connecting?: Promise<NatsConnection>;
 
   constructor(@Inject(NATS_OPTIONS) private readonly options: NatsOptions) {}
 
+  onModuleInit(): void {
+    patchNats();
+  }
+
   async get(): Promise<NatsConnection> {
     if (this.connection && !this.connection.isClosed()) return this.connection;
-    coalesceNatsWrites();
-    settleNatsRequestsQuietly();
+    patchNats();
     this.connecting ??= connect({
       servers: this.options.url.split(','),
       name: this.options.name,
@@ -64,4 +68,10 @@ export class NatsClient implements OnApplicationShutdown {
     this.connection = undefined;
     if (c && !c.isClosed()) await c.drain().catch(() => c.close());
   }
+}
+
+/** Both patches of nats.js internals (each is applied once); throws a NatsPatchError if nats changed. */
+function patchNats(): void {
+  coalesceNatsWrites();
+  settleNatsRequestsQuietly();
 }

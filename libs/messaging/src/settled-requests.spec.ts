@@ -15,7 +15,9 @@ const { NatsError } = require('nats/lib/nats-base-client/core') as {
 
 describe('settleNatsRequestsQuietly', () => {
   it('patches the nats 2.x request', () => {
-    expect(settleNatsRequestsQuietly()).toBe(true);
+    const original = RequestOne.prototype.resolver;
+    settleNatsRequestsQuietly();
+    expect(RequestOne.prototype.resolver).not.toBe(original);
   });
 
   it('answers the message, cancels the timer and leaves the mux, with no Error built', async () => {

@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
+import { patchNatsMethod } from './nats-patch';
 
 /**
  * nats.js 2.x settles a request's answer and then always calls `cancel()`, which builds a `Cancelled`
@@ -8,8 +9,8 @@
  * (lib/nats-base-client/request.js) with the same code minus that Error: the timer is cancelled, the answer
  * settles the promise, the request leaves the mux. A request cancelled before its answer is untouched.
  *
- * If the class or its fields change shape, it leaves the library as it is and says so (`false`), and the unit
- * test of this file fails.
+ * The replaced method is checked first (patchNatsMethod): a nats upgrade that changed it stops the service at
+ * start.
  */
 interface RequestOne {
   timer?: { cancel(): void };
@@ -18,22 +19,26 @@ interface RequestOne {
   mux: { cancel(r: RequestOne): void };
 }
 
-let applied: boolean | undefined;
+function resolver(this: RequestOne, err: (Error & { stack?: string }) | null, msg: unknown): void {
+  if (this.timer) this.timer.cancel();
+  if (err) {
+    if (this.ctx) err.stack += `\n\n${this.ctx.stack}`;
+    this.deferred.reject(err);
+  } else {
+    this.deferred.resolve(msg);
+  }
+  this.mux.cancel(this);
+}
 
-export function settleNatsRequestsQuietly(): boolean {
-  if (applied !== undefined) return applied;
-  const { RequestOne } = require('nats/lib/nats-base-client/request');
-  const proto = RequestOne?.prototype;
-  if (typeof proto?.resolver !== 'function' || typeof proto?.cancel !== 'function') return (applied = false);
-  proto.resolver = function resolver(this: RequestOne, err: (Error & { stack?: string }) | null, msg: unknown) {
-    if (this.timer) this.timer.cancel();
-    if (err) {
-      if (this.ctx) err.stack += `\n\n${this.ctx.stack}`;
-      this.deferred.reject(err);
-    } else {
-      this.deferred.resolve(msg);
-    }
-    this.mux.cancel(this);
-  };
-  return (applied = true);
+export function settleNatsRequestsQuietly(
+  proto: Record<string, unknown> | undefined = require('nats/lib/nats-base-client/request').RequestOne?.prototype,
+): void {
+  patchNatsMethod({
+    target: 'RequestOne.prototype.resolver (nats/lib/nats-base-client/request.js)',
+    proto,
+    method: 'resolver',
+    sourceSha256: '656dd9f19ea6675da21cff0525b8672ba6ceccb600ace198c1245275b88ecef8',
+    uses: ['cancel'],
+    replacement: resolver,
+  });
 }

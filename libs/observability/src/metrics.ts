@@ -1,6 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Prometheus metrics of one app: request counts and latency by route (or subject) and status. */
+/**
+ * Prometheus metrics of one app: request counts and latency by route (or subject) and status, and the runs of
+ * its background loops (every loop the same four series, labelled by loop name).
+ */
 export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
@@ -9,6 +12,11 @@ export class Metrics {
   private readonly checkoutBlocked: Counter<'scope'>;
   private readonly authBlocked: Counter;
   private readonly inProgressCounts = new Map<string, () => number>();
+  private readonly loopRuns: Counter<'loop'>;
+  private readonly loopFailures: Counter<'loop'>;
+  private readonly loopDuration: Histogram<'loop'>;
+  /** Per started loop: when it last succeeded (ms since the epoch), or when it started until then. */
+  private readonly loopLastSuccess = new Map<string, number>();
 
   constructor(app: string) {
     this.registry.setDefaultLabels({ app });
@@ -52,6 +60,53 @@ export class Metrics {
         for (const [method, count] of counts) this.set({ method }, count());
       },
     });
+    this.loopRuns = new Counter({
+      name: 'loop_runs_total',
+      help: 'Runs of a background loop (each claim of a batch is one run), failed ones included',
+      labelNames: ['loop'],
+      registers: [this.registry],
+    });
+    this.loopFailures = new Counter({
+      name: 'loop_failures_total',
+      help: 'Runs of a background loop that failed; the loop goes on at its next tick',
+      labelNames: ['loop'],
+      registers: [this.registry],
+    });
+    this.loopDuration = new Histogram({
+      name: 'loop_duration_seconds',
+      help: 'How long one run of a background loop took, in seconds',
+      labelNames: ['loop'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
+      registers: [this.registry],
+    });
+    const lastSuccess = this.loopLastSuccess;
+    new Gauge({
+      name: 'loop_last_success_age_seconds',
+      help: 'Seconds since a running background loop last succeeded (since it started, before its first success)',
+      labelNames: ['loop'],
+      registers: [this.registry],
+      collect() {
+        const now = Date.now();
+        for (const [loop, at] of lastSuccess) this.set({ loop }, (now - at) / 1000);
+      },
+    });
+  }
+
+  /**
+   * A loop started: its counters are exported from now on (at zero until its first run), and the age of its
+   * last success once it runs on a timer (one that only runs when kicked may rightly wait long).
+   */
+  loopStarted(loop: string, onTimer: boolean): void {
+    this.loopRuns.inc({ loop }, 0);
+    this.loopFailures.inc({ loop }, 0);
+    if (onTimer) this.loopLastSuccess.set(loop, Date.now());
+  }
+
+  loopRan(loop: string, seconds: number, ok: boolean): void {
+    this.loopRuns.inc({ loop });
+    this.loopDuration.observe({ loop }, seconds);
+    if (!ok) this.loopFailures.inc({ loop });
+    else if (this.loopLastSuccess.has(loop)) this.loopLastSuccess.set(loop, Date.now());
   }
 
   /** `count()` is read at each scrape: a counter the request path keeps anyway costs nothing per request. */

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { OUTBOX_OPTIONS, OutboxOptions, OutboxRelay } from './outbox.relay';
-import { OutboxPruner } from './outbox.pruner';
+import { OUTBOX_OPTIONS, OutboxOptions, OutboxRelayLoop } from './outbox-relay.loop';
+import { OutboxPruneLoop } from './outbox-prune.loop';
 import { OutboxWriter } from './outbox.writer';
 
 /** Needs DataSource, NatsClient and a pino Logger from the importing app. */
@@ -10,8 +10,8 @@ export class OutboxModule {
     return {
       module: OutboxModule,
       global: true,
-      providers: [{ provide: OUTBOX_OPTIONS, useValue: options }, OutboxRelay, OutboxPruner, OutboxWriter],
-      exports: [OutboxWriter, OutboxRelay, OutboxPruner],
+      providers: [{ provide: OUTBOX_OPTIONS, useValue: options }, OutboxRelayLoop, OutboxPruneLoop, OutboxWriter],
+      exports: [OutboxWriter, OutboxRelayLoop, OutboxPruneLoop],
     };
   }
 }

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventEnvelope, EventType } from '@app/contracts';
 import { afterCommit, beforeCommit, deferStatement, statement, transactionState } from '@app/database';
-import { OutboxEvent, OutboxRelay } from './outbox.relay';
+import { OutboxEvent, OutboxRelayLoop } from './outbox-relay.loop';
 
 const INSERT_EVENT = statement('outbox_insert', 'INSERT INTO outbox (id, type, envelope) VALUES ($1, $2, $3)');
 /**
@@ -20,11 +20,11 @@ const INSERT_LEASED = statement(
 
 /**
  * Adds an event to the outbox inside the caller's transaction: it is published only if that transaction
- * commits, and then at least once (see OutboxRelay: directly after a pipelined transaction, else by claim).
+ * commits, and then at least once (see OutboxRelayLoop: directly after a pipelined transaction, else by claim).
  */
 @Injectable()
 export class OutboxWriter {
-  constructor(private readonly relay: OutboxRelay) {}
+  constructor(private readonly relay: OutboxRelayLoop) {}
 
   async add<T extends object>(
     manager: EntityManager,

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock, SandboxOffsetClock, SystemClock } from '@app/clock';
@@ -15,13 +16,17 @@ export interface PlatformOptions {
   clock?: Clock;
 }
 
-/** What every app needs: its logger, metrics, NATS client, clock and the health/metrics endpoints. */
+/**
+ * What every app needs: its logger, metrics, NATS client, clock, the health/metrics endpoints and the
+ * scheduler its background loops (PeriodicLoop) register with.
+ */
 @Global()
 @Module({})
 export class PlatformModule {
   static forRoot(o: PlatformOptions): DynamicModule {
     return {
       module: PlatformModule,
+      imports: [ScheduleModule.forRoot()],
       controllers: [HealthController],
       providers: [
         { provide: LOGGER, useValue: o.logger },

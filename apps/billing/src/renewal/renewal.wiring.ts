@@ -3,7 +3,7 @@ import { ForcedAttempt } from '../dunning/forced-attempt';
 import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
 import { BillingClockAdvanceHandler } from '../sandbox-clock/clock-advance.handler';
 import { BillingClockAdvanceUseCase } from '../sandbox-clock/clock-advance.use-case';
-import { RenewalScheduler } from '../scheduler/renewal-scheduler';
+import { RenewalLoop } from '../scheduler/renewal.loop';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { RenewalOutcomeService } from './renewal-outcome.service';
 import { RenewalRunner } from './renewal-runner.service';
@@ -16,7 +16,7 @@ export const renewalProviders = [
   RenewalOpeningService,
   RenewalOutcomeService,
   RenewalRunner,
-  RenewalScheduler,
+  RenewalLoop,
   ForcedAttempt,
   RetryPaymentUseCase,
   BillingClockAdvanceUseCase,

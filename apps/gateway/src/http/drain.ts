@@ -1,5 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Server } from 'node:http';
+import { repeatDuring } from '@app/platform';
 
 /** How often a draining gateway closes the keep-alive connections that went idle. */
 const IDLE_SWEEP_MS = 100;
@@ -16,10 +17,5 @@ export async function drainHttp(app: NestFastifyApplication): Promise<void> {
 
 /** Runs `close` (which stops the listener and waits for it) while closing the connections that go idle. */
 export async function closeWhenIdle(server: Server, close: () => Promise<void>): Promise<void> {
-  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-  try {
-    await close();
-  } finally {
-    clearInterval(sweep);
-  }
+  await repeatDuring(IDLE_SWEEP_MS, () => server.closeIdleConnections(), close);
 }

@@ -5,7 +5,7 @@ import { DomainError } from '@app/errors';
 import { resolveTarget, TargetRefused } from './target-guard';
 import { newSigningSecret } from './signature';
 import { AttemptRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookDeliveryLoop } from './webhook-delivery.loop';
 import { EndpointRow, Scope, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { webhookBody } from './webhook-fanout.service';
 import {
@@ -60,7 +60,7 @@ export class WebhookEndpointsService {
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly worker: WebhookDeliveryWorker,
+    private readonly deliveryLoop: WebhookDeliveryLoop,
     private readonly clock: Clock,
     @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
   ) {}
@@ -131,7 +131,7 @@ export class WebhookEndpointsService {
     const attempt = UUID.test(deliveryId) ? await this.deliveries.resend(endpoint.id, deliveryId) : undefined;
     if (!attempt) throw DomainError.notFound('delivery', 'deliveryId');
     if (attempt === 'succeeded') throw DomainError.invalidState('The delivery already succeeded');
-    this.worker.kick();
+    this.deliveryLoop.kick();
     return toDeliveryView(attempt);
   }
 
@@ -166,7 +166,7 @@ export class WebhookEndpointsService {
     const [attempt] = await this.deliveries.insertDeliveries(ping, webhookBody(ping), [
       { target: `endpoint:${endpoint.id}`, endpointId: endpoint.id, url: endpoint.url },
     ]);
-    this.worker.kick();
+    this.deliveryLoop.kick();
     return toDeliveryView(attempt);
   }
 

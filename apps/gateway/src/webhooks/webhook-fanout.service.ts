@@ -4,7 +4,7 @@ import { EventEnvelope, WebhookEnvelope } from '@app/contracts';
 import { LOGGER } from '@app/observability';
 import { EventsRepository } from '../events/events.repository';
 import { DeliveryTarget, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookDeliveryLoop } from './webhook-delivery.loop';
 
 /**
  * The exact bytes a receiver gets: the envelope in its documented key order, then the provider's names of the
@@ -37,7 +37,7 @@ function withProviderPaymentNames(data: object): object {
 export class WebhookFanout {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly worker: WebhookDeliveryWorker,
+    private readonly deliveryLoop: WebhookDeliveryLoop,
     private readonly events: EventsRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -74,7 +74,7 @@ export class WebhookFanout {
         { eventId: event.id, eventType: event.type, deliveries: created.length },
         'Webhook deliveries queued',
       );
-      this.worker.kick();
+      this.deliveryLoop.kick();
     }
     return created.length;
   }

@@ -1,13 +1,13 @@
 import { Provider } from '@nestjs/common';
 import { GatewayConfig } from '../config';
-import { EventRetention } from '../events/event-retention';
+import { EventRetentionLoop } from '../events/event-retention.loop';
 import { EventsController } from '../events/events.controller';
 import { EventsRepository } from '../events/events.repository';
 import { WebhookEventRecord } from '../events/webhook-event.entity';
 import { WebhookEventsConsumer } from '../events/webhook-events.consumer';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookDeliveryLoop } from './webhook-delivery.loop';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -38,11 +38,11 @@ export function webhookProviders(config: GatewayConfig, extraCa?: string): Provi
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookSender,
-    WebhookDeliveryWorker,
+    WebhookDeliveryLoop,
     WebhookFanout,
     WebhookEndpointsService,
     WebhookEventsConsumer,
     EventsRepository,
-    EventRetention,
+    EventRetentionLoop,
   ];
 }

@@ -60,7 +60,7 @@ export class CheckoutService {
       }
     } catch (e) {
       // A refusal means nothing was paid. After a timeout (or an unexpected error) nobody knows yet: the
-      // reservation holds its place until it lapses and LinkUseReconciler asks payments what became of it.
+      // reservation holds its place until it lapses and LinkUseReconcileLoop asks payments what became of it.
       if (e instanceof DomainError && e.code !== 'UPSTREAM_TIMEOUT') {
         await this.ledger.settle(reservation.use.id, { kind: 'failed' }, this.clock.now(scope));
       }
@@ -98,7 +98,7 @@ export class CheckoutService {
       const outcome = outcomeOf(await this.payments.get({ ...scope, requestId }, paymentId));
       if (outcome.kind !== 'pending') await this.ledger.settle(useId, outcome, this.clock.now(scope));
     } catch {
-      // Left reserved: LinkUseReconciler settles it once the reservation lapses.
+      // Left reserved: LinkUseReconcileLoop settles it once the reservation lapses.
     }
   }
 

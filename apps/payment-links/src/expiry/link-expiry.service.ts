@@ -1,12 +1,8 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '@app/clock';
 import { DueWork, sweepInBatches } from '@app/database';
-import { LOGGER } from '@app/observability';
-import { PollingLoop } from '@app/platform';
-import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from '../config';
 import { LinkRecorder } from '../link/link-recorder';
 import { isDue, transition } from '../link/payment-link-state';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
@@ -17,38 +13,17 @@ const BATCH = 100;
 /**
  * A link moves to `expired` when its `expiresAt` passes (DECISIONS §4): on read (a link read after its expiry
  * is expired then, its event stamped with the expiry instant), by a periodic sweep (FOR UPDATE SKIP LOCKED,
- * so replicas never expire one twice), and by a sandbox clock advance (each as of its own expiry).
+ * so replicas never expire one twice; LinkExpiryLoop), and by a sandbox clock advance (each as of its own
+ * expiry).
  */
 @Injectable()
-export class LinkExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly loop: PollingLoop;
-
+export class LinkExpiry {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly links: PaymentLinkRepository,
     private readonly recorder: LinkRecorder,
     private readonly clock: Clock,
-    @Inject(PAYMENT_LINKS_CONFIG) private readonly config: PaymentLinksConfig,
-    @Inject(LOGGER) logger: Logger,
-  ) {
-    this.loop = new PollingLoop(
-      async () => {
-        const swept = await this.runOnce();
-        if (swept) logger.info({ swept }, 'expired payment links swept');
-        return false;
-      },
-      config.LINK_EXPIRY_SWEEP_MS,
-      (e) => logger.warn({ err: e }, 'link expiry sweep failed; will retry'),
-    );
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.config.LINK_EXPIRY_SWEEP_MS > 0) this.loop.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
+  ) {}
 
   /** Every link whose expiry passed by real time (a sandbox clock ahead of it is swept by its advances). */
   runOnce(): Promise<number> {

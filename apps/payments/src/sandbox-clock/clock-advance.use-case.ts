@@ -7,7 +7,7 @@ import { Clock } from '@app/clock';
 import { SandboxClockCopy, runDueInTimeOrder, WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { sandboxAdvanceScope } from '@app/platform';
-import { HoldExpirySweeper } from '../hold-expiry/hold-expiry.sweeper';
+import { HoldExpiryService } from '../hold-expiry/hold-expiry.service';
 import { ThreeDsExpiryService } from '../threeds/threeds-expiry.service';
 
 /**
@@ -20,7 +20,7 @@ import { ThreeDsExpiryService } from '../threeds/threeds-expiry.service';
 export class ClockAdvanceUseCase {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly holds: HoldExpirySweeper,
+    private readonly holds: HoldExpiryService,
     private readonly threeDs: ThreeDsExpiryService,
     private readonly clocks: SandboxClockCopy,
     private readonly clock: Clock,

@@ -5,7 +5,7 @@ import { PaymentsConfig } from '../config';
 import { CardNonce } from '../nonce/card-nonce.entity';
 import { NonceHandler } from '../nonce/nonce.handler';
 import { NonceRepository } from '../nonce/nonce.repository';
-import { NonceSweeper } from '../nonce/nonce.sweeper';
+import { NonceSweepLoop } from '../nonce/nonce-sweep.loop';
 import { NonceService } from '../nonce/nonce.service';
 import { StoredCard } from '../vault/stored-card.entity';
 import { VaultCipher } from '../vault/vault-cipher';
@@ -17,6 +17,7 @@ import { PaymentSessionRepository } from './payment-session.repository';
 import { ChallengeRecord } from './challenge-record';
 import { ResumeUseCase } from './resume.use-case';
 import { SessionUse } from './session-use';
+import { ThreeDsExpiryLoop } from './threeds-expiry.loop';
 import { ThreeDsExpiryService } from './threeds-expiry.service';
 import { PaymentSessionsHandler } from './threeds.handler';
 import { ThreeDsService } from './threeds.service';
@@ -34,12 +35,13 @@ export function extrasProviders(config: PaymentsConfig): Provider[] {
     VaultService,
     NonceRepository,
     NonceService,
-    NonceSweeper,
+    NonceSweepLoop,
     PaymentSessionRepository,
     ThreeDsService,
     ThreeDsExpiryService,
     SessionUse,
     ChallengeRecord,
+    ThreeDsExpiryLoop,
     ResumeUseCase,
     ApmService,
     SettleUseCase,

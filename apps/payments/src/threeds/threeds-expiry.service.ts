@@ -1,28 +1,25 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, ClockScope } from '@app/clock';
 import { DueWork, sweepInBatches } from '@app/database';
 import { LOGGER } from '@app/observability';
-import { PollingLoop } from '@app/platform';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository, Scope } from '../payment/payment.repository';
 import { transition } from '../payment/payment-state';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 
-const SWEEP_EVERY_MS = 30_000;
 const BATCH = 100;
 
 /**
  * A 3DS session nobody resumed within 15 minutes ends its payment: `pending_3ds` → `cancelled` (abandoned),
- * which frees the order code for a retry. Done lazily by resume and by a sweep, whichever comes first.
+ * which frees the order code for a retry. Done lazily by resume and by a sweep (ThreeDsExpiryLoop), whichever
+ * comes first.
  */
 @Injectable()
-export class ThreeDsExpiryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly loop: PollingLoop;
-
+export class ThreeDsExpiryService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly sessions: PaymentSessionRepository,
@@ -30,21 +27,7 @@ export class ThreeDsExpiryService implements OnApplicationBootstrap, BeforeAppli
     private readonly recorder: PaymentRecorder,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.loop = new PollingLoop(
-      async () => (await this.runOnce(), false),
-      SWEEP_EVERY_MS,
-      (e) => logger.error({ err: e }, '3DS expiry sweep failed'),
-    );
-  }
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
+  ) {}
 
   /** Expires every due session (of one merchant's sandbox when `scope` is given, on its clock). */
   async runOnce(scope?: ClockScope): Promise<number> {

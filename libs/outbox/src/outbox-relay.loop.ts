@@ -1,11 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
 import { runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import { LOGGER, Metrics } from '@app/observability';
-import { PollingLoop } from '@app/platform';
+import { PeriodicLoop, repeatDuring } from '@app/platform';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
 /**
@@ -73,10 +73,11 @@ const RELEASE = statement(
  * the same row at the same time and the rows of a relay that died are taken over within one lease; publishing
  * happens outside any transaction (STYLE §9); the message id is the event id, so a re-publish after a crash is
  * dropped by JetStream's duplicate window. `attempts` counts claims (a directly published row was born with 1).
+ * Claims run on the loop: every OUTBOX_POLL_MS, and at once when a writer kicks it after its commit.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly loop: PollingLoop;
+export class OutboxRelayLoop extends PeriodicLoop {
+  readonly loopName = 'outbox_relay';
   private js?: JetStreamClient;
   private streamReady = false;
   private kickTimer?: NodeJS.Timeout;
@@ -91,17 +92,21 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.loop = new PollingLoop(
-      async () => (await this.publishBatch()) >= this.batchSize(),
-      options.pollMs,
-      (e) => logger.warn({ err: e }, 'Outbox relay could not publish; will retry'),
-    );
+    super();
   }
 
-  onApplicationBootstrap(): void {
+  protected everyMs(): number {
+    return this.options.pollMs;
+  }
+
+  protected async work(): Promise<boolean> {
+    return (await this.publishBatch()) >= this.batchSize();
+  }
+
+  override onApplicationBootstrap(): void {
     // Not awaited: a service starts (and answers commands) while NATS is still coming up.
     this.jetstream().catch((e: unknown) => this.logger.warn({ err: e }, 'EVENTS stream not ready yet'));
-    this.loop.start();
+    this.startLoop();
   }
 
   /**
@@ -109,9 +114,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
    * now (the CommandServer drains in onModuleDestroy), so one last round sends what they committed instead of
    * leaving it to another replica's next poll or to this one's next start.
    */
-  async beforeApplicationShutdown(): Promise<void> {
+  override async beforeApplicationShutdown(): Promise<void> {
     clearTimeout(this.kickTimer);
-    await this.loop.stop();
+    await this.stopLoop();
     this.flushCommitted();
     await Promise.all([...this.direct]);
     if (!this.nats.current()) return;
@@ -120,10 +125,6 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     } catch (e) {
       this.logger.warn({ err: e }, 'Outbox relay could not publish before stopping; another relay will');
     }
-  }
-
-  kick(): void {
-    this.loop.kick();
   }
 
   /**
@@ -160,7 +161,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     if (this.kickTimer) return;
     this.kickTimer = setTimeout(() => {
       this.kickTimer = undefined;
-      this.loop.kick();
+      this.kick();
     }, 5).unref();
   }
 
@@ -201,18 +202,14 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   /** Runs `work` while renewing the lease on `ids` every third of it; the last renewal is over when it returns. */
   private async holding<T>(ids: string[], work: () => Promise<T>): Promise<T> {
     let renewal: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(
-      () => {
-        renewal = renewal
-          .then(() => runStatement(this.dataSource, RENEW, [ids, this.leaseSeconds()]))
-          .catch((e: unknown) => this.logger.warn({ err: e }, 'Outbox lease not renewed'));
-      },
-      (this.leaseSeconds() * 1000) / 3,
-    );
+    const renew = () => {
+      renewal = renewal
+        .then(() => runStatement(this.dataSource, RENEW, [ids, this.leaseSeconds()]))
+        .catch((e: unknown) => this.logger.warn({ err: e }, 'Outbox lease not renewed'));
+    };
     try {
-      return await work();
+      return await repeatDuring((this.leaseSeconds() * 1000) / 3, renew, work);
     } finally {
-      clearInterval(timer);
       await renewal;
     }
   }

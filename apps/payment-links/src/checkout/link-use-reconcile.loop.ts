@@ -1,10 +1,10 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { LOGGER } from '@app/observability';
-import { PollingLoop } from '@app/platform';
+import { PeriodicLoop } from '@app/platform';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from '../config';
 import { LapsedUseCheck } from './lapsed-use.check';
 import { LinkUsesRepository } from './link-uses.repository';
@@ -17,11 +17,12 @@ const LEASE_MS = 60_000;
  * Settles reservations whose time ran out without an answer: the service stopped between the purchase and
  * its settlement, a purchase timed out, or a 3DS payment was resumed elsewhere or abandoned; each one is
  * checked with payments (LapsedUseCheck). Claimed with a lease (FOR UPDATE SKIP LOCKED, then committed), so
- * no transaction stays open across the NATS calls.
+ * no transaction stays open across the NATS calls. Runs
+ * every LINK_EXPIRY_SWEEP_MS (0 turns it off).
  */
 @Injectable()
-export class LinkUseReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly loop: PollingLoop;
+export class LinkUseReconcileLoop extends PeriodicLoop {
+  readonly loopName = 'link_use_reconcile';
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -31,19 +32,15 @@ export class LinkUseReconciler implements OnApplicationBootstrap, OnApplicationS
     @Inject(PAYMENT_LINKS_CONFIG) private readonly config: PaymentLinksConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.loop = new PollingLoop(
-      async () => (await this.runOnce()) >= BATCH,
-      config.LINK_EXPIRY_SWEEP_MS,
-      (e) => logger.warn({ err: e }, 'link reservation check failed; will retry'),
-    );
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.LINK_EXPIRY_SWEEP_MS > 0) this.loop.start();
+  protected everyMs(): number {
+    return this.config.LINK_EXPIRY_SWEEP_MS;
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
+  protected async work(): Promise<boolean> {
+    return (await this.runOnce()) >= BATCH;
   }
 
   /** Checks one batch of lapsed reservations; answers how many were claimed. */

@@ -1,8 +1,8 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { LOGGER } from '@app/observability';
-import { PollingLoop } from '@app/platform';
+import { PeriodicLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { NonceRepository } from './nonce.repository';
 
@@ -14,32 +14,26 @@ const BATCH = 500;
  * than the nonce's 15 minutes plus one sweep interval, whatever a merchant's sandbox clock reads.
  */
 @Injectable()
-export class NonceSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly loop: PollingLoop;
+export class NonceSweepLoop extends PeriodicLoop {
+  readonly loopName = 'nonce_sweep';
 
   constructor(
     private readonly nonces: NonceRepository,
     private readonly clock: Clock,
-    @Inject(PAYMENTS_CONFIG) config: PaymentsConfig,
-    @Inject(LOGGER) logger: Logger,
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.loop = new PollingLoop(
-      async () => {
-        const swept = await this.sweepOnce();
-        if (swept) logger.info({ swept }, 'expired card nonces deleted');
-        return swept >= BATCH;
-      },
-      config.NONCE_SWEEP_MS,
-      (e) => logger.warn({ err: e }, 'card nonce sweep failed; will retry'),
-    );
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
+  protected everyMs(): number {
+    return this.config.NONCE_SWEEP_MS;
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
+  protected async work(): Promise<boolean> {
+    const swept = await this.sweepOnce();
+    if (swept) this.logger.info({ swept }, 'expired card nonces deleted');
+    return swept >= BATCH;
   }
 
   /** One batch, by the service's clock without any sandbox offset (real time). */

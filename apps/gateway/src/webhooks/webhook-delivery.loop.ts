@@ -1,7 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { LOGGER, Metrics } from '@app/observability';
-import { PollingLoop } from '@app/platform';
+import { PeriodicLoop } from '@app/platform';
 import { decideAttempt, SendOutcome } from './delivery-policy';
 import { ClaimedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
@@ -12,13 +12,14 @@ const BATCH_SIZE = 20;
 const LEASE_MARGIN_SECONDS = 30;
 
 /**
- * Sends due delivery tries. Each replica runs one; tries are claimed with FOR UPDATE SKIP LOCKED and a lease,
- * so replicas never send the same try at the same time and a crashed replica's tries are picked up once the
- * lease lapses. Retry timing is real time (the database clock), never a sandbox clock.
+ * Sends due delivery tries, every WEBHOOK_DISPATCH_POLL_MS and at once when tries are queued. Each replica
+ * runs one; tries are claimed with FOR UPDATE SKIP LOCKED and a lease, so replicas never send the same try at
+ * the same time and a crashed replica's tries are picked up once the lease lapses. Retry timing is real time
+ * (the database clock), never a sandbox clock.
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly loop: PollingLoop;
+export class WebhookDeliveryLoop extends PeriodicLoop {
+  readonly loopName = 'webhook_delivery';
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -27,28 +28,15 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
   ) {
-    this.loop = new PollingLoop(
-      () => this.sendDue(),
-      options.pollMs,
-      (e) => logger.warn({ err: e }, 'Webhook worker could not run; will retry'),
-    );
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** New tries were queued: look now instead of at the next poll. */
-  kick(): void {
-    this.loop.kick();
+  protected everyMs(): number {
+    return this.options.pollMs;
   }
 
   /** One batch of due tries; answers whether the batch was full (more may be due). */
-  private async sendDue(): Promise<boolean> {
+  protected async work(): Promise<boolean> {
     const claimed = await this.deliveries.claimDue(BATCH_SIZE, this.leaseSeconds());
     const results = await Promise.allSettled(claimed.map((c) => this.deliver(c)));
     // An unrecorded try keeps its lease and is sent again once it lapses (at least once).

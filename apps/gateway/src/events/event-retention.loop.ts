@@ -1,7 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { LOGGER } from '@app/observability';
-import { PollingLoop } from '@app/platform';
+import { PeriodicLoop } from '@app/platform';
 import { EventsRepository } from './events.repository';
 
 /** How long `GET /v1/events` keeps an event, counted from when the gateway received it. */
@@ -9,28 +9,24 @@ export const EVENT_RETENTION_DAYS = 30;
 const BATCH_SIZE = 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-/** Deletes events past their retention, a bounded batch at a time; each replica runs one. */
+/** Deletes events past their retention, a bounded batch at a time, once an hour; each replica runs one. */
 @Injectable()
-export class EventRetention implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly loop: PollingLoop;
+export class EventRetentionLoop extends PeriodicLoop {
+  readonly loopName = 'event_retention';
 
   constructor(
     private readonly events: EventsRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.loop = new PollingLoop(
-      () => this.sweep(),
-      SWEEP_EVERY_MS,
-      (e) => logger.warn({ err: e }, 'Event retention sweep could not run; will retry'),
-    );
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
+  protected everyMs(): number {
+    return SWEEP_EVERY_MS;
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.loop.stop();
+  protected work(): Promise<boolean> {
+    return this.sweep();
   }
 
   /** One batch; answers whether it was full (more may be due). */

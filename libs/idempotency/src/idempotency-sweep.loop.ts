@@ -1,6 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { LOGGER } from '@app/observability';
+import { PeriodicLoop } from '@app/platform';
 
 /** A store of Idempotency-Keys whose expired records can be deleted: answers how many went. */
 export interface ExpiringKeys {
@@ -13,25 +14,25 @@ export const EXPIRING_KEYS = Symbol('EXPIRING_KEYS');
 export const KEY_RETENTION_HOURS = 24;
 const EVERY_MS = 3600_000;
 
-/** Deletes the Idempotency-Keys older than the retention, never one in progress, once an hour. */
+/** Deletes the Idempotency-Keys older than the retention, never one in progress, once an hour (every service). */
 @Injectable()
-export class IdempotencySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
+export class IdempotencySweepLoop extends PeriodicLoop {
+  readonly loopName = 'idempotency_sweep';
 
   constructor(
     @Inject(EXPIRING_KEYS) private readonly keys: ExpiringKeys,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(
-      () => void this.runOnce().catch((e) => this.logger.warn({ err: e }, 'key sweep failed')),
-      EVERY_MS,
-    ).unref();
+  ) {
+    super();
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  protected everyMs(): number {
+    return EVERY_MS;
+  }
+
+  protected async work(): Promise<boolean> {
+    await this.runOnce();
+    return false;
   }
 
   async runOnce(): Promise<number> {

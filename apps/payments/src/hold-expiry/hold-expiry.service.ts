@@ -1,12 +1,8 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, ClockScope } from '@app/clock';
 import { DueWork, sweepInBatches } from '@app/database';
-import { LOGGER } from '@app/observability';
-import { PollingLoop } from '@app/platform';
-import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { decideHoldExpiry } from '../payment/payment-money';
 import { applyDecision } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';
@@ -18,39 +14,17 @@ const BATCH = 100;
 /**
  * Voids authorizations whose hold ended (DECISIONS §3 Hold expiry): they become `cancelled` and emit
  * `payment.cancelled`; a later capture answers 409 AUTHORIZATION_EXPIRED. Rows are claimed with FOR UPDATE
- * SKIP LOCKED, so replicas sweeping together never void one twice.
+ * SKIP LOCKED, so replicas sweeping together never void one twice. Run by HoldExpiryLoop and by a sandbox
+ * clock advance.
  */
 @Injectable()
-export class HoldExpirySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly loop: PollingLoop;
-
+export class HoldExpiryService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly payments: PaymentRepository,
     private readonly recorder: PaymentRecorder,
     private readonly clock: Clock,
-    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.loop = new PollingLoop(
-      async () => {
-        const swept = await this.runOnce();
-        if (swept) logger.info({ swept }, 'expired authorization holds cancelled');
-        return false;
-      },
-      config.HOLD_EXPIRY_SWEEP_MS,
-      (e) => logger.warn({ err: e }, 'hold-expiry sweep failed; will retry'),
-    );
-  }
-
-  /** HOLD_EXPIRY_SWEEP_MS = 0 turns the periodic sweep off (runOnce still works, e.g. from a clock advance). */
-  onApplicationBootstrap(): void {
-    if (this.config.HOLD_EXPIRY_SWEEP_MS > 0) this.loop.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
+  ) {}
 
   /**
    * Cancels every authorization whose hold ended by now and answers how many. Without a scope "now" is the

@@ -1,7 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { LOGGER } from '@app/observability';
-import { PollingLoop } from '@app/platform';
+import { PeriodicLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerAttemptRepository, AttemptAlreadyResolved } from './acquirer-attempt.repository';
 import { RecoveryService } from './recovery.service';
@@ -16,8 +16,8 @@ const GRACE_MS = 2_000;
  * so replicas share the work and none holds a transaction while the acquirer is asked.
  */
 @Injectable()
-export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly loop: PollingLoop;
+export class RecoveryLoop extends PeriodicLoop {
+  readonly loopName = 'acquirer_recovery';
 
   constructor(
     private readonly attempts: AcquirerAttemptRepository,
@@ -25,19 +25,15 @@ export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShu
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.loop = new PollingLoop(
-      async () => (await this.runOnce()) >= BATCH,
-      config.RECOVERY_SWEEP_MS,
-      (e) => logger.warn({ err: e }, 'acquirer attempt recovery failed; will retry'),
-    );
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.RECOVERY_SWEEP_MS > 0) this.loop.start();
+  protected everyMs(): number {
+    return this.config.RECOVERY_SWEEP_MS;
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
+  protected async work(): Promise<boolean> {
+    return (await this.runOnce()) >= BATCH;
   }
 
   /** Resolves one batch of stale attempts; answers how many were claimed. */

@@ -1,10 +1,8 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { Logger } from 'pino';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { uuidv7Floor } from '@app/clock';
 import { runStatement, statement } from '@app/database';
-import { LOGGER } from '@app/observability';
-import { PollingLoop } from '@app/platform';
+import { PeriodicLoop } from '@app/platform';
 
 /** Published rows are kept this long for inspection, then deleted. */
 export const OUTBOX_RETENTION_MS = 60 * 60 * 1000;
@@ -28,26 +26,19 @@ const PRUNE = statement(
 
 /** Deletes published outbox rows older than the retention, in batches (replicas side by side: SKIP LOCKED). */
 @Injectable()
-export class OutboxPruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly loop: PollingLoop;
+export class OutboxPruneLoop extends PeriodicLoop {
+  readonly loopName = 'outbox_prune';
 
-  constructor(
-    private readonly dataSource: DataSource,
-    @Inject(LOGGER) logger: Logger,
-  ) {
-    this.loop = new PollingLoop(
-      async () => (await this.pruneOnce()) >= BATCH,
-      PRUNE_EVERY_MS,
-      (e) => logger.warn({ err: e }, 'Outbox pruning failed; will retry'),
-    );
+  constructor(private readonly dataSource: DataSource) {
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
+  protected everyMs(): number {
+    return PRUNE_EVERY_MS;
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
+  protected async work(): Promise<boolean> {
+    return (await this.pruneOnce()) >= BATCH;
   }
 
   /** One batch; answers how many rows went. Uses real time: the retention is about operations, not business. */
