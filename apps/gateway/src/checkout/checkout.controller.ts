@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import {
-  ApiBearerAuth,
   ApiTooManyRequestsResponse,
   ApiConflictResponse,
   ApiNotFoundResponse,
