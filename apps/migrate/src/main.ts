@@ -52,13 +52,12 @@ export async function migrate(
 if (require.main === module) {
   migrate(process.argv.slice(2)).then(
     (ran) => {
-      for (const [app, names] of Object.entries(ran)) {
-        process.stdout.write(`${app}: ${names.length ? names.join(', ') : 'nothing pending'}\n`);
-      }
+      const lines = Object.entries(ran).map(([app, names]) => `${app}: ${names.join(', ') || 'nothing pending'}\n`);
+      // Exit once written: a library's idle handle must not keep a finished Job's pod running.
+      process.stdout.write(lines.join(''), () => process.exit(0));
     },
     (e: Error) => {
-      process.stderr.write(`migrate failed: ${e.message}\n`);
-      process.exit(1);
+      process.stderr.write(`migrate failed: ${e.message}\n`, () => process.exit(1));
     },
   );
 }

@@ -45,7 +45,8 @@ export function dataSourceOptions(o: ServiceDatabaseOptions): DataSourceOptions 
 /** One DataSource per service: created if missing, migrated on start, never synchronized. */
 export function serviceDatabase(factory: () => ServiceDatabaseOptions): DynamicModule {
   return TypeOrmModule.forRootAsync({
-    useFactory: () => dataSourceOptions(factory()),
+    // Pending migrations under MIGRATIONS=check do not go away by retrying: the app stops at once.
+    useFactory: () => ({ ...dataSourceOptions(factory()), toRetry: (e: unknown) => !(e instanceof PendingMigrations) }),
     dataSourceFactory: async (options) => {
       const o = factory();
       await ensureDatabase(o.url);
@@ -57,10 +58,12 @@ export function serviceDatabase(factory: () => ServiceDatabaseOptions): DynamicM
   });
 }
 
+class PendingMigrations extends Error {}
+
 async function refusePendingMigrations(ds: DataSource, app: string): Promise<void> {
   if (!(await ds.showMigrations())) return;
   await ds.destroy();
-  throw new Error(
+  throw new PendingMigrations(
     `the ${app} database has pending migrations and MIGRATIONS=check: run the migrate entry point first (node dist/apps/migrate/src/main.js ${app})`,
   );
 }
@@ -68,7 +71,8 @@ async function refusePendingMigrations(ds: DataSource, app: string): Promise<voi
 /** The migrate entry point's work for one app: create its database if missing and run what is pending. */
 export async function migrateDatabase(o: Omit<ServiceDatabaseOptions, 'entities'>): Promise<string[]> {
   await ensureDatabase(o.url);
-  const ds = await new DataSource(dataSourceOptions({ ...o, entities: [], poolSize: 1 })).initialize();
+  // Two connections: migrateWithLock holds one for the advisory lock while the migrations run on the other.
+  const ds = await new DataSource(dataSourceOptions({ ...o, entities: [], poolSize: 2 })).initialize();
   try {
     return (await migrateWithLock(ds, `${o.app}:migrations`)).map((m) => m.name);
   } finally {
