@@ -94,7 +94,7 @@ describe('limits on guessing credentials and on requests per key', () => {
   });
 
   it('the OpenAPI document lists 413 and 415 where a body is read and 429 where a credential is checked', async () => {
-    const doc = (await stack.http('GET', '/openapi.json')).body;
+    const doc = (await stack.http('GET', '/openapi.json', { port: 'internal' })).body;
     let withBody = 0;
     let guarded = 0;
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {

@@ -101,6 +101,8 @@ describe('every text limit, on every route that takes the field', () => {
     ChangePlanRequest: () => ({ merchantCode, planId: 1 }),
     PaymentMethodRequest: () => ({ merchantCode, card: cardData() }),
     CreateWebhookEndpointRequest: () => ({ merchantCode, url: 'https://example.com/h', events: ['payment.captured'] }),
+    UpdateWebhookEndpointRequest: () => ({ merchantCode }),
+    RollSecretRequest: () => ({ merchantCode }),
     MerchantQuery: () => ({ merchantCode }),
     SdkSessionRequest: () => ({ merchantCode }),
     CreateNonceRequest: () => cardData(),
@@ -143,7 +145,7 @@ describe('every text limit, on every route that takes the field', () => {
   beforeAll(async () => {
     caller = await RouteCaller.start();
     ({ stack, key, merchantCode } = caller);
-    schemas = (await stack.http('GET', '/openapi.json')).body.components.schemas;
+    schemas = (await stack.http('GET', '/openapi.json', { port: 'internal' })).body.components.schemas;
 
     for (const o of caller.operations) {
       const route = `${o.method} ${o.path}`;

@@ -13,7 +13,8 @@ export interface ApiOperation {
 
 /** Every operation of /openapi.json: tests that must cover "every route" derive their list from it. */
 export async function apiOperations(stack: TestStack): Promise<ApiOperation[]> {
-  const doc = await stack.http('GET', '/openapi.json');
+  // The internal port's document: every route, the admin and sandbox ones included.
+  const doc = await stack.http('GET', '/openapi.json', { port: 'internal' });
   if (doc.status !== 200) throw new Error(`openapi.json: ${doc.status}`);
   const out: ApiOperation[] = [];
   for (const [path, ops] of Object.entries<Record<string, any>>(doc.body.paths)) {

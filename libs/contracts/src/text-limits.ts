@@ -84,7 +84,8 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   UsageRequest: { merchantCode: CODE },
   UsageBatchRequest: { merchantCode: CODE },
   // Webhooks
-  CreateWebhookEndpointRequest: { url: URL },
+  CreateWebhookEndpointRequest: { url: URL, description: TEXT },
+  UpdateWebhookEndpointRequest: { url: URL, description: TEXT },
 };
 
 /**

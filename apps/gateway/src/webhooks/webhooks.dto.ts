@@ -9,7 +9,6 @@ import {
   IsOptional,
   IsString,
   Max,
-  MaxLength,
   Min,
   MinLength,
 } from 'class-validator';
@@ -43,16 +42,15 @@ export class CreateWebhookEndpointRequest extends MerchantQuery {
   @EmptyAsAbsent()
   @IsOptional()
   @IsString()
-  @MaxLength(255)
   description?: string;
 }
 
+@TextLimits()
 export class UpdateWebhookEndpointRequest extends MerchantQuery {
   @ApiPropertyOptional({ example: 'https://shop.example.com/webhooks/payments', description: 'As on creation' })
   @IsOptional()
   @IsString()
   @MinLength(1)
-  @MaxLength(2048)
   url?: string;
 
   @ApiPropertyOptional({ example: ['payment.captured'], enum: SUBSCRIBABLE, isArray: true })
@@ -66,7 +64,6 @@ export class UpdateWebhookEndpointRequest extends MerchantQuery {
   @ApiPropertyOptional({ example: 'Order sync', description: '"" clears it' })
   @IsOptional()
   @IsString()
-  @MaxLength(255)
   description?: string;
 
   @ApiPropertyOptional({
