@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { isInternalOnly } from '../../apps/gateway/src/http/internal-port';
 import { ApiOperation } from '../support/openapi-routes';
 import { TestStack } from '../support/stack';
 import { RouteCaller } from './route-caller';
@@ -105,7 +106,9 @@ describe('bodies over the limit: every sender reads 413', () => {
     const rssBefore = process.memoryUsage().rss;
     const jobs = posts.flatMap((o) =>
       Array.from({ length: ATTEMPTS }, (__, i) => async () => {
-        const outcome = await postLarge(stack.url, caller.pathOf(o), size, i % 2 === 1, caller.credential(o));
+        const path = caller.pathOf(o);
+        const url = isInternalOnly(path) ? stack.adminUrl : stack.url;
+        const outcome = await postLarge(url, path, size, i % 2 === 1, caller.credential(o));
         return { route: `${o.method} ${o.path}`, chunked: i % 2 === 1, ...outcome };
       }),
     );

@@ -59,7 +59,9 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
   fastify.addHook('onClose', async () => internal && closeInternal(internal));
   await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
   try {
-    internal = await listenInternal(fastify, config.ADMIN_PORT, config.ADMIN_HOST ?? config.HOST ?? '0.0.0.0');
+    internal = await listenInternal(fastify, config.ADMIN_PORT, config.ADMIN_HOST ?? config.HOST ?? '0.0.0.0', {
+      maxHeaderSize: HEADER_LIMIT_BYTES,
+    });
   } catch (e) {
     await app.close();
     throw e;

@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerOptions } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { NotFoundException } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
@@ -51,8 +51,13 @@ export function publicDocument(document: OpenAPIObject): OpenAPIObject {
 }
 
 /** Listens on the internal port and hands its requests to the same Fastify routes, marked as internal. */
-export async function listenInternal(app: FastifyInstance, port: number, host: string): Promise<Server> {
-  const server = createServer((req, res) => {
+export async function listenInternal(
+  app: FastifyInstance,
+  port: number,
+  host: string,
+  options: ServerOptions = {},
+): Promise<Server> {
+  const server = createServer(options, (req, res) => {
     (req as Marked)[INTERNAL] = true;
     app.routing(req, res);
   });
