@@ -62,7 +62,7 @@ export class CardTestingDefence {
 
   /** 429 RATE_LIMITED when this address or this link is closed to new attempts. */
   assertOpen(address: string, linkId: string): void {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     for (const [scope, log, key] of this.logs(address, linkId)) {
       const closed = log.closed(key, now);
       if (!closed) continue;
@@ -93,7 +93,7 @@ export class CardTestingDefence {
   }
 
   private async declined(address: string, caller: CallerContext, linkId: string): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     for (const [scope, log, key] of this.logs(address, linkId)) {
       if (log.add(key, now)) await this.announce(caller, linkId, scope, log, log.closed(key, now)!.resetSeconds);
     }
