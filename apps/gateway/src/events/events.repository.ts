@@ -19,18 +19,22 @@ export class EventsRepository {
   /** Stores events with the bytes their deliveries carry; a redelivered event is stored once. */
   async record(events: Array<{ envelope: WebhookEnvelope; body: string }>): Promise<void> {
     if (!events.length) return;
+    // One JSON parameter: pg would escape every character of the bodies to build a text[] literal.
+    const rows = events.map(({ envelope: e, body }) => ({
+      id: e.id,
+      type: e.type,
+      merchant_code: e.merchantCode,
+      environment: e.environment,
+      created_at: e.createdAt,
+      body,
+    }));
     await this.db.query(
       `INSERT INTO webhook_events (id, type, merchant_code, environment, created_at, body)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[])
+       SELECT id, type, merchant_code, environment, created_at, body
+       FROM json_to_recordset($1::json)
+         AS e(id uuid, type text, merchant_code text, environment text, created_at timestamptz, body text)
        ON CONFLICT (id) DO NOTHING`,
-      [
-        events.map((e) => e.envelope.id),
-        events.map((e) => e.envelope.type),
-        events.map((e) => e.envelope.merchantCode),
-        events.map((e) => e.envelope.environment),
-        events.map((e) => e.envelope.createdAt),
-        events.map((e) => e.body),
-      ],
+      [JSON.stringify(rows)],
     );
   }
 

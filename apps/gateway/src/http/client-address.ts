@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { FastifyRequest } from 'fastify';
 
@@ -8,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
  */
 export function clientAddress(request: Pick<FastifyRequest, 'ip'>): string {
   const raw = request.ip ?? '';
+  if (isIPv4(raw)) return raw; // already the dotted quad ipaddr.js would print, without its parse
   if (!ipaddr.isValid(raw)) return raw;
   const address = ipaddr.process(raw);
   if (address.kind() === 'ipv4') return address.toString();

@@ -14,7 +14,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * naming the field; the same value twice is accepted.
  */
 export function resolveFieldAliases(type: Ctor, value: unknown, prefix = ''): unknown {
-  if (!isPlainObject(value)) return value;
+  if (!isPlainObject(value) || !carriesAliases(type)) return value;
   const aliases = fieldAliasesOf(type);
   const known = knownProperties(type);
   const out: Record<string, unknown> = {};
@@ -33,11 +33,25 @@ export function resolveFieldAliases(type: Ctor, value: unknown, prefix = ''): un
   }
   for (const [key, child] of Object.entries(out)) {
     const nested = known.get(key);
-    if (!nested) continue;
+    if (!nested || !carriesAliases(nested)) continue;
     const path = prefix ? `${prefix}.${key}` : key;
     out[key] = Array.isArray(child)
       ? child.map((item, i) => resolveFieldAliases(nested, item, `${path}[${i}]`))
       : resolveFieldAliases(nested, child, path);
   }
   return out;
+}
+
+const carrying = new Map<Ctor, boolean>();
+
+/** Whether `type` or a DTO nested in it declares an alias: bodies of the others are passed through as they are. */
+function carriesAliases(type: Ctor): boolean {
+  let carries = carrying.get(type);
+  if (carries !== undefined) return carries;
+  carrying.set(type, false); // a DTO that nests itself is answered while its own answer is worked out
+  carries =
+    Object.keys(fieldAliasesOf(type)).length > 0 ||
+    [...knownProperties(type).values()].some((nested) => nested !== undefined && carriesAliases(nested));
+  carrying.set(type, carries);
+  return carries;
 }
