@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the NATS server's users and permissions (k8s/base/nats/authorization.conf, which docker-compose.yml
+// Writes the NATS server's users and permissions (k8s/nats/authorization.conf, which docker-compose.yml
 // mounts too) from libs/contracts/src/subject-access.ts: one user per app, its public nkey read from the
 // server's environment, allowed only the subjects the app serves, calls or publishes.
 // `node scripts/ensure-build.js && node scripts/nats-config.js` (reads the compiled contracts in dist/).
@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const OUTPUT = path.join(ROOT, 'k8s/base/nats/authorization.conf');
+const OUTPUT = path.join(ROOT, 'k8s/nats/authorization.conf');
 const CONTRACTS = 'libs/contracts/src/index';
 
 /** The server's environment variable holding an app's public nkey: NATS_NKEY_PAYMENT_LINKS. */

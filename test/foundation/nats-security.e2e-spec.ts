@@ -31,7 +31,7 @@ const codeOf = (p: Promise<unknown>): Promise<string> =>
 
 /**
  * NATS as k8s/ and docker-compose.yml run it: TLS, an nkey per app, and the permissions of the committed
- * k8s/base/nats/authorization.conf (generated from libs/contracts/src/subject-access.ts).
+ * k8s/nats/authorization.conf (generated from libs/contracts/src/subject-access.ts).
  */
 describe('NATS with TLS, a credential per app and least privilege', () => {
   let nats: SecureNats;

@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { connect, ConnectionOptions, NatsConnection, nkeyAuthenticator } from 'nats';
 import { natsTlsRequired } from '@app/config';
@@ -19,6 +20,13 @@ export interface NatsOptions {
 
 /** The connect options of `o`'s identity and transport: TLS when asked for, the app's nkey, its own inbox. */
 export function natsConnectOptions(o: NatsOptions): ConnectionOptions {
+  if (o.caFile) {
+    try {
+      accessSync(o.caFile, constants.R_OK);
+    } catch {
+      throw new Error(`NATS_CA_FILE names a file that cannot be read: ${o.caFile}`);
+    }
+  }
   return {
     servers: o.url.split(',').map((s) => s.trim()),
     name: o.name,
