@@ -1,11 +1,11 @@
 import { connect as connectTcp } from 'node:net';
-import { connect, NatsConnection, NatsError } from 'nats';
+import { connect, NatsConnection, NatsError, nkeyAuthenticator } from 'nats';
 import { EventTypes, PaymentsSubjects } from '@app/contracts';
 import { billingMerchant } from '../billing/billing-fixtures';
 import { minute, TimeClient } from '../billing/renewal-fixtures';
 import { linksMerchant, payWithCard } from '../payment-links/link-fixtures';
 import { sandboxMerchant } from '../payments/payments-fixtures';
-import { SecureNats } from '../support/secure-nats';
+import { newNkey, SecureNats } from '../support/secure-nats';
 import { TestStack } from '../support/stack';
 
 jest.setTimeout(180_000);
@@ -87,12 +87,12 @@ describe('NATS with TLS, a credential per app and least privilege', () => {
   it('refuses a client without a credential, with a credential the server does not know, and without TLS', async () => {
     const base = { servers: nats.url, tls: { caFile: nats.caFile }, reconnect: false, timeout: 3000 };
     expect(await codeOf(connect(base))).toBe('AUTHORIZATION_VIOLATION');
-    const stranger = (await import('../support/secure-nats')).newNkey();
+    const stranger = newNkey();
     expect(
       await codeOf(
         connect({
           ...base,
-          authenticator: (await import('nats')).nkeyAuthenticator(new TextEncoder().encode(stranger.seed)),
+          authenticator: nkeyAuthenticator(new TextEncoder().encode(stranger.seed)),
         }),
       ),
     ).toBe('AUTHORIZATION_VIOLATION');
@@ -119,7 +119,7 @@ describe('NATS with TLS, a credential per app and least privilege', () => {
       connect({
         servers: nats.url,
         tls: {},
-        authenticator: (await import('nats')).nkeyAuthenticator(new TextEncoder().encode(nats.keys.gateway.seed)),
+        authenticator: nkeyAuthenticator(new TextEncoder().encode(nats.keys.gateway.seed)),
         reconnect: false,
         timeout: 3000,
       }),
@@ -181,11 +181,33 @@ describe('NATS with TLS, a credential per app and least privilege', () => {
       expect((await m.get(link.id)).body.status).toBe('used');
     });
 
+    it('does not start an app whose credential the server does not know, and says why', async () => {
+      const stranger = { ...nats.envOf('billing'), NATS_NKEY_SEED: newNkey().seed };
+      await expect(stack.startService('billing', stranger)).rejects.toThrow(/Authorization Violation/);
+    });
+
     it('logs no plain-NATS warning: every app connected with TLS and its credential', () => {
       for (const app of ['gateway', 'payments', 'payment-links', 'billing']) {
         expect(stack.log(app).text()).not.toContain('unauthenticated');
         expect(stack.log(app).text()).not.toMatch(/PERMISSIONS_VIOLATION|Permissions Violation/);
       }
     });
+  });
+
+  it('in development, an app on a plain server without credentials says so in one log line', async () => {
+    const plain = await TestStack.start({ services: ['payments'], gateway: false, env: { NODE_ENV: 'development' } });
+    try {
+      const warnings = plain
+        .log('payments')
+        .json()
+        .filter((l) => /unauthenticated/.test(String(l.msg)));
+      expect(warnings).toEqual([
+        expect.objectContaining({
+          msg: expect.stringMatching(/NATS connection is unauthenticated and unencrypted: development only/),
+        }),
+      ]);
+    } finally {
+      await plain.stop();
+    }
   });
 });
