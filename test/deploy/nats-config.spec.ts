@@ -70,6 +70,23 @@ describe('NATS permissions (k8s/nats/authorization.conf)', () => {
     expect(readFileSync(OUTPUT, 'utf8')).toBe(generated);
   });
 
+  it('cover every group of command subjects and every subject a handler serves', () => {
+    const contracts = readFileSync(join(ROOT, 'libs/contracts/src/subjects.ts'), 'utf8');
+    const groups = [...contracts.matchAll(/export const (\w+Subjects) = \{/g)].map((m) => m[1]);
+    expect(groups.filter((g) => g !== 'GatewaySubjects').sort()).toEqual(Object.keys(GROUPS).sort());
+    const served = NATS_APPS.flatMap((app) =>
+      sources(join(ROOT, 'apps', app, 'src')).flatMap((source) =>
+        [...source.matchAll(/@MessagePattern\((\w+)\.(\w+)\)/g)].map((m) => ({
+          app,
+          subject: (GROUPS[m[1]]?.[m[2]] ?? m[0]) as CommandSubject,
+        })),
+      ),
+    );
+    expect(served.length).toBeGreaterThan(40);
+    const strays = served.filter((s) => !COMMAND_SUBJECTS.includes(s.subject) || commandServiceOf(s.subject) !== s.app);
+    expect(strays).toEqual([]);
+  });
+
   it('let each app send the commands its code sends', () => {
     for (const app of NATS_APPS) {
       const undeclared = commandsSentBy(app).filter((s) => !COMMAND_CALLERS[s].includes(app));
