@@ -67,7 +67,7 @@ async function waitForNats(url, timeoutMs = 10_000, secure = undefined) {
   const deadline = Date.now() + timeoutMs;
   const auth = secure && {
     tls: { caFile: secure.caFile },
-    authenticator: nkeyAuthenticator(new TextEncoder().encode(secure.keys.payments.seed)),
+    authenticator: nkeyAuthenticator(Buffer.from(secure.keys.payments.seed)),
   };
   let last;
   while (Date.now() < deadline) {
