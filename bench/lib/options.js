@@ -11,6 +11,7 @@ Options (a flag wins over its environment variable):
   --app-node-args=S       BENCH_APP_NODE_ARGS     node flags for the apps, space-separated ("--cpu-prof --cpu-prof-dir=D")
   --pg=URL                BENCH_PG_URL            PostgreSQL server (default postgres://postgres@127.0.0.1:5432)
   --nats=URL              NATS_URL                NATS to use when nats-server cannot be started privately
+  --secure-nats           BENCH_SECURE_NATS=1     the private nats-server as k8s/nats runs it: TLS, an nkey per app, their permissions
   --list                                          print the scenario ids and exit
   --help                                          this text`;
 
@@ -42,6 +43,7 @@ function parseOptions(argv, env) {
     'app-node-args',
     'pg',
     'nats',
+    'secure-nats',
     'list',
     'help',
   ];
@@ -68,6 +70,7 @@ function parseOptions(argv, env) {
       .filter(Boolean),
     pgBase: String(flags.pg ?? env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/+$/, ''),
     natsUrl: String(flags.nats ?? env.NATS_URL ?? 'nats://127.0.0.1:4222'),
+    secureNats: Boolean(flags['secure-nats'] ?? env.BENCH_SECURE_NATS === '1'),
   };
 }
 

@@ -4,10 +4,11 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { connect } = require('nats');
+const { connect, nkeyAuthenticator } = require('nats');
 const { Client } = require('pg');
 const { withAppNodeOptions } = require('../../scripts/app-node-options');
 const { freePort, sleep, waitForHttp } = require('./procs');
+const { prepareSecureNats } = require('./secure-nats');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
@@ -61,12 +62,17 @@ async function createDatabases(pgBase, prefix, suffixes) {
   return { urls: Object.fromEntries(suffixes.map((s, i) => [s, `${pgBase}/${names[i]}`])), drop };
 }
 
-async function waitForNats(url, timeoutMs = 10_000) {
+/** `secure`: connect as payments, over TLS, to a server of prepareSecureNats. */
+async function waitForNats(url, timeoutMs = 10_000, secure = undefined) {
   const deadline = Date.now() + timeoutMs;
+  const auth = secure && {
+    tls: { caFile: secure.caFile },
+    authenticator: nkeyAuthenticator(Buffer.from(secure.keys.payments.seed)),
+  };
   let last;
   while (Date.now() < deadline) {
     try {
-      const nc = await connect({ servers: url, timeout: 500, reconnect: false });
+      const nc = await connect({ servers: url, timeout: 500, reconnect: false, ...auth });
       await nc.close();
       return;
     } catch (e) {
@@ -81,8 +87,12 @@ async function waitForNats(url, timeoutMs = 10_000) {
  * A private nats-server with JetStream when the binary exists: a developer's `npm start` on the shared NATS
  * subscribes to the same subjects in the same queue groups and would answer (and eat) part of our requests.
  */
-async function startNats(children, fallbackUrl, say) {
+async function startNats(children, fallbackUrl, say, secure = false) {
   const binary = NATS_BINARIES.find((b) => fs.existsSync(b));
+  if (secure) {
+    if (!binary) throw new Error('--secure-nats needs the nats-server binary');
+    return startSecureNats(children, binary, say);
+  }
   if (!binary) {
     say(`no nats-server binary found; using the shared NATS at ${fallbackUrl} (other subscribers may skew results)`);
     await waitForNats(fallbackUrl);
@@ -101,6 +111,24 @@ async function startNats(children, fallbackUrl, say) {
     fs.rmSync(storeDir, { recursive: true, force: true });
   };
   return { url, entry, cleanup };
+}
+
+/** As k8s/nats runs it: TLS, an nkey per app and the generated permissions (bench/lib/secure-nats.js). */
+async function startSecureNats(children, binary, say) {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nats-'));
+  const prepared = prepareSecureNats(dir, port);
+  const entry = children.spawn('nats-server', binary, ['-c', prepared.configFile], {
+    PATH: process.env.PATH,
+    ...prepared.serverEnv,
+  });
+  await waitForNats(prepared.url, 10_000, prepared);
+  say(`private nats-server with TLS, an nkey per app and their permissions on ${prepared.url} (pid ${entry.pid})`);
+  const cleanup = async () => {
+    await children.stop(entry);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: prepared.url, entry, cleanup, envOf: prepared.envOf };
 }
 
 async function adminPost(baseUrl, token, route, body) {
@@ -132,7 +160,8 @@ async function startStack({ options, children, onCleanup, say }) {
   });
   say(`databases ${prefix}_{${APPS.map((a) => a.db).join(',')}} created`);
 
-  const nats = await startNats(children, options.natsUrl, say);
+  const nats = await startNats(children, options.natsUrl, say, options.secureNats);
+  const natsEnvOf = (app) => (nats.envOf ? nats.envOf(app.name) : {});
   onCleanup('stop nats-server', nats.cleanup);
 
   const adminToken = crypto.randomBytes(24).toString('base64url');
@@ -161,7 +190,10 @@ async function startStack({ options, children, onCleanup, say }) {
   const entries = APPS.map((app) => {
     const main = path.join(ROOT, 'dist', 'apps', app.name, 'src', 'main.js');
     if (!fs.existsSync(main)) throw new Error(`${path.relative(ROOT, main)} is missing: run npm run build`);
-    return { app, entry: children.spawn(app.name, process.execPath, [...options.appNodeArgs, main], env) };
+    return {
+      app,
+      entry: children.spawn(app.name, process.execPath, [...options.appNodeArgs, main], { ...env, ...natsEnvOf(app) }),
+    };
   });
   onCleanup('stop apps', () => Promise.all(entries.map(({ entry }) => children.stop(entry))));
   await Promise.all(
@@ -203,7 +235,11 @@ async function startStack({ options, children, onCleanup, say }) {
     const { app, entry } = entries[i];
     await children.stop(entry);
     const main = path.join(ROOT, 'dist', 'apps', app.name, 'src', 'main.js');
-    const next = children.spawn(app.name, process.execPath, [...options.appNodeArgs, main], { ...env, ...extraEnv });
+    const next = children.spawn(app.name, process.execPath, [...options.appNodeArgs, main], {
+      ...env,
+      ...natsEnvOf(app),
+      ...extraEnv,
+    });
     entries[i] = { app, entry: next };
     await waitForHttp(`http://127.0.0.1:${ports[app.portVar]}/health/ready`, next, children);
     processes.find((p) => p.name === name).pid = next.pid;

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
+import { natsSettingsOf } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { EXPIRING_KEYS, IdempotencySweepLoop } from '@app/idempotency';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
@@ -39,7 +40,7 @@ export class BillingModule {
     return {
       module: BillingModule,
       imports: [
-        PlatformModule.forRoot({ app: 'billing', natsUrl: config.NATS_URL, logger, clock }),
+        PlatformModule.forRoot({ app: 'billing', nats: natsSettingsOf(config), logger, clock }),
         serviceDatabase(() => ({
           app: 'billing',
           url: config.BILLING_DATABASE_URL,

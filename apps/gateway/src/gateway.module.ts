@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
+import { natsSettingsOf } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { Metrics } from '@app/observability';
 import { RPC_TIMEOUT_MS } from '@app/messaging';
@@ -48,7 +49,7 @@ export class AccountsModule {
     return {
       module: AccountsModule,
       imports: [
-        PlatformModule.forRoot({ app: 'gateway', natsUrl: config.NATS_URL, logger, clock }),
+        PlatformModule.forRoot({ app: 'gateway', nats: natsSettingsOf(config), logger, clock }),
         serviceDatabase(() => ({
           app: 'gateway',
           url: config.GATEWAY_DATABASE_URL,

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
+import { natsSettingsOf } from '@app/config';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
@@ -36,7 +37,7 @@ export class PaymentLinksModule {
     return {
       module: PaymentLinksModule,
       imports: [
-        PlatformModule.forRoot({ app: 'payment-links', natsUrl: config.NATS_URL, logger, clock }),
+        PlatformModule.forRoot({ app: 'payment-links', nats: natsSettingsOf(config), logger, clock }),
         serviceDatabase(() => ({
           app: 'payment-links',
           url: config.PAYMENT_LINKS_DATABASE_URL,

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
+import { natsSettingsOf } from '@app/config';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
 import { OutboxModule, OutboxRow } from '@app/outbox';
@@ -62,7 +63,7 @@ export class PaymentsModule {
     return {
       module: PaymentsModule,
       imports: [
-        PlatformModule.forRoot({ app: 'payments', natsUrl: config.NATS_URL, logger, clock: o.clock }),
+        PlatformModule.forRoot({ app: 'payments', nats: natsSettingsOf(config), logger, clock: o.clock }),
         serviceDatabase(() => ({
           app: 'payments',
           url: config.PAYMENTS_DATABASE_URL,

@@ -1,4 +1,5 @@
 import { addIsoDuration } from '@app/clock';
+import { natsEnv } from './nats';
 import { assertProductionPassword, assertProductionSecret, isProduction } from './secrets';
 
 /**
@@ -188,7 +189,7 @@ export const commonEnv = {
       oneOf: ['development', 'test', 'production'],
     },
   ),
-  NATS_URL: url('nats://127.0.0.1:4222', 'NATS server(s) with JetStream', ['nats:', 'tls:']),
+  ...natsEnv,
   LOG_LEVEL: str('info', 'pino log level', { oneOf: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
   OUTBOX_POLL_MS: int(250, 'How often the outbox relay looks for unpublished events', { min: 10, max: 60_000 }),
   SHUTDOWN_TIMEOUT_MS: int(

@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { nkeys } from 'nats';
 import { loadGatewayConfig } from '../../../apps/gateway/src/config';
 import { loadPaymentsConfig } from '../../../apps/payments/src/config';
 import { estimatedBits } from './secrets';
 
 const strong = (): string => randomBytes(32).toString('base64');
 const key = (): string => `k1:${strong()}`;
-const production = { NODE_ENV: 'production' };
+// A production start needs TLS and a credential for NATS too (libs/config/src/nats.spec.ts tests those).
+const production = {
+  NODE_ENV: 'production',
+  NATS_URL: 'tls://nats:4222',
+  NATS_NKEY_SEED: Buffer.from(nkeys.createUser().getSeed()).toString(),
+};
 
 const problemsOf = (load: () => unknown): string => {
   try {

@@ -17,6 +17,11 @@ export const PUBLIC_SECRET_VALUES: readonly string[] = [
   // The built-in development keys of the vault and of webhook secrets, in base64
   Buffer.from('insecure-development-vault-key!!').toString('base64'),
   Buffer.from('insecure-development-hook-key!!!').toString('base64'),
+  // docker-compose.yml (development): the apps' NATS nkey seeds
+  'SUAEGXAP3QSCXPDOITLRHRBMMD7EMFQSY4HKN532TWG5ZALBSSA646KVLU',
+  'SUAB5IGX37PAA7ZN3SO6ZZPADJMIVASB2PG3SAN3UY6WM6XY2V2OZVAU64',
+  'SUACDSCJNP737MNYC7AZSXDD6NM5XF26OQPNL6MGJKWV3LQQIFNVUR67MY',
+  'SUABASW5TDLHS7MDH6S5CQO6TVLWDKPJSDSCRPRNOJIYBHWQBYERQJNUII',
   // The tests' admin token and the database password of docker-compose.yml
   'test-admin-token',
   'postgres',

@@ -13,3 +13,4 @@ export * from './usage.dto';
 export * from './optional-text';
 export * from './field-aliases';
 export * from './text-limits';
+export * from './subject-access';

@@ -1,5 +1,8 @@
+import { accessSync, constants } from 'node:fs';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { connect, NatsConnection } from 'nats';
+import { connect, ConnectionOptions, NatsConnection, nkeyAuthenticator } from 'nats';
+import { natsTlsRequired } from '@app/config';
+import { inboxPrefixOf } from '@app/contracts';
 import { HealthCheck } from '@app/observability';
 import { coalesceNatsWrites } from './coalesce-writes';
 import { settleNatsRequestsQuietly } from './settled-requests';
@@ -7,7 +10,36 @@ import { settleNatsRequestsQuietly } from './settled-requests';
 export const NATS_OPTIONS = Symbol('NATS_OPTIONS');
 export interface NatsOptions {
   url: string;
+  /** The app's name: its connection name and the prefix of its reply inbox (which its NATS user may read). */
   name: string;
+  /** CA of the server's certificate; set (or tls:// URLs), the connection is TLS only and verifies the server. */
+  caFile?: string;
+  /** The app's user nkey seed: its credential. */
+  nkeySeed?: string;
+}
+
+/** The connect options of `o`'s identity and transport: TLS when asked for, the app's nkey, its own inbox. */
+export function natsConnectOptions(o: NatsOptions): ConnectionOptions {
+  if (o.caFile) {
+    try {
+      accessSync(o.caFile, constants.R_OK);
+    } catch {
+      throw new Error(`NATS_CA_FILE names a file that cannot be read: ${o.caFile}`);
+    }
+  }
+  return {
+    servers: o.url.split(',').map((s) => s.trim()),
+    name: o.name,
+    inboxPrefix: inboxPrefixOf(o.name),
+    ...(natsTlsRequired(o.url, o.caFile) ? { tls: o.caFile ? { caFile: o.caFile } : {} } : {}),
+    ...(o.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(o.nkeySeed)) } : {}),
+  };
+}
+
+/** Outside production a plain, unauthenticated connection is allowed; this is the line an app logs then. */
+export function plainNatsWarning(o: NatsOptions): string | undefined {
+  if (o.nkeySeed || natsTlsRequired(o.url, o.caFile)) return undefined;
+  return 'NATS connection is unauthenticated and unencrypted: development only (production needs NATS_NKEY_SEED and TLS)';
 }
 
 /**
@@ -30,8 +62,7 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
     if (this.connection && !this.connection.isClosed()) return this.connection;
     patchNats();
     this.connecting ??= connect({
-      servers: this.options.url.split(','),
-      name: this.options.name,
+      ...natsConnectOptions(this.options),
       reconnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,

@@ -5,12 +5,14 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock, SandboxOffsetClock, SystemClock } from '@app/clock';
 import { databaseHealth } from '@app/database';
-import { NATS_OPTIONS, NatsClient } from '@app/messaging';
+import { NatsSettings } from '@app/config';
+import { NATS_OPTIONS, NatsClient, NatsOptions, plainNatsWarning } from '@app/messaging';
 import { Draining, HEALTH_CHECKS, HealthController, LOGGER, Metrics } from '@app/observability';
 
 export interface PlatformOptions {
   app: string;
-  natsUrl: string;
+  /** NATS_URL, NATS_CA_FILE and NATS_NKEY_SEED of the app's configuration (natsSettingsOf). */
+  nats: NatsSettings;
   logger: Logger;
   /** The base clock (a test's ManualClock); real time when unset. Sandbox offsets are added on top of it. */
   clock?: Clock;
@@ -24,6 +26,9 @@ export interface PlatformOptions {
 @Module({})
 export class PlatformModule {
   static forRoot(o: PlatformOptions): DynamicModule {
+    const nats: NatsOptions = { ...o.nats, name: o.app };
+    const plain = plainNatsWarning(nats);
+    if (plain) o.logger.warn({ natsUrl: nats.url }, plain);
     return {
       module: PlatformModule,
       imports: [ScheduleModule.forRoot()],
@@ -31,7 +36,7 @@ export class PlatformModule {
       providers: [
         { provide: LOGGER, useValue: o.logger },
         { provide: Metrics, useValue: new Metrics(o.app) },
-        { provide: NATS_OPTIONS, useValue: { url: o.natsUrl, name: o.app } },
+        { provide: NATS_OPTIONS, useValue: nats },
         NatsClient,
         Draining,
         { provide: Clock, useValue: new SandboxOffsetClock(o.clock ?? new SystemClock()) },
