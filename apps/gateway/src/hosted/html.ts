@@ -51,7 +51,8 @@ export function htmlHeaders(reply: FastifyReply): string {
   return nonce;
 }
 
-export function layout(title: string, body: string, script = '', nonce = ''): string {
+/** A hosted page; `scriptSrc` names a script of this gateway, run under the response's nonce. */
+export function layout(title: string, body: string, scriptSrc = '', nonce = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -71,6 +72,6 @@ button{font-size:1rem;padding:10px 18px;border-radius:6px;border:0;cursor:pointe
 </head>
 <body><main>
 ${body}
-</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body>
+</main>${scriptSrc ? `<script nonce="${nonce}" src="${escapeHtml(scriptSrc)}"></script>` : ''}</body>
 </html>`;
 }
