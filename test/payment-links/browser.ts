@@ -50,9 +50,7 @@ export async function shot(page: Page, name: string): Promise<void> {
  * the tests compile without the DOM library).
  */
 export const focusedId = (page: Page): Promise<string> =>
-  page.evaluate<string>(
-    '(e => !e ? "" : e.tagName === "IFRAME" ? e.parentElement.id : e.id)(document.activeElement)',
-  );
+  page.evaluate<string>('(e => !e ? "" : e.tagName === "IFRAME" ? e.parentElement.id : e.id)(document.activeElement)');
 
 export const scrollWidth = (page: Page): Promise<number> =>
   page.evaluate<number>('document.documentElement.scrollWidth');

@@ -44,7 +44,9 @@ export class MerchantsService {
   /** Replaces the merchant's allowed origins (each already an exact origin, see allowed-origins.ts). */
   async setAllowedOrigins(merchantCode: string, origins: string[]): Promise<string[]> {
     const rows: { origins: string[] }[] = await this.db.query(
-      'UPDATE merchants SET allowed_origins = $2 WHERE merchant_code = $1 RETURNING allowed_origins AS origins',
+      `WITH updated AS (
+         UPDATE merchants SET allowed_origins = $2 WHERE merchant_code = $1 RETURNING allowed_origins
+       ) SELECT allowed_origins AS origins FROM updated`,
       [merchantCode, [...new Set(origins)]],
     );
     if (!rows.length) throw DomainError.notFound('merchant', 'merchantCode');

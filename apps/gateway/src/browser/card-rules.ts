@@ -21,7 +21,13 @@ const prefix4 = (digits: string): number => Number(digits.slice(0, 4));
 const BRANDS: BrandRule[] = [
   { brand: 'amex', matches: (d) => /^3[47]/.test(d), lengths: [15], gaps: [4, 10], cvcLength: 4 },
   { brand: 'diners', matches: (d) => /^3(0[0-5]|[689])/.test(d), lengths: [14, 16, 19], gaps: [4, 10], cvcLength: 3 },
-  { brand: 'jcb', matches: (d) => /^35(2[89]|[3-8])/.test(d), lengths: [16, 17, 18, 19], gaps: [4, 8, 12], cvcLength: 3 },
+  {
+    brand: 'jcb',
+    matches: (d) => /^35(2[89]|[3-8])/.test(d),
+    lengths: [16, 17, 18, 19],
+    gaps: [4, 8, 12],
+    cvcLength: 3,
+  },
   { brand: 'visa', matches: (d) => /^4/.test(d), lengths: [13, 16, 19], gaps: [4, 8, 12], cvcLength: 3 },
   {
     brand: 'mastercard',
@@ -30,7 +36,13 @@ const BRANDS: BrandRule[] = [
     gaps: [4, 8, 12],
     cvcLength: 3,
   },
-  { brand: 'discover', matches: (d) => /^(6011|65|64[4-9])/.test(d), lengths: [16, 17, 18, 19], gaps: [4, 8, 12], cvcLength: 3 },
+  {
+    brand: 'discover',
+    matches: (d) => /^(6011|65|64[4-9])/.test(d),
+    lengths: [16, 17, 18, 19],
+    gaps: [4, 8, 12],
+    cvcLength: 3,
+  },
   { brand: 'unionpay', matches: (d) => /^62/.test(d), lengths: [16, 17, 18, 19], gaps: [4, 8, 12], cvcLength: 3 },
 ];
 
@@ -109,7 +121,9 @@ export function numberState(value: string): FieldState {
   const rule = ruleOf(digits);
   const longest = rule.lengths[rule.lengths.length - 1];
   if (rule.lengths.includes(digits.length) && luhn(digits)) return { empty: false, complete: true, valid: true };
-  if (digits.length >= longest) return { empty: false, complete: false, valid: false, error: MESSAGES.numberInvalid };
+  // A full-length number that fails: longest for its brand, or the usual sixteen digits.
+  const full = digits.length >= longest || (digits.length >= 16 && rule.lengths.includes(digits.length));
+  if (full) return { empty: false, complete: false, valid: false, error: MESSAGES.numberInvalid };
   return { empty: false, complete: false, valid: false, error: MESSAGES.numberIncomplete };
 }
 

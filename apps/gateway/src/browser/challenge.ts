@@ -12,7 +12,8 @@
 
   function tell(message: object): void {
     const ancestors = window.location.ancestorOrigins;
-    if (window.parent !== window) window.parent.postMessage(message, ancestors && ancestors.length ? ancestors[0] : '*');
+    if (window.parent !== window)
+      window.parent.postMessage(message, ancestors && ancestors.length ? ancestors[0] : '*');
     if (window.opener) (window.opener as Window).postMessage(message, '*');
   }
 

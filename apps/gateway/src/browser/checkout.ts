@@ -91,7 +91,8 @@
     }
     const email = $<HTMLInputElement>('email');
     if (email) {
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value.trim())) return { error: 'Enter a valid email address', field: email };
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value.trim()))
+        return { error: 'Enter a valid email address', field: email };
       body.customerEmail = email.value.trim();
     }
     const cardholder = $<HTMLInputElement>('cardholder')!;
@@ -105,7 +106,11 @@
     outcome: string;
     message?: string;
     returnUrl?: string;
-    payment?: { amount: { value: number; currency: string }; paymentCode: string; actionRequired: PaymentsSDK.ThreeDsAction };
+    payment?: {
+      amount: { value: number; currency: string };
+      paymentCode: string;
+      actionRequired: PaymentsSDK.ThreeDsAction;
+    };
     subscription?: { status: string };
   }
 

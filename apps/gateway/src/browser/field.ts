@@ -121,8 +121,7 @@ function reformat(): void {
 /** A wrong value shows its error at once when it cannot become right by typing on, else once the payer leaves. */
 function shownError(state: FieldState): string | undefined {
   if (!state.error || state.valid || state.empty) return undefined;
-  const final =
-    state.complete || state.error === MESSAGES.numberInvalid || state.error === MESSAGES.expiryMonthInvalid;
+  const final = state.complete || state.error === MESSAGES.numberInvalid || state.error === MESSAGES.expiryMonthInvalid;
   return final || touched ? state.error : undefined;
 }
 

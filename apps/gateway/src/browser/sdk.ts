@@ -30,7 +30,11 @@
         credentials: 'omit',
       });
     } catch {
-      throw sdkError('The payment service could not be reached. Check your connection and try again.', 0, 'NETWORK_ERROR');
+      throw sdkError(
+        'The payment service could not be reached. Check your connection and try again.',
+        0,
+        'NETWORK_ERROR',
+      );
     }
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
@@ -138,7 +142,9 @@
 
   function createFields(token: string, options: PaymentsSDK.FieldsOptions = {}): PaymentsSDK.Fields {
     const merchant = merchantOf(token);
-    const channel = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+    const channel = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join(
+      '',
+    );
     const fields = new Map<FieldType, FieldFrame>();
     const pending = new Map<string, (m: Record<string, unknown>) => void>();
 
@@ -183,7 +189,9 @@
 
       unmount(): void {
         this.frame?.remove();
-        this.container?.classList.remove(...Array.from(this.container.classList).filter((c) => c.startsWith('payments-field')));
+        this.container?.classList.remove(
+          ...Array.from(this.container.classList).filter((c) => c.startsWith('payments-field')),
+        );
         this.frame = undefined;
         this.container = undefined;
         fields.delete(this.type);
@@ -240,7 +248,12 @@
       receive(m: Record<string, unknown>): void {
         switch (m.type) {
           case 'ready': {
-            const init = { type: 'init', channel, ...this.settings(), ...(this.type === 'cardNumber' ? { clientToken: token } : {}) };
+            const init = {
+              type: 'init',
+              channel,
+              ...this.settings(),
+              ...(this.type === 'cardNumber' ? { clientToken: token } : {}),
+            };
             this.frame?.contentWindow?.postMessage(init, BASE);
             this.markReady();
             this.emit('ready', {});
@@ -262,7 +275,8 @@
             this.emit(m.type, {});
             break;
           case 'resize':
-            if (this.frame && typeof m.height === 'number' && m.height > 0) this.frame.style.height = `${Math.min(m.height, 200)}px`;
+            if (this.frame && typeof m.height === 'number' && m.height > 0)
+              this.frame.style.height = `${Math.min(m.height, 200)}px`;
             break;
           case 'tokenized':
             pending.get(String(m.requestId))?.(m);
@@ -297,12 +311,22 @@
         const requestId = Math.random().toString(36).slice(2);
         const answer = await new Promise<Record<string, unknown>>((resolve) => {
           pending.set(requestId, resolve);
-          number.post({ type: 'tokenize', requestId, fields: Array.from(fields.keys()), cardholderName: extra.cardholderName });
+          number.post({
+            type: 'tokenize',
+            requestId,
+            fields: Array.from(fields.keys()),
+            cardholderName: extra.cardholderName,
+          });
         });
         pending.delete(requestId);
-        const error = answer.error as { message: string; status: number; code: string; field?: string; param?: string } | undefined;
+        const error = answer.error as
+          { message: string; status: number; code: string; field?: string; param?: string } | undefined;
         if (error) throw sdkError(error.message, error.status, error.code, { field: error.field, param: error.param });
-        return { nonce: String(answer.nonce), expiresAt: String(answer.expiresAt), card: answer.card as PaymentsSDK.CardSummary };
+        return {
+          nonce: String(answer.nonce),
+          expiresAt: String(answer.expiresAt),
+          card: answer.card as PaymentsSDK.CardSummary,
+        };
       },
     };
   }

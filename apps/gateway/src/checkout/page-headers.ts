@@ -26,11 +26,15 @@ export function pageHeaders(reply: FastifyReply, o: CheckoutPageOptions): void {
     );
 }
 
-/** Scripts and styles: public and cacheable (they hold no credential); a deploy changes them within minutes. */
+/**
+ * Scripts and styles: public and cacheable (they hold no credential); a deploy changes them within minutes.
+ * Readable from any origin, so a merchant's page can load the SDK with Subresource Integrity (`crossorigin`).
+ */
 export function assetHeaders(reply: FastifyReply, contentType: string): void {
   void reply
     .header('content-type', contentType)
     .header('cache-control', 'public, max-age=300')
+    .header('access-control-allow-origin', '*')
     .header('x-content-type-options', 'nosniff')
     .header('cross-origin-resource-policy', 'cross-origin');
 }

@@ -10,11 +10,12 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '@app/errors';
+import { exactOrigin } from '../auth/allowed-origins';
 import { MerchantsService } from '../auth/merchants.service';
 import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, assetHeaders } from '../checkout/page-headers';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { BrowserAsset, BrowserAssets } from './browser-assets';
-import { exactOrigin, FIELD_TYPES, FieldType, fieldFrameHeaders, fieldFramePage } from './field-frame';
+import { FIELD_TYPES, FieldType, fieldFrameHeaders, fieldFramePage } from './field-frame';
 
 /** What a card-field frame page loads, by the name its page uses. */
 const FIELD_ASSETS = new Set(['field.js', 'field.css', 'card-rules.js', 'field-style.js']);
@@ -36,7 +37,14 @@ export class BrowserAssetsController {
     @Inject(CHECKOUT_PAGE_OPTIONS) options: CheckoutPageOptions,
   ) {
     this.gatewayOrigin = new URL(options.publicBaseUrl).origin;
-    for (const name of ['sdk.js', 'payments-sdk.d.ts', 'checkout.js', 'checkout.css', 'challenge.js', ...FIELD_ASSETS]) {
+    for (const name of [
+      'sdk.js',
+      'payments-sdk.d.ts',
+      'checkout.js',
+      'checkout.css',
+      'challenge.js',
+      ...FIELD_ASSETS,
+    ]) {
       assets.require(name);
     }
   }

@@ -60,14 +60,3 @@ export function fieldFrameHeaders(reply: FastifyReply, frameAncestor: string): v
         `base-uri 'none'; form-action 'none'; frame-ancestors ${frameAncestor}`,
     );
 }
-
-/** The exact origin a query names, or undefined when it is not one (a path, a wildcard, "null"). */
-export function exactOrigin(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length > 200) return undefined;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}

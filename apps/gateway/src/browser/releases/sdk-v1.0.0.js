@@ -219,7 +219,12 @@
             receive(m) {
                 switch (m.type) {
                     case 'ready': {
-                        const init = { type: 'init', channel, ...this.settings(), ...(this.type === 'cardNumber' ? { clientToken: token } : {}) };
+                        const init = {
+                            type: 'init',
+                            channel,
+                            ...this.settings(),
+                            ...(this.type === 'cardNumber' ? { clientToken: token } : {}),
+                        };
                         this.frame?.contentWindow?.postMessage(init, BASE);
                         this.markReady();
                         this.emit('ready', {});
@@ -235,6 +240,11 @@
                     }
                     case 'focus':
                     case 'blur':
+                        // One field has the focus at a time, whatever order the frames report in.
+                        if (m.type === 'focus')
+                            for (const other of fields.values())
+                                if (other !== this)
+                                    other.flag('focus', false);
                         this.flag('focus', m.type === 'focus');
                         this.emit(m.type, {});
                         break;
@@ -278,13 +288,22 @@
                 const requestId = Math.random().toString(36).slice(2);
                 const answer = await new Promise((resolve) => {
                     pending.set(requestId, resolve);
-                    number.post({ type: 'tokenize', requestId, fields: Array.from(fields.keys()), cardholderName: extra.cardholderName });
+                    number.post({
+                        type: 'tokenize',
+                        requestId,
+                        fields: Array.from(fields.keys()),
+                        cardholderName: extra.cardholderName,
+                    });
                 });
                 pending.delete(requestId);
                 const error = answer.error;
                 if (error)
                     throw sdkError(error.message, error.status, error.code, { field: error.field, param: error.param });
-                return { nonce: String(answer.nonce), expiresAt: String(answer.expiresAt), card: answer.card };
+                return {
+                    nonce: String(answer.nonce),
+                    expiresAt: String(answer.expiresAt),
+                    card: answer.card,
+                };
             },
         };
     }
