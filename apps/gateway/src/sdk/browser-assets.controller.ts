@@ -125,6 +125,7 @@ export class BrowserAssetsController {
 
   @Get('v1/sdk/fields/:asset')
   @ApiOperation({ summary: 'A card-field frame’s script or stylesheet' })
+  @ApiOkResponse({ description: 'The script (a module) or stylesheet' })
   @ApiNotFoundResponse({ description: 'NOT_FOUND', type: ErrorEnvelope })
   fieldAsset(@Param('asset') asset: string, @Res({ passthrough: true }) reply: FastifyReply): string {
     if (!FIELD_ASSETS.has(asset)) throw DomainError.notFound('asset', 'asset');
