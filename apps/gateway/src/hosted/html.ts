@@ -38,17 +38,22 @@ export function formatMoney(a: { currency: string; value: number; exponent: numb
  */
 export function htmlHeaders(reply: FastifyReply): string {
   const nonce = randomBytes(16).toString('base64');
+  privatePageHeaders(
+    reply,
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; ` +
+      `base-uri 'none'; form-action 'none'`,
+  );
+  return nonce;
+}
+
+/** An HTML page never cached and never named in a Referer, under its own Content-Security-Policy. */
+export function privatePageHeaders(reply: FastifyReply, contentSecurityPolicy: string): void {
   void reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; ` +
-        `base-uri 'none'; form-action 'none'`,
-    );
-  return nonce;
+    .header('content-security-policy', contentSecurityPolicy);
 }
 
 /** A hosted page; `scriptSrc` names a script of this gateway, run under the response's nonce. */

@@ -13,6 +13,7 @@ import { DomainError } from '@app/errors';
 import { exactOrigin } from '../auth/allowed-origins';
 import { MerchantsService } from '../auth/merchants.service';
 import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, assetHeaders } from '../checkout/page-headers';
+import { privatePageHeaders } from '../hosted/html';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { BrowserAsset, BrowserAssets } from './browser-assets';
 import { FIELD_TYPES, FieldType, fieldFrameHeaders, fieldFramePage } from './field-frame';
@@ -174,12 +175,8 @@ export class BrowserAssetsController {
   }
 
   private refuse(reply: FastifyReply, status: number, message: string): string {
-    void reply
-      .status(status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    void reply.status(status);
+    privatePageHeaders(reply, "default-src 'none'; frame-ancestors 'none'");
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card field unavailable</title></head><body><p>${message}</p></body></html>`;
   }
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { escapeHtml } from '../hosted/html';
+import { escapeHtml, privatePageHeaders } from '../hosted/html';
 
 export const FIELD_TYPES = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardholderName'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -49,14 +49,9 @@ export function fieldFramePage(q: FrameQuery): string {
  * origin the merchant registered may frame it (`frame-ancestors`).
  */
 export function fieldFrameHeaders(reply: FastifyReply, frameAncestor: string): void {
-  void reply
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
-        `base-uri 'none'; form-action 'none'; frame-ancestors ${frameAncestor}`,
-    );
+  privatePageHeaders(
+    reply,
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+      `base-uri 'none'; form-action 'none'; frame-ancestors ${frameAncestor}`,
+  );
 }
