@@ -110,6 +110,20 @@ describe('hosted checkout in a browser', () => {
     expect(await status(link.id)).toMatchObject({ status: 'used', usesCount: 1 });
   });
 
+  it('names a wrong card detail from its field, marks it and moves the focus there', async () => {
+    const link = await m.link({ title: 'Desk lamp' });
+    await page.goto(`${stack.url}/checkout/${link.id}`);
+    await fillCard(APPROVED);
+    await cardInput('Card number').fill('4111 1111');
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Your card number is incomplete.');
+    await expect(cardInput('Card number').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.locator('#card-number').getAttribute('class')).resolves.toContain('payments-field--invalid');
+    expect(await focusedId(page)).toBe('card-number');
+    await shot(page, '13-card-field-error');
+    expect(await status(link.id)).toMatchObject({ status: 'active', usesCount: 0 });
+  });
+
   it('runs a 3DS challenge in a dialog and resumes through the link', async () => {
     const link = await m.link({ title: 'Weekend stay' });
     await page.goto(`${stack.url}/checkout/${link.id}`);

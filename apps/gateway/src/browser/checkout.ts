@@ -16,7 +16,10 @@
   const errorBox = $('form-error')!;
   const exponent = Number(d.exponent || 0);
 
-  const fields = sdk.fields();
+  // The page's own look (checkout.css): its text colour, and its error colour for a wrong value.
+  const fields = sdk.fields({
+    style: { base: { color: '#1a1f36' }, placeholder: { color: '#8792a2' }, invalid: { color: '#c0123c' } },
+  });
   const cardFields: [PaymentsSDK.FieldType, string][] = [
     ['cardNumber', 'card-number'],
     ['cardExpiry', 'card-expiry'],
