@@ -245,7 +245,10 @@ describe('card fields on a merchant page', () => {
       await page.evaluate(
         `(() => { const f = document.createElement('iframe'); f.id = 'spoofed'; f.src = ${JSON.stringify(spoofed)}; document.body.appendChild(f); })()`,
       );
-      await page.waitForTimeout(1500);
+      // The SDK says so when asked for a nonce: the frames never became ready.
+      await expect(page.evaluate('window.fields.createNonce().catch((e) => e.code)')).resolves.toBe(
+        'FIELDS_NOT_LOADED',
+      );
       for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
         await expect(frame.locator('#input').count()).resolves.toBe(0);
       }
@@ -259,6 +262,7 @@ describe('card fields on a merchant page', () => {
       `/v1/sdk/fields/frame?field=cardNumber&merchant=${m.merchantCode}&origin=${encodeURIComponent('https://evil.example')}&channel=${'cd'.repeat(12)}`,
     );
     expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'AUTH_INSUFFICIENT_SCOPE', param: 'origin' });
     expect(refused.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const allowed = await stack.http(
       'GET',

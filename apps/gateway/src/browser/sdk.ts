@@ -107,6 +107,12 @@
     });
   }
 
+  function within<T>(promise: Promise<T>, ms: number, error: Error): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(error), ms)));
+    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  }
+
   /** The merchant a client token names (its payload is readable; the gateway verifies its signature). */
   function merchantOf(token: string): string {
     try {
@@ -307,9 +313,16 @@
       async createNonce(extra = {}) {
         const number = fields.get('cardNumber');
         if (!number || !number.frame) throw sdkError('Mount the cardNumber field first', 0, 'CONFIG');
-        await Promise.all(Array.from(fields.values(), (f) => f.whenReady()));
+        // A frame that never loads was refused: the page's origin is not registered for the merchant.
+        const loaded = Promise.all(Array.from(fields.values(), (f) => f.whenReady()));
+        const refused = sdkError(
+          'The card fields did not load: register this page’s origin for the merchant (allowed origins)',
+          0,
+          'FIELDS_NOT_LOADED',
+        );
+        await within(loaded, 10_000, refused);
         const requestId = Math.random().toString(36).slice(2);
-        const answer = await new Promise<Record<string, unknown>>((resolve) => {
+        const asked = new Promise<Record<string, unknown>>((resolve) => {
           pending.set(requestId, resolve);
           number.post({
             type: 'tokenize',
@@ -318,7 +331,8 @@
             cardholderName: extra.cardholderName,
           });
         });
-        pending.delete(requestId);
+        const unanswered = sdkError('The payment service did not answer in time. Try again.', 0, 'NETWORK_ERROR');
+        const answer = await within(asked, 60_000, unanswered).finally(() => pending.delete(requestId));
         const error = answer.error as
           { message: string; status: number; code: string; field?: string; param?: string } | undefined;
         if (error) throw sdkError(error.message, error.status, error.code, { field: error.field, param: error.param });

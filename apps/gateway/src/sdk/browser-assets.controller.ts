@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -13,7 +14,6 @@ import { DomainError } from '@app/errors';
 import { exactOrigin } from '../auth/allowed-origins';
 import { MerchantsService } from '../auth/merchants.service';
 import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, assetHeaders } from '../checkout/page-headers';
-import { privatePageHeaders } from '../hosted/html';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { BrowserAsset, BrowserAssets } from './browser-assets';
 import { FIELD_TYPES, FieldType, fieldFrameHeaders, fieldFramePage } from './field-frame';
@@ -106,19 +106,29 @@ export class BrowserAssetsController {
   @ApiQuery({ name: 'channel', description: 'Id the frames of one mount share (hex)' })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The field page' })
-  @ApiForbiddenResponse({ description: 'The origin is not allowed to embed this merchant’s fields (HTML)' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: a missing or malformed parameter', type: ErrorEnvelope })
+  @ApiForbiddenResponse({
+    description: 'AUTH_INSUFFICIENT_SCOPE: the origin is not allowed to embed this merchant’s card fields',
+    type: ErrorEnvelope,
+  })
   async frame(
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
+    // Whatever the answer, a refusal is never shown in a frame.
+    void reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
     const field = FIELD_TYPES.find((f) => f === query.field) as FieldType | undefined;
+    if (!field) throw DomainError.validation(`field must be one of ${FIELD_TYPES.join(', ')}`, 'field');
     const origin = exactOrigin(query.origin);
+    if (!origin) throw DomainError.validation('origin must be a web origin (scheme, host and port)', 'origin');
     const channel = typeof query.channel === 'string' && /^[0-9a-f]{16,64}$/.test(query.channel) ? query.channel : '';
-    if (!field || !origin || !channel || typeof query.merchant !== 'string') {
-      return this.refuse(reply, 400, 'This card field was asked for with missing or malformed parameters.');
-    }
-    if (!(await this.allowed(query.merchant, origin))) {
-      return this.refuse(reply, 403, 'This page’s origin is not registered to show this merchant’s card fields.');
+    if (!channel) throw DomainError.validation('channel must be 16 to 64 hex digits', 'channel');
+    if (typeof query.merchant !== 'string' || !(await this.allowed(query.merchant, origin))) {
+      throw new DomainError(
+        'AUTH_INSUFFICIENT_SCOPE',
+        'This page’s origin is not registered to show this merchant’s card fields (docs/card-fields.md)',
+        'origin',
+      );
     }
     fieldFrameHeaders(reply, origin);
     return fieldFramePage({ field, origin, channel });
@@ -172,11 +182,5 @@ export class BrowserAssetsController {
       if (e instanceof DomainError && e.code === 'NOT_FOUND') return false;
       throw e;
     }
-  }
-
-  private refuse(reply: FastifyReply, status: number, message: string): string {
-    void reply.status(status);
-    privatePageHeaders(reply, "default-src 'none'; frame-ancestors 'none'");
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card field unavailable</title></head><body><p>${message}</p></body></html>`;
   }
 }

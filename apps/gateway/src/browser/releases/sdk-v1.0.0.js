@@ -100,6 +100,11 @@
             window.addEventListener('message', onMessage);
         });
     }
+    function within(promise, ms, error) {
+        let timer;
+        const late = new Promise((_, reject) => (timer = setTimeout(() => reject(error), ms)));
+        return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+    }
     /** The merchant a client token names (its payload is readable; the gateway verifies its signature). */
     function merchantOf(token) {
         try {
@@ -284,9 +289,12 @@
                 const number = fields.get('cardNumber');
                 if (!number || !number.frame)
                     throw sdkError('Mount the cardNumber field first', 0, 'CONFIG');
-                await Promise.all(Array.from(fields.values(), (f) => f.whenReady()));
+                // A frame that never loads was refused: the page's origin is not registered for the merchant.
+                const loaded = Promise.all(Array.from(fields.values(), (f) => f.whenReady()));
+                const refused = sdkError('The card fields did not load: register this page’s origin for the merchant (allowed origins)', 0, 'FIELDS_NOT_LOADED');
+                await within(loaded, 10000, refused);
                 const requestId = Math.random().toString(36).slice(2);
-                const answer = await new Promise((resolve) => {
+                const asked = new Promise((resolve) => {
                     pending.set(requestId, resolve);
                     number.post({
                         type: 'tokenize',
@@ -295,7 +303,8 @@
                         cardholderName: extra.cardholderName,
                     });
                 });
-                pending.delete(requestId);
+                const unanswered = sdkError('The payment service did not answer in time. Try again.', 0, 'NETWORK_ERROR');
+                const answer = await within(asked, 60000, unanswered).finally(() => pending.delete(requestId));
                 const error = answer.error;
                 if (error)
                     throw sdkError(error.message, error.status, error.code, { field: error.field, param: error.param });
