@@ -4,30 +4,14 @@
  * syntax, a URL or script into the frame. Pure functions, unit-tested on their own.
  */
 
-export interface TextStyle {
-  color?: string;
-  fontFamily?: string;
-  fontSize?: string;
-  fontWeight?: string;
-  fontStyle?: string;
-  letterSpacing?: string;
-  lineHeight?: string;
-  textAlign?: string;
-}
-
-export interface StyleInput {
-  base?: TextStyle;
-  placeholder?: { color?: string };
-  focus?: TextStyle;
-  invalid?: TextStyle;
-  complete?: TextStyle;
-}
+/** The style layers a page sends (payments-sdk.d.ts: FieldStyle), as untrusted data. */
+export type StyleInput = Partial<Record<'base' | 'placeholder' | 'focus' | 'invalid' | 'complete', unknown>>;
 
 const COLOR = /^(#[0-9a-f]{3,8}|(rgb|rgba|hsl|hsla)\(\s*[-\d.%\s,/]+\)|[a-z]{3,24})$/i;
 const LENGTH = /^\d{1,3}(\.\d{1,3})?(px|em|rem|%)$/;
 
 /** The allowed properties, as CSS names, with the values each takes. */
-const ALLOWED: Record<keyof TextStyle, [string, RegExp]> = {
+const ALLOWED: Record<string, [string, RegExp]> = {
   color: ['color', COLOR],
   fontFamily: ['font-family', /^[a-z0-9 ,'"-]{1,200}$/i],
   fontSize: ['font-size', LENGTH],
@@ -43,7 +27,7 @@ export function safeStyle(layer: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!layer || typeof layer !== 'object') return out;
   for (const [name, value] of Object.entries(layer as Record<string, unknown>)) {
-    const rule = Object.prototype.hasOwnProperty.call(ALLOWED, name) ? ALLOWED[name as keyof TextStyle] : undefined;
+    const rule = Object.prototype.hasOwnProperty.call(ALLOWED, name) ? ALLOWED[name] : undefined;
     if (!rule || typeof value !== 'string') continue;
     const trimmed = value.trim();
     if (rule[1].test(trimmed)) out[rule[0]] = trimmed;

@@ -1,5 +1,5 @@
 import { CheckoutView } from '@app/contracts';
-import { escapeHtml, formatMoney } from '../hosted/html';
+import { escapeHtml, formatMoney, pageHead } from '../hosted/html';
 
 export const CHECKOUT_ASSETS = {
   css: '/checkout/assets/checkout.css',
@@ -12,12 +12,7 @@ const CHECK = `<svg viewBox="0 0 56 56" aria-hidden="true"><circle cx="28" cy="2
 const INFO = `<svg viewBox="0 0 56 56" aria-hidden="true"><circle cx="28" cy="28" r="28" fill="#eef0f5"/><path d="M28 17v14M28 38v1" fill="none" stroke="#4f566b" stroke-width="4" stroke-linecap="round"/></svg>`;
 
 function document(title: string, main: string, scripts: boolean): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+  return `${pageHead}
 <link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${CHECKOUT_ASSETS.css}">

@@ -56,14 +56,17 @@ export function privatePageHeaders(reply: FastifyReply, contentSecurityPolicy: s
     .header('content-security-policy', contentSecurityPolicy);
 }
 
-/** A hosted page; `scriptSrc` names a script of this gateway, run under the response's nonce. */
-export function layout(title: string, body: string, scriptSrc = '', nonce = ''): string {
-  return `<!doctype html>
+/** How every page of the gateway starts: its language, encoding, viewport, and never indexed. */
+export const pageHead = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+<meta name="robots" content="noindex">`;
+
+/** A hosted page; `scriptSrc` names a script of this gateway, run under the response's nonce. */
+export function layout(title: string, body: string, scriptSrc = '', nonce = ''): string {
+  return `${pageHead}
 <title>${escapeHtml(title)}</title>
 <style>
 body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;display:flex;justify-content:center}

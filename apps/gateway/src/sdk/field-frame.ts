@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { escapeHtml, privatePageHeaders } from '../hosted/html';
+import { escapeHtml, pageHead, privatePageHeaders } from '../hosted/html';
 
 export const FIELD_TYPES = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardholderName'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -24,12 +24,7 @@ export interface FrameQuery {
 export function fieldFramePage(q: FrameQuery): string {
   const input = INPUTS[q.field];
   const numeric = input.numeric ? ' inputmode="numeric"' : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+  return `${pageHead}
 <title>${escapeHtml(input.label)}</title>
 <link rel="stylesheet" href="/v1/sdk/fields/field.css">
 <script type="module" src="/v1/sdk/fields/field.js"></script>
