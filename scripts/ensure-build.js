@@ -2,7 +2,8 @@
 /**
  * Builds dist/ with `npm run build` when it is missing or older than the sources, so `npm run bench` and
  * `npm run cli` never run stale code. "Older" means: some .ts under apps/ or libs/ that the build compiles
- * (tsconfig.build.json leaves out *.spec.ts and *.e2e-spec.ts) was modified after dist/.tsbuildinfo.
+ * (tsconfig.build.json leaves out *.spec.ts and *.e2e-spec.ts), or a stylesheet or frozen SDK release of the
+ * browser code, was modified after dist/.tsbuildinfo.
  * Messages go to stderr so the stdout of the command that follows stays clean.
  */
 'use strict';
@@ -21,6 +22,7 @@ function say(text) {
 }
 
 function isBuiltSource(name) {
+  if (name.endsWith('.css') || name.startsWith('sdk-v')) return true;
   return name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.e2e-spec.ts');
 }
 
@@ -68,6 +70,7 @@ function brokenBuildReason() {
   } catch {
     return 'dist/.tsbuildinfo is unreadable';
   }
+  if (!fs.existsSync(path.join(DIST, 'browser', 'sdk.js'))) return 'dist/browser is missing (the browser code)';
   const appsDir = path.join(DIST, 'apps');
   const apps = fs.existsSync(appsDir) ? fs.readdirSync(appsDir) : [];
   for (const app of apps) {

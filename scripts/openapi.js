@@ -22,6 +22,11 @@ const TYPES = path.join(CLIENT, 'src/generated/api.ts');
 const GENERATOR = path.join(path.dirname(require.resolve('openapi-typescript/package.json')), 'bin/cli.js');
 
 async function generate() {
+  // The gateway starts only with its browser code built (dist/browser); a fresh checkout has none yet.
+  if (!fs.existsSync(path.join(ROOT, 'dist/browser/sdk.js'))) {
+    const built = spawnSync(process.execPath, [path.join(__dirname, 'build-browser.js')], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('building the browser code failed');
+  }
   const { emitOpenApiDocument } = require('../apps/gateway/src/http/openapi-emit');
   const { withoutInternalOperations } = require('../apps/gateway/src/http/openapi-tidy');
   const document = await emitOpenApiDocument();

@@ -45,9 +45,12 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** The id of the focused element (evaluated in the page; the tests compile without the DOM library). */
+/**
+ * The id of the focused element, or of the container of the focused card-field frame (evaluated in the page;
+ * the tests compile without the DOM library).
+ */
 export const focusedId = (page: Page): Promise<string> =>
-  page.evaluate<string>('document.activeElement ? document.activeElement.id : ""');
+  page.evaluate<string>('(e => !e ? "" : e.tagName === "IFRAME" ? e.parentElement.id : e.id)(document.activeElement)');
 
 export const scrollWidth = (page: Page): Promise<number> =>
   page.evaluate<number>('document.documentElement.scrollWidth');

@@ -41,11 +41,14 @@ describe('hosted checkout in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  // The card inputs are the SDK's card fields: each in its own frame served by the gateway.
+  const cardInput = (label: string) => page.frameLocator(`iframe[title="${label}"]`).getByLabel(label);
+
   async function fillCard(card: string, name = 'Jane Payer'): Promise<void> {
     await page.getByLabel('Name on card').fill(name);
-    await page.getByLabel('Card number').fill(card);
-    await page.getByLabel('Expiry date').fill(EXPIRY);
-    await page.getByLabel('Security code').fill('123');
+    await cardInput('Card number').fill(card);
+    await cardInput('Expiry date').fill(EXPIRY);
+    await cardInput('Security code').fill('123');
   }
 
   const status = async (id: string) => (await m.get(id)).body;
@@ -101,10 +104,24 @@ describe('hosted checkout in a browser', () => {
     await expect(alert.textContent()).resolves.toBe('Your card was declined. Try again or use another card.');
     await shot(page, '05-declined');
     expect(await status(link.id)).toMatchObject({ status: 'active', usesCount: 0 });
-    await page.getByLabel('Card number').fill(APPROVED);
+    await cardInput('Card number').fill(APPROVED);
     await page.getByRole('button', { name: 'Pay $25.00' }).click();
     await page.getByText('Payment successful').waitFor();
     expect(await status(link.id)).toMatchObject({ status: 'used', usesCount: 1 });
+  });
+
+  it('names a wrong card detail from its field, marks it and moves the focus there', async () => {
+    const link = await m.link({ title: 'Desk lamp' });
+    await page.goto(`${stack.url}/checkout/${link.id}`);
+    await fillCard(APPROVED);
+    await cardInput('Card number').fill('4111 1111');
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Your card number is incomplete.');
+    await expect(cardInput('Card number').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.locator('#card-number').getAttribute('class')).resolves.toContain('payments-field--invalid');
+    expect(await focusedId(page)).toBe('card-number');
+    await shot(page, '13-card-field-error');
+    expect(await status(link.id)).toMatchObject({ status: 'active', usesCount: 0 });
   });
 
   it('runs a 3DS challenge in a dialog and resumes through the link', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,11 @@ const { freePort } = require('../../bench/lib/procs') as { freePort(): Promise<n
  * nats-server with JetStream on a free port, so nothing else on this machine shares the tests' subjects.
  */
 export default async function globalSetup(): Promise<void> {
+  // The gateway in the tests runs from the sources but serves the browser code from dist/browser.
+  const browser = spawnSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-browser.js')], {
+    stdio: 'inherit',
+  });
+  if (browser.status !== 0) throw new Error('Building the browser code (scripts/build-browser.js) failed');
   const pgBase = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
   const pg = new Client({ connectionString: `${pgBase}/postgres` });
   await pg.connect().catch((e: Error) => {

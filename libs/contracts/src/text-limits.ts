@@ -13,6 +13,7 @@ const URL = 2048;
 export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   // Admin
   CreateMerchantRequest: { merchantCode: CODE, name: TEXT },
+  AllowedOriginsRequest: { allowedOrigins: 200 },
   CreateKeyRequest: { merchantCodes: CODE },
   ListKeysQuery: { merchantCode: CODE },
   ConnectionRequest: { connectionCode: CODE, connectionName: TEXT },

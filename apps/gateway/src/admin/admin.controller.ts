@@ -1,5 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
   ApiBearerAuth,
   ApiCreatedResponse,
   ApiNotFoundResponse,
@@ -13,6 +26,8 @@ import { MerchantsService } from '../auth/merchants.service';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { AdminGuard } from './admin.guard';
 import {
+  AllowedOriginsRequest,
+  AllowedOriginsResponse,
   CreatedKeyResponse,
   CreateKeyRequest,
   CreateMerchantRequest,
@@ -57,6 +72,29 @@ export class AdminController {
       name: m.name,
       createdAt: m.createdAt.toISOString(),
     }));
+  }
+
+  @Get('merchants/:merchantCode/allowed-origins')
+  @ApiOperation({ summary: 'The web origins allowed to embed the merchant’s card fields' })
+  @ApiOkResponse({ type: AllowedOriginsResponse })
+  @ApiNotFoundResponse({ description: 'Unknown merchant', type: ErrorEnvelope })
+  async allowedOrigins(@Param('merchantCode') merchantCode: string): Promise<AllowedOriginsResponse> {
+    return { merchantCode, allowedOrigins: await this.merchants.allowedOrigins(merchantCode) };
+  }
+
+  @Put('merchants/:merchantCode/allowed-origins')
+  @ApiOperation({
+    summary: 'Set the web origins allowed to embed the merchant’s card fields (docs/card-fields.md)',
+    description: 'Replaces the list. A card-field frame loads only inside a page of one of these origins.',
+  })
+  @ApiOkResponse({ type: AllowedOriginsResponse })
+  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: not an origin', type: ErrorEnvelope })
+  @ApiNotFoundResponse({ description: 'Unknown merchant', type: ErrorEnvelope })
+  async setAllowedOrigins(
+    @Param('merchantCode') merchantCode: string,
+    @Body() body: AllowedOriginsRequest,
+  ): Promise<AllowedOriginsResponse> {
+    return { merchantCode, allowedOrigins: await this.merchants.setAllowedOrigins(merchantCode, body.allowedOrigins) };
   }
 
   @Post('keys')

@@ -1,7 +1,31 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, MinLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MinLength,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { ENVIRONMENTS } from '@app/contracts';
 import { TextLimits } from '@app/contracts';
+import { isAllowedOriginShape } from '../auth/allowed-origins';
+
+@ValidatorConstraint({ name: 'allowedOrigin' })
+class AllowedOriginShape implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return isAllowedOriginShape(value);
+  }
+
+  defaultMessage(): string {
+    return 'allowedOrigins must be origins like https://shop.example.com (scheme, host and port; http only on localhost)';
+  }
+}
 
 export const MERCHANT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -67,4 +91,24 @@ export class KeyResponse {
 @TextLimits()
 export class ListKeysQuery {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+}
+
+@TextLimits()
+export class AllowedOriginsRequest {
+  @ApiProperty({
+    example: ['https://shop.example.com'],
+    type: [String],
+    description:
+      'Web origins (scheme, host and port; HTTPS, or http on localhost) allowed to embed the merchant’s card ' +
+      'fields. Replaces the list; an empty list allows none.',
+  })
+  @IsArray()
+  @ArrayMaxSize(20)
+  @Validate(AllowedOriginShape, { each: true })
+  allowedOrigins: string[];
+}
+
+export class AllowedOriginsResponse {
+  @ApiProperty() merchantCode: string;
+  @ApiProperty({ type: [String] }) allowedOrigins: string[];
 }

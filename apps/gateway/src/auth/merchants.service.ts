@@ -31,6 +31,28 @@ export class MerchantsService {
     return this.db.getRepository(Merchant).count();
   }
 
+  /** The web origins allowed to embed the merchant's card fields; 404 for an unknown merchant. */
+  async allowedOrigins(merchantCode: string): Promise<string[]> {
+    const rows: { origins: string[] }[] = await this.db.query(
+      'SELECT allowed_origins AS origins FROM merchants WHERE merchant_code = $1',
+      [merchantCode],
+    );
+    if (!rows.length) throw DomainError.notFound('merchant', 'merchantCode');
+    return rows[0].origins;
+  }
+
+  /** Replaces the merchant's allowed origins (each already an exact origin, see allowed-origins.ts). */
+  async setAllowedOrigins(merchantCode: string, origins: string[]): Promise<string[]> {
+    const rows: { origins: string[] }[] = await this.db.query(
+      `WITH updated AS (
+         UPDATE merchants SET allowed_origins = $2 WHERE merchant_code = $1 RETURNING allowed_origins
+       ) SELECT allowed_origins AS origins FROM updated`,
+      [merchantCode, [...new Set(origins)]],
+    );
+    if (!rows.length) throw DomainError.notFound('merchant', 'merchantCode');
+    return rows[0].origins;
+  }
+
   /** All the named merchants, or 404 naming the first unknown one. */
   async requireAll(codes: string[]): Promise<Merchant[]> {
     const found = await this.db

@@ -1,5 +1,5 @@
 import { CheckoutView } from '@app/contracts';
-import { escapeHtml, formatMoney } from '../hosted/html';
+import { escapeHtml, formatMoney, pageHead } from '../hosted/html';
 
 export const CHECKOUT_ASSETS = {
   css: '/checkout/assets/checkout.css',
@@ -12,12 +12,7 @@ const CHECK = `<svg viewBox="0 0 56 56" aria-hidden="true"><circle cx="28" cy="2
 const INFO = `<svg viewBox="0 0 56 56" aria-hidden="true"><circle cx="28" cy="28" r="28" fill="#eef0f5"/><path d="M28 17v14M28 38v1" fill="none" stroke="#4f566b" stroke-width="4" stroke-linecap="round"/></svg>`;
 
 function document(title: string, main: string, scripts: boolean): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+  return `${pageHead}
 <link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${CHECKOUT_ASSETS.css}">
@@ -82,7 +77,10 @@ function emailField(view: CheckoutView): string {
 </div>`;
 }
 
-/** The hosted checkout of an active link: the card form runs on the browser SDK served by this gateway. */
+/**
+ * The hosted checkout of an active link: the card inputs are the SDK's card fields (the same frames a
+ * merchant's own page mounts), the rest of the form is the page's own.
+ */
 export function checkoutPage(view: CheckoutView, clientToken: string): string {
   const price = priceOf(view);
   const data = {
@@ -111,17 +109,17 @@ ${emailField(view)}
 <input id="cardholder" name="cardholder" autocomplete="cc-name" required value="${escapeHtml(view.customerName ?? '')}">
 </div>
 <div class="field">
-<label for="card-number">Card number</label>
-<input id="card-number" name="card-number" inputmode="numeric" autocomplete="cc-number" placeholder="1234 1234 1234 1234" maxlength="23" required>
+<label id="card-number-label">Card number</label>
+<div id="card-number" class="input-frame"></div>
 </div>
 <div class="row">
 <div class="field">
-<label for="card-expiry">Expiry date</label>
-<input id="card-expiry" name="card-expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="MM / YY" maxlength="7" required>
+<label id="card-expiry-label">Expiry date</label>
+<div id="card-expiry" class="input-frame"></div>
 </div>
 <div class="field">
-<label for="card-cvc">Security code</label>
-<input id="card-cvc" name="card-cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="CVC" maxlength="4" required>
+<label id="card-cvc-label">Security code</label>
+<div id="card-cvc" class="input-frame"></div>
 </div>
 </div>
 <button type="submit" id="pay-button" data-label="${escapeHtml(price.button)}">${escapeHtml(price.button)}</button>

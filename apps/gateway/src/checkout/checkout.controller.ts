@@ -28,9 +28,7 @@ import { clientAddress } from '../http/client-address';
 import { ClientCaller, LinkClientRoute } from '../sdk/client-token.guard';
 import { ClientTokens } from '../sdk/client-tokens.service';
 import { checkoutPage, notFoundPage, unavailablePage } from './checkout-page';
-import { CHECKOUT_CSS } from './checkout-style';
-import { CHECKOUT_SCRIPT } from './checkout-script';
-import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, pageHeaders, assetHeaders } from './page-headers';
+import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, pageHeaders } from './page-headers';
 import { CardTestingDefence } from './card-testing';
 import { toPayerError, toPayerResult } from './payer-result';
 
@@ -80,20 +78,6 @@ export class CheckoutController {
       String(request.id),
     );
     return checkoutPage(view, clientToken);
-  }
-
-  @Get('checkout/assets/checkout.js')
-  @ApiOperation({ summary: 'The checkout page’s script' })
-  script(@Res({ passthrough: true }) reply: FastifyReply): string {
-    assetHeaders(reply, 'application/javascript; charset=utf-8');
-    return CHECKOUT_SCRIPT;
-  }
-
-  @Get('checkout/assets/checkout.css')
-  @ApiOperation({ summary: 'The checkout page’s stylesheet' })
-  style(@Res({ passthrough: true }) reply: FastifyReply): string {
-    assetHeaders(reply, 'text/css; charset=utf-8');
-    return CHECKOUT_CSS;
   }
 
   @Post('v1/checkout/:id/pay')

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { privatePageHeaders } from '../hosted/html';
 
 export const CHECKOUT_PAGE_OPTIONS = Symbol('CHECKOUT_PAGE_OPTIONS');
 export interface CheckoutPageOptions {
@@ -13,24 +14,23 @@ export interface CheckoutPageOptions {
  */
 export function pageHeaders(reply: FastifyReply, o: CheckoutPageOptions): void {
   const gateway = new URL(o.publicBaseUrl).origin;
-  void reply
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-        `connect-src 'self'; frame-src 'self' ${gateway}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-    );
+  privatePageHeaders(
+    reply,
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+      `connect-src 'self'; frame-src 'self' ${gateway}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+  );
+  void reply.header('x-frame-options', 'DENY');
 }
 
-/** Scripts and styles: public and cacheable (they hold no credential); a deploy changes them within minutes. */
+/**
+ * Scripts and styles: public and cacheable (they hold no credential); a deploy changes them within minutes.
+ * Readable from any origin, so a merchant's page can load the SDK with Subresource Integrity (`crossorigin`).
+ */
 export function assetHeaders(reply: FastifyReply, contentType: string): void {
   void reply
     .header('content-type', contentType)
     .header('cache-control', 'public, max-age=300')
+    .header('access-control-allow-origin', '*')
     .header('x-content-type-options', 'nosniff')
     .header('cross-origin-resource-policy', 'cross-origin');
 }

@@ -38,26 +38,35 @@ export function formatMoney(a: { currency: string; value: number; exponent: numb
  */
 export function htmlHeaders(reply: FastifyReply): string {
   const nonce = randomBytes(16).toString('base64');
+  privatePageHeaders(
+    reply,
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; ` +
+      `base-uri 'none'; form-action 'none'`,
+  );
+  return nonce;
+}
+
+/** An HTML page never cached and never named in a Referer, under its own Content-Security-Policy. */
+export function privatePageHeaders(reply: FastifyReply, contentSecurityPolicy: string): void {
   void reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; ` +
-        `base-uri 'none'; form-action 'none'`,
-    );
-  return nonce;
+    .header('content-security-policy', contentSecurityPolicy);
 }
 
-export function layout(title: string, body: string, script = '', nonce = ''): string {
-  return `<!doctype html>
+/** How every page of the gateway starts: its language, encoding, viewport, and never indexed. */
+export const pageHead = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+<meta name="robots" content="noindex">`;
+
+/** A hosted page; `scriptSrc` names a script of this gateway, run under the response's nonce. */
+export function layout(title: string, body: string, scriptSrc = '', nonce = ''): string {
+  return `${pageHead}
 <title>${escapeHtml(title)}</title>
 <style>
 body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;display:flex;justify-content:center}
@@ -71,6 +80,6 @@ button{font-size:1rem;padding:10px 18px;border-radius:6px;border:0;cursor:pointe
 </head>
 <body><main>
 ${body}
-</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body>
+</main>${scriptSrc ? `<script nonce="${nonce}" src="${escapeHtml(scriptSrc)}"></script>` : ''}</body>
 </html>`;
 }

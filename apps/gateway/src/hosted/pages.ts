@@ -1,6 +1,9 @@
 import { SessionView } from '@app/contracts';
 import { escapeHtml, formatAmount, layout } from './html';
 
+/** The challenge page's script: the browser source apps/gateway/src/browser/challenge.ts. */
+const CHALLENGE_SCRIPT = '/v1/3ds/assets/challenge.js';
+
 function summary(view: SessionView): string {
   return `<dl>
 <dt>Merchant</dt><dd>${escapeHtml(view.merchantCode)}</dd>
@@ -23,27 +26,11 @@ export function challengePage(view: SessionView, nonce: string): string {
     state = `<p class="note">Simulated issuer authentication (${escapeHtml(view.environment)})</p>
 <p><button class="ok" data-outcome="authenticated">Authenticate</button><button class="ko" data-outcome="failed">Fail</button></p>
 <p id="result" role="status"></p>`;
-  const script = `
-const id = ${JSON.stringify(view.sessionId)};
-for (const b of document.querySelectorAll('button[data-outcome]')) {
-  b.addEventListener('click', async () => {
-    for (const x of document.querySelectorAll('button')) x.disabled = true;
-    const r = await fetch(location.pathname, { method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ outcome: b.dataset.outcome }) });
-    const body = await r.json().catch(() => ({}));
-    const outcome = r.ok ? body.outcome : 'error';
-    document.getElementById('result').textContent = r.ok
-      ? 'Verification finished: ' + outcome + '. You can return to the merchant.'
-      : (body.error && body.error.message) || 'Something went wrong';
-    const message = { type: 'threeds_challenge_complete', sessionId: id, outcome };
-    if (window.parent !== window) window.parent.postMessage(message, '*');
-    if (window.opener) window.opener.postMessage(message, '*');
-  });
-}`;
+  const live = view.status === 'pending' && !view.expired;
   return layout(
     title,
-    `<h1>${title}</h1>${summary(view)}${state}`,
-    view.status === 'pending' && !view.expired ? script : '',
+    `<div id="challenge" data-session-id="${escapeHtml(view.sessionId)}"><h1>${title}</h1>${summary(view)}${state}</div>`,
+    live ? CHALLENGE_SCRIPT : '',
     nonce,
   );
 }

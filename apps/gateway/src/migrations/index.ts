@@ -5,6 +5,7 @@ import { Webhooks1763700000030 } from './1763700000030-webhooks';
 import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';
 import { MerchantIds1766000000000 } from './1766000000000-merchant-ids';
 import { WebhookRecovery1767000000000 } from './1767000000000-webhook-recovery';
+import { MerchantAllowedOrigins1768000000000 } from './1768000000000-merchant-allowed-origins';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 
 /** Every migration of the gateway database, in order; the secrets' encryption needs the deployment's keys. */
@@ -18,4 +19,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   encryptWebhookSecrets(cipher),
   OutboxClaimIndex1766400000000,
   WebhookRecovery1767000000000,
+  MerchantAllowedOrigins1768000000000,
 ];

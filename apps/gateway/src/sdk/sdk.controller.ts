@@ -1,14 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiTooManyRequestsResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   CallerContext,
   CreateNonceRequest,
@@ -20,8 +19,6 @@ import {
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { CardTestingDefence } from '../checkout/card-testing';
-import { assetHeaders } from '../checkout/page-headers';
-import { SDK_SCRIPT } from '../checkout/sdk-script';
 import { clientAddress } from '../http/client-address';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { ClientCaller, ClientTokenLink, ClientTokenRoute } from './client-token.guard';
@@ -35,20 +32,6 @@ export class SdkController {
     private readonly rpc: RpcClient,
     private readonly defence: CardTestingDefence,
   ) {}
-
-  @Get('js')
-  @ApiOperation({
-    summary: 'The browser SDK (JavaScript, no credential, cacheable)',
-    description:
-      '`PaymentsSDK.init({clientToken})` → `createNonce(card)` posts the card to POST /v1/sdk/nonce and answers ' +
-      '`{nonce, expiresAt}`; `handleAction(actionRequired)` runs a 3DS challenge in a framed dialog and resumes.',
-  })
-  @ApiProduces('application/javascript')
-  @ApiOkResponse({ description: 'The SDK script' })
-  script(@Res({ passthrough: true }) reply: FastifyReply): string {
-    assetHeaders(reply, 'application/javascript; charset=utf-8');
-    return SDK_SCRIPT;
-  }
 
   @Post('session')
   @HttpCode(200)

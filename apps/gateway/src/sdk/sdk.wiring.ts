@@ -9,16 +9,19 @@ import { CARD_TESTING_LIMITS, CardTestingDefence } from '../checkout/card-testin
 import { CheckoutController } from '../checkout/checkout.controller';
 import { CHECKOUT_PAGE_OPTIONS } from '../checkout/page-headers';
 import { PaymentLinksController } from '../payment-links/payment-links.controller';
+import { BrowserAssets } from './browser-assets';
+import { BrowserAssetsController } from './browser-assets.controller';
 import { ClientTokenGuard, LinkScopeGuard } from './client-token.guard';
 import { CLIENT_TOKEN_OPTIONS, ClientTokens } from './client-tokens.service';
 import { SdkController } from './sdk.controller';
 
 /**
- * SDK session, nonce and script, hosted 3DS/APM pages, payment resume, the sandbox payment simulations, and
+ * SDK session and nonce, the browser code (SDK, card fields, page scripts), hosted 3DS/APM pages, payment resume, the sandbox payment simulations, and
  * payment links with their hosted checkout.
  */
 export const sdkControllers: Type<unknown>[] = [
   SdkController,
+  BrowserAssetsController,
   ResumeController,
   HostedPagesController,
   SandboxPaymentsController,
@@ -33,6 +36,7 @@ export function sdkProviders(config: GatewayConfig): Provider[] {
       useValue: { secret: config.SDK_TOKEN_SECRET, production: config.NODE_ENV === 'production' },
     },
     ClientTokens,
+    { provide: BrowserAssets, useFactory: () => new BrowserAssets() },
     {
       provide: CLIENT_TOKEN_CHECK,
       inject: [ClientTokens],

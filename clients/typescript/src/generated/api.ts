@@ -782,6 +782,37 @@ export interface components {
             name: string;
             createdAt: string;
         };
+        AllowedOriginsResponse: {
+            merchantCode: string;
+            allowedOrigins: string[];
+        };
+        ErrorBody: {
+            /** @example 409 */
+            status: number;
+            /**
+             * @example INVALID_STATE
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+            /** @example Only an authorized payment can be captured */
+            message: string;
+            /** @example amount.value */
+            param?: string;
+            /** @description Equals the X-Request-Id response header */
+            requestId: string;
+        };
+        ErrorEnvelope: {
+            error: components["schemas"]["ErrorBody"];
+        };
+        AllowedOriginsRequest: {
+            /**
+             * @description Web origins (scheme, host and port; HTTPS, or http on localhost) allowed to embed the merchant’s card fields. Replaces the list; an empty list allows none.
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            allowedOrigins: string[];
+        };
         CreateKeyRequest: {
             /**
              * @example [
@@ -804,24 +835,6 @@ export interface components {
             environment: "production" | "sandbox";
             merchantCodes: string[];
             createdAt: string;
-        };
-        ErrorBody: {
-            /** @example 409 */
-            status: number;
-            /**
-             * @example INVALID_STATE
-             * @enum {string}
-             */
-            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
-            /** @example Only an authorized payment can be captured */
-            message: string;
-            /** @example amount.value */
-            param?: string;
-            /** @description Equals the X-Request-Id response header */
-            requestId: string;
-        };
-        ErrorEnvelope: {
-            error: components["schemas"]["ErrorBody"];
         };
         KeyResponse: {
             id: string;
@@ -2070,10 +2083,12 @@ export interface components {
 }
 export type SchemaCreateMerchantRequest = components['schemas']['CreateMerchantRequest'];
 export type SchemaMerchantResponse = components['schemas']['MerchantResponse'];
-export type SchemaCreateKeyRequest = components['schemas']['CreateKeyRequest'];
-export type SchemaCreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
+export type SchemaAllowedOriginsResponse = components['schemas']['AllowedOriginsResponse'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type SchemaAllowedOriginsRequest = components['schemas']['AllowedOriginsRequest'];
+export type SchemaCreateKeyRequest = components['schemas']['CreateKeyRequest'];
+export type SchemaCreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type SchemaKeyResponse = components['schemas']['KeyResponse'];
 export type SchemaPingResponse = components['schemas']['PingResponse'];
 export type SchemaAmountDto = components['schemas']['AmountDto'];
