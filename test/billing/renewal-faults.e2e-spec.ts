@@ -15,7 +15,8 @@ describe('renewal faults and replicas', () => {
   it('billing dies between the charge and the record; after a restart: one payment, one paid invoice', async () => {
     stack = await TestStack.start({
       services: ['payments', 'payment-links', 'billing'],
-      env: { RENEWAL_POLL_MS: '0', RENEWAL_LEASE_MS: '1000', BILLING_FAULT_CRASH_AFTER_CHARGE: '1' },
+      env: { RENEWAL_POLL_MS: '0', RENEWAL_LEASE_MS: '1000' },
+      faults: { billing: { crashAfterCharge: 1 } },
     });
     const c = await TimeClient.start(stack, '2028-01-05T00:00:00Z');
     const plan = await c.m.plan({ amount: 2500 });
@@ -32,7 +33,7 @@ describe('renewal faults and replicas', () => {
 
     // Restart billing (a new process without the fault), wait out the dead worker's lease, run the step again.
     await stack.stopService('billing');
-    await stack.startService('billing', { BILLING_FAULT_CRASH_AFTER_CHARGE: '0' });
+    await stack.startService('billing');
     await sleep(1200);
     await c.advance({ to: '2028-02-05T02:00:00Z' });
     const charges = await c.renewalPayments(s.id);

@@ -39,7 +39,7 @@ describe('billing killed between a renewal charge and its record', () => {
   afterAll(() => suite?.stop());
 
   it('one payment, one paid invoice after a restart', async () => {
-    const doomed = await suite.startApp('billing', { env: { BILLING_FAULT_KILL_AFTER_CHARGE: '1' } });
+    const doomed = await suite.startApp('billing', { faults: { killAfterCharge: true } });
     const merchant = await sandboxKey(gateway);
     const api = (method: string, path: string, body?: unknown, timeoutMs?: number) =>
       call(gateway.url, method, path, {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ChildApp } from '../support/child-app';
+import { Faults } from '../support/fault-injection';
 import { TestStack } from '../support/stack';
 import { paymentsQuery, sandboxMerchant, PaymentsClient, uid } from './payments-fixtures';
 
@@ -26,14 +27,12 @@ describe('crash recovery of acquirer calls', () => {
   });
   afterAll(() => stack.stop());
 
-  const startPayments = async (env: Record<string, string> = {}): Promise<ChildApp> => {
-    const app = ChildApp.start('payments', {
-      ...stack.env,
-      LOG_LEVEL: 'info',
-      ACQUIRER_TIMEOUT_MS: '1000',
-      RECOVERY_SWEEP_MS: '200',
-      ...env,
-    });
+  const startPayments = async (faults?: Faults): Promise<ChildApp> => {
+    const app = ChildApp.start(
+      'payments',
+      { ...stack.env, LOG_LEVEL: 'info', ACQUIRER_TIMEOUT_MS: '1000', RECOVERY_SWEEP_MS: '200' },
+      faults,
+    );
     await app.waitFor(/service started/);
     return app;
   };
@@ -52,7 +51,7 @@ describe('crash recovery of acquirer calls', () => {
   it('killed after the acquirer answered: the sweep records exactly one captured payment', async () => {
     const key = randomUUID();
     const orderCode = `o-${uid()}`;
-    child = await startPayments({ PAYMENTS_TEST_CRASH_AT: 'after_acquirer' });
+    child = await startPayments({ crashAt: 'after_acquirer' });
     const lost = await m.purchase({ orderCode }, key);
     expect(lost.status).toBe(504);
     expect(await child.exit()).toBeNull();
@@ -88,7 +87,7 @@ describe('crash recovery of acquirer calls', () => {
   it('killed before the acquirer call: the sweep releases the order code and the key', async () => {
     const key = randomUUID();
     const orderCode = `o-${uid()}`;
-    child = await startPayments({ PAYMENTS_TEST_CRASH_AT: 'before_acquirer' });
+    child = await startPayments({ crashAt: 'before_acquirer' });
     expect((await m.purchase({ orderCode }, key)).status).toBe(504);
     expect(await child.exit()).toBeNull();
     expect((await rowsOf(orderCode)).map((r) => r.status)).toEqual(['reserved']);

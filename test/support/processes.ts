@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ServiceName } from '@app/contracts';
+import { Faults } from './fault-injection';
 import { runState } from './run-state';
 
 /** One child of the bench's `Children` (bench/lib/procs.js). */
@@ -119,13 +120,19 @@ export class ProcessSuite {
   }
 
   /** Starts one process of `app` on a free port and waits until it is ready; `name` tells replicas apart. */
-  async startApp(app: AppName, o: { name?: string; env?: Record<string, string> } = {}): Promise<AppProcess> {
+  async startApp(
+    app: AppName,
+    o: { name?: string; env?: Record<string, string>; faults?: Faults } = {},
+  ): Promise<AppProcess> {
     const name = o.name ?? app;
     const port = await procs.freePort();
     const adminPort = app === 'gateway' ? await procs.freePort() : port;
-    const main = join(ROOT, 'dist/apps', app, 'src/main.js');
+    // With faults, the test entry point that injects them starts the built app (see test/support/faults.js).
+    const main = o.faults
+      ? [join(ROOT, 'test/support/faults.js'), app, JSON.stringify(o.faults)]
+      : [join(ROOT, 'dist/apps', app, 'src/main.js')];
     const env = { ...this.env, [APPS[app].portVar]: String(port), ADMIN_PORT: String(adminPort), ...o.env };
-    const entry = this.children.spawn(name, process.execPath, [main], env);
+    const entry = this.children.spawn(name, process.execPath, main, env);
     const ended = entry.exitPromise.then((exit) => ({ exit, at: Date.now() }));
     const url = `http://127.0.0.1:${port}`;
     await procs.waitForHttp(`${url}/health/ready`, entry, this.children, 120_000);

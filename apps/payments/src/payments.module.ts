@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
@@ -54,6 +54,8 @@ export interface PaymentsModuleOptions {
   clock?: Clock;
   /** Acquirer adapters served next to the built-in sandbox one (see ConnectorRegistry). */
   connectors?: readonly Connector[];
+  /** Providers that replace the module's own of the same token (a test's fault injection). */
+  overrides?: Provider[];
 }
 
 @Module({})
@@ -129,6 +131,7 @@ export class PaymentsModule {
         SandboxClockCopy,
         ClockAdvanceUseCase,
         ...extrasProviders(config),
+        ...(o.overrides ?? []),
       ],
     };
   }
