@@ -5,7 +5,7 @@ import { HttpResult, TestStack } from '../support/stack';
 
 export { cardData, expectError, VISA } from '../payments/payments-fixtures';
 
-/** Sandbox cards of DECISIONS §3 that billing tests lean on. */
+/** Sandbox test cards (apps/payments/src/connector/sandbox-cards.ts) that billing tests lean on. */
 export const CARDS = {
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',

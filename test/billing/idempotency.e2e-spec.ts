@@ -16,7 +16,7 @@ import {
   paymentsDb,
 } from './billing-fixtures';
 
-/** Idempotency-Key on every subscription POST (DECISIONS §1), without a transaction held over the payments call. */
+/** Idempotency-Key on every subscription POST, without a transaction held over the payments call. */
 describe('billing idempotency', () => {
   let stack: TestStack;
   let m: BillingClient;

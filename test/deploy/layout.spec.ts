@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { typescriptFiles } from '../support/source-files';
@@ -13,7 +14,47 @@ const declaresMigration = (text: string) => /\bclass\s+\w+\s+implements\s+Migrat
 /** Where a migration may live: its app's migrations folder, or a library that exports it for apps to list. */
 const MIGRATION_HOME = /^(apps\/[a-z-]+\/src\/migrations\/[^/]+\.ts|libs\/[a-z-]+\/src\/.+\.ts)$/;
 
+/** The folders whose files speak to the next engineer: code, tests, scripts, manifests. */
+const CODE_FOLDERS = ['apps', 'libs', 'test', 'scripts', 'bench', 'clients', 'k8s', 'docker'];
+
+/**
+ * A mention of the product documents that are not in this repository (the spec, the decisions and the style
+ * guide): a reader of the code cannot follow it. Comments state the rule, or point at a file of this repository
+ * (docs/…).
+ */
+const OUTSIDE_DOCUMENT = /\b(SPEC|DECISIONS)\b|\bSTYLE(\.md)? §/;
+
+/** Each line of `text` that mentions a document outside the repository, as `file:line: text`. */
+const outsideMentions = (file: string, text: string): string[] =>
+  text.split('\n').flatMap((line, i) => (OUTSIDE_DOCUMENT.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
+
 describe('source layout', () => {
+  it('points no comment at documents outside the repository', () => {
+    const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', ...CODE_FOLDERS], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      // This file names the documents in order to find them.
+      .filter((f) => /\.(ts|js|mjs|cjs|ya?ml|sql|sh)$|Dockerfile$/.test(f) && f !== relative(ROOT, __filename));
+    expect(files.length).toBeGreaterThan(500);
+    expect(files.flatMap((f) => outsideMentions(f, read(f)))).toEqual([]);
+  });
+
+  it('recognises such a mention, and not a word that only contains one', () => {
+    const mentions = [
+      '// the rule of DECISIONS §3',
+      '/** SPEC "Payment". */',
+      "reason: 'SUSPECTED_FRAUD'",
+      '(STYLE §9)',
+    ];
+    expect(outsideMentions('x.ts', mentions.join('\n'))).toEqual([
+      'x.ts:1: // the rule of DECISIONS §3',
+      'x.ts:2: /** SPEC "Payment". */',
+      'x.ts:4: (STYLE §9)',
+    ]);
+  });
+
   it('keeps every app migration in apps/<app>/src/migrations/', () => {
     const migrations = sources('apps', 'libs').filter((f) => declaresMigration(read(f)));
     expect(migrations.length).toBeGreaterThan(20);

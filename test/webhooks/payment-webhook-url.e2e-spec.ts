@@ -4,7 +4,7 @@ import { selfSignedCert, until, WebhookReceiver } from './receiver';
 
 jest.setTimeout(60_000);
 
-/** SPEC Events: a payment's final status is posted to its webhookUrl when it changes asynchronously. */
+/** A payment's final status is posted to its webhookUrl when it changes asynchronously. */
 describe("a payment's webhookUrl, end to end through the payments service", () => {
   let stack: TestStack;
   let receiver: WebhookReceiver;

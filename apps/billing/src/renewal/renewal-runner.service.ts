@@ -19,8 +19,8 @@ import { DueRow, RenewalRepository } from './renewal.repository';
 export type StepTime = (row: DueRow) => Date;
 
 /**
- * Runs the scheduler's steps (DECISIONS §5): claim due subscriptions under a lease (SKIP LOCKED, any number
- * of replicas), then for the claimed batch three parts, never a transaction across a NATS call (STYLE §9):
+ * Runs the scheduler's steps (docs/api.md): claim due subscriptions under a lease (SKIP LOCKED, any number
+ * of replicas), then for the claimed batch three parts, never a transaction across a NATS call:
  * open (one transaction for the batch), charge each through payments with its attempt's key (up to
  * RENEWAL_CONCURRENCY at once), record (one transaction for the batch). A step that dies between the charge
  * and the record leaves its lease to run out; the next claim repeats the call with the same key.

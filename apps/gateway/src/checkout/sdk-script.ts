@@ -1,5 +1,5 @@
 /**
- * The browser SDK served at GET /v1/sdk/js (DECISIONS §3, §4). Plain ES2017, no dependencies, no run-time
+ * The browser SDK served at GET /v1/sdk/js (docs/api.md). Plain ES2017, no dependencies, no run-time
  * downloads: `PaymentsSDK.init({clientToken})` answers an object whose `createNonce(card)` posts the card to
  * this gateway's /v1/sdk/nonce (never to the merchant) and whose `handleAction(actionRequired)` runs the 3DS
  * challenge in a framed dialog and then resumes. It styles through the CSSOM only, so it works under a
