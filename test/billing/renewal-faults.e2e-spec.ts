@@ -1,10 +1,9 @@
 import { TestStack } from '../support/stack';
 import { billingQuery, paymentsDb } from './billing-fixtures';
 import { TimeClient } from './renewal-fixtures';
+import { sleep } from '../support/wait';
 
 jest.setTimeout(480_000);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Exactly-once renewals: a crash between the charge and its record, and two replicas on one database. */
 describe('renewal faults and replicas', () => {

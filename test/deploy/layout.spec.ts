@@ -55,6 +55,29 @@ describe('source layout', () => {
     ]);
   });
 
+  it('defines the shared test helpers once, in test/support/', () => {
+    const shared = new Set(
+      ['wait', 'db', 'ports', 'amounts'].flatMap((m) =>
+        [...read(`test/support/${m}.ts`).matchAll(/^export (?:async )?(?:function|const) (\w+)/gm)].map((x) => x[1]),
+      ),
+    );
+    expect([...shared]).toEqual(
+      expect.arrayContaining(['sleep', 'until', 'waitUntil', 'queryRows', 'holdTable', 'usd']),
+    );
+    /** A function of that name defined in a file: a copy of the helper. */
+    const definesHelper = (text: string, name: string) =>
+      new RegExp(
+        `\\bfunction ${name}\\s*[(<]|\\b(const|let) ${name}\\s*=\\s*(async\\s*)?(\\(|<|function\\b|\\w+\\s*=>)`,
+      ).test(text);
+    const copies = sources('test')
+      .filter((f) => !f.startsWith('test/support/') && f !== relative(ROOT, __filename))
+      .flatMap((f) => [...shared].filter((n) => definesHelper(read(f), n)).map((n) => `${f}: ${n}`));
+    expect(copies).toEqual([]);
+    expect(definesHelper('const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));', 'sleep')).toBe(true);
+    expect(definesHelper('async function until<T>(fn: () => T) {}', 'until')).toBe(true);
+    expect(definesHelper('const until = new Date().toISOString();', 'until')).toBe(false);
+  });
+
   it('keeps every app migration in apps/<app>/src/migrations/', () => {
     const migrations = sources('apps', 'libs').filter((f) => declaresMigration(read(f)));
     expect(migrations.length).toBeGreaterThan(20);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ChildApp } from '../support/child-app';
 import { Faults } from '../support/fault-injection';
 import { TestStack } from '../support/stack';
+import { waitUntil } from '../support/wait';
 import { paymentsQuery, sandboxMerchant, PaymentsClient, uid } from './payments-fixtures';
 
 jest.setTimeout(180_000);
@@ -40,13 +41,6 @@ describe('crash recovery of acquirer calls', () => {
     paymentsQuery<{ id: string; status: string }>(stack, 'SELECT id, status FROM payments WHERE order_code = $1', [
       orderCode,
     ]);
-  const until = async (check: () => Promise<boolean>, ms = 30_000): Promise<void> => {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > ms) throw new Error('condition not met in time');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
 
   it('killed after the acquirer answered: the sweep records exactly one captured payment', async () => {
     const key = randomUUID();
@@ -69,7 +63,7 @@ describe('crash recovery of acquirer calls', () => {
     expect(ledger).toHaveLength(1);
 
     child = await startPayments();
-    await until(async () => (await rowsOf(orderCode))[0]?.status !== 'reserved');
+    await waitUntil('the sweep resolved the attempt', async () => (await rowsOf(orderCode))[0]?.status !== 'reserved');
     const rows = await rowsOf(orderCode);
     expect(rows).toEqual([{ id: reserved.id, status: 'captured' }]);
     const replay = await m.purchase({ orderCode }, key);
@@ -93,7 +87,7 @@ describe('crash recovery of acquirer calls', () => {
     expect((await rowsOf(orderCode)).map((r) => r.status)).toEqual(['reserved']);
 
     child = await startPayments();
-    await until(async () => (await rowsOf(orderCode)).length === 0);
+    await waitUntil('the sweep released the reservation', async () => (await rowsOf(orderCode)).length === 0);
     const again = await m.purchase({ orderCode }, key);
     expect([again.status, again.body.status]).toEqual([200, 'captured']);
     expect(await rowsOf(orderCode)).toEqual([{ id: again.body.id, status: 'captured' }]);

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ServiceName } from '@app/contracts';
 import { Faults } from './fault-injection';
-import { runState } from './run-state';
+import { ADMIN_TOKEN, runState } from './run-state';
+
+export { ADMIN_TOKEN };
 
 /** One child of the bench's `Children` (bench/lib/procs.js). */
 export interface ChildEntry {
@@ -41,8 +43,6 @@ const { withAppNodeOptions } = require('../../scripts/app-node-options') as {
 };
 
 export const ROOT = resolve(__dirname, '..', '..');
-export const ADMIN_TOKEN = 'test-admin-token';
-
 export type AppName = 'gateway' | ServiceName;
 const APPS: Record<AppName, { db: string; portVar: string; dbVar: string }> = {
   gateway: { db: 'gateway', portVar: 'PORT', dbVar: 'GATEWAY_DATABASE_URL' },

@@ -12,9 +12,9 @@ import { Connector } from '../../apps/payments/src/connector/connector';
 import { startPayments } from '../../apps/payments/src/main';
 import { faultOverrides, Faults } from './fault-injection';
 import { LogCapture } from './log-capture';
-import { runState } from './run-state';
+import { ADMIN_TOKEN, runState } from './run-state';
 
-export const ADMIN_TOKEN = 'test-admin-token';
+export { ADMIN_TOKEN };
 
 const STARTERS: Record<ServiceName, typeof startPayments> = {
   payments: startPayments,
