@@ -46,7 +46,7 @@ function purchaseBody(merchantCode, orderCode) {
   };
 }
 
-/** Requests whose body carries a fresh orderCode each time (SPEC: orderCode is unique per merchant). */
+/** Requests whose body carries a fresh orderCode each time (an orderCode is unique per merchant). */
 function uniqueOrderRequests({ path: route, headers, merchantCode }) {
   const prefix = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}-`;
   let n = 0;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { cardData } from '../payments/payments-fixtures';
+import { cardData, sdkNonce } from '../payments/payments-fixtures';
 import { HttpResult, TestStack } from '../support/stack';
+import { queryRows } from '../support/db';
 
 export { cardData, expectError, VISA } from '../payments/payments-fixtures';
 
-/** Sandbox cards of DECISIONS §3 that billing tests lean on. */
+/** Sandbox test cards (apps/payments/src/connector/sandbox-cards.ts) that billing tests lean on. */
 export const CARDS = {
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
@@ -94,21 +94,11 @@ export async function billingMerchant(
   return new BillingClient(stack, key, code, merchantId);
 }
 
-async function query<T>(url: string, sql: string, params: unknown[]): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
 export const billingQuery = <T = Record<string, any>>(stack: TestStack, sql: string, params: unknown[] = []) =>
-  query<T>(stack.env.BILLING_DATABASE_URL, sql, params);
+  queryRows<T>(stack.env.BILLING_DATABASE_URL, sql, params);
 
 export const paymentsDb = <T = Record<string, any>>(stack: TestStack, sql: string, params: unknown[] = []) =>
-  query<T>(stack.env.PAYMENTS_DATABASE_URL, sql, params);
+  queryRows<T>(stack.env.PAYMENTS_DATABASE_URL, sql, params);
 
 /** Rows a merchant has in billing and payments: a failed creation must leave both as they were. */
 export async function footprint(stack: TestStack, merchantCode: string): Promise<Record<string, number>> {
@@ -130,13 +120,7 @@ export async function footprint(stack: TestStack, merchantCode: string): Promise
 
 /** An SDK nonce for a card of this merchant (client token, then POST /v1/sdk/nonce). */
 export async function nonceFor(c: BillingClient, cardNumber = '4111111111111111'): Promise<string> {
-  const session = await c.stack.http('POST', '/v1/sdk/session', { key: c.key, body: {} });
-  const r = await c.stack.http('POST', '/v1/sdk/nonce', {
-    key: session.body.clientToken,
-    body: cardData(cardNumber),
-  });
-  if (r.status !== 201) throw new Error(`nonce: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.nonce;
+  return sdkNonce(c.stack, { key: c.key }, cardData(cardNumber).cardData);
 }
 
 export const DAY_MS = 86_400_000;

@@ -4,7 +4,7 @@ import { minute, TimeClient } from './renewal-fixtures';
 
 jest.setTimeout(120_000);
 
-/** Dunning (DECISIONS §5) driven by the sandbox clock: the ladder, terminal refusals, recovery, retry-payment. */
+/** Dunning driven by the sandbox clock: the ladder, terminal refusals, recovery, retry-payment. */
 describe('dunning over time', () => {
   let stack: TestStack;
 

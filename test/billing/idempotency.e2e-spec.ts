@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import type { CallerContext } from '@app/contracts';
@@ -15,8 +14,9 @@ import {
   expectError,
   paymentsDb,
 } from './billing-fixtures';
+import { holdTable } from '../support/db';
 
-/** Idempotency-Key on every subscription POST (DECISIONS §1), without a transaction held over the payments call. */
+/** Idempotency-Key on every subscription POST, without a transaction held over the payments call. */
 describe('billing idempotency', () => {
   let stack: TestStack;
   let m: BillingClient;
@@ -130,10 +130,7 @@ describe('billing idempotency', () => {
     const key = randomUUID();
     const body = { planId: plan.id, customerEmail: 'slow@example.com' };
     // Hold the subscriptions table so the first request waits after its payments call, key reserved.
-    const blocker = new Client({ connectionString: stack.env.BILLING_DATABASE_URL });
-    await blocker.connect();
-    await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE subscriptions IN EXCLUSIVE MODE');
+    const blocker = await holdTable(stack.env.BILLING_DATABASE_URL, 'subscriptions');
     const first = m.subscribe(body, key);
     try {
       // The second request is sent only once the first one's reservation is committed: sent earlier, it could
@@ -146,8 +143,7 @@ describe('billing idempotency', () => {
       expectError(second, 409, 'IDEMPOTENCY_IN_PROGRESS');
       expect(second.headers.get('retry-after')).toBe('1');
     } finally {
-      await blocker.query('COMMIT');
-      await blocker.end();
+      await blocker.release();
     }
     const done = await first;
     expect(done.status).toBe(201);

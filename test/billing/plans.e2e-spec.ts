@@ -4,7 +4,7 @@ import { RpcClient } from '@app/messaging';
 import { TestStack } from '../support/stack';
 import { billingMerchant, BillingClient, cardData, expectError } from './billing-fixtures';
 
-/** Plans and meters (DECISIONS §5): defaults, immutables, archive, country filter, subscriber counts, scoping. */
+/** Plans and meters: defaults, immutables, archive, country filter, subscriber counts, scoping. */
 describe('billing plans and meters', () => {
   let stack: TestStack;
   let m: BillingClient;

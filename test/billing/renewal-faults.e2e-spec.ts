@@ -1,10 +1,9 @@
 import { TestStack } from '../support/stack';
 import { billingQuery, paymentsDb } from './billing-fixtures';
 import { TimeClient } from './renewal-fixtures';
+import { sleep } from '../support/wait';
 
 jest.setTimeout(480_000);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Exactly-once renewals: a crash between the charge and its record, and two replicas on one database. */
 describe('renewal faults and replicas', () => {
@@ -15,7 +14,8 @@ describe('renewal faults and replicas', () => {
   it('billing dies between the charge and the record; after a restart: one payment, one paid invoice', async () => {
     stack = await TestStack.start({
       services: ['payments', 'payment-links', 'billing'],
-      env: { RENEWAL_POLL_MS: '0', RENEWAL_LEASE_MS: '1000', BILLING_FAULT_CRASH_AFTER_CHARGE: '1' },
+      env: { RENEWAL_POLL_MS: '0', RENEWAL_LEASE_MS: '1000' },
+      faults: { billing: { crashAfterCharge: 1 } },
     });
     const c = await TimeClient.start(stack, '2028-01-05T00:00:00Z');
     const plan = await c.m.plan({ amount: 2500 });
@@ -32,7 +32,7 @@ describe('renewal faults and replicas', () => {
 
     // Restart billing (a new process without the fault), wait out the dead worker's lease, run the step again.
     await stack.stopService('billing');
-    await stack.startService('billing', { BILLING_FAULT_CRASH_AFTER_CHARGE: '0' });
+    await stack.startService('billing');
     await sleep(1200);
     await c.advance({ to: '2028-02-05T02:00:00Z' });
     const charges = await c.renewalPayments(s.id);

@@ -3,7 +3,7 @@ import { minute, periods, TimeClient } from './renewal-fixtures';
 
 jest.setTimeout(120_000);
 
-/** Renewals driven by the sandbox clock through the public API (DECISIONS §5, §7). */
+/** Renewals driven by the sandbox clock through the public API. */
 describe('renewals over time', () => {
   let stack: TestStack;
 

@@ -6,7 +6,8 @@ import { EventEnvelope, EVENTS_STREAM } from '@app/contracts';
 import { DurableEventConsumer } from '../../apps/gateway/src/events/durable-consumer';
 import { TestStack } from '../support/stack';
 import { envelopeOf, signatureValid } from '../webhooks/emit';
-import { selfSignedCert, until, WebhookReceiver } from '../webhooks/receiver';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 import { billingMerchant, BillingClient, billingQuery, expectError } from './billing-fixtures';
 
 jest.setTimeout(60_000);
@@ -21,10 +22,8 @@ describe('subscription lifecycle', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: ['payments', 'billing'],
-      webhookCa: selfSignedCert().cert,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100' },
     });
     m = await billingMerchant(stack);
     monthly = await m.plan({ amount: 1200 });

@@ -63,7 +63,7 @@ const METERS: MeterCase[] = [
   },
 ];
 
-/** Usage billed in arrears on the renewal invoice that closes its period (DECISIONS §5). */
+/** Usage billed in arrears on the renewal invoice that closes its period. */
 describe('usage rating at renewal', () => {
   let stack: TestStack;
 

@@ -5,7 +5,7 @@ import { billingMerchant, BillingClient, billingQuery, expectError } from './bil
 
 const MINUTE = 60_000;
 
-/** Metered usage ingestion (DECISIONS §5, issue 10 item 3): single and batch, replays, date rules, scoping. */
+/** Metered usage ingestion: single and batch, replays, date rules, scoping. */
 describe('billing usage', () => {
   let stack: TestStack;
   let m: BillingClient;

@@ -13,7 +13,8 @@ import {
 import { cardData as card, usd } from '../payments/payments-fixtures';
 import { SwitchableAcquirer } from '../payments/switchable-acquirer';
 import { TestStack } from '../support/stack';
-import { selfSignedCert, until, WebhookReceiver } from '../webhooks/receiver';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 
 jest.setTimeout(120_000);
 
@@ -30,11 +31,9 @@ describe('TypeScript client against the running stack', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: ['payments', 'billing', 'payment-links'],
       connectors: [acquirer],
-      webhookCa: selfSignedCert().cert,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100' },
     });
     merchantCode = await stack.merchant();
     apiKey = (await stack.key([merchantCode])).key;

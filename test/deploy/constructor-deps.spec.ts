@@ -1,18 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as ts from 'typescript';
+import { typescriptFiles } from '../support/source-files';
 
 /** More than this many injected collaborators is a hub: split what its steps share into their own classes. */
 const MOST = 8;
 const ROOT = join(__dirname, '..', '..');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : sources(path);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
 
 /** Every class Nest constructs (decorated @Injectable or @Controller), with its constructor's parameter count. */
 function injectables(file: string, text = readFileSync(file, 'utf8')): Array<{ name: string; deps: number }> {
@@ -33,7 +26,7 @@ function injectables(file: string, text = readFileSync(file, 'utf8')): Array<{ n
 
 describe('constructor injection', () => {
   const all = ['apps', 'libs']
-    .flatMap((d) => sources(join(ROOT, d)))
+    .flatMap((d) => typescriptFiles(join(ROOT, d)))
     .flatMap((file) => injectables(file).map((c) => ({ ...c, at: relative(ROOT, file) })));
 
   it('finds the services and controllers', () => {

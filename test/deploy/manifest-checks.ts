@@ -254,7 +254,7 @@ export function serviceProblems(docs: K8sDoc[]): string[] {
   });
 }
 
-/** Probes on the declared ports and the health paths of DECISIONS.md §8. */
+/** Probes on the declared ports and the health paths every app serves (/health/live, /health/ready). */
 export function probeProblems(docs: K8sDoc[]): string[] {
   const paths = { startupProbe: '/health/live', readinessProbe: '/health/ready', livenessProbe: '/health/live' };
   return ofKind<Deployment>(docs, 'Deployment').flatMap((d) =>

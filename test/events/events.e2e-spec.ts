@@ -1,6 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, NatsConnection } from 'nats';
@@ -10,10 +9,12 @@ import { ALL_EVENT_TYPES, EVENT_STREAM_SUBJECTS, EventEnvelope, EVENTS_STREAM, E
 import { ensureEventsStream, NatsClient } from '@app/messaging';
 import { pino } from 'pino';
 import { DurableEventConsumer } from '../../apps/gateway/src/events/durable-consumer';
+import { freePort } from '../support/ports';
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';
 import { emit, envelopeOf, signatureValid } from '../webhooks/emit';
-import { selfSignedCert, until, WebhookReceiver } from '../webhooks/receiver';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 
 jest.setTimeout(60_000);
 
@@ -36,10 +37,8 @@ describe('the EVENTS stream and its internal subscribers', () => {
     nc = await connect({ servers: runState().natsUrl });
     await ensureEventsStream(nc);
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: ['payments'],
-      webhookCa: selfSignedCert().cert,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100' },
     });
     m = await stack.merchant();
     key = (await stack.key([m])).key;
@@ -181,15 +180,6 @@ describe('the EVENTS stream and its internal subscribers', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * A NATS server of this test's own, so that stopping it does not disturb the other test files that share the
  * run's server (jest runs files in parallel).
@@ -244,10 +234,9 @@ describe('events across a NATS restart', () => {
     natsServer = new OwnNats(await freePort());
     await natsServer.start();
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: ['payments'],
-      webhookCa: selfSignedCert().cert,
-      env: { NATS_URL: natsServer.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100' },
+      env: { NATS_URL: natsServer.url },
     });
   });
   afterAll(async () => {

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { paymentBody } from '../payments/payments-fixtures';
 import { ADMIN_TOKEN, AppProcess } from '../support/processes';
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** What a client saw: a status, or the network error that took the answer away (reset, refused). */
 export interface Outcome {
@@ -66,34 +63,4 @@ export async function inProgress(app: AppProcess, method: 'http' | 'rpc'): Promi
   const text = await (await fetch(`${app.adminUrl}/metrics`)).text();
   const m = new RegExp(`^requests_in_progress\\{[^}]*method="${method}"[^}]*\\} (\\d+)`, 'm').exec(text);
   return m ? Number(m[1]) : 0;
-}
-
-/** Polls until `check` answers true, or fails after `timeoutMs` naming `what`. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
-
-/**
- * Holds every purchase inside the payments service: a transaction of the test's own locks the payments
- * table against writes, so each purchase command waits in its transaction (it is in flight) until `release`.
- */
-export async function holdPurchases(paymentsDatabaseUrl: string): Promise<{ release(): Promise<void> }> {
-  const client = new Client({ connectionString: paymentsDatabaseUrl });
-  await client.connect();
-  await client.query('BEGIN');
-  await client.query('LOCK TABLE payments IN EXCLUSIVE MODE');
-  let released = false;
-  return {
-    async release() {
-      if (released) return;
-      released = true;
-      await client.query('ROLLBACK');
-      await client.end();
-    },
-  };
 }

@@ -1,6 +1,8 @@
 import { Client } from 'pg';
 import { AppProcess, ensureBuild, errorLines, ProcessSuite } from '../support/processes';
-import { call, holdPurchases, inProgress, Outcome, purchase, sandboxKey, sleep, waitUntil } from './drain-helpers';
+import { holdTable } from '../support/db';
+import { sleep, waitUntil } from '../support/wait';
+import { call, inProgress, Outcome, purchase, sandboxKey } from './drain-helpers';
 
 /** SHUTDOWN_TIMEOUT_MS of the processes under test: each must have exited by then. */
 const BOUND_MS = 15_000;
@@ -56,6 +58,9 @@ function expectCleanStop(app: AppProcess): void {
   expect(after.map((l) => l.msg)).toContain('stopped');
 }
 
+/** Holds every purchase inside the payments service: each waits in its transaction until `release`. */
+const holdPurchases = (suite: ProcessSuite) => holdTable(suite.databaseUrl('payments'), 'payments');
+
 describe('SIGTERM (a rolling update or a scale-down): the apps drain what they hold, real processes', () => {
   let suite: ProcessSuite;
   /** The first payments replica: it serves the first test, and stays while the second replica stops. */
@@ -79,7 +84,7 @@ describe('SIGTERM (a rolling update or a scale-down): the apps drain what they h
     const merchant = await sandboxKey(a);
     expect((await purchase(a.url, merchant)).status).toBe(200);
 
-    const hold = await holdPurchases(suite.databaseUrl('payments'));
+    const hold = await holdPurchases(suite);
     let outcomes: Outcome[];
     try {
       const inFlight = Array.from({ length: IN_FLIGHT }, () => purchase(a.url, merchant));
@@ -119,7 +124,7 @@ describe('SIGTERM (a rolling update or a scale-down): the apps drain what they h
     // Warm both replicas (the queue group spreads these).
     await Promise.all(Array.from({ length: 4 }, () => purchase(gateway.url, merchant)));
 
-    const hold = await holdPurchases(suite.databaseUrl('payments'));
+    const hold = await holdPurchases(suite);
     let outcomes: Outcome[];
     let p1Held = 0;
     try {

@@ -9,7 +9,7 @@ import { AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
 import { runState } from '../support/run-state';
 import { standaloneRelay } from '../support/standalone-relay';
 import { TcpProxy } from '../support/tcp-proxy';
-import { sleep, waitUntil } from './drain-helpers';
+import { sleep, waitUntil } from '../support/wait';
 
 const ROWS = 50;
 const POLL_MS = 50;

@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { cardData } from '../payments/payments-fixtures';
 import { AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
-import { call, sandboxKey, sleep } from './drain-helpers';
+import { queryRows } from '../support/db';
+import { sleep } from '../support/wait';
+import { call, sandboxKey } from './drain-helpers';
 
 jest.setTimeout(300_000);
-
-async function rows<T = Record<string, any>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    return (await db.query(sql, params)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
 
 /**
  * The billing process is SIGKILLed between a renewal's charge and its record (a real process, killed by the
@@ -39,7 +30,7 @@ describe('billing killed between a renewal charge and its record', () => {
   afterAll(() => suite?.stop());
 
   it('one payment, one paid invoice after a restart', async () => {
-    const doomed = await suite.startApp('billing', { env: { BILLING_FAULT_KILL_AFTER_CHARGE: '1' } });
+    const doomed = await suite.startApp('billing', { faults: { killAfterCharge: true } });
     const merchant = await sandboxKey(gateway);
     const api = (method: string, path: string, body?: unknown, timeoutMs?: number) =>
       call(gateway.url, method, path, {
@@ -67,13 +58,13 @@ describe('billing killed between a renewal charge and its record', () => {
     expect((await doomed.ended).exit).toBe('SIGKILL');
     expect((await first).status ?? 0).not.toBe(200);
     const charges = () =>
-      rows<{ status: string; value: number }>(
+      queryRows<{ status: string; value: number }>(
         suite.databaseUrl('payments'),
         `SELECT status, amount_value::int AS value FROM payments WHERE order_code LIKE 'inv\\_%'`,
       );
     expect(await charges()).toEqual([{ status: 'captured', value: 2500 }]);
     const invoices = () =>
-      rows<{ status: string; attempts: number }>(
+      queryRows<{ status: string; attempts: number }>(
         suite.databaseUrl('billing'),
         `SELECT status, payment_attempt_count AS attempts FROM invoices WHERE subscription_id = $1 ORDER BY period_start`,
         [s.body.id],

@@ -9,6 +9,7 @@ import { OUTBOX_RETENTION_MS, OutboxPruneLoop, OutboxRelayLoop, OutboxWriter } f
 import { runState } from '../support/run-state';
 import { standaloneRelay } from '../support/standalone-relay';
 import { TestStack } from '../support/stack';
+import { until } from '../support/wait';
 
 /** Every EVENTS message whose envelope belongs to `merchantCode`. */
 async function published(nc: NatsConnection, merchantCode: string): Promise<EventEnvelope[]> {
@@ -34,16 +35,6 @@ async function published(nc: NatsConnection, merchantCode: string): Promise<Even
   }
   await jsm.consumers.delete(EVENTS_STREAM, name);
   return out;
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let v = await fn();
-  while (!ok(v) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await fn();
-  }
-  return v;
 }
 
 describe('transactional outbox', () => {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import * as ts from 'typescript';
 import { codeBlocks } from '../support/markdown';
 import { ADMIN_TOKEN, TestStack } from '../support/stack';
-import { until } from '../webhooks/receiver';
+import { until } from '../support/wait';
 
 jest.setTimeout(120_000);
 

@@ -15,12 +15,6 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A free TCP port, so the gateway's PUBLIC_BASE_URL (3DS challenge URLs) can name where it really listens: the
- * bench's picker, below the ephemeral range.
- */
-export const freePort = (require('../../bench/lib/procs') as { freePort(): Promise<number> }).freePort;
-
-/**
  * Every console error (a CSP violation is one), script error and failed sub-resource of a page, so a test can
  * insist there were none. A page's own status (410 for a closed link) and the browser's favicon probe of a
  * page that is not ours (the merchant's return URL) are not problems.

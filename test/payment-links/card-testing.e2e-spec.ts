@@ -1,7 +1,8 @@
 import { cardData, expectError, FUTURE, paymentsQuery } from '../payments/payments-fixtures';
 import { HttpResult, TestStack } from '../support/stack';
 import { launchBrowser, shot, watchProblems } from './browser';
-import { APPROVED, DECLINED, dbQuery, LinksClient, linksMerchant } from './link-fixtures';
+import { queryRows } from '../support/db';
+import { APPROVED, DECLINED, LinksClient, linksMerchant } from './link-fixtures';
 
 const PER_ADDRESS = 3;
 const PER_LINK = 5;
@@ -67,7 +68,7 @@ describe('card testing on the payment-link checkout', () => {
   };
 
   const gatewayEvents = (linkId: string) =>
-    dbQuery<{ type: string; envelope: any }>(
+    queryRows<{ type: string; envelope: any }>(
       stack.env.GATEWAY_DATABASE_URL,
       `SELECT type, envelope FROM outbox WHERE envelope->'data'->>'id' = $1 ORDER BY created_at`,
       [linkId],

@@ -1,10 +1,11 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { FUTURE } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
-import { focusedId, freePort, launchBrowser, merchantSite, scrollWidth, shot, watchProblems } from './browser';
+import { freePort } from '../support/ports';
+import { focusedId, launchBrowser, merchantSite, scrollWidth, shot, watchProblems } from './browser';
 import { APPROVED, CHALLENGE, DECLINED, LinksClient, linksMerchant } from './link-fixtures';
+import { usd } from '../support/amounts';
 
-const usd = (value?: number) => ({ currency: 'USD', ...(value === undefined ? {} : { value }), exponent: 2 });
 const EXPIRY = `${FUTURE.expiryMonth} / ${FUTURE.expiryYear.slice(2)}`;
 
 /** The hosted checkout in headless Chromium: the payer's view, end to end through the real stack. */

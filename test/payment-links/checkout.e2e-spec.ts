@@ -15,8 +15,7 @@ import {
   pay,
   payWithCard,
 } from './link-fixtures';
-
-const usd = (value?: number) => ({ currency: 'USD', ...(value === undefined ? {} : { value }), exponent: 2 });
+import { usd } from '../support/amounts';
 
 /** Paying links through the keyless, link-scoped checkout routes: payments over NATS, real Postgres. */
 describe('paying a payment link', () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { CHECKOUT_LINK_FIELDS } from '@app/contracts';
-import { cardData, PaymentsClient, sandboxMerchant } from '../payments/payments-fixtures';
+import { cardData, PaymentsClient, sandboxMerchant, sdkNonce } from '../payments/payments-fixtures';
 import { HttpResult, TestStack } from '../support/stack';
+import { queryRows } from '../support/db';
 
 export const APPROVED = '4111111111111111';
 export const DECLINED = '4000000000000002';
@@ -53,11 +53,8 @@ export async function checkoutToken(stack: TestStack, linkId: string): Promise<s
   return match[1];
 }
 
-export async function nonceFor(stack: TestStack, token: string, cardNumber = APPROVED): Promise<string> {
-  const r = await stack.http('POST', '/v1/sdk/nonce', { key: token, body: cardData(cardNumber) });
-  if (r.status !== 201) throw new Error(`nonce: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.nonce;
-}
+export const nonceFor = (stack: TestStack, token: string, cardNumber = APPROVED): Promise<string> =>
+  sdkNonce(stack, token, cardData(cardNumber).cardData);
 
 export function pay(
   stack: TestStack,
@@ -79,22 +76,8 @@ export async function payWithCard(
   return pay(stack, linkId, token, { nonce: await nonceFor(stack, token, card), ...extra });
 }
 
-export async function dbQuery<T = Record<string, unknown>>(
-  url: string,
-  sql: string,
-  params: unknown[] = [],
-): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
 export const linksQuery = <T = Record<string, unknown>>(stack: TestStack, sql: string, params: unknown[] = []) =>
-  dbQuery<T>(stack.env.PAYMENT_LINKS_DATABASE_URL, sql, params);
+  queryRows<T>(stack.env.PAYMENT_LINKS_DATABASE_URL, sql, params);
 
 /** The events a link emitted (outbox of the payment-links database), oldest first. */
 export const linkEvents = (stack: TestStack, linkId: string) =>

@@ -1,11 +1,11 @@
 import { expectError } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
 import { linkEvents, LinksClient, linksMerchant, linksQuery, newKey } from './link-fixtures';
+import { usd } from '../support/amounts';
 
 const HOUR = 3_600_000;
-const usd = (value?: number) => ({ currency: 'USD', ...(value === undefined ? {} : { value }), exponent: 2 });
 
-/** DECISIONS §4 links through the gateway: creation rules and defaults, reading, listing, cancelling. */
+/** Payment links through the gateway: creation rules and defaults, reading, listing, cancelling. */
 describe('payment links', () => {
   let stack: TestStack;
   let m: LinksClient;

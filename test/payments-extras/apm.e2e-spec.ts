@@ -8,9 +8,9 @@ import {
   VISA,
 } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
+import { usd } from '../support/amounts';
 
 const brl = (value: number) => ({ currency: 'BRL', value, exponent: 2 });
-const usd = (value: number) => ({ currency: 'USD', value, exponent: 2 });
 const PIX = { paymentMethod: 'pix', amount: brl(1050), card: undefined, apm: { payerDocument: '12345678909' } };
 const BOLETO = {
   paymentMethod: 'boleto',

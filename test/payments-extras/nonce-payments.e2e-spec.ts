@@ -1,5 +1,12 @@
 import { ManualClock } from '@app/clock';
-import { expectError, FUTURE, PaymentsClient, paymentsQuery, sandboxMerchant } from '../payments/payments-fixtures';
+import {
+  expectError,
+  FUTURE,
+  PaymentsClient,
+  paymentsQuery,
+  sandboxMerchant,
+  sdkNonce,
+} from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
 
 const CARD = { cardNumber: '5500005555555559', ...FUTURE, cvv: '987', cardholderName: 'From SDK' };
@@ -16,12 +23,8 @@ describe('paying with an SDK nonce', () => {
   });
   afterAll(() => stack.stop());
 
-  const nonceFor = async (c: PaymentsClient = client, card: Record<string, unknown> = CARD): Promise<string> => {
-    const token = (await stack.http('POST', '/v1/sdk/session', { key: c.key, body: {} })).body.clientToken;
-    const r = await stack.http('POST', '/v1/sdk/nonce', { key: token, body: { cardData: card } });
-    expect(r.status).toBe(201);
-    return r.body.nonce;
-  };
+  const nonceFor = async (c: PaymentsClient = client, card: Record<string, unknown> = CARD): Promise<string> =>
+    sdkNonce(stack, { key: c.key }, card);
   const pay = (nonce: string, o: Record<string, unknown> = {}, c = client) =>
     c.purchase({ card: { nonceData: { nonce, ...o } } });
 

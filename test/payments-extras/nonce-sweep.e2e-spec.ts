@@ -1,13 +1,12 @@
 import { Client } from 'pg';
 import { ManualClock } from '@app/clock';
-import { FUTURE, PaymentsClient, paymentsQuery, sandboxMerchant } from '../payments/payments-fixtures';
+import { FUTURE, PaymentsClient, paymentsQuery, sandboxMerchant, sdkNonce } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
+import { sleep } from '../support/wait';
 
 const CARD = { cardNumber: '5500005555555559', ...FUTURE, cvv: '987', cardholderName: 'From SDK' };
 const MINUTE = 60_000;
 const SWEEP_MS = 100;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Expired nonces are deleted by the sweeper on real time, with no other nonce traffic to trigger it. */
 describe('expired card nonces are swept', () => {
@@ -28,12 +27,7 @@ describe('expired card nonces are swept', () => {
   });
   afterAll(() => stack.stop());
 
-  const nonceFor = async (key: string): Promise<string> => {
-    const token = (await stack.http('POST', '/v1/sdk/session', { key, body: {} })).body.clientToken;
-    const r = await stack.http('POST', '/v1/sdk/nonce', { key: token, body: { cardData: CARD } });
-    expect(r.status).toBe(201);
-    return r.body.nonce;
-  };
+  const nonceFor = async (key: string): Promise<string> => sdkNonce(stack, { key }, CARD);
   const stored = async (nonces: string[]): Promise<string[]> =>
     (
       await paymentsQuery<{ nonce: string }>(stack, 'SELECT nonce FROM card_nonces WHERE nonce = ANY($1)', [nonces])

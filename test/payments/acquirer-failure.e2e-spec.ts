@@ -9,7 +9,7 @@ type Operation = 'capture' | 'refund' | 'cancel' | 'cancel_or_refund';
  * Capture, refund, cancel and cancel_or_refund when the acquirer refuses the operation, when its adapter
  * throws and when it does not answer. A refusal is an Operation result `failed` (a 200, stored and replayed
  * under its Idempotency-Key) that changes nothing but publishes the operation's failure event
- * (`payment.capture_failed`, …); the other two are 503 / 504 in the error envelope (DECISIONS §1) and write
+ * (`payment.capture_failed`, …); the other two are 503 / 504 in the error envelope and write
  * nothing. Either way the operation can be tried again.
  */
 describe('payment operations when the acquirer fails', () => {
@@ -92,7 +92,7 @@ describe('payment operations when the acquirer fails', () => {
       expect(failed).toEqual(plusFailure(before, 'payment.capture_failed'));
       expect(before.events.map((e) => e.type)).toEqual(['payment.authorized']);
 
-      // A 200 is stored and replayed (DECISIONS §3), also once the acquirer works again: no second call.
+      // A 200 is stored and replayed (only 2xx answers are kept), also once the acquirer works again: no second call.
       expect(await storedAnswers(key)).toEqual([{ operation: 'capture', status: 200, body: r.body }]);
       acquirer.modifications = 'sandbox';
       expect(await m.capture(p.id, 600, key)).toMatchObject({ status: 200, body: r.body });

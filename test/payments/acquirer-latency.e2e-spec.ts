@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { SandboxAcquirerConnector } from '../../apps/payments/src/connector/sandbox-acquirer.connector';
 import { TestStack } from '../support/stack';
 import { expectError, PaymentsClient, sandboxMerchant, uid, usd } from './payments-fixtures';
+import { sleep } from '../support/wait';
 
 const LATENCY_MS = 500;
 
@@ -121,5 +122,3 @@ describe('payments under a slow acquirer', () => {
     expect((await m.refund(p.id, 100)).body.status).toBe('refunded');
   });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

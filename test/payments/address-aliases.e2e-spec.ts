@@ -30,7 +30,7 @@ const STORED = {
 
 /**
  * Every address object accepts `address1`, `address2` and `countryCode` as `line1`, `line2` and `country`: not
- * ignored, stored under the DECISIONS names; both spellings with different values are a 400 naming the field.
+ * ignored, stored under the API's own names; both spellings with different values are a 400 naming the field.
  */
 describe('address field aliases', () => {
   let stack: TestStack;

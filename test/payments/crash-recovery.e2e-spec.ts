@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ChildApp } from '../support/child-app';
+import { Faults } from '../support/fault-injection';
 import { TestStack } from '../support/stack';
+import { waitUntil } from '../support/wait';
 import { paymentsQuery, sandboxMerchant, PaymentsClient, uid } from './payments-fixtures';
 
 jest.setTimeout(180_000);
@@ -26,14 +28,12 @@ describe('crash recovery of acquirer calls', () => {
   });
   afterAll(() => stack.stop());
 
-  const startPayments = async (env: Record<string, string> = {}): Promise<ChildApp> => {
-    const app = ChildApp.start('payments', {
-      ...stack.env,
-      LOG_LEVEL: 'info',
-      ACQUIRER_TIMEOUT_MS: '1000',
-      RECOVERY_SWEEP_MS: '200',
-      ...env,
-    });
+  const startPayments = async (faults?: Faults): Promise<ChildApp> => {
+    const app = ChildApp.start(
+      'payments',
+      { ...stack.env, LOG_LEVEL: 'info', ACQUIRER_TIMEOUT_MS: '1000', RECOVERY_SWEEP_MS: '200' },
+      faults,
+    );
     await app.waitFor(/service started/);
     return app;
   };
@@ -41,18 +41,11 @@ describe('crash recovery of acquirer calls', () => {
     paymentsQuery<{ id: string; status: string }>(stack, 'SELECT id, status FROM payments WHERE order_code = $1', [
       orderCode,
     ]);
-  const until = async (check: () => Promise<boolean>, ms = 30_000): Promise<void> => {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > ms) throw new Error('condition not met in time');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
 
   it('killed after the acquirer answered: the sweep records exactly one captured payment', async () => {
     const key = randomUUID();
     const orderCode = `o-${uid()}`;
-    child = await startPayments({ PAYMENTS_TEST_CRASH_AT: 'after_acquirer' });
+    child = await startPayments({ crashAt: 'after_acquirer' });
     const lost = await m.purchase({ orderCode }, key);
     expect(lost.status).toBe(504);
     expect(await child.exit()).toBeNull();
@@ -70,7 +63,7 @@ describe('crash recovery of acquirer calls', () => {
     expect(ledger).toHaveLength(1);
 
     child = await startPayments();
-    await until(async () => (await rowsOf(orderCode))[0]?.status !== 'reserved');
+    await waitUntil('the sweep resolved the attempt', async () => (await rowsOf(orderCode))[0]?.status !== 'reserved');
     const rows = await rowsOf(orderCode);
     expect(rows).toEqual([{ id: reserved.id, status: 'captured' }]);
     const replay = await m.purchase({ orderCode }, key);
@@ -88,13 +81,13 @@ describe('crash recovery of acquirer calls', () => {
   it('killed before the acquirer call: the sweep releases the order code and the key', async () => {
     const key = randomUUID();
     const orderCode = `o-${uid()}`;
-    child = await startPayments({ PAYMENTS_TEST_CRASH_AT: 'before_acquirer' });
+    child = await startPayments({ crashAt: 'before_acquirer' });
     expect((await m.purchase({ orderCode }, key)).status).toBe(504);
     expect(await child.exit()).toBeNull();
     expect((await rowsOf(orderCode)).map((r) => r.status)).toEqual(['reserved']);
 
     child = await startPayments();
-    await until(async () => (await rowsOf(orderCode)).length === 0);
+    await waitUntil('the sweep released the reservation', async () => (await rowsOf(orderCode)).length === 0);
     const again = await m.purchase({ orderCode }, key);
     expect([again.status, again.body.status]).toEqual([200, 'captured']);
     expect(await rowsOf(orderCode)).toEqual([{ id: again.body.id, status: 'captured' }]);

@@ -14,7 +14,7 @@ interface OutboxEvent {
   };
 }
 
-/** Every status change writes its payment.* event to the outbox in the same transaction (DECISIONS §6). */
+/** Every status change writes its payment.* event to the outbox in the same transaction (docs/events.md). */
 describe('payment events in the outbox', () => {
   let stack: TestStack;
   let m: PaymentsClient;

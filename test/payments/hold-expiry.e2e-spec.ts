@@ -5,7 +5,7 @@ import { expectError, PaymentsClient, paymentsQuery, sandboxMerchant, usd } from
 
 const DAY = 24 * 3600 * 1000;
 
-/** DECISIONS §3 Hold expiry, driven by a ManualClock in the payments service. */
+/** Hold expiry (AUTH_HOLD_DAYS), driven by a ManualClock in the payments service. */
 describe('authorization hold expiry', () => {
   describe('swept on demand', () => {
     const clock = new ManualClock(new Date());

@@ -3,7 +3,7 @@ import { IdempotencySweepLoop } from '@app/idempotency';
 import { TestStack } from '../support/stack';
 import { cardData, expectError, PaymentsClient, paymentsQuery, sandboxMerchant, uid, usd } from './payments-fixtures';
 
-/** Idempotency-Key on the payment money operations (DECISIONS §1, §3 Rules; SPEC common conventions). */
+/** Idempotency-Key on the payment money operations (docs/api.md, Idempotency-Key). */
 describe('idempotency', () => {
   let stack: TestStack;
   let m: PaymentsClient;

@@ -1,7 +1,7 @@
 import { TestStack } from '../support/stack';
 import { cardData, expectError, PaymentsClient, sandboxMerchant, usd } from './payments-fixtures';
 
-/** Capture, refund, cancel and cancel_or_refund: their answers and every rule of DECISIONS §1 and §3. */
+/** Capture, refund, cancel and cancel_or_refund: their answers and every rule of their states and amounts. */
 describe('payment operations', () => {
   let stack: TestStack;
   let m: PaymentsClient;

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { HttpResult, TestStack } from '../support/stack';
+import { queryRows } from '../support/db';
+import { usd } from '../support/amounts';
 
 /** A card expiry a few years ahead of real time. */
 export const FUTURE = { expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3) };
 
 export const VISA = '4111111111111111';
 
-export const usd = (value: number) => ({ currency: 'USD', value, exponent: 2 });
+export { usd };
 
 export const cardData = (cardNumber = VISA, extra: Record<string, unknown> = {}) => ({
   cardData: { cardNumber, ...FUTURE, cvv: '123', cardholderName: 'Jane Doe', ...extra },
@@ -71,18 +72,26 @@ export async function sandboxMerchant(stack: TestStack): Promise<PaymentsClient>
 }
 
 /** Runs a query on the payments service's database (for outbox and row assertions). */
-export async function paymentsQuery<T = Record<string, unknown>>(
+export const paymentsQuery = <T = Record<string, unknown>>(stack: TestStack, sql: string, params: unknown[] = []) =>
+  queryRows<T>(stack.env.PAYMENTS_DATABASE_URL, sql, params);
+
+/**
+ * A single-use nonce for a card (the fields of `cardData`), made as the browser SDK does with `token`, a client
+ * token; `{key}` mints one with that private key first (POST /v1/sdk/session).
+ */
+export async function sdkNonce(
   stack: TestStack,
-  sql: string,
-  params: unknown[] = [],
-): Promise<T[]> {
-  const client = new Client({ connectionString: stack.env.PAYMENTS_DATABASE_URL });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
+  token: string | { key: string },
+  card: Record<string, unknown>,
+): Promise<string> {
+  if (typeof token !== 'string') {
+    const session = await stack.http('POST', '/v1/sdk/session', { key: token.key, body: {} });
+    if (!session.body?.clientToken) throw new Error(`session: ${session.status} ${JSON.stringify(session.body)}`);
+    token = session.body.clientToken as string;
   }
+  const r = await stack.http('POST', '/v1/sdk/nonce', { key: token, body: { cardData: card } });
+  if (r.status !== 201) throw new Error(`nonce: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.nonce;
 }
 
 export function expectError(r: HttpResult, status: number, code: string, param?: string): void {

@@ -11,7 +11,7 @@ import { RpcClient } from '@app/messaging';
 import { cardData, PaymentsClient, paymentsQuery, sandboxMerchant, VISA } from './payments-fixtures';
 import { TestStack } from '../support/stack';
 
-/** The sandbox card that declines (DECISIONS §3, test cards). */
+/** The sandbox card that declines (sandbox-cards.ts). */
 const DECLINED = '4000000000000002';
 
 /**

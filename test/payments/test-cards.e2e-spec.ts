@@ -1,7 +1,7 @@
 import { TestStack } from '../support/stack';
 import { cardData, PaymentsClient, sandboxMerchant, usd } from './payments-fixtures';
 
-/** DECISIONS §3 "Sandbox test values", through the whole stack. */
+/** The sandbox test cards (apps/payments/src/connector/sandbox-cards.ts), through the whole stack. */
 describe('sandbox test cards', () => {
   let stack: TestStack;
   let m: PaymentsClient;

@@ -9,7 +9,7 @@ import {
   VISA,
 } from './payments-fixtures';
 
-/** DECISIONS §1 and §3 on the wire: required merchantCode, the SDK session's amount, empty optional text. */
+/** Wire conventions: required merchantCode, the SDK session's amount, empty optional text. */
 describe('wire rules', () => {
   let stack: TestStack;
   let m: PaymentsClient;
@@ -20,7 +20,7 @@ describe('wire rules', () => {
   });
   afterAll(() => stack.stop());
 
-  it('a merchantCode that SPEC marks required is 400 VALIDATION_FAILED when absent, whatever the key', async () => {
+  it('a merchantCode that the route requires is 400 VALIDATION_FAILED when absent, whatever the key', async () => {
     const other = await stack.merchant();
     const multi = (await stack.key([m.merchantCode, other])).key;
     const { merchantCode: _dropped, ...body } = paymentBody(m.merchantCode);

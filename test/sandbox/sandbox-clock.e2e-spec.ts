@@ -19,7 +19,7 @@ const near = (iso: string, expected: number): void => {
   expect(Math.abs(Date.parse(iso) - expected)).toBeLessThan(SLACK_MS);
 };
 
-/** DECISIONS §7 through the gateway, over real NATS and Postgres, with real time as the base clock. */
+/** The sandbox clock through the gateway, over real NATS and Postgres, with real time as the base clock. */
 describe('sandbox clock', () => {
   let stack: TestStack;
 

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Faults } from './fault-injection';
 
 const ROOT = join(__dirname, '../..');
 
@@ -17,12 +18,16 @@ export class ChildApp {
     child.stderr?.on('data', (d: Buffer) => (this.output += d.toString('utf8')));
   }
 
-  static start(app: 'payments', env: Record<string, string>): ChildApp {
-    const child = spawn(
-      process.execPath,
-      ['-r', join(ROOT, 'test/support/ts-register.js'), join(ROOT, `apps/${app}/src/main.ts`)],
-      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+  /** `faults`: injected through the test entry point test/support/faults.js (see `faultOverrides` there). */
+  static start(app: 'payments', env: Record<string, string>, faults?: Faults): ChildApp {
+    const main = faults
+      ? [join(ROOT, 'test/support/faults.js'), app, JSON.stringify(faults)]
+      : [join(ROOT, `apps/${app}/src/main.ts`)];
+    const child = spawn(process.execPath, ['-r', join(ROOT, 'test/support/ts-register.js'), ...main], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return new ChildApp(child);
   }
 

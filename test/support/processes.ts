@@ -4,7 +4,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ServiceName } from '@app/contracts';
-import { runState } from './run-state';
+import { Faults } from './fault-injection';
+import { ADMIN_TOKEN, runState } from './run-state';
+
+export { ADMIN_TOKEN };
 
 /** One child of the bench's `Children` (bench/lib/procs.js). */
 export interface ChildEntry {
@@ -40,8 +43,6 @@ const { withAppNodeOptions } = require('../../scripts/app-node-options') as {
 };
 
 export const ROOT = resolve(__dirname, '..', '..');
-export const ADMIN_TOKEN = 'test-admin-token';
-
 export type AppName = 'gateway' | ServiceName;
 const APPS: Record<AppName, { db: string; portVar: string; dbVar: string }> = {
   gateway: { db: 'gateway', portVar: 'PORT', dbVar: 'GATEWAY_DATABASE_URL' },
@@ -119,13 +120,19 @@ export class ProcessSuite {
   }
 
   /** Starts one process of `app` on a free port and waits until it is ready; `name` tells replicas apart. */
-  async startApp(app: AppName, o: { name?: string; env?: Record<string, string> } = {}): Promise<AppProcess> {
+  async startApp(
+    app: AppName,
+    o: { name?: string; env?: Record<string, string>; faults?: Faults } = {},
+  ): Promise<AppProcess> {
     const name = o.name ?? app;
     const port = await procs.freePort();
     const adminPort = app === 'gateway' ? await procs.freePort() : port;
-    const main = join(ROOT, 'dist/apps', app, 'src/main.js');
+    // With faults, the test entry point that injects them starts the built app (see test/support/faults.js).
+    const main = o.faults
+      ? [join(ROOT, 'test/support/faults.js'), app, JSON.stringify(o.faults)]
+      : [join(ROOT, 'dist/apps', app, 'src/main.js')];
     const env = { ...this.env, [APPS[app].portVar]: String(port), ADMIN_PORT: String(adminPort), ...o.env };
-    const entry = this.children.spawn(name, process.execPath, [main], env);
+    const entry = this.children.spawn(name, process.execPath, main, env);
     const ended = entry.exitPromise.then((exit) => ({ exit, at: Date.now() }));
     const url = `http://127.0.0.1:${port}`;
     await procs.waitForHttp(`${url}/health/ready`, entry, this.children, 120_000);

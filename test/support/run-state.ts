@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** The admin token every app of a test run starts with (libs/config refuses it in production). */
+export const ADMIN_TOKEN = 'test-admin-token';
+
 export interface TestRunState {
   runId: string;
   pgBase: string;

@@ -10,10 +10,11 @@ import { gatewayAdminUrl, startGateway } from '../../apps/gateway/src/main';
 import { startPaymentLinks } from '../../apps/payment-links/src/main';
 import { Connector } from '../../apps/payments/src/connector/connector';
 import { startPayments } from '../../apps/payments/src/main';
+import { faultOverrides, Faults } from './fault-injection';
 import { LogCapture } from './log-capture';
-import { runState } from './run-state';
+import { ADMIN_TOKEN, runState } from './run-state';
 
-export const ADMIN_TOKEN = 'test-admin-token';
+export { ADMIN_TOKEN };
 
 const STARTERS: Record<ServiceName, typeof startPayments> = {
   payments: startPayments,
@@ -87,6 +88,8 @@ export class TestStack {
       webhookCa?: string;
       clock?: Clock;
       connectors?: readonly Connector[];
+      /** Faults injected into the services this start starts (not into replicas started later). */
+      faults?: Partial<Record<ServiceName, Faults>>;
     } = {},
   ): Promise<TestStack> {
     const state = runState();
@@ -127,7 +130,7 @@ export class TestStack {
     stack.webhookCa = o.webhookCa;
     stack.clock = o.clock;
     stack.connectors = o.connectors;
-    for (const s of o.services ?? ['payments']) await stack.startService(s);
+    for (const s of o.services ?? ['payments']) await stack.startService(s, {}, o.faults?.[s]);
     if (o.gateway !== false) await stack.startGateway();
     return stack;
   }
@@ -155,9 +158,14 @@ export class TestStack {
   }
 
   /** Starts one more replica of a service (they share the service's queue group and database). */
-  async startService(name: ServiceName, extraEnv: Record<string, string> = {}): Promise<INestApplication> {
+  async startService(
+    name: ServiceName,
+    extraEnv: Record<string, string> = {},
+    faults?: Faults,
+  ): Promise<INestApplication> {
     const app = await STARTERS[name]({
       env: { ...this.env, ...extraEnv },
+      overrides: faultOverrides(name, faults),
       logDestination: this.log(name),
       clock: this.clock,
       ...(name === 'payments' ? { connectors: this.connectors } : {}),

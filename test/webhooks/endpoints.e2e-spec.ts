@@ -4,7 +4,8 @@ import { OutboxWriter } from '@app/outbox';
 import { NatsClient } from '@app/messaging';
 import { TestStack } from '../support/stack';
 import { Attempt, emit, envelopeOf, signatureValid } from './emit';
-import { selfSignedCert, until, WebhookReceiver } from './receiver';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 
 // Real-time retries and restarts take seconds; Jest ignores testTimeout inside a project entry (default 5 s).
 jest.setTimeout(60_000);
@@ -17,10 +18,9 @@ describe('webhook endpoints, signing and retries', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: [],
-      webhookCa: selfSignedCert().cert,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1', WEBHOOK_DISPATCH_POLL_MS: '100' },
+      env: { WEBHOOK_RETRY_SCHEDULE: '1,1' },
     });
     m = await stack.merchant();
     key = (await stack.key([m])).key;

@@ -1,10 +1,11 @@
 import { TestStack } from '../support/stack';
 import { signatureValid } from './emit';
-import { selfSignedCert, until, WebhookReceiver } from './receiver';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 
 jest.setTimeout(60_000);
 
-/** SPEC Events: a payment's final status is posted to its webhookUrl when it changes asynchronously. */
+/** A payment's final status is posted to its webhookUrl when it changes asynchronously. */
 describe("a payment's webhookUrl, end to end through the payments service", () => {
   let stack: TestStack;
   let receiver: WebhookReceiver;
@@ -13,10 +14,8 @@ describe("a payment's webhookUrl, end to end through the payments service", () =
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: ['payments'],
-      webhookCa: selfSignedCert().cert,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100' },
     });
     merchantCode = await stack.merchant();
     key = (await stack.key([merchantCode])).key;

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { TestStack } from '../support/stack';
 import { cardData, PaymentsClient, sandboxMerchant, usd } from '../payments/payments-fixtures';
 import { signatureValid } from './emit';
-import { ReceivedWebhook, selfSignedCert, until, WebhookReceiver } from './receiver';
+import { ReceivedWebhook, WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 
 jest.setTimeout(90_000);
 
@@ -68,10 +69,8 @@ describe('provider-compatible webhook deliveries, verified by a plugin written f
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: ['payments'],
-      webhookCa: selfSignedCert().cert,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100' },
     });
     m = await sandboxMerchant(stack);
     const ep = await stack.http('POST', '/v1/webhook-endpoint', {

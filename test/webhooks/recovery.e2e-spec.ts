@@ -5,7 +5,8 @@ import { EventTypes } from '@app/contracts';
 import { EventRetentionLoop } from '../../apps/gateway/src/events/event-retention.loop';
 import { TestStack } from '../support/stack';
 import { Attempt, emit, signatureValid } from './emit';
-import { selfSignedCert, until, WebhookReceiver } from './receiver';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 
 jest.setTimeout(90_000);
 
@@ -21,11 +22,10 @@ describe('webhooks a merchant can recover from', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: [],
-      webhookCa: selfSignedCert().cert,
       // One retry, a minute after the first try: long enough that only a resend sends it sooner.
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '60', WEBHOOK_DISPATCH_POLL_MS: '100' },
+      env: { WEBHOOK_RETRY_SCHEDULE: '60' },
     });
   });
   afterAll(async () => {

@@ -5,7 +5,8 @@ import { EventEnvelope, EventTypes } from '@app/contracts';
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';
 import { Attempt, publishEvent, signatureValid } from './emit';
-import { selfSignedCert, until, WebhookReceiver } from './receiver';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 
 // Real-time retries and restarts take seconds; Jest ignores testTimeout inside a project entry (default 5 s).
 jest.setTimeout(60_000);
@@ -19,10 +20,9 @@ describe('webhook delivery across restarts and replicas', () => {
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     nc = await connect({ servers: runState().natsUrl });
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: [],
-      webhookCa: selfSignedCert().cert,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '2,2', WEBHOOK_DISPATCH_POLL_MS: '100' },
+      env: { WEBHOOK_RETRY_SCHEDULE: '2,2' },
     });
   });
   afterAll(async () => {

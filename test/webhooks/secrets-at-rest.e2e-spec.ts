@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, dropDatabase, ensureDatabase, migrateWithLock } from '@app/database';
 import { gatewayMigrations } from '../../apps/gateway/src/migrations';
@@ -7,21 +6,13 @@ import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-sec
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';
 import { signatureValid } from './emit';
-import { selfSignedCert, until, WebhookReceiver } from './receiver';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { until } from '../support/wait';
+import { queryRows } from '../support/db';
 
 jest.setTimeout(60_000);
 
 const KEYS = `k2:${randomBytes(32).toString('base64')},k1:${randomBytes(32).toString('base64')}`;
-
-async function gatewayRows(url: string, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Bytes and text of a row, to look for a secret anywhere in it. */
 const rowText = (row: Record<string, unknown>): string =>
@@ -36,10 +27,9 @@ describe('webhook secrets at rest', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await TestStack.start({
+    stack = await webhookStack({
       services: [],
-      webhookCa: selfSignedCert().cert,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100', WEBHOOK_SECRET_KEYS: KEYS },
+      env: { WEBHOOK_SECRET_KEYS: KEYS },
     });
   });
   afterAll(async () => {
@@ -55,7 +45,7 @@ describe('webhook secrets at rest', () => {
       body: { url: receiver.url('/sealed'), events: ['*'] },
     });
     const secret: string = ep.body.secret;
-    const [row] = await gatewayRows(stack.env.GATEWAY_DATABASE_URL, 'SELECT * FROM webhook_endpoints WHERE id = $1', [
+    const [row] = await queryRows(stack.env.GATEWAY_DATABASE_URL, 'SELECT * FROM webhook_endpoints WHERE id = $1', [
       ep.body.id,
     ]);
     expect(row).not.toHaveProperty('secret');
@@ -78,7 +68,7 @@ describe('webhook secrets at rest', () => {
     const first = await stack.http('GET', '/v1/webhook-secret', { key });
     const rolled = await stack.http('POST', '/v1/webhook-secret/roll', { key });
     expect((await stack.http('GET', '/v1/webhook-secret', { key })).body.secret).toBe(rolled.body.secret);
-    const rows = await gatewayRows(
+    const rows = await queryRows(
       stack.env.GATEWAY_DATABASE_URL,
       'SELECT * FROM webhook_secrets WHERE merchant_code = $1',
       [m],

@@ -4,7 +4,8 @@ import { EventTypes } from '@app/contracts';
 import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
 import { TestStack } from '../support/stack';
 import { Attempt, emit } from './emit';
-import { selfSignedCert, until, WebhookReceiver } from './receiver';
+import { selfSignedCert, WebhookReceiver } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 
 // Real-time retries and restarts take seconds; Jest ignores testTimeout inside a project entry (default 5 s).
 jest.setTimeout(60_000);

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { CallerContext, EventType } from '@app/contracts';
 import { OutboxWriter } from '@app/outbox';
 
-/** Billing's domain events (DECISIONS §6) through the outbox, in the transaction of the change. */
+/** Billing's domain events (docs/events.md) through the outbox, in the transaction of the change. */
 @Injectable()
 export class BillingEvents {
   constructor(private readonly outbox: OutboxWriter) {}

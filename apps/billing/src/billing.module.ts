@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { natsSettingsOf } from '@app/config';
@@ -36,7 +36,8 @@ import { usageEntities, usageHandlers, usageProviders } from './usage/usage.wiri
 
 @Module({})
 export class BillingModule {
-  static forRoot(config: BillingConfig, logger: Logger, clock?: Clock): DynamicModule {
+  /** `overrides`: providers that replace the module's own of the same token (a test's fault injection). */
+  static forRoot(config: BillingConfig, logger: Logger, clock?: Clock, overrides: Provider[] = []): DynamicModule {
     return {
       module: BillingModule,
       imports: [
@@ -84,6 +85,7 @@ export class BillingModule {
         PaymentMethodUseCase,
         ...usageProviders,
         ...renewalProviders,
+        ...overrides,
       ],
     };
   }

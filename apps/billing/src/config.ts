@@ -30,13 +30,6 @@ export const billingEnv = {
     min: 1,
     max: 1000,
   }),
-  BILLING_FAULT_CRASH_AFTER_CHARGE: int(0, 'Tests only: the first N renewal charges stop before being recorded', {
-    min: 0,
-  }),
-  BILLING_FAULT_KILL_AFTER_CHARGE: int(0, 'Tests only: 1 makes the process SIGKILL itself after a renewal charge', {
-    min: 0,
-    max: 1,
-  }),
 };
 /** The parsed configuration, for the providers that need a value of it. */
 export const BILLING_CONFIG = Symbol('BILLING_CONFIG');

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Provider } from '@nestjs/common';
 import { DestinationStream } from 'pino';
 import { Clock } from '@app/clock';
 import { createLogger } from '@app/observability';
@@ -13,6 +13,8 @@ export interface StartBillingOptions {
   clock?: Clock;
   /** The process entry point: stop gracefully on SIGTERM/SIGINT, then exit. */
   stopOnSignals?: boolean;
+  /** Providers that replace the module's own of the same token: how a test injects a fault (test/support/faults.js). */
+  overrides?: Provider[];
 }
 
 export async function startBilling(o: StartBillingOptions = {}): Promise<INestApplication> {
@@ -20,7 +22,7 @@ export async function startBilling(o: StartBillingOptions = {}): Promise<INestAp
   const logger = createLogger({ app: 'billing', level: config.LOG_LEVEL, destination: o.logDestination });
   return bootstrapService({
     service: 'billing',
-    module: BillingModule.forRoot(config, logger, o.clock),
+    module: BillingModule.forRoot(config, logger, o.clock, o.overrides),
     httpPort: config.BILLING_HTTP_PORT,
     logger,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,

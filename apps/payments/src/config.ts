@@ -1,4 +1,4 @@
-import { commonEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, str, url } from '@app/config';
+import { commonEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, url } from '@app/config';
 
 export const paymentsEnv = {
   ...commonEnv,
@@ -28,9 +28,6 @@ export const paymentsEnv = {
     'How often acquirer calls whose request died before recording (older than ACQUIRER_TIMEOUT_MS) are resolved, in ms (0 turns it off)',
     { min: 0 },
   ),
-  PAYMENTS_TEST_CRASH_AT: str(undefined, 'Crash tests only: SIGKILL the process at this point of a purchase', {
-    pattern: /^(before_acquirer|after_acquirer)$/,
-  }),
   VAULT_KEYS: keyList(
     'Vault encryption keys as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
   ),

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Provider } from '@nestjs/common';
 import { DestinationStream } from 'pino';
 import { Clock } from '@app/clock';
 import { createLogger } from '@app/observability';
@@ -19,6 +19,8 @@ export interface StartPaymentsOptions {
    * place: that is how a test stands a misbehaving acquirer in for the sandbox.
    */
   connectors?: readonly Connector[];
+  /** Providers that replace the module's own of the same token: how a test injects a fault (test/support/faults.js). */
+  overrides?: Provider[];
 }
 
 export async function startPayments(o: StartPaymentsOptions = {}): Promise<INestApplication> {
@@ -26,7 +28,11 @@ export async function startPayments(o: StartPaymentsOptions = {}): Promise<INest
   const logger = createLogger({ app: 'payments', level: config.LOG_LEVEL, destination: o.logDestination });
   return bootstrapService({
     service: 'payments',
-    module: PaymentsModule.forRoot(config, logger, { clock: o.clock, connectors: o.connectors }),
+    module: PaymentsModule.forRoot(config, logger, {
+      clock: o.clock,
+      connectors: o.connectors,
+      overrides: o.overrides,
+    }),
     httpPort: config.PAYMENTS_HTTP_PORT,
     logger,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { natsSettingsOf } from '@app/config';
@@ -55,6 +55,8 @@ export interface PaymentsModuleOptions {
   clock?: Clock;
   /** Acquirer adapters served next to the built-in sandbox one (see ConnectorRegistry). */
   connectors?: readonly Connector[];
+  /** Providers that replace the module's own of the same token (a test's fault injection). */
+  overrides?: Provider[];
 }
 
 @Module({})
@@ -130,6 +132,7 @@ export class PaymentsModule {
         SandboxClockCopy,
         ClockAdvanceUseCase,
         ...extrasProviders(config),
+        ...(o.overrides ?? []),
       ],
     };
   }

@@ -1,6 +1,6 @@
 import { Environment } from '@app/contracts';
 
-/** Whose time: sandbox merchants can have their own clock (DECISIONS §7); production is always real time. */
+/** Whose time: sandbox merchants can have their own clock; production is always real time. */
 export interface ClockScope {
   merchantCode: string;
   environment: Environment;
@@ -50,7 +50,7 @@ export function sandboxOffsetOf(scope?: ClockScope): number {
 
 /**
  * The clock every app injects: the base clock (real time, or a test's ManualClock) plus the merchant's
- * sandbox offset when the scope carries one (DECISIONS §7). Production time is always the base clock's.
+ * sandbox offset when the scope carries one. Production time is always the base clock's.
  */
 export class SandboxOffsetClock extends Clock {
   constructor(readonly base: Clock) {

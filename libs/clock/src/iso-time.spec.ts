@@ -4,7 +4,7 @@ const at = (iso: string) => new Date(iso);
 const plus = (from: string, duration: string) => addIsoDuration(at(from), duration)?.toISOString() ?? null;
 
 describe('addIsoDuration', () => {
-  it('adds the durations DECISIONS §7 names', () => {
+  it('adds the durations a sandbox clock advance takes', () => {
     expect(plus('2024-03-10T10:00:00.000Z', 'P3D')).toBe('2024-03-13T10:00:00.000Z');
     expect(plus('2024-03-10T10:00:00.000Z', 'PT16M')).toBe('2024-03-10T10:16:00.000Z');
     expect(plus('2024-03-10T10:00:00.000Z', 'P1M')).toBe('2024-04-10T10:00:00.000Z');

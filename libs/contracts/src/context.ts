@@ -10,7 +10,7 @@ export interface CallerContext {
   environment: Environment;
   merchantCode: string;
   /**
-   * The merchant's integer id (DECISIONS §2), the `merchantId` plans and subscriptions report. Set by the
+   * The merchant's integer id, the `merchantId` plans and subscriptions report. Set by the
    * gateway on every keyed command; absent on keyless ones.
    */
   merchantId?: number;
@@ -19,7 +19,7 @@ export interface CallerContext {
   /** The request's Idempotency-Key header, when it carried one. */
   idempotencyKey?: string;
   /**
-   * Sandbox only: how far the merchant's sandbox clock runs ahead of real time, in ms (DECISIONS §7). The
+   * Sandbox only: how far the merchant's sandbox clock runs ahead of real time, in ms. The
    * gateway adds it to every sandbox command; a service's Clock adds it to "now" for this caller.
    */
   clockOffsetMs?: number;

@@ -1,4 +1,4 @@
-/** Stable error codes of the public API (DECISIONS §1) and the HTTP status each one maps to. */
+/** Stable error codes of the public API (docs/api.md, Errors) and the HTTP status each one maps to. */
 export const ErrorCodes = {
   VALIDATION_FAILED: 400,
   MERCHANT_CODE_REQUIRED: 400,

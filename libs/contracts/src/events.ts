@@ -1,6 +1,6 @@
 import type { Environment } from './context';
 
-/** The JetStream stream that captures every domain event (DECISIONS §6). */
+/** The JetStream stream that captures every domain event (docs/events.md). */
 export const EVENTS_STREAM = 'EVENTS';
 
 /** Every domain event type; the NATS subject of an event is its type. */

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { TextLimits } from './text-limits';
 
-/** `merchantCode` where it is optional (DECISIONS §1): needed only when the key maps to several merchants. */
+/** `merchantCode` where it is optional: needed only when the key maps to several merchants. */
 @TextLimits()
 export class MerchantQuery {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
@@ -12,7 +12,7 @@ export class MerchantQuery {
   merchantCode?: string;
 }
 
-/** The list convention of DECISIONS §1: newest first, `limit` 1–100 (default 20), `startingAfter` an id. */
+/** The list convention (docs/api.md): newest first, `limit` 1–100 (default 20), `startingAfter` an id. */
 @TextLimits()
 export class PageQuery extends MerchantQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })

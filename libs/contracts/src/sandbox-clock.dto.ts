@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { TextLimits } from './text-limits';
 
-/** POST /v1/sandbox/clock/advance: exactly one of `to` and `by` (DECISIONS §7). */
+/** POST /v1/sandbox/clock/advance: exactly one of `to` and `by`, else 400. */
 @TextLimits()
 export class AdvanceClockRequest {
   @ApiPropertyOptional({

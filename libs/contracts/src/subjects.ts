@@ -29,7 +29,7 @@ export const PaymentsSubjects = {
   list: 'cmd.payments.list',
   upsertConnection: 'cmd.payments.connections.upsert',
   listConnections: 'cmd.payments.connections.list',
-  /** A merchant's sandbox clock is being advanced: run the work due up to the new time (DECISIONS §7). */
+  /** A merchant's sandbox clock is being advanced: run the work due up to the new time. */
   clockAdvanced: 'cmd.payments.sandbox.clock-advanced',
   /** A vault token of the caller's merchant and environment (`{token}`): its card summary, or NOT_FOUND. */
   getToken: 'cmd.payments.token.get',

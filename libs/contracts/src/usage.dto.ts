@@ -14,7 +14,7 @@ import {
 import { IDEMPOTENCY_KEY_PATTERN } from './payments/idempotency';
 import { TextLimits } from './text-limits';
 
-/** Most events one batch may carry (DECISIONS §5). */
+/** Most events one batch may carry. */
 export const USAGE_BATCH_MAX = 1000;
 
 /** The fields of one usage event, in a single request and in a batch. */
@@ -84,7 +84,7 @@ export class UsageBatchRequest {
   events: unknown[];
 }
 
-/** The Usage event of SPEC.md. */
+/** A usage event as the API answers it. */
 export class UsageEventView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) subscriptionId: string;

@@ -4,7 +4,7 @@ import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import type { ClockScope } from '@app/clock';
 
 /**
- * A service's copy of merchants' sandbox clock offsets, written by each clock advance (DECISIONS §7). The
+ * A service's copy of merchants' sandbox clock offsets, written by each clock advance. The
  * gateway owns the clocks and sends the offset with every keyed command; this copy serves a service's keyless
  * paths (3DS resume and hosted pages in payments, the checkout in payment-links), where an object found by
  * its id, not a key, names the merchant.

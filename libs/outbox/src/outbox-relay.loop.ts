@@ -71,7 +71,7 @@ const RELEASE = statement(
  *   died, once their lease ran out) are claimed with FOR UPDATE SKIP LOCKED and a short lease.
  * Either way a live relay renews the lease while its batch is out, so concurrent relays (replicas) never publish
  * the same row at the same time and the rows of a relay that died are taken over within one lease; publishing
- * happens outside any transaction (STYLE §9); the message id is the event id, so a re-publish after a crash is
+ * happens outside any transaction; the message id is the event id, so a re-publish after a crash is
  * dropped by JetStream's duplicate window. `attempts` counts claims (a directly published row was born with 1).
  * Claims run on the loop: every OUTBOX_POLL_MS, and at once when a writer kicks it after its commit.
  */

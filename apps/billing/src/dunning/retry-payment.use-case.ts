@@ -12,7 +12,7 @@ import { toSubscriptionView } from '../subscription/subscription.view';
 import { checkRetry } from './dunning-policy';
 
 /**
- * POST /v1/subscription/{id}/retry-payment (DECISIONS §5): charges the open invoice of a past_due
+ * POST /v1/subscription/{id}/retry-payment: charges the open invoice of a past_due
  * subscription now. It takes the renewal lease (409 while the scheduler is charging it), uses the attempt
  * key of the invoice like the scheduler, counts in the invoice's paymentAttemptCount only and leaves the
  * dunning schedule alone. Success: 200, invoice paid, subscription active; a decline: 402, still past_due.

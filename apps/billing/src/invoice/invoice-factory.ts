@@ -19,7 +19,7 @@ export interface PaidInvoiceInput {
 
 /**
  * An invoice issued and paid at once by a charge that already succeeded, with its events. `lines` only when
- * the plan prices meters (SPEC: one base line, then one line per meter).
+ * the plan prices meters (one base line, then one line per meter).
  */
 export function paidInvoice(i: PaidInvoiceInput): { invoice: InvoiceEntity; events: EventType[] } {
   const invoice: InvoiceEntity = {

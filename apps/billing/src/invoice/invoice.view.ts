@@ -1,7 +1,7 @@
 import { InvoiceView } from '@app/contracts';
 import { InvoiceEntity } from './invoice.entity';
 
-/** `attempts` only on the single-invoice answer (DECISIONS §5). */
+/** `attempts` only on the single-invoice answer, never in lists. */
 export function toInvoiceView(i: InvoiceEntity, withAttempts = false): InvoiceView {
   const view: InvoiceView = {
     id: i.id,

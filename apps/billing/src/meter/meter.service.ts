@@ -39,7 +39,7 @@ const toMeterView = (m: MeterEntity): MeterView => ({
   createdAt: m.createdAt.toISOString(),
 });
 
-/** Usage meters (DECISIONS §5): code unique per merchant and environment, pricing validated. */
+/** Usage meters: code unique per merchant and environment, pricing validated. */
 @Injectable()
 export class MeterService {
   constructor(

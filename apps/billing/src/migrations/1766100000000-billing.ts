@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Plans, meters, subscriptions, invoices and the idempotency keys of billing (DECISIONS §5). Subscriptions
+ * Plans, meters, subscriptions, invoices and the idempotency keys of billing. Subscriptions
  * carry the columns the renewal scheduler claims rows by (`next_billing_date` per status, FOR UPDATE SKIP
  * LOCKED); one invoice per subscription period is a unique constraint.
  */

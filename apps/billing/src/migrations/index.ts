@@ -1,7 +1,7 @@
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
-import { CreateUsageEvents1766200000000 } from '../usage/usage.migration';
-import { RenewalLease1766300000000 } from '../renewal/renewal.migration';
 import { Billing1766100000000 } from './1766100000000-billing';
+import { CreateUsageEvents1766200000000 } from './1766200000000-usage-events';
+import { RenewalLease1766300000000 } from './1766300000000-renewal-lease';
 import { IdempotencyFingerprint1767300000000 } from './1767300000000-idempotency-fingerprint';
 
 /** Every migration of the billing database, in order. */

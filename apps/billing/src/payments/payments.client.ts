@@ -41,7 +41,7 @@ export interface TokenCharge {
 export type PresentCard = { cardData: CardDataDto } | { nonceData: NonceDataDto };
 
 /**
- * DECISIONS §3 "authentication required": a card that asks for a 3DS challenge cannot enrol without the
+ * "Authentication required": a card that asks for a 3DS challenge cannot enrol without the
  * cardholder's browser, so billing answers it as a decline (402) with this refusal.
  */
 export const AUTHENTICATION_REQUIRED: RefusalCodeDto = {

@@ -1,5 +1,5 @@
 /**
- * Billing periods (DECISIONS §5): calendar arithmetic in UTC with luxon, month-end anchored.
+ * Billing periods: calendar arithmetic in UTC with luxon, month-end anchored.
  *
  * - `periodBoundary(anchor, interval, intervalCount, n)`: the start of period `n` (0 = the anchor), always
  *   computed from the anchor (Jan 31 → Feb 28/29 → Mar 31 → Apr 30), never by stepping from the previous

@@ -4,7 +4,7 @@ import { bigintNumber } from '@app/database';
 
 @Entity('plans')
 export class PlanEntity {
-  /** From the `plans_id_seq` sequence: plan ids are integers (SPEC). */
+  /** From the `plans_id_seq` sequence: plan ids are integers on the wire. */
   @PrimaryColumn({ type: 'bigint', transformer: bigintNumber }) id: number;
   @Column({ name: 'merchant_code', type: 'text' }) merchantCode: string;
   @Column('text') environment: Environment;

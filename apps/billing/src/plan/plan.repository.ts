@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Scope } from '../scope';
 import { PlanEntity } from './plan.entity';
 
-/** Subscriptions that count as subscribers of a plan (DECISIONS §5). */
+/** Subscriptions that count as subscribers of a plan: every one not cancelled or completed. */
 const LIVE = `status NOT IN ('cancelled', 'completed')`;
 
 @Injectable()

@@ -18,7 +18,7 @@ import { toPlanListItem, toPlanView } from './plan.view';
 
 const countries = (list?: string[]): string[] => [...new Set((list ?? []).map((c) => c.toUpperCase()))].sort();
 
-/** Plans (DECISIONS §5): create with defaults, patch the mutable fields, archive, look up, list. */
+/** Plans: create with defaults, patch the mutable fields, archive, look up, list. */
 @Injectable()
 export class PlanService {
   constructor(

@@ -1,5 +1,5 @@
 /**
- * Meter pricing of DECISIONS §5.
+ * Meter pricing: how a period's billable quantity of a meter becomes an amount.
  *
  * - `Pricing`: `{scheme: 'per_unit', unitAmount}` | `{scheme: 'package', packageSize, packageAmount}` |
  *   `{scheme: 'graduated' | 'volume', tiers: [{upTo: int | null, unitAmount, flatAmount?}]}`.

@@ -1,5 +1,5 @@
 /**
- * Change-plan proration of DECISIONS §5, exact:
+ * Change-plan proration, exact:
  * `prorationDelta({oldAmount, newAmount, periodStart, periodEnd, now, newInterval, newIntervalCount})` =
  * round_half_up(newAmount × remaining / newLen − oldAmount × remaining / oldLen), where remaining =
  * periodEnd − now, oldLen = periodEnd − periodStart and newLen = one period of the new plan starting at

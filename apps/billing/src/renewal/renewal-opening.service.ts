@@ -46,7 +46,7 @@ class OpeningWrites {
  * retry, or a step that died after opening it) or a new one for the next period, with the closing period's
  * usage rated and the period closed to late usage. One short pipelined transaction for the whole batch: a
  * handful of statements whatever its size, each subscription decided in memory through the transition
- * tables. No payments call here (STYLE §9): the caller makes them after commit.
+ * tables. No payments call here: the caller makes them after commit.
  */
 @Injectable()
 export class RenewalOpeningService {

@@ -37,7 +37,7 @@ const approved = (p: Pick<PaymentResponse, 'status'>): boolean => p.status === '
 /**
  * Transaction 2 of a step: the payments answer recorded on the invoice and the subscription, through both
  * transition tables, and the lease released. Success pays the invoice and (re)activates; a decline starts or
- * continues dunning (DECISIONS §5). An attempt recorded already (the same key answered twice) changes nothing.
+ * continues dunning (dunning/). An attempt recorded already (the same key answered twice) changes nothing.
  */
 @Injectable()
 export class RenewalOutcomeService {

@@ -9,6 +9,7 @@ import { BILLING_CONFIG, BillingConfig } from '../config';
 import { Charge, PaymentsClient } from '../payments/payments.client';
 import type { Scope } from '../scope';
 import { attemptKey, ChargeAttempt } from './charge-attempt';
+import { InjectedCrash, RenewalFaults } from './renewal-faults';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { AttemptMode } from '../dunning/dunning-policy';
 import { ChargedAttempt, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
@@ -18,16 +19,14 @@ import { DueRow, RenewalRepository } from './renewal.repository';
 export type StepTime = (row: DueRow) => Date;
 
 /**
- * Runs the scheduler's steps (DECISIONS §5): claim due subscriptions under a lease (SKIP LOCKED, any number
- * of replicas), then for the claimed batch three parts, never a transaction across a NATS call (STYLE §9):
+ * Runs the scheduler's steps (docs/api.md): claim due subscriptions under a lease (SKIP LOCKED, any number
+ * of replicas), then for the claimed batch three parts, never a transaction across a NATS call:
  * open (one transaction for the batch), charge each through payments with its attempt's key (up to
  * RENEWAL_CONCURRENCY at once), record (one transaction for the batch). A step that dies between the charge
  * and the record leaves its lease to run out; the next claim repeats the call with the same key.
  */
 @Injectable()
 export class RenewalRunner {
-  private crashesLeft: number;
-
   constructor(
     private readonly renewals: RenewalRepository,
     private readonly opening: RenewalOpeningService,
@@ -36,9 +35,8 @@ export class RenewalRunner {
     private readonly clock: Clock,
     @Inject(BILLING_CONFIG) private readonly config: BillingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.crashesLeft = config.BILLING_FAULT_CRASH_AFTER_CHARGE;
-  }
+    private readonly faults: RenewalFaults,
+  ) {}
 
   /**
    * One claim of up to RENEWAL_BATCH due rows, run to its end (a step's failure is logged and left to its
@@ -141,13 +139,9 @@ export class RenewalRunner {
     );
   }
 
-  /** Fault injection for the crash tests: a real process dies here, between the charge and its record. */
+  /** Between a charge and its record: where the crash tests (RenewalFaults) stop the process. */
   private afterCharge(payment: PaymentResponse | null): PaymentResponse | null {
-    if (payment && this.config.BILLING_FAULT_KILL_AFTER_CHARGE) process.kill(process.pid, 'SIGKILL');
-    if (payment && this.crashesLeft > 0) {
-      this.crashesLeft -= 1;
-      throw new InjectedCrash();
-    }
+    if (payment) this.faults.afterCharge();
     return payment;
   }
 
@@ -203,13 +197,6 @@ export class RenewalRunner {
       ...(a.merchantId !== null ? { merchantId: a.merchantId } : {}),
       ...(a.environment === 'sandbox' && offset > 0 ? { clockOffsetMs: offset } : {}),
     };
-  }
-}
-
-/** The test-only fault (BILLING_FAULT_CRASH_AFTER_CHARGE): behaves as a process that died after the charge. */
-class InjectedCrash extends Error {
-  constructor() {
-    super('Injected crash between the charge and its record (BILLING_FAULT_CRASH_AFTER_CHARGE)');
   }
 }
 

@@ -4,6 +4,7 @@ import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
 import { BillingClockAdvanceHandler } from '../sandbox-clock/clock-advance.handler';
 import { BillingClockAdvanceUseCase } from '../sandbox-clock/clock-advance.use-case';
 import { RenewalLoop } from '../scheduler/renewal.loop';
+import { RenewalFaults } from './renewal-faults';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { RenewalOutcomeService } from './renewal-outcome.service';
 import { RenewalRunner } from './renewal-runner.service';
@@ -16,6 +17,7 @@ export const renewalProviders = [
   RenewalOpeningService,
   RenewalOutcomeService,
   RenewalRunner,
+  RenewalFaults,
   RenewalLoop,
   ForcedAttempt,
   RetryPaymentUseCase,

@@ -13,10 +13,10 @@ import { RenewalRepository } from '../renewal/renewal.repository';
 const LEASED_POLL_MS = 50;
 
 /**
- * A merchant's sandbox clock is moving to `to` (DECISIONS §7): before answering, run every billing step of
+ * A merchant's sandbox clock is moving to `to`: before answering, run every billing step of
  * that sandbox due by then, each as of its own due instant (payments' "now" included), earliest first, a
  * subscription's steps one after another (a P3M advance of a monthly plan renews three times). Unlike
- * `runDueInTimeOrder` no transaction spans a round: each step is claim, charge, record (STYLE §9). Rows
+ * `runDueInTimeOrder` no transaction spans a round: each step is claim, charge, record. Rows
  * leased by the periodic loop or another replica are waited for, so the advance answers only once all of
  * its due work is done. Running it twice is harmless: done steps are no longer due. The command's bound
  * (maxWork, deadline) stops it between rounds; the answer then says work is left, and the clock stays.

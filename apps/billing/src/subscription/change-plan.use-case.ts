@@ -21,7 +21,7 @@ import { SubscriptionRepository } from './subscription.repository';
 import { toSubscriptionView } from './subscription.view';
 
 /**
- * POST /v1/subscription/{id}/change-plan (DECISIONS §5). `next_billing` records `pendingPlanId`. `now`
+ * POST /v1/subscription/{id}/change-plan. `next_billing` records `pendingPlanId`. `now`
  * switches at once: on an active subscription the prorated delta of the rest of the current period is
  * computed; a positive one (upgrade) is charged as a merchant-initiated transaction with its own invoice
  * (a decline is 402 and changes nothing), a downgrade is not refunded. The current period keeps its end.

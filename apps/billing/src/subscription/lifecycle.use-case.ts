@@ -20,7 +20,7 @@ import { toSubscriptionView } from './subscription.view';
 type LifecycleVerb = 'cancel' | 'pause' | 'resume';
 
 /**
- * Cancel, pause and resume (DECISIONS §5): one transaction, the row locked, the change through the
+ * Cancel, pause and resume: one transaction, the row locked, the change through the
  * transition table; with `propagateLifecycle` the children follow their parent (those whose state allows
  * it). Cancel voids open invoices. The Idempotency-Key's answer is recorded in that same transaction, so a
  * replay (cancel twice with one key) answers the first 200.

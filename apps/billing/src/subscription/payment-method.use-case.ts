@@ -34,7 +34,7 @@ import { toSubscriptionView } from './subscription.view';
 type Recovery = { kind: 'verify' } | { kind: 'open_invoice'; invoice: InvoiceEntity } | { kind: 'new_period' };
 
 /**
- * POST /v1/subscription/{id}/payment-method (DECISIONS §5): the card is replaced through a new CIT. An
+ * POST /v1/subscription/{id}/payment-method: the card is replaced through a new CIT. An
  * active, trialing, paused or pending subscription only verifies and stores it; a past_due one pays its open
  * invoice with it, a suspended one a new period starting now, and either becomes active. A decline is 402
  * and changes nothing.

@@ -18,7 +18,7 @@ export interface InitialSchedule {
 }
 
 /**
- * Status and dates at creation (DECISIONS §5): a future `startAt` → pending (a trial starts at startAt);
+ * Status and dates at creation: a future `startAt` → pending (a trial starts at startAt);
  * a plan trial → trialing, first charge at trialEnd; otherwise active with cycle 1 charged now.
  */
 export function initialSchedule(plan: PlanEntity, now: Date, startAt?: Date): InitialSchedule {

@@ -13,7 +13,7 @@ const STATES: SubscriptionState[] = ['new', ...SUBSCRIPTION_STATUSES];
 const TRIGGERS = SUBSCRIPTION_MACHINE.events;
 
 describe('subscription transition table', () => {
-  it('cancel is allowed from every non-terminal state and refused from cancelled and completed (DECISIONS §5)', () => {
+  it('cancel is allowed from every non-terminal state and refused from cancelled and completed', () => {
     expect(STATES.filter((s) => canTransition(s, 'cancel'))).toEqual([
       'pending',
       'trialing',

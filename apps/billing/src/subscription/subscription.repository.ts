@@ -74,7 +74,7 @@ export class SubscriptionRepository {
       .getMany();
   }
 
-  /** Newest first (ids are UUID v7), with the DECISIONS §5 filters. */
+  /** Newest first (ids are UUID v7), filtered by plan, status and customer email. */
   list(scope: Scope, f: SubscriptionFilters): Promise<SubscriptionEntity[]> {
     const qb = this.db
       .getRepository(SubscriptionEntity)

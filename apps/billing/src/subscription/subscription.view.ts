@@ -5,7 +5,7 @@ import { SubscriptionEntity } from './subscription.entity';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** The Subscription of SPEC; `plan` embedded on single-subscription answers and in events. */
+/** A subscription as the API answers it; `plan` embedded on single-subscription answers and in events. */
 export function toSubscriptionView(s: SubscriptionEntity, plan?: PlanEntity): SubscriptionView {
   const view: SubscriptionView = {
     id: s.id,

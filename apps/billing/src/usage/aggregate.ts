@@ -1,5 +1,5 @@
 /**
- * Rating a meter's usage for one period (DECISIONS §5, billed in arrears on the renewal invoice).
+ * Rating a meter's usage for one period (billed in arrears on the renewal invoice).
  *
  * - `aggregate(mode, events)`: `sum` of the quantities, `count` of the events, `max` quantity, or `last`: the
  *   quantity of the latest `occurredAt`, ties broken by the greater `seq` (a UUID v7 id sorts by insertion).

@@ -44,7 +44,7 @@ interface Pending {
 }
 
 /**
- * Records metered usage (DECISIONS §5), one event or a batch of up to 1,000 alike: per event the answer a
+ * Records metered usage (docs/api.md, Usage), one event or a batch of up to 1,000 alike: per event the answer a
  * single request would get. A batch costs one lookup and one multi-row INSERT, whatever its size.
  * Idempotent on (meter, key): a replay answers the recorded event with `duplicate: true`; the same key with
  * another subscription, quantity or occurredAt is 422 IDEMPOTENCY_KEY_REUSED.
@@ -170,7 +170,7 @@ function decide(open: Pending[], lookup: UsageLookup, now: Date, keyParam: strin
   }
 }
 
-/** Why a new event cannot be recorded, checked in the order of DECISIONS §1 (existence, input, state). */
+/** Why a new event cannot be recorded, checked in the API's order: existence, then input, then state. */
 function refusal(p: Pending, lookup: UsageLookup, meterId: string | undefined, now: Date): DomainError | undefined {
   const subscription = lookup.subscriptions.get(p.candidate.subscriptionId);
   if (!subscription) return DomainError.notFound('subscription', 'subscriptionId');

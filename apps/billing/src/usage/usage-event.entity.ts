@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintNumber } from '@app/database';
 
 /**
- * One reported usage event (DECISIONS §5). It belongs to a subscription and a meter, which carry the merchant
+ * One reported usage event. It belongs to a subscription and a meter, which carry the merchant
  * and environment; `id` is a UUID v7, so it also orders events recorded at the same `occurredAt` (the tie
  * break of the `last` aggregation). `idempotencyKey` is unique per meter.
  */

@@ -36,7 +36,7 @@ import {
   MerchantResponse,
 } from './admin.dto';
 
-/** Operators' API (DECISIONS §2): merchants and their keys. */
+/** Operators' API, on the internal port with ADMIN_TOKEN (docs/api.md): merchants and their keys. */
 @ApiTags('admin')
 @ApiBearerAuth('adminToken')
 @UseGuards(AdminGuard)

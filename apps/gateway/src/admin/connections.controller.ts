@@ -24,7 +24,7 @@ import { MerchantsService } from '../auth/merchants.service';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { AdminGuard } from './admin.guard';
 
-/** Operators' API for a merchant's routing connections (DECISIONS §2); they live in the payments service. */
+/** Operators' API for a merchant's routing connections; they live in the payments service. */
 @ApiTags('admin')
 @ApiBearerAuth('adminToken')
 @UseGuards(AdminGuard)

@@ -8,12 +8,12 @@ import { Principal } from './principal';
 import { RateLimiter } from './rate-limiter';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
-/** Recognizes a validly signed SDK client token: one on a server route is 403, not 401 (DECISIONS §1). */
+/** Recognizes a validly signed SDK client token: one on a server route is 403, not 401. */
 export const CLIENT_TOKEN_CHECK = Symbol('CLIENT_TOKEN_CHECK');
 export type ClientTokenCheck = (credential: string) => Promise<boolean>;
 
 /**
- * Private keys only (DECISIONS §2): 401 AUTH_MISSING without a credential, 401 AUTH_INVALID for another
+ * Private keys only: 401 AUTH_MISSING without a credential, 401 AUTH_INVALID for another
  * scheme or a bad key, 403 AUTH_INSUFFICIENT_SCOPE for a public key. Keys in the query string or body are
  * never accepted: only the header is looked at.
  */

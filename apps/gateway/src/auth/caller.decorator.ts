@@ -12,9 +12,10 @@ const MERCHANT_CODE_MAX = TEXT_LIMITS.MerchantQuery.merchantCode;
 /**
  * The merchant a request acts for: `merchantCode` from the body (or query on GET) must be one of the key's
  * merchants (403 MERCHANT_MISMATCH); without it, a single-merchant key implies its merchant and a
- * multi-merchant key is refused with 400 MERCHANT_CODE_REQUIRED. On a route where SPEC marks it required
- * (`o.merchantCodeRequired`), its absence is 400 VALIDATION_FAILED whatever the key (DECISIONS §1): the body's
- * own validation would say so, but the caller is resolved before the body pipe answers.
+ * multi-merchant key is refused with 400 MERCHANT_CODE_REQUIRED. On a route that requires it
+ * (`o.merchantCodeRequired`), its absence is 400 VALIDATION_FAILED whatever the key, as for any missing
+ * required field: the body's own validation would say so, but the caller is resolved before the body pipe
+ * answers.
  */
 export function resolveCaller(
   principal: Principal,
@@ -63,11 +64,11 @@ export function resolveCaller(
 }
 
 export interface CallerOptions {
-  /** SPEC's table marks `merchantCode` required on this route. */
+  /** The API reference marks `merchantCode` required on this route (capture, refund, a subscription's GET, …). */
   merchantCodeRequired?: boolean;
 }
 
-/** For a route whose SPEC table marks `merchantCode` required: `@Caller(REQUIRES_MERCHANT_CODE)`. */
+/** For a route whose reference marks `merchantCode` required: `@Caller(REQUIRES_MERCHANT_CODE)`. */
 export const REQUIRES_MERCHANT_CODE: CallerOptions = { merchantCodeRequired: true };
 
 /** The caller of a merchant route's request: its key, and `merchantCode` from the body (or query on GET). */

@@ -42,7 +42,7 @@ describe('resolveCaller', () => {
     const principal = { ...key(['a', 'b']), merchantIds: { a: 1, b: 2 } };
     expect(resolveCaller(principal, 'r', 'b')).toMatchObject({ merchantCode: 'b', merchantId: 2 });
   });
-  it('where SPEC marks merchantCode required, its absence is VALIDATION_FAILED for any key', () => {
+  it('where a route requires merchantCode, its absence is VALIDATION_FAILED for any key', () => {
     const required = { merchantCodeRequired: true };
     expect(codeOf(() => resolveCaller(key(['a', 'b']), 'r', undefined, required))).toBe('VALIDATION_FAILED');
     expect(codeOf(() => resolveCaller(key(['a']), 'r', '', required))).toBe('VALIDATION_FAILED');

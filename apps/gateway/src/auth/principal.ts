@@ -7,7 +7,7 @@ export interface Principal {
   type: KeyType;
   environment: Environment;
   merchantCodes: string[];
-  /** Merchant code → the merchant's integer id (DECISIONS §2), carried in the command context. */
+  /** Merchant code → the merchant's integer id (the gateway's sequence), carried in the command context. */
   merchantIds?: Readonly<Record<string, number>>;
 }
 

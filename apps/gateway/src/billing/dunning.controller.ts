@@ -6,7 +6,7 @@ import { PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { BillingErrorResponses } from './billing-errors';
 
-/** The merchant's side of dunning (DECISIONS §5): a payment attempt forced now on a past_due subscription. */
+/** The merchant's side of dunning: a payment attempt forced now on a past_due subscription. */
 @ApiTags('billing')
 @Controller('v1/subscription')
 @PrivateRoute()

@@ -19,7 +19,7 @@ import { BillingErrorResponses, planIdOf } from './billing-errors';
 
 const NO_PLAN = 'No such plan for this merchant and environment';
 
-/** Plans and usage meters (DECISIONS §5), served by the billing service. */
+/** Plans and usage meters (docs/api.md, Subscriptions and billing), served by the billing service. */
 @ApiTags('billing')
 @Controller('v1/subscription')
 @PrivateRoute()

@@ -25,7 +25,7 @@ const NO_SUBSCRIPTION = 'No such subscription for this merchant and environment'
 const IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS (Retry-After: 1)';
 const REUSED = 'IDEMPOTENCY_KEY_REUSED';
 
-/** Subscriptions, their operations and invoices (DECISIONS §5), served by the billing service. */
+/** Subscriptions, their operations and invoices (docs/api.md), served by the billing service. */
 @ApiTags('billing')
 @Controller('v1/subscription')
 @PrivateRoute()

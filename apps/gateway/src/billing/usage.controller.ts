@@ -14,7 +14,7 @@ import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { BillingErrorResponses } from './billing-errors';
 
-/** Metered usage (DECISIONS §5), recorded by the billing service and billed in arrears at renewal. */
+/** Metered usage (docs/api.md, Usage), recorded by the billing service and billed in arrears at renewal. */
 @ApiTags('billing')
 @Controller('v1/subscription/usage')
 export class UsageController {

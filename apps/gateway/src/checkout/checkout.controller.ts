@@ -33,7 +33,7 @@ import { CardTestingDefence } from './card-testing';
 import { toPayerError, toPayerResult } from './payer-result';
 
 /**
- * The hosted checkout of a payment link (DECISIONS §4) and its keyless, link-scoped payment routes. The page
+ * The hosted checkout of a payment link (docs/api.md) and its keyless, link-scoped payment routes. The page
  * gets a client token bound to its link; paying takes that token, so a token of another link is refused.
  */
 @ApiTags('checkout')

@@ -23,7 +23,7 @@ import { apmPage, challengePage } from './pages';
 
 /**
  * Hosted pages the cardholder's browser opens from `actionRequired.url`. No key: the session id in the path
- * is the credential (DECISIONS §2), and the service scopes everything by the session.
+ * is the credential, and the service scopes everything by the session.
  */
 @ApiTags('hosted pages')
 @Controller('v1')

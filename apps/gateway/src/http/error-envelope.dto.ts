@@ -9,7 +9,7 @@ export class ErrorBody {
   @ApiProperty({ description: 'Equals the X-Request-Id response header' }) requestId: string;
 }
 
-/** The body of every non-2xx answer (DECISIONS §1). */
+/** The body of every non-2xx answer (docs/api.md, Errors). */
 export class ErrorEnvelope {
   @ApiProperty({ type: ErrorBody }) error: ErrorBody;
 }

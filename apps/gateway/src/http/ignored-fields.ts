@@ -24,7 +24,7 @@ export function knownProperties(type: Ctor): Map<string, Ctor | undefined> {
 
 /**
  * Paths of the fields in `value` that `type` does not declare ("browserInfo", "card.wallet"): they are
- * ignored, never an error, and named back in the X-Ignored-Fields header (DECISIONS §1).
+ * ignored, never an error, and named back in the X-Ignored-Fields header (docs/api.md).
  */
 export function unknownFieldPaths(type: Ctor, value: unknown, prefix = ''): string[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return [];

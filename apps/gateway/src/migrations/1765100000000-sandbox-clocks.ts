@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Each merchant's sandbox clock (DECISIONS §7), as its offset from real time. No row: the clock is real time.
+ * Each merchant's sandbox clock, as its offset from real time. No row: the clock is real time.
  * An advance locks the row (FOR UPDATE), so two advances of one merchant run one after the other.
  */
 export class SandboxClocks1765100000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Each merchant account's integer `merchantId` (DECISIONS §2), the id plans and subscriptions report. A
+ * Each merchant account's integer `merchantId`, the id plans and subscriptions report. A
  * sequence numbers the existing merchants (in no particular order) and every new one at creation.
  */
 export class MerchantIds1766000000000 implements MigrationInterface {

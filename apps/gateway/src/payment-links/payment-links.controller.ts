@@ -15,7 +15,7 @@ import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { PaymentErrorResponses } from '../payments/payment-errors';
 
-/** Payment links (SPEC "Payment link", DECISIONS §4), forwarded to the payment-links service. */
+/** Payment links (docs/api.md, Payment links and checkout), forwarded to the payment-links service. */
 @ApiTags('payment links')
 @Controller('v1/payment-link')
 export class PaymentLinksController {

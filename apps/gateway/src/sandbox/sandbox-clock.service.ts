@@ -29,7 +29,7 @@ export interface AdvanceLimits {
 }
 
 /**
- * The merchants' sandbox clocks (DECISIONS §7). A clock is real time plus an offset that only grows; the
+ * The merchants' sandbox clocks (docs/api.md, Sandbox clock). A clock is real time plus an offset that only grows; the
  * gateway owns it and puts it into every sandbox command it forwards (SandboxClockRpcClient).
  */
 @Injectable()
@@ -52,7 +52,7 @@ export class SandboxClockService {
    * Moves the merchant's clock. Every service with time-driven work runs what falls due up to the new time,
    * then the new offset is saved if no other advance landed meanwhile; if one did, this one starts again from
    * that one's time (the due work it already ran stays done: each piece is stamped with its own due time and
-   * running it twice does nothing). No transaction is open while the services work (STYLE §9). If a service
+   * running it twice does nothing). No transaction is open while the services work. If a service
    * fails or times out, or stops at its bound of work, nothing is saved and the clock has not moved; retrying
    * the advance goes on with it.
    */

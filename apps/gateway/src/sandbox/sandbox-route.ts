@@ -16,6 +16,6 @@ export class SandboxOnlyGuard implements CanActivate {
   }
 }
 
-/** A sandbox simulation route: sandbox private key only (DECISIONS §3). */
+/** A sandbox simulation route: sandbox private key only (a production key gets 403). */
 export const SandboxRoute = (): MethodDecorator & ClassDecorator =>
   applyDecorators(PrivateRoute(), UseGuards(SandboxOnlyGuard));

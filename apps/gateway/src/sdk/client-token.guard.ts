@@ -25,7 +25,7 @@ import { ClientTokenClaims, ClientTokens } from './client-tokens.service';
 type SdkRequest = FastifyRequest & { clientToken?: ClientTokenClaims };
 
 /**
- * The browser SDK routes take a client token only (DECISIONS §2): 401 AUTH_MISSING without a credential,
+ * The browser SDK routes take a client token only: 401 AUTH_MISSING without a credential,
  * 401 AUTH_INVALID for a bad, expired or orphaned token (its minting key revoked), 403
  * AUTH_INSUFFICIENT_SCOPE for a valid API key of either type.
  */

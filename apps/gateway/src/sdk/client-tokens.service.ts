@@ -14,7 +14,7 @@ export interface ClientTokenOptions {
   production: boolean;
 }
 
-/** SPEC Limits: a client token lives 30 minutes. */
+/** A client token lives 30 minutes. */
 export const CLIENT_TOKEN_TTL_MS = 30 * 60 * 1000;
 const ISSUER = 'payments-gateway';
 const AUDIENCE = 'sdk';
@@ -46,7 +46,7 @@ export interface LinkTokenScope {
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /**
- * Client tokens for the browser SDK (SPEC "Client token flow", DECISIONS §2): HS256 JWTs signed by the
+ * Client tokens for the browser SDK (docs/api.md, 3DS, client tokens and nonces): HS256 JWTs signed by the
  * gateway. A token names the merchant, environment and the private key that minted it (no public key record
  * is involved: the token itself is the browser's credential), and the checkout details it was minted for.
  */

@@ -105,7 +105,7 @@ const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType"
 
 /**
  * The delivery log. Scheduling uses the database clock (real time, shared by every replica), never the
- * sandbox clock: webhook retry timing is real time in both environments (DECISIONS §7).
+ * sandbox clock: webhook retry timing is real time in both environments (docs/webhooks.md).
  */
 @Injectable()
 export class WebhookDeliveriesRepository {

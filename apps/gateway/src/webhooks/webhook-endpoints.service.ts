@@ -54,7 +54,7 @@ export const toDeliveryView = (a: AttemptRow): WebhookDeliveryResponse => ({
   error: a.error,
 });
 
-/** Merchant webhook endpoints, their delivery log and the account signing secret (DECISIONS §6). */
+/** Merchant webhook endpoints, their delivery log and the account signing secret (docs/webhooks.md). */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(

@@ -23,7 +23,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /**
  * One HTTPS POST of a signed envelope. The target is resolved and checked (SSRF) right before the request and
  * the socket is pinned to the checked addresses. Redirects are not followed: a 3xx is a failed attempt.
- * Webhook timing is real time in both environments (DECISIONS §7), so this reads the system clock on purpose.
+ * Webhook timing is real time in both environments (docs/webhooks.md), so this reads the system clock on purpose.
  */
 @Injectable()
 export class WebhookSender {

@@ -20,7 +20,7 @@ import { PaymentsClient } from './payments.client';
 import { SandboxClockCopy } from '@app/database';
 
 /**
- * The keyless checkout paths (the link id is the credential, DECISIONS §2): what the hosted page shows, paying
+ * The keyless checkout paths (the link id is the credential): what the hosted page shows, paying
  * a link with an SDK nonce through payments (or enrolling through billing), and finishing a 3DS payment. The
  * link's merchant, environment and sandbox clock come from the link, never from the caller.
  */

@@ -11,7 +11,7 @@ import { PaymentLinkRepository, Scope } from '../link/payment-link.repository';
 const BATCH = 100;
 
 /**
- * A link moves to `expired` when its `expiresAt` passes (DECISIONS §4): on read (a link read after its expiry
+ * A link moves to `expired` when its `expiresAt` passes: on read (a link read after its expiry
  * is expired then, its event stamped with the expiry instant), by a periodic sweep (FOR UPDATE SKIP LOCKED,
  * so replicas never expire one twice; LinkExpiryLoop), and by a sandbox clock advance (each as of its own
  * expiry).

@@ -28,7 +28,7 @@ function refusal(f: () => unknown): { code: string; param?: string } {
   throw new Error('expected a refusal');
 }
 
-describe('link terms (DECISIONS §4)', () => {
+describe('link terms', () => {
   it('defaults: one-time, fixed, single use, 24 hours', () => {
     expect(linkTerms({ amount: usd(500) } as CreatePaymentLinkRequest, NOW)).toEqual({
       type: 'one-time',

@@ -2,10 +2,10 @@ import { AmountMode, CheckoutPlanView, CreatePaymentLinkRequest, LinkPlanAnswer,
 import { DomainError } from '@app/errors';
 import { Amount, assertCurrency } from '@app/money';
 
-/** DECISIONS §4: a single-use link expires 24 hours after creation unless it says otherwise. */
+/** A single-use link expires 24 hours after creation unless it says otherwise. */
 export const SINGLE_USE_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** The terms of a new link after the defaults and rules of DECISIONS §4. */
+/** The terms of a new link after its defaults and rules (see `linkTerms`). */
 export interface LinkTerms {
   type: LinkType;
   amountMode: AmountMode;
@@ -23,7 +23,7 @@ export interface LinkTerms {
 
 const blank = (v: string | undefined): string | null => (v === undefined || v === '' ? null : v);
 
-/** Free-text fields: an empty string means "none" (DECISIONS §1). */
+/** Free-text fields: an empty string means "none", as if left out. */
 export function freeText(r: CreatePaymentLinkRequest) {
   return {
     title: blank(r.title),

@@ -22,7 +22,7 @@ import { PaymentLinkRepository } from './payment-link.repository';
 /** The operation an Idempotency-Key on link creation is recorded under. */
 export const LINK_CREATE = 'payment_link.create';
 
-/** Create, read, list and cancel links (SPEC "Payment link", DECISIONS §4) for a merchant's key. */
+/** Create, read, list and cancel links (docs/api.md, Payment links and checkout) for a merchant's key. */
 @Injectable()
 export class LinksService {
   constructor(
@@ -39,7 +39,7 @@ export class LinksService {
     const { merchantCode: _m, ...request } = body;
     const earlier = await this.idempotency.earlierAnswer<PaymentLinkResponse>(ctx, LINK_CREATE, request);
     if (earlier) return earlier;
-    // Billing is asked before any transaction opens (STYLE §9).
+    // Billing is asked before any transaction opens: nothing calls out inside one.
     let plan: LinkPlanAnswer | undefined;
     if (body.type === 'subscription' && body.subscriptionPlanId !== undefined) {
       plan = await this.billing.plan(ctx, body.subscriptionPlanId);

@@ -6,7 +6,7 @@ import { bigintNumber } from '@app/database';
 export class PaymentLinkEntity {
   @PrimaryColumn('uuid') id: string;
   @Column({ name: 'merchant_code', type: 'text' }) merchantCode: string;
-  /** The merchant's integer id (DECISIONS §2), carried into the keyless pay path's commands. */
+  /** The merchant's integer id, carried into the keyless pay path's commands. */
   @Column({ name: 'merchant_id', type: 'bigint', nullable: true, transformer: bigintNumber }) merchantId: number | null;
   @Column('text') environment: Environment;
   @Column('text') type: LinkType;

@@ -66,7 +66,7 @@ export class PaymentLinkRepository {
     return link;
   }
 
-  /** Newest first (DECISIONS §1); `startingAfter` is the last id of the previous page. */
+  /** Newest first, like every list; `startingAfter` is the last id of the previous page. */
   list(scope: Scope, o: { limit: number; startingAfter?: string; status?: LinkStatus }): Promise<PaymentLinkEntity[]> {
     const q = this.db
       .getRepository(PaymentLinkEntity)

@@ -11,7 +11,7 @@ function amountOf(link: PaymentLinkEntity): PaymentLinkResponse['amount'] {
   return { currency: link.currency, ...opt('value', link.amountValue), exponent: link.exponent };
 }
 
-/** SPEC "Payment link" as the API answers it (and as `data` of its events). */
+/** A payment link as the API answers it (and as `data` of its events). */
 export function toLinkResponse(link: PaymentLinkEntity, baseUrl: string): PaymentLinkResponse {
   return {
     id: link.id,

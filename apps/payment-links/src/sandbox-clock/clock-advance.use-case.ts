@@ -10,7 +10,7 @@ import { sandboxAdvanceScope } from '@app/platform';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 
 /**
- * A merchant's sandbox clock is moving (DECISIONS §7): expire that sandbox's links due by the new time, each
+ * A merchant's sandbox clock is moving: expire that sandbox's links due by the new time, each
  * as of its expiry, before answering. Running it twice does nothing more (expired links are no longer due).
  */
 @Injectable()

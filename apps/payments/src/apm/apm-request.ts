@@ -19,7 +19,7 @@ export function abaRoutingValid(routing: string): boolean {
 }
 
 /**
- * The `apm` object of a purchase for its `paymentMethod` (DECISIONS §3): pix `{payerDocument?,
+ * The `apm` object of a purchase for its `paymentMethod`: pix `{payerDocument?,
  * expiresInSeconds?}`, boleto `{payerDocument, payerName, dueDate?}`, ach `{accountHolderName, accountNumber,
  * routingNumber, accountType}`; 400 VALIDATION_FAILED naming `apm.<field>` otherwise.
  */

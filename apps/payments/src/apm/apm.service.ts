@@ -27,7 +27,7 @@ export interface ApmInstructions {
 
 const ACTION_TYPE: Record<ApmMethod, ActionType> = { pix: 'qr_code', boleto: 'barcode', ach: 'redirect' };
 const DAY_MS = 86_400_000;
-/** Defaults where DECISIONS leaves them open: a Pix code lives an hour, a boleto is due in 3 days. */
+/** Defaults when the request sets none: a Pix code lives an hour, a boleto is due in 3 days. */
 const PIX_DEFAULT_SECONDS = 3600;
 const BOLETO_DEFAULT_DAYS = 3;
 const ACH_REDIRECT_SECONDS = 3600;
@@ -37,7 +37,7 @@ const SANDBOX_BOLETO_BANK = '999';
 const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 
 /**
- * Alternative payment methods (DECISIONS §3): the payer acts elsewhere (Pix QR, boleto, bank debit), the
+ * Alternative payment methods (docs/api.md, Payments): the payer acts elsewhere (Pix QR, boleto, bank debit), the
  * payment waits in `pending_action`, and settlement comes later (the sandbox settle route here).
  */
 @Injectable()

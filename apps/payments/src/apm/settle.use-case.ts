@@ -15,7 +15,7 @@ const TRIGGER: Record<SettleOutcome, PaymentTrigger> = {
 };
 
 /**
- * Settles a `pending_action` APM payment (DECISIONS §3): `paid` → captured, `failed` → failed, `expired` →
+ * Settles a `pending_action` APM payment: `paid` → captured, `failed` → failed, `expired` →
  * cancelled, through the payment's transition table (anything but pending_action is 409 INVALID_STATE), with
  * its event in the outbox in the same transaction.
  */

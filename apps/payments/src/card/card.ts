@@ -18,7 +18,7 @@ export function cardBrand(pan: string): string {
   return 'unknown';
 }
 
-/** First 6, four asterisks, last 4, whatever the length (DECISIONS §3): never more of the PAN. */
+/** First 6, four asterisks, last 4, whatever the length: never more of the PAN. */
 export function maskCardNumber(pan: string): string {
   return `${pan.slice(0, 6)}****${pan.slice(-4)}`;
 }
@@ -47,12 +47,12 @@ export function cardView(
 }
 
 /**
- * DECISIONS §3 documents two sandbox test numbers that fail the Luhn check (the amex 374251018720955 and the
+ * Two of the sandbox test numbers (sandbox-cards.ts) that fail the Luhn check (the amex 374251018720955 and the
  * decline card 4000000000001341); the documented test values win, so they are accepted as they are.
  */
 export const LUHN_EXEMPT_TEST_CARDS: ReadonlySet<string> = new Set(['374251018720955', '4000000000001341']);
 
-/** 400 VALIDATION_FAILED for a Luhn-invalid number or a past expiry (DECISIONS §3); `now` from the clock. */
+/** 400 VALIDATION_FAILED for a Luhn-invalid number or a past expiry; `now` from the clock. */
 export function assertUsableCard(
   card: { cardNumber: string; expiryMonth: string; expiryYear: string },
   now: Date,

@@ -21,7 +21,7 @@ export interface AcquirerCallAbout {
  * Every call to an acquirer adapter goes through here, with no transaction open: the request's reservation
  * (its Idempotency-Key, the order code, the payment's pending operation) waits for it, hence the deadline of
  * ACQUIRER_TIMEOUT_MS. An adapter that throws answers 503 SERVICE_UNAVAILABLE, one that is too slow 504
- * UPSTREAM_TIMEOUT (DECISIONS §1, downstream trouble); the caller then releases the reservation, so nothing is
+ * UPSTREAM_TIMEOUT (downstream trouble); the caller then releases the reservation, so nothing is
  * recorded and the request can be retried (with the same request reference). A late answer is dropped.
  */
 @Injectable()

@@ -34,7 +34,7 @@ const CHALLENGE_FAILS_PREFIX = 'sbx3ds_f_';
 const CHALLENGE_PREFIX = 'sbx3ds_';
 
 /**
- * The built-in simulated acquirer (DECISIONS §2): the test cards of DECISIONS §3 decide the answer, every
+ * The built-in simulated acquirer: the test cards of sandbox-cards.ts decide the answer, every
  * other valid card is approved. It behaves the same in both environments.
  */
 export class SandboxAcquirerConnector implements Connector {

@@ -26,7 +26,7 @@ const request = (cardNumber: string, initiator: 'cardholder' | 'merchant' = 'car
 });
 
 describe('sandbox acquirer', () => {
-  it('knows every test card of DECISIONS §3', () => {
+  it('knows every sandbox test card', () => {
     expect(Object.keys(SANDBOX_CARDS).sort()).toEqual(
       [
         '4000000000000002',

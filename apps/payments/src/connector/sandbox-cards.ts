@@ -53,7 +53,7 @@ export const SANDBOX_DECLINES = {
   },
 } as const satisfies Record<string, RefusalCodeDto>;
 
-/** How a sandbox test card behaves (DECISIONS §3 "Sandbox test values"); any other valid card is approved. */
+/** How a sandbox test card behaves (the sandbox's test card numbers); any other valid card is approved. */
 export type SandboxBehaviour =
   | { kind: 'approve' }
   | { kind: 'decline'; refusal: RefusalCodeDto }

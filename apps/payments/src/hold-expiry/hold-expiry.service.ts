@@ -12,7 +12,7 @@ import { PaymentRepository, Scope } from '../payment/payment.repository';
 const BATCH = 100;
 
 /**
- * Voids authorizations whose hold ended (DECISIONS §3 Hold expiry): they become `cancelled` and emit
+ * Voids authorizations whose hold ended (AUTH_HOLD_DAYS): they become `cancelled` and emit
  * `payment.cancelled`; a later capture answers 409 AUTHORIZATION_EXPIRED. Rows are claimed with FOR UPDATE
  * SKIP LOCKED, so replicas sweeping together never void one twice. Run by HoldExpiryLoop and by a sandbox
  * clock advance.

@@ -1,13 +1,13 @@
 import { CreateSandboxClocks1765100000000 } from '@app/database';
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
+import { CreateStoredCards1764100000000 } from './1764100000000-stored-cards';
+import { CreateCardNonces1764100000001 } from './1764100000001-card-nonces';
+import { CreatePaymentSessions1764100000002 } from './1764100000002-payment-sessions';
 import { OrderCodeKey1765200000000 } from './1765200000000-order-code-key';
 import { AcquirerAttempts1766100000000 } from './1766100000000-acquirer-attempts';
 import { IdempotencyJsonAnswer1766500000000 } from './1766500000000-idempotency-json-answer';
-import { CreateCardNonces1764100000001 } from '../nonce/nonce.migration';
-import { NonceRealExpiry1767200000001 } from '../nonce/nonce-real-expiry.migration';
-import { CreatePaymentSessions1764100000002 } from '../threeds/payment-session.migration';
-import { CreateStoredCards1764100000000 } from '../vault/vault.migration';
+import { NonceRealExpiry1767200000001 } from './1767200000001-nonce-real-expiry';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [

@@ -21,7 +21,7 @@ export type NonceExpiry = Pick<CardNonce, 'expiresAt' | 'realExpiresAt'>;
 const nonceContext = (scope: Scope, nonce: string): string =>
   `card_nonce:${scope.environment}:${scope.merchantCode}:${nonce}`;
 
-/** Single-use card nonces for the browser SDK (DECISIONS §3, SDK). */
+/** Single-use card nonces for the browser SDK (docs/api.md, 3DS, client tokens and nonces). */
 @Injectable()
 export class NonceService {
   constructor(

@@ -42,7 +42,7 @@ interface Reserved {
 }
 
 /**
- * Capture, refund, cancel and cancel_or_refund as reserve, call, record (STYLE §9). The reserve transaction
+ * Capture, refund, cancel and cancel_or_refund as reserve, call, record. The reserve transaction
  * row-locks the payment, checks the money rules against the payment as it will be once the operations already
  * in flight on it are recorded (so two concurrent refunds cannot both pass the amount check), and inserts the
  * attempt row with the Idempotency-Key in progress; the acquirer is called with no transaction open; the

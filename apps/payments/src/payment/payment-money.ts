@@ -59,7 +59,7 @@ const whole = (p: PaymentSnapshot, value: number): AmountJson => ({
 /**
  * Capture: once, of an authorized payment that is not a zero-value verification, within the hold, at most
  * the authorized value. A smaller amount is a partial capture and releases the rest of the hold.
- * State is checked before amounts (DECISIONS §1).
+ * State is checked before amounts: an operation the state refuses is 409 whatever its amount.
  */
 export function decideCapture(p: PaymentSnapshot, requested: AmountDto, now: Date): Decision {
   assertPositive(requested, 'capture');

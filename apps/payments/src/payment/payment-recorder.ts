@@ -8,7 +8,7 @@ import { toPaymentResponse } from './payment.view';
 
 /**
  * Persists a payment change and its event in the caller's transaction: the event is published only if the
- * change commits (outbox). `data` is the Payment after the change, with its metadata (DECISIONS §6).
+ * change commits (outbox). `data` is the Payment after the change, with its metadata (docs/events.md).
  */
 @Injectable()
 export class PaymentRecorder {
@@ -25,7 +25,7 @@ export class PaymentRecorder {
   /**
    * A change after creation (3DS resume, APM settlement, hold expiry, capture, refund, cancel): the merchant
    * did not get it as the answer to its create call, so its event also names the payment's `webhookUrl` and
-   * the gateway posts it there (SPEC: the final status when it changes asynchronously).
+   * the gateway posts it there (the final status when it changes asynchronously).
    */
   async changed(manager: EntityManager, payment: PaymentEntity, event: EventType, now: Date): Promise<PaymentResponse> {
     await this.payments.update(manager, payment);

@@ -23,7 +23,7 @@ export interface RoutingAttempt {
   reasonCode?: string;
 }
 
-/** A payment (SPEC "Payment"). Its status only changes through `transition()` of payment-state.ts. */
+/** A payment. Its status only changes through `transition()` of payment-state.ts. */
 @Entity('payments')
 export class PaymentEntity {
   @PrimaryColumn('uuid') id: string;

@@ -18,7 +18,7 @@ export function preparePurchase(body: PurchaseRequest, intent: PaymentIntent): P
     throw DomainError.validation(`unsupported paymentMethod "${method}"`, 'paymentMethod');
   }
   const amount = Amount.of(body.amount);
-  // Only a card authorization may be of 0: it verifies the card (DECISIONS §3).
+  // Only a card authorization may be of 0: it verifies the card.
   if (amount.isZero && (intent === 'purchase' || method !== 'card')) {
     throw DomainError.validation(
       'amount.value must be positive; an authorization of 0 verifies a card',

@@ -16,7 +16,7 @@ import { preparePurchase } from './purchase-request';
 import { PurchaseReservation, Reserved } from './purchase-reservation';
 
 /**
- * POST /v1/payment/purchase and /authorization as reserve, call, record (STYLE §9): a short transaction
+ * POST /v1/payment/purchase and /authorization as reserve, call, record: a short transaction
  * reserves (the Idempotency-Key in progress, the payment inserted as reserved, which holds the order code,
  * and an attempt row naming the request reference); the acquirer is called with no transaction open and no
  * pool connection held (one cascade on a `retry` decline moves the attempt to the next connection first);

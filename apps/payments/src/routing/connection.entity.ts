@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { Environment } from '@app/contracts';
 
-/** A routing connection of a merchant in one environment (DECISIONS §2, §3 Routing). */
+/** A routing connection of a merchant in one environment (see RoutingService). */
 @Entity('connections')
 export class ConnectionEntity {
   @PrimaryColumn('uuid') id: string;

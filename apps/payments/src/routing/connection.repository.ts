@@ -6,7 +6,7 @@ import { ConnectionRequest } from '@app/contracts';
 import { Scope } from '../payment/payment.repository';
 import { ConnectionEntity } from './connection.entity';
 
-/** The connection every merchant gets in each environment (DECISIONS §2): every currency, every method, last. */
+/** The connection every merchant gets in each environment: every currency, every method, last. */
 export const DEFAULT_CONNECTION = {
   connectionCode: 'sandbox',
   connectionName: 'Sandbox acquirer',

@@ -21,7 +21,7 @@ const accepts = (c: ConnectionEntity, r: RouteRequest): boolean =>
 export const CONNECTIONS_CACHE_MS = 5_000;
 
 /**
- * Which connections a payment goes to (DECISIONS §3 Routing): the pinned one, or the first that accepts the
+ * Which connections a payment goes to: the pinned one, or the first that accepts the
  * currency and method by priority plus the next one for a single cascade after a `retry` decline.
  */
 @Injectable()

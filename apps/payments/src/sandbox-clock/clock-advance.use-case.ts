@@ -11,7 +11,7 @@ import { HoldExpiryService } from '../hold-expiry/hold-expiry.service';
 import { ThreeDsExpiryService } from '../threeds/threeds-expiry.service';
 
 /**
- * A merchant's sandbox clock is moving to `to` (DECISIONS §7): before answering, run every piece of this
+ * A merchant's sandbox clock is moving to `to`: before answering, run every piece of this
  * service's time-driven work of that merchant's sandbox due by then, in time order, each as of the instant
  * it fell due (hold expiries at holdExpiresAt, 3DS session expiries at expiresAt). Running it twice is
  * harmless (done rows are no longer due), which is what makes a retried advance safe.

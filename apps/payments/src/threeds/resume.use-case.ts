@@ -16,7 +16,7 @@ import { SessionUse } from './session-use';
 import { sessionNotFound } from './threeds.service';
 
 /**
- * POST /v1/payment/resume (SPEC, DECISIONS §3). The session id is the credential. A 3DS session: expiry is
+ * POST /v1/payment/resume (docs/api.md, 3DS). The session id is the credential. A 3DS session: expiry is
  * checked first (400 SESSION_EXPIRED), then single use (409 INVALID_STATE), then the challenge (409
  * CHALLENGE_NOT_COMPLETED); the acquirer gives the final answer. An APM session: the Payment as it stands.
  */

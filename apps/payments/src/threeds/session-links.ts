@@ -1,4 +1,4 @@
-/** 15 minutes from when the challenge is issued (SPEC Limits). */
+/** A 3DS session lives 15 minutes from when the challenge is issued. */
 export const THREE_DS_SESSION_TTL_MS = 15 * 60 * 1000;
 
 /** The gateway's hosted pages a session's `actionRequired.url` points to. */

@@ -47,7 +47,7 @@ export function cardExpirationDate(expiryMonth: string, expiryYear: string): str
   return new Date(Date.UTC(Number(expiryYear), Number(expiryMonth), 0, 23, 59, 59, 999)).toISOString();
 }
 
-/** The card vault (DECISIONS §3, tokenization). */
+/** The card vault: tokens for cards stored sealed (docs/api.md, Payments). */
 @Injectable()
 export class VaultService implements CardVaultPort {
   constructor(

@@ -24,7 +24,7 @@ export type PlanInterval = (typeof PLAN_INTERVALS)[number];
 const MAX_MONEY = Number.MAX_SAFE_INTEGER;
 export const METER_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-/** POST /v1/subscription/plan (DECISIONS §5 defaults: intervalCount 1, isActive true, exponent of the currency). */
+/** POST /v1/subscription/plan (defaults: intervalCount 1, isActive true, exponent of the currency). */
 @TextLimits()
 export class CreatePlanRequest {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;

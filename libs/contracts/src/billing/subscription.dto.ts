@@ -85,7 +85,7 @@ export class CreateSubscriptionRequest {
   metadata?: Record<string, string>;
 }
 
-/** Operations whose SPEC body is only a required `merchantCode` (cancel). */
+/** Operations whose body is only a required `merchantCode` (cancel). */
 @TextLimits()
 export class RequiredMerchantBody {
   @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
@@ -144,7 +144,7 @@ export class ListSubscriptionsQuery extends PageQuery {
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) customerEmail?: string;
 }
 
-/** GET /v1/subscription/{id}: SPEC marks merchantCode required. */
+/** GET /v1/subscription/{id}: merchantCode is required. */
 @TextLimits()
 export class RequiredMerchantQuery {
   @ApiProperty() @IsString() @MinLength(1) merchantCode: string;

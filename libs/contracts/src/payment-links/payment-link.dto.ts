@@ -46,7 +46,7 @@ export class LinkAmountDto {
   @ApiProperty({ example: 2 }) @IsInt() @Min(0) @Max(18) exponent: number;
 }
 
-/** POST /v1/payment-link (SPEC "Payment link", DECISIONS §4). */
+/** POST /v1/payment-link (docs/api.md, Payment links and checkout). */
 @TextLimits()
 export class CreatePaymentLinkRequest {
   @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
@@ -143,7 +143,7 @@ export class PaymentLinkAmountView {
   @ApiProperty() exponent: number;
 }
 
-/** SPEC "Payment link". */
+/** A payment link as the API answers it. */
 export class PaymentLinkResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'Hosted checkout URL to share with the payer' }) url: string;

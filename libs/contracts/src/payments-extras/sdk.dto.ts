@@ -32,7 +32,7 @@ export class SdkAmount {
 }
 
 /**
- * `amount` as an integer of minor units beside `currency` (DECISIONS §3) becomes the Amount it means, with the
+ * `amount` as an integer of minor units beside `currency` becomes the Amount it means, with the
  * currency's ISO 4217 exponent; anything else is left for the Amount rules to judge (a missing currency is
  * then `amount.currency`).
  */

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
-/** Amount on the wire (SPEC "Amount"). The service checks the currency and exponent against ISO 4217. */
+/** Amount on the wire. The service checks the currency and exponent against ISO 4217. */
 export class AmountDto {
   @ApiProperty({ example: 'USD', description: 'ISO 4217 code' })
   @IsString()

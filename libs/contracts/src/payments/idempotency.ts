@@ -1,4 +1,4 @@
-/** The request header that makes a POST safe to retry (DECISIONS §1). */
+/** The request header that makes a POST safe to retry (docs/api.md, Idempotency-Key). */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 /** 1-255 printable ASCII characters; a uuid v4 is recommended. */

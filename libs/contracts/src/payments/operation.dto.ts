@@ -6,7 +6,7 @@ import { AmountDto } from './amount.dto';
 import { EmptyAsAbsent } from '../optional-text';
 import { TextLimits } from '../text-limits';
 
-/** capture and refund: `merchantCode` is required there (SPEC). */
+/** capture and refund: `merchantCode` is required there. */
 @TextLimits()
 export class CaptureRequest {
   @ApiProperty({ example: 'acme' }) @IsString() @MinLength(1) merchantCode: string;

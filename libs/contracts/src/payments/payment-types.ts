@@ -1,4 +1,4 @@
-/** Every status a payment can be in (SPEC "Payment"). */
+/** Every status a payment can be in (docs/state-machines.md). */
 export const PAYMENT_STATUSES = [
   'captured',
   'authorized',
@@ -11,11 +11,11 @@ export const PAYMENT_STATUSES = [
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** What an operation on an existing payment did (SPEC "Operation result"). */
+/** What an operation on an existing payment did (an operation result's status). */
 export const OPERATION_STATUSES = ['captured', 'refunded', 'cancelled', 'failed'] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
-/** `card` or one of the alternative payment methods of DECISIONS §3. */
+/** `card` or one of the alternative payment methods. */
 export const PAYMENT_METHODS = ['card', 'pix', 'boleto', 'ach'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const isPaymentMethod = (value: unknown): value is PaymentMethod =>
@@ -31,7 +31,7 @@ export type RecoveryAction = (typeof RECOVERY_ACTIONS)[number];
 export const CARD_TYPES = ['credit', 'debit'] as const;
 export type CardType = (typeof CARD_TYPES)[number];
 
-/** Stored-credential modifiers (DECISIONS §3 `cardOnFile`). */
+/** Stored-credential modifiers (`card.cardOnFile`). */
 export const CARD_ON_FILE_TYPES = ['recurring', 'unscheduled', 'installment'] as const;
 export const CARD_ON_FILE_INITIATORS = ['cardholder', 'merchant'] as const;
 export type CardOnFileInitiator = (typeof CARD_ON_FILE_INITIATORS)[number];

@@ -12,7 +12,7 @@ import {
   RecoveryAction,
 } from './payment-types';
 
-/** Why a payment was declined (DECISIONS §3). */
+/** Why a payment was declined: a normalized ISO 8583 code, the issuer's own and what to do next. */
 export class RefusalCodeDto {
   @ApiProperty({ example: '51', description: 'Normalized ISO 8583 code without a leading zero' }) reasonCode: string;
   @ApiProperty({ example: 'Insufficient funds' }) reason: string;
@@ -47,7 +47,7 @@ export class TokenView {
   @ApiProperty() expirationDate: string;
 }
 
-/** The Payment of SPEC: response of purchase, authorization, resume and the inquiries; `data` of payment events. */
+/** The Payment: response of purchase, authorization, resume and the inquiries; `data` of payment events. */
 export class PaymentResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: PAYMENT_STATUSES }) status: PaymentStatus;
@@ -73,7 +73,7 @@ export class PaymentResponse {
   @ApiProperty() createdAt: string;
 }
 
-/** Response of capture, refund, cancel and cancel_or_refund (SPEC "Operation result"). */
+/** Response of capture, refund, cancel and cancel_or_refund (an operation result). */
 export class OperationResult {
   @ApiProperty({ format: 'uuid', description: 'The payment id' }) id: string;
   @ApiProperty() merchantCode: string;

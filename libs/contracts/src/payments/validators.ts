@@ -1,6 +1,6 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
-/** DECISIONS §1 limits of `metadata`. */
+/** Limits of `metadata`: at most 50 keys, a key up to 40 characters, a value up to 500, strings only. */
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
 
 /** Why a metadata object breaks the limits, or undefined when it is fine. */
@@ -20,7 +20,7 @@ export function metadataProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** String key/value pairs within the DECISIONS §1 limits. */
+/** String key/value pairs within the `metadata` limits. */
 export function IsMetadata(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({

@@ -4,6 +4,7 @@ import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TestStack } from './stack';
 
 export interface ReceivedWebhook {
   path: string;
@@ -101,13 +102,14 @@ export class WebhookReceiver {
   }
 }
 
-/** Polls until `ok(value)`; returns the last value either way, so the assertion after it says what was seen. */
-export async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let v = await fn();
-  while (!ok(v) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    v = await fn();
-  }
-  return v;
+/**
+ * A test stack whose gateways deliver webhooks to a WebhookReceiver on this host: they trust its self-signed
+ * certificate, may send to a private address and look for due deliveries every 100 ms.
+ */
+export function webhookStack(o: Parameters<typeof TestStack.start>[0] = {}): Promise<TestStack> {
+  return TestStack.start({
+    webhookCa: selfSignedCert().cert,
+    ...o,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_POLL_MS: '100', ...o.env },
+  });
 }
