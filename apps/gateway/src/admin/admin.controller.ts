@@ -1,16 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@app/errors';
 import { ApiKeysService, CreatedKey, KeyView } from '../auth/api-keys.service';
 import { MerchantsService } from '../auth/merchants.service';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { AdminGuard } from './admin.guard';
 import {
   CreatedKeyResponse,
@@ -20,6 +12,7 @@ import {
   ListKeysQuery,
   MerchantResponse,
 } from './admin.dto';
+import { ApiErrors } from '../http/api-errors';
 
 /** Operators' API (DECISIONS §2): merchants and their keys. */
 @ApiTags('admin')
@@ -35,6 +28,7 @@ export class AdminController {
   @Post('merchants')
   @ApiOperation({ summary: 'Create a merchant account' })
   @ApiCreatedResponse({ type: MerchantResponse })
+  @ApiErrors('DUPLICATE_MERCHANT_CODE')
   async createMerchant(@Body() body: CreateMerchantRequest): Promise<MerchantResponse> {
     const m = await this.merchants.create(body.merchantCode, body.name);
     return {
@@ -62,7 +56,7 @@ export class AdminController {
   @Post('keys')
   @ApiOperation({ summary: 'Create an API key for one or more merchants; the key is shown only in this answer' })
   @ApiCreatedResponse({ type: CreatedKeyResponse })
-  @ApiNotFoundResponse({ description: 'A merchant code is unknown', type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'a merchant code is unknown' })
   createKey(@Body() body: CreateKeyRequest): Promise<CreatedKey> {
     return this.keys.create(body.merchantCodes, body.type, body.environment);
   }
@@ -78,7 +72,7 @@ export class AdminController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a key: it answers 401 AUTH_INVALID from then on (within 5 s on every replica)' })
   @ApiOkResponse({ type: KeyResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'no such key (or not a uuid)' })
   revokeKey(
     @Param('id', new ParseUUIDPipe({ exceptionFactory: () => DomainError.notFound('key', 'id') })) id: string,
   ): Promise<KeyView> {

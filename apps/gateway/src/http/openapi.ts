@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { arrivedInternally, publicDocument } from './internal-port';
 import { markInternalOperations, operationIdOf } from './openapi-tidy';
-import { describeLimits } from './openapi-limits';
+import { describeErrors } from './openapi-errors';
 
 /**
  * The OpenAPI document of the gateway's routes. Admin, sandbox, hosted-page and browser-only routes carry
@@ -30,7 +30,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
       'clientToken',
     )
     .build();
-  const document = describeLimits(SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf }));
+  const document = describeErrors(SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf }));
   markInternalOperations(document);
   return document;
 }

@@ -1,13 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiTooManyRequestsResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CallerContext,
@@ -23,9 +15,10 @@ import { CardTestingDefence } from '../checkout/card-testing';
 import { assetHeaders } from '../checkout/page-headers';
 import { SDK_SCRIPT } from '../checkout/sdk-script';
 import { clientAddress } from '../http/client-address';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { ClientCaller, ClientTokenLink, ClientTokenRoute } from './client-token.guard';
 import { ClientTokens } from './client-tokens.service';
+import { ApiErrors } from '../http/api-errors';
+import { forwardedTo } from '../http/upstream-timeout.doc';
 
 @ApiTags('sdk')
 @Controller('v1/sdk')
@@ -60,7 +53,6 @@ export class SdkController {
       'this merchant and environment; optional checkout details are recorded in it. Mint a new one after expiry.',
   })
   @ApiOkResponse({ type: SdkSessionResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED', type: ErrorEnvelope })
   session(@Body() body: SdkSessionRequest, @Caller() caller: CallerContext): Promise<SdkSessionResponse> {
     return this.tokens.mint(caller, body);
   }
@@ -75,11 +67,9 @@ export class SdkController {
       'valid 15 minutes for one purchase or authorization (`card.nonceData.nonce`); used or expired it is 404.',
   })
   @ApiCreatedResponse({ type: NonceResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED (Luhn, past expiry, format)', type: ErrorEnvelope })
-  @ApiTooManyRequestsResponse({
-    description:
-      'RATE_LIMITED: with a payment link’s client token, too many declined payments from this address or on that link',
-    type: ErrorEnvelope,
+  @ApiErrors(forwardedTo('payments'), {
+    VALIDATION_FAILED: 'a card field fails its check (Luhn, past expiry, format); `param` names it',
+    RATE_LIMITED: 'with a payment link’s client token, too many declined payments from this address or on that link',
   })
   nonce(
     @Body() body: CreateNonceRequest,

@@ -782,6 +782,49 @@ export interface components {
             name: string;
             createdAt: string;
         };
+        RefusalCodeDto: {
+            /**
+             * @description Normalized ISO 8583 code without a leading zero
+             * @example 51
+             */
+            reasonCode: string;
+            /** @example Insufficient funds */
+            reason: string;
+            /**
+             * @description The code as the acquirer sent it
+             * @example 51
+             */
+            originalReasonCode: string;
+            /** @example INSUFFICIENT_FUNDS */
+            originalReason: string;
+            /** @enum {string} */
+            recoveryAction: "retry" | "switch_method" | "terminal";
+        };
+        ErrorBody: {
+            /** @example 409 */
+            status: number;
+            /**
+             * @example INVALID_STATE
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+            /** @example Only an authorized payment can be captured */
+            message: string;
+            /** @example amount.value */
+            param?: string;
+            /** @description Equals the X-Request-Id response header */
+            requestId: string;
+            /**
+             * Format: uuid
+             * @description PAYMENT_DECLINED only: the declined payment
+             */
+            paymentId?: string;
+            /** @description PAYMENT_DECLINED only: why it was declined (null for a processing failure) */
+            refusalCode?: components["schemas"]["RefusalCodeDto"] | null;
+        };
+        ErrorEnvelope: {
+            error: components["schemas"]["ErrorBody"];
+        };
         CreateKeyRequest: {
             /**
              * @example [
@@ -804,24 +847,6 @@ export interface components {
             environment: "production" | "sandbox";
             merchantCodes: string[];
             createdAt: string;
-        };
-        ErrorBody: {
-            /** @example 409 */
-            status: number;
-            /**
-             * @example INVALID_STATE
-             * @enum {string}
-             */
-            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
-            /** @example Only an authorized payment can be captured */
-            message: string;
-            /** @example amount.value */
-            param?: string;
-            /** @description Equals the X-Request-Id response header */
-            requestId: string;
-        };
-        ErrorEnvelope: {
-            error: components["schemas"]["ErrorBody"];
         };
         KeyResponse: {
             id: string;
@@ -1050,24 +1075,6 @@ export interface components {
             sessionId: string;
             /** Format: date-time */
             expiresAt: string;
-        };
-        RefusalCodeDto: {
-            /**
-             * @description Normalized ISO 8583 code without a leading zero
-             * @example 51
-             */
-            reasonCode: string;
-            /** @example Insufficient funds */
-            reason: string;
-            /**
-             * @description The code as the acquirer sent it
-             * @example 51
-             */
-            originalReasonCode: string;
-            /** @example INSUFFICIENT_FUNDS */
-            originalReason: string;
-            /** @enum {string} */
-            recoveryAction: "retry" | "switch_method" | "terminal";
         };
         PaymentResponse: {
             /** Format: uuid */
@@ -1726,8 +1733,12 @@ export interface components {
             /** @example BRL */
             currency?: string;
             /**
-             * @description Minor units of `currency` (as the provider sends it), or an Amount object
-             * @example 1050
+             * @description Minor units of `currency` (as the provider sends it, e.g. 1050), or an Amount object
+             * @example {
+             *       "currency": "BRL",
+             *       "value": 1050,
+             *       "exponent": 2
+             *     }
              */
             amount?: components["schemas"]["SdkAmount"] & (number | components["schemas"]["SdkAmount"]);
             /** @description The merchant's id of the shopper */
@@ -2070,10 +2081,11 @@ export interface components {
 }
 export type SchemaCreateMerchantRequest = components['schemas']['CreateMerchantRequest'];
 export type SchemaMerchantResponse = components['schemas']['MerchantResponse'];
-export type SchemaCreateKeyRequest = components['schemas']['CreateKeyRequest'];
-export type SchemaCreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
+export type SchemaRefusalCodeDto = components['schemas']['RefusalCodeDto'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type SchemaCreateKeyRequest = components['schemas']['CreateKeyRequest'];
+export type SchemaCreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type SchemaKeyResponse = components['schemas']['KeyResponse'];
 export type SchemaPingResponse = components['schemas']['PingResponse'];
 export type SchemaAmountDto = components['schemas']['AmountDto'];
@@ -2092,7 +2104,6 @@ export type SchemaCardView = components['schemas']['CardView'];
 export type SchemaApmView = components['schemas']['ApmView'];
 export type SchemaTokenView = components['schemas']['TokenView'];
 export type SchemaActionRequiredView = components['schemas']['ActionRequiredView'];
-export type SchemaRefusalCodeDto = components['schemas']['RefusalCodeDto'];
 export type SchemaPaymentResponse = components['schemas']['PaymentResponse'];
 export type SchemaCaptureRequest = components['schemas']['CaptureRequest'];
 export type SchemaOperationResult = components['schemas']['OperationResult'];
@@ -2186,7 +2197,24 @@ export interface operations {
                     "application/json": components["schemas"]["PingResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2195,7 +2223,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2204,7 +2236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2221,8 +2253,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The service is not running (SERVICE_UNAVAILABLE) */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the service is not running, or the message broker is unreachable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the service did not answer within RPC_TIMEOUT_MS */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2256,7 +2306,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2265,7 +2319,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2274,7 +2332,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2283,7 +2345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown connectionCode, nonce or token */
+            /** @description `NOT_FOUND`: unknown connectionCode, nonce or token */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2292,16 +2354,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DUPLICATE_ORDER_CODE, DUPLICATE_PAYMENT_CODE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `DUPLICATE_ORDER_CODE`: `orderCode` is held by an earlier payment that was not declined, failed or cancelled
+             *
+             *     `DUPLICATE_PAYMENT_CODE`: the merchant-supplied `paymentCode` is already used
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2310,7 +2380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2319,7 +2389,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2328,7 +2402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2345,7 +2419,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2354,7 +2437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2389,7 +2472,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2398,7 +2485,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2407,7 +2498,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2416,7 +2511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown connectionCode, nonce or token */
+            /** @description `NOT_FOUND`: unknown connectionCode, nonce or token */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2425,16 +2520,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DUPLICATE_ORDER_CODE, DUPLICATE_PAYMENT_CODE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `DUPLICATE_ORDER_CODE`: `orderCode` is held by an earlier payment that was not declined, failed or cancelled
+             *
+             *     `DUPLICATE_PAYMENT_CODE`: the merchant-supplied `paymentCode` is already used
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2443,7 +2546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2452,7 +2555,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2461,7 +2568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2478,7 +2585,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2487,7 +2603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2522,7 +2638,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"][];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2531,7 +2651,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2540,7 +2664,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2549,7 +2677,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `NOT_FOUND`: `startingAfter` is not a payment of this merchant and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2566,7 +2703,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2599,7 +2754,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2608,7 +2767,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2617,7 +2780,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2626,7 +2793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2635,7 +2802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2652,7 +2819,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2685,7 +2870,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2694,7 +2883,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2703,7 +2896,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2712,7 +2909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2721,7 +2918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2738,7 +2935,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2775,7 +2990,11 @@ export interface operations {
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2784,7 +3003,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2793,7 +3016,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2802,7 +3029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2811,16 +3038,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             *
+             *     `AUTHORIZATION_EXPIRED`: the authorization’s hold expired before the capture
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2829,7 +3064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2838,7 +3073,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `AMOUNT_EXCEEDS_AVAILABLE`: more than the authorized amount (capture) or than what is left of the capture (refund)
+             *
+             *     `CURRENCY_MISMATCH`: the currency differs from the original’s
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2847,7 +3090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2864,7 +3107,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2873,7 +3125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2910,7 +3162,11 @@ export interface operations {
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2919,7 +3175,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2928,7 +3188,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2937,7 +3201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2946,16 +3210,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             *
+             *     `AUTHORIZATION_EXPIRED`: the authorization’s hold expired before the capture
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2964,7 +3236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2973,7 +3245,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `AMOUNT_EXCEEDS_AVAILABLE`: more than the authorized amount (capture) or than what is left of the capture (refund)
+             *
+             *     `CURRENCY_MISMATCH`: the currency differs from the original’s
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2982,7 +3262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2999,7 +3279,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3008,7 +3297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3045,7 +3334,11 @@ export interface operations {
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3054,7 +3347,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3063,7 +3360,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3072,7 +3373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3081,16 +3382,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             *
+             *     `AUTHORIZATION_EXPIRED`: the authorization’s hold expired before the capture
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3099,7 +3408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3108,7 +3417,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `AMOUNT_EXCEEDS_AVAILABLE`: more than the authorized amount (capture) or than what is left of the capture (refund)
+             *
+             *     `CURRENCY_MISMATCH`: the currency differs from the original’s
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3117,7 +3434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3134,7 +3451,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3143,7 +3469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3180,7 +3506,13 @@ export interface operations {
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3189,7 +3521,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3198,7 +3534,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3207,7 +3547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3216,16 +3556,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             *
+             *     `AUTHORIZATION_EXPIRED`: the authorization’s hold expired before the capture
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3234,7 +3582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3243,7 +3591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3252,7 +3600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3269,7 +3617,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3278,7 +3635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3314,7 +3671,11 @@ export interface operations {
                     "application/json": components["schemas"]["PlanListItem"][];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3323,7 +3684,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3332,7 +3697,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3341,7 +3710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3358,7 +3727,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3390,7 +3777,11 @@ export interface operations {
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3399,7 +3790,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3408,7 +3803,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3417,7 +3816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A meter code is unknown */
+            /** @description `NOT_FOUND`: a meter code is unknown */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3426,7 +3825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3435,7 +3834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3444,7 +3843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_EXPONENT */
+            /** @description `INVALID_EXPONENT`: `exponent` is not the currency’s */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3453,7 +3852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3470,7 +3869,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3503,7 +3920,11 @@ export interface operations {
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3512,7 +3933,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3521,7 +3946,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3530,7 +3959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such plan for this merchant and environment */
+            /** @description `NOT_FOUND`: no such plan for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3539,7 +3968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3556,7 +3985,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3589,7 +4036,11 @@ export interface operations {
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3598,7 +4049,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3607,7 +4062,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3616,7 +4075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such plan for this merchant and environment */
+            /** @description `NOT_FOUND`: no such plan for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3625,7 +4084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3634,7 +4093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3643,7 +4102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3660,7 +4119,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3694,7 +4171,11 @@ export interface operations {
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3703,7 +4184,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3712,7 +4197,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3721,7 +4210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such plan for this merchant and environment */
+            /** @description `NOT_FOUND`: no such plan for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3730,7 +4219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3739,7 +4228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3748,7 +4237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3765,7 +4254,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3799,7 +4306,11 @@ export interface operations {
                     "application/json": components["schemas"]["MeterView"][];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3808,7 +4319,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3817,7 +4332,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3826,7 +4345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3843,7 +4362,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3875,7 +4412,11 @@ export interface operations {
                     "application/json": components["schemas"]["MeterView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3884,7 +4425,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3893,7 +4438,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3902,7 +4451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DUPLICATE_METER_CODE */
+            /** @description `DUPLICATE_METER_CODE`: a meter with this `code` exists for this merchant and environment */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3911,7 +4460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3920,7 +4469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3929,7 +4478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3946,7 +4495,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3983,7 +4550,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"][];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3992,7 +4563,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4001,7 +4576,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4010,7 +4589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4027,7 +4606,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4062,7 +4659,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4071,7 +4672,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4080,7 +4685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYMENT_DECLINED: the charge or verification was declined (`paymentId`, `refusalCode`) */
+            /** @description `PAYMENT_DECLINED`: the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4089,7 +4694,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4098,7 +4707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown plan, token, nonce, firstPaymentId or parent subscription */
+            /** @description `NOT_FOUND`: unknown plan, token, nonce, firstPaymentId or parent subscription */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4107,16 +4716,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE (plan archived or inactive, parent cancelled) or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the plan is archived or inactive, or the parent subscription is cancelled
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4125,7 +4740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4134,7 +4749,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CURRENCY_MISMATCH (firstPaymentId) or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `CURRENCY_MISMATCH`: the payment `firstPaymentId` names is in another currency than the plan
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4143,7 +4762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4160,7 +4779,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the payments service could not be reached; nothing was kept */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the billing or the payments service could not be reached; nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4169,7 +4797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4202,7 +4830,11 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4211,7 +4843,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4220,7 +4856,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4229,7 +4869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such invoice for this merchant and environment */
+            /** @description `NOT_FOUND`: no such invoice for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4238,7 +4878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4255,7 +4895,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4287,7 +4945,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4296,7 +4958,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4971,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,7 +4984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4323,7 +4993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4340,7 +5010,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4376,7 +5064,11 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceView"][];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4385,7 +5077,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4394,7 +5090,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4403,7 +5103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4412,7 +5112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4429,7 +5129,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4466,7 +5184,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4475,7 +5197,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4484,7 +5210,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4493,7 +5223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4502,16 +5232,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4520,7 +5256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4529,7 +5265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4538,7 +5274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4555,7 +5291,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4592,7 +5346,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4601,7 +5359,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4610,7 +5372,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4619,7 +5385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4628,16 +5394,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4646,7 +5418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4655,7 +5427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4664,7 +5436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4681,7 +5453,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4718,7 +5508,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4727,7 +5521,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4736,7 +5534,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4745,7 +5547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4754,16 +5556,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4772,7 +5580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4781,7 +5589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4790,7 +5598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4807,7 +5615,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4844,7 +5670,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4853,7 +5683,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4862,7 +5696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYMENT_DECLINED: the charge or verification was declined (`paymentId`, `refusalCode`) */
+            /** @description `PAYMENT_DECLINED`: the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4871,7 +5705,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4880,7 +5718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment, or no such plan */
+            /** @description `NOT_FOUND`: no such subscription or plan for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4889,16 +5727,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4907,7 +5751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4916,7 +5760,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CURRENCY_MISMATCH or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `CURRENCY_MISMATCH`: the new plan is in another currency
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4925,7 +5773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4942,7 +5790,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the payments service could not be reached; nothing was kept */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the billing or the payments service could not be reached; nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4951,7 +5808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4988,7 +5845,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4997,7 +5858,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5006,7 +5871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYMENT_DECLINED: the charge or verification was declined (`paymentId`, `refusalCode`) */
+            /** @description `PAYMENT_DECLINED`: the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -5015,7 +5880,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5024,7 +5893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment, or no such nonce */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment, or an unknown, used or expired nonce */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5033,16 +5902,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5051,7 +5926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5060,7 +5935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5069,7 +5944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5086,7 +5961,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the payments service could not be reached; nothing was kept */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the billing or the payments service could not be reached; nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5095,7 +5979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5132,7 +6016,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5141,7 +6029,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5150,7 +6042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYMENT_DECLINED: the charge or verification was declined (`paymentId`, `refusalCode`) */
+            /** @description `PAYMENT_DECLINED`: the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -5159,7 +6051,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5168,7 +6064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5177,16 +6073,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE (not past_due, or a payment attempt in progress) or IDEMPOTENCY_IN_PROGRESS */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the subscription is not past_due, or a payment attempt is in progress
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5195,7 +6097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5204,7 +6106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5213,7 +6115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5230,7 +6132,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the payments service could not be reached; nothing was kept */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the billing or the payments service could not be reached; nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5239,7 +6150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5273,7 +6184,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"][];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5282,7 +6210,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5291,7 +6223,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `NOT_FOUND`: `startingAfter` is not one of these endpoints */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5302,6 +6243,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5331,7 +6281,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpointResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED: not https, a private address, or an unknown event type */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `url` is not https or names a private address, or an event type is unknown
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5340,7 +6294,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5349,7 +6307,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5358,7 +6320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5367,7 +6329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5376,7 +6338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5387,6 +6349,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5418,7 +6389,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5427,7 +6415,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5436,6 +6428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5444,7 +6437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5455,6 +6448,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5486,7 +6488,24 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpointResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5495,7 +6514,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5504,6 +6527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5512,7 +6536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5521,7 +6545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5530,7 +6554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5541,6 +6565,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5573,7 +6606,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED: not https, a private address, or an unknown event type */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `url` is not https or names a private address, or an event type is unknown
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5582,7 +6619,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5591,7 +6632,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5600,6 +6645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5608,7 +6654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5617,7 +6663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5626,7 +6672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5637,6 +6683,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5669,7 +6724,11 @@ export interface operations {
                     "application/json": components["schemas"]["RolledWebhookEndpointResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED: expiresInSeconds outside 0..86400 */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `expiresInSeconds` is outside 0..86400
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5678,7 +6737,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5687,7 +6750,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5696,6 +6763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5704,7 +6772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5713,7 +6781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5722,7 +6790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5733,6 +6801,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5767,7 +6844,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"][];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5776,7 +6870,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5785,6 +6883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment; or no such webhook endpoint, or `startingAfter` is not one of its deliveries */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5793,7 +6892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5804,6 +6903,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5838,7 +6946,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5847,7 +6972,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5856,6 +6985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint, or no such delivery to it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5864,7 +6994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE: the delivery succeeded, or the endpoint is disabled */
+            /** @description `INVALID_STATE`: the delivery succeeded, or the endpoint is disabled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5873,7 +7003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5882,7 +7012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5891,7 +7021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5902,6 +7032,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5934,7 +7073,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5943,7 +7099,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5952,6 +7112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5960,7 +7121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5969,7 +7130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5978,7 +7139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5989,6 +7150,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6017,7 +7187,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6026,7 +7213,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6035,7 +7226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6046,6 +7237,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6075,7 +7275,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED: expiresInSeconds outside 0..86400 */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `expiresInSeconds` is outside 0..86400
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6084,7 +7288,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6093,7 +7301,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6102,7 +7314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6111,7 +7323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6120,7 +7332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6131,6 +7343,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6168,7 +7389,24 @@ export interface operations {
                     "application/json": components["schemas"]["EventResponse"][];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6177,7 +7415,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6186,7 +7428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND: `startingAfter` is not one of these events */
+            /** @description `NOT_FOUND`: `startingAfter` is not one of these events */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6195,7 +7437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6206,6 +7448,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6237,7 +7488,24 @@ export interface operations {
                     "application/json": components["schemas"]["EventResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6246,7 +7514,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6255,6 +7527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such event of this merchant and environment in the last 30 days */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6263,7 +7536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6274,6 +7547,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6303,7 +7585,11 @@ export interface operations {
                     "application/json": components["schemas"]["SdkSessionResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6312,7 +7598,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6321,7 +7611,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6330,7 +7624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6339,7 +7633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6348,7 +7642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6359,6 +7653,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6388,7 +7691,7 @@ export interface operations {
                     "application/json": components["schemas"]["NonceResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED (Luhn, past expiry, format) */
+            /** @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or a card field fails its check (Luhn, past expiry, format); `param` names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6397,7 +7700,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID (bad or expired client token) */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: a bad or expired client token, or its minting key was revoked
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6406,7 +7713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE: an API key instead of a client token */
+            /** @description `AUTH_INSUFFICIENT_SCOPE`: an API key instead of a client token, or a token of another payment link */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6415,7 +7722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6424,7 +7731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6433,7 +7740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: with a payment link’s client token, too many declined payments from this address or on that link */
+            /** @description `RATE_LIMITED`: too many requests for the key that minted the token, or too many failed authentications from this address; or with a payment link’s client token, too many declined payments from this address or on that link */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6444,6 +7751,33 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6473,7 +7807,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description SESSION_EXPIRED (checked first) or VALIDATION_FAILED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it
+             *
+             *     `SESSION_EXPIRED`: the 3DS session expired (checked before anything else)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6482,7 +7820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND: unknown session */
+            /** @description `NOT_FOUND`: unknown session */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6491,7 +7829,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CHALLENGE_NOT_COMPLETED, or INVALID_STATE when the session was already used */
+            /**
+             * @description `CHALLENGE_NOT_COMPLETED`: the cardholder has not finished the 3DS challenge yet
+             *
+             *     `INVALID_STATE`: the session was already used
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6500,7 +7842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6509,8 +7851,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6544,7 +7913,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLinkResponse"][];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6553,7 +7926,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6562,7 +7939,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6571,7 +7952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND: startingAfter is not a link of this merchant */
+            /** @description `NOT_FOUND`: `startingAfter` is not a link of this merchant */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6580,7 +7961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6597,7 +7978,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payment-links service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6632,7 +8031,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6641,7 +8044,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6650,7 +8057,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6659,7 +8070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND: subscriptionPlanId unknown for this merchant and environment */
+            /** @description `NOT_FOUND`: subscriptionPlanId is unknown for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6668,16 +8079,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE: the plan is inactive or archived */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the plan is inactive or archived
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6686,7 +8103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6695,7 +8112,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6704,7 +8125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6721,7 +8142,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payment-links service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6754,7 +8193,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6763,7 +8206,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6772,7 +8219,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6781,7 +8232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description `NOT_FOUND`: no such payment link for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6790,7 +8241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6807,7 +8258,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payment-links service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6841,7 +8310,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6850,7 +8323,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6859,7 +8336,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6868,7 +8349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description `NOT_FOUND`: no such payment link for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6877,7 +8358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE: the link is used or expired */
+            /** @description `INVALID_STATE`: the link is used or expired */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6886,7 +8367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6895,7 +8376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6904,7 +8385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6921,7 +8402,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payment-links service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6966,7 +8465,11 @@ export interface operations {
                     "application/json": components["schemas"]["UsageEventView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6975,7 +8478,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6984,7 +8491,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6993,7 +8504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown subscription or meterCode */
+            /** @description `NOT_FOUND`: unknown subscription or meterCode */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7002,7 +8513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE: the subscription is cancelled or completed */
+            /** @description `INVALID_STATE`: the subscription is cancelled or completed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7011,7 +8522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7020,7 +8531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7029,7 +8540,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USAGE_PERIOD_CLOSED, or IDEMPOTENCY_KEY_REUSED (the key recorded another event for this meter) */
+            /**
+             * @description `USAGE_PERIOD_CLOSED`: the usage is dated in a period already invoiced
+             *
+             *     `IDEMPOTENCY_KEY_REUSED`: the key recorded another event for this meter
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7038,7 +8553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7055,7 +8570,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -7087,7 +8620,11 @@ export interface operations {
                     "application/json": components["schemas"]["UsageBatchResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7096,7 +8633,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7105,7 +8646,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7114,7 +8659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7123,7 +8668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7132,7 +8677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7149,7 +8694,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
