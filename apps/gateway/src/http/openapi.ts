@@ -4,6 +4,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { arrivedInternally, publicDocument } from './internal-port';
 import { markInternalOperations, operationIdOf } from './openapi-tidy';
 import { describeErrors } from './openapi-errors';
+import { describeExamples } from './openapi-examples';
 
 /**
  * The OpenAPI document of the gateway's routes. Admin, sandbox, hosted-page and browser-only routes carry
@@ -30,7 +31,9 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
       'clientToken',
     )
     .build();
-  const document = describeErrors(SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf }));
+  const document = describeExamples(
+    describeErrors(SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf })),
+  );
   markInternalOperations(document);
   return document;
 }

@@ -1230,7 +1230,8 @@ export interface components {
         };
         PlanView: {
             id: number;
-            merchantId: Record<string, never>;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
             name: string;
             description?: string | null;
             /** @enum {string} */
@@ -1260,7 +1261,8 @@ export interface components {
         };
         PlanListItem: {
             id: number;
-            merchantId: Record<string, never>;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
             name: string;
             description?: string | null;
             /** @enum {string} */
@@ -1403,7 +1405,8 @@ export interface components {
         CreatedSubscriptionView: {
             /** Format: uuid */
             id: string;
-            merchantId: Record<string, never>;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
             planId: number;
             customerEmail: string;
             customerName?: string | null;
@@ -1443,7 +1446,8 @@ export interface components {
         SubscriptionView: {
             /** Format: uuid */
             id: string;
-            merchantId: Record<string, never>;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
             planId: number;
             customerEmail: string;
             customerName?: string | null;
@@ -2194,6 +2198,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service": "payments",
+                     *       "instanceId": "payments-7f9c2d",
+                     *       "merchantCode": "demo",
+                     *       "environment": "sandbox",
+                     *       "requestId": "0b6f1c1e-5a8e-4c39-9d7e-2f4b8a1d3c55",
+                     *       "now": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PingResponse"];
                 };
             };
@@ -2635,6 +2649,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "status": "captured",
+                     *         "paymentCode": "pay-1001",
+                     *         "orderCode": "order-1001",
+                     *         "merchantCode": "acme",
+                     *         "paymentMethod": "card",
+                     *         "connectionCode": "sandbox",
+                     *         "connectionName": "Sandbox acquirer",
+                     *         "amount": {
+                     *           "currency": "USD",
+                     *           "value": 1999,
+                     *           "exponent": 2
+                     *         },
+                     *         "amountCaptured": {
+                     *           "currency": "USD",
+                     *           "value": 1999,
+                     *           "exponent": 2
+                     *         },
+                     *         "amountRefunded": {
+                     *           "currency": "USD",
+                     *           "value": 0,
+                     *           "exponent": 2
+                     *         },
+                     *         "metadata": {
+                     *           "cartId": "cart-7731"
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "autorizationCode": "A1B2C3",
+                     *         "card": {
+                     *           "cardData": {
+                     *             "brand": "visa",
+                     *             "cardNumber": "411111****1111",
+                     *             "type": "credit",
+                     *             "expiryMonth": "12",
+                     *             "expiryYear": "2030"
+                     *           },
+                     *           "networkTransactionId": "583103536844189",
+                     *           "networkReferenceId": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PaymentResponse"][];
                 };
             };
@@ -2751,6 +2810,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "status": "captured",
+                     *       "paymentCode": "pay-1001",
+                     *       "orderCode": "order-1001",
+                     *       "merchantCode": "acme",
+                     *       "paymentMethod": "card",
+                     *       "connectionCode": "sandbox",
+                     *       "connectionName": "Sandbox acquirer",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountCaptured": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountRefunded": {
+                     *         "currency": "USD",
+                     *         "value": 0,
+                     *         "exponent": 2
+                     *       },
+                     *       "metadata": {
+                     *         "cartId": "cart-7731"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "autorizationCode": "A1B2C3",
+                     *       "card": {
+                     *         "cardData": {
+                     *           "brand": "visa",
+                     *           "cardNumber": "411111****1111",
+                     *           "type": "credit",
+                     *           "expiryMonth": "12",
+                     *           "expiryYear": "2030"
+                     *         },
+                     *         "networkTransactionId": "583103536844189",
+                     *         "networkReferenceId": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
@@ -2867,6 +2969,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "status": "captured",
+                     *       "paymentCode": "pay-1001",
+                     *       "orderCode": "order-1001",
+                     *       "merchantCode": "acme",
+                     *       "paymentMethod": "card",
+                     *       "connectionCode": "sandbox",
+                     *       "connectionName": "Sandbox acquirer",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountCaptured": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountRefunded": {
+                     *         "currency": "USD",
+                     *         "value": 0,
+                     *         "exponent": 2
+                     *       },
+                     *       "metadata": {
+                     *         "cartId": "cart-7731"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "autorizationCode": "A1B2C3",
+                     *       "card": {
+                     *         "cardData": {
+                     *           "brand": "visa",
+                     *           "cardNumber": "411111****1111",
+                     *           "type": "credit",
+                     *           "expiryMonth": "12",
+                     *           "expiryYear": "2030"
+                     *         },
+                     *         "networkTransactionId": "583103536844189",
+                     *         "networkReferenceId": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
@@ -2978,6 +3123,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "amount": {
+                 *         "currency": "USD",
+                 *         "value": 1999,
+                 *         "exponent": 2
+                 *       },
+                 *       "reference": "shipment-5521"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaptureRequest"];
             };
         };
@@ -2987,6 +3143,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "merchantCode": "acme",
+                     *       "orderCode": "order-1001",
+                     *       "paymentCode": "pay-1001",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "status": "captured"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
@@ -3150,6 +3320,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "amount": {
+                 *         "currency": "USD",
+                 *         "value": 500,
+                 *         "exponent": 2
+                 *       },
+                 *       "reference": "RMA-3321"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundRequest"];
             };
         };
@@ -3322,6 +3503,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "reference": "order-1001-void"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CancelRequest"];
             };
         };
@@ -3494,6 +3681,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "reference": "order-1001-reversal"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CancelOrRefundRequest"];
             };
         };
@@ -3668,6 +3861,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 7,
+                     *         "merchantId": 1042,
+                     *         "name": "Pro monthly",
+                     *         "interval": "month",
+                     *         "intervalCount": 1,
+                     *         "amount": 1999,
+                     *         "currency": "USD",
+                     *         "exponent": 2,
+                     *         "trialPeriodDays": 0,
+                     *         "introBillingCycles": 0,
+                     *         "maxBillingCycles": 0,
+                     *         "availableCountries": [
+                     *           "US",
+                     *           "CA"
+                     *         ],
+                     *         "isActive": true,
+                     *         "meterCodes": [
+                     *           "api_requests"
+                     *         ],
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *         "subscriberCount": 42,
+                     *         "description": "Pro plan, billed monthly",
+                     *         "archivedAt": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PlanListItem"][];
                 };
             };
@@ -3765,6 +3988,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Pro monthly",
+                 *       "interval": "month",
+                 *       "amount": 1999,
+                 *       "currency": "USD",
+                 *       "availableCountries": [
+                 *         "US",
+                 *         "CA"
+                 *       ],
+                 *       "merchantCode": "acme",
+                 *       "description": "Pro plan, billed monthly",
+                 *       "meterCodes": [
+                 *         "api_requests"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePlanRequest"];
             };
         };
@@ -3774,6 +4014,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "merchantId": 1042,
+                     *       "name": "Pro monthly",
+                     *       "interval": "month",
+                     *       "intervalCount": 1,
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "trialPeriodDays": 0,
+                     *       "introBillingCycles": 0,
+                     *       "maxBillingCycles": 0,
+                     *       "availableCountries": [
+                     *         "US",
+                     *         "CA"
+                     *       ],
+                     *       "isActive": true,
+                     *       "meterCodes": [
+                     *         "api_requests"
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "description": "Pro plan, billed monthly",
+                     *       "archivedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
@@ -3917,6 +4184,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "merchantId": 1042,
+                     *       "name": "Pro monthly",
+                     *       "interval": "month",
+                     *       "intervalCount": 1,
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "trialPeriodDays": 0,
+                     *       "introBillingCycles": 0,
+                     *       "maxBillingCycles": 0,
+                     *       "availableCountries": [
+                     *         "US",
+                     *         "CA"
+                     *       ],
+                     *       "isActive": true,
+                     *       "meterCodes": [
+                     *         "api_requests"
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "description": "Pro plan, billed monthly",
+                     *       "archivedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
@@ -4033,6 +4327,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "merchantId": 1042,
+                     *       "name": "Pro monthly",
+                     *       "interval": "month",
+                     *       "intervalCount": 1,
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "trialPeriodDays": 0,
+                     *       "introBillingCycles": 0,
+                     *       "maxBillingCycles": 0,
+                     *       "availableCountries": [
+                     *         "US",
+                     *         "CA"
+                     *       ],
+                     *       "isActive": true,
+                     *       "meterCodes": [
+                     *         "api_requests"
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "description": "Pro plan, billed monthly",
+                     *       "archivedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
@@ -4159,6 +4480,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "name": "Pro monthly (2027)",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePlanRequest"];
             };
         };
@@ -4168,6 +4496,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "merchantId": 1042,
+                     *       "name": "Pro monthly",
+                     *       "interval": "month",
+                     *       "intervalCount": 1,
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "trialPeriodDays": 0,
+                     *       "introBillingCycles": 0,
+                     *       "maxBillingCycles": 0,
+                     *       "availableCountries": [
+                     *         "US",
+                     *         "CA"
+                     *       ],
+                     *       "isActive": true,
+                     *       "meterCodes": [
+                     *         "api_requests"
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "description": "Pro plan, billed monthly",
+                     *       "archivedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
@@ -4303,6 +4658,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "code": "api_requests",
+                     *         "name": "API requests",
+                     *         "aggregation": "sum",
+                     *         "includedUnits": 1000,
+                     *         "pricing": {
+                     *           "scheme": "per_unit",
+                     *           "unitAmount": 2
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["MeterView"][];
                 };
             };
@@ -4400,6 +4771,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "api_requests",
+                 *       "name": "API requests",
+                 *       "aggregation": "sum",
+                 *       "pricing": {
+                 *         "scheme": "per_unit",
+                 *         "unitAmount": 2
+                 *       },
+                 *       "merchantCode": "acme",
+                 *       "includedUnits": 1000
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateMeterRequest"];
             };
         };
@@ -4409,6 +4793,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "code": "api_requests",
+                     *       "name": "API requests",
+                     *       "aggregation": "sum",
+                     *       "includedUnits": 1000,
+                     *       "pricing": {
+                     *         "scheme": "per_unit",
+                     *         "unitAmount": 2
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MeterView"];
                 };
             };
@@ -4547,6 +4945,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *         "merchantId": 1042,
+                     *         "planId": 7,
+                     *         "customerEmail": "ada@example.com",
+                     *         "status": "active",
+                     *         "dunningAttemptCount": 0,
+                     *         "cyclesCompleted": 1,
+                     *         "propagateLifecycle": false,
+                     *         "metadata": {
+                     *           "crmId": "cus_8812"
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *         "customerName": "Ada Lovelace",
+                     *         "cardBrand": "visa",
+                     *         "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *         "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *         "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *         "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["SubscriptionView"][];
                 };
             };
@@ -4656,6 +5079,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "firstInvoice": {
+                     *         "id": "0193a5c0-1d31-7a02-b3c4-d5e6f708192a",
+                     *         "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *         "status": "paid",
+                     *         "amount": 1999,
+                     *         "periodStart": "2026-11-26T10:00:00.000Z",
+                     *         "periodEnd": "2026-12-26T10:00:00.000Z",
+                     *         "paymentAttemptCount": 1,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Pro monthly",
+                     *             "amount": 1999
+                     *           }
+                     *         ],
+                     *         "paidAt": "2026-11-26T10:00:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-26T10:00:00.000Z",
+                     *             "paymentId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *             "status": "captured"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "currency": "USD",
+                     *         "exponent": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedSubscriptionView"];
                 };
             };
@@ -4827,6 +5299,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d31-7a02-b3c4-d5e6f708192a",
+                     *       "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "status": "paid",
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "periodStart": "2026-11-26T10:00:00.000Z",
+                     *       "periodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "paymentAttemptCount": 1,
+                     *       "lines": [
+                     *         {
+                     *           "description": "Pro monthly",
+                     *           "amount": 1999
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "paidAt": "2026-11-26T10:00:00.000Z",
+                     *       "attempts": [
+                     *         {
+                     *           "at": "2026-11-26T10:00:00.000Z",
+                     *           "paymentId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *           "status": "captured"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["InvoiceView"];
                 };
             };
@@ -4942,6 +5442,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
@@ -5061,6 +5584,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5c0-1d31-7a02-b3c4-d5e6f708192a",
+                     *         "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *         "status": "paid",
+                     *         "amount": 1999,
+                     *         "currency": "USD",
+                     *         "exponent": 2,
+                     *         "periodStart": "2026-11-26T10:00:00.000Z",
+                     *         "periodEnd": "2026-12-26T10:00:00.000Z",
+                     *         "paymentAttemptCount": 1,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Pro monthly",
+                     *             "amount": 1999
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "paidAt": "2026-11-26T10:00:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-26T10:00:00.000Z",
+                     *             "paymentId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *             "status": "captured"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["InvoiceView"][];
                 };
             };
@@ -5172,6 +5725,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RequiredMerchantBody"];
             };
         };
@@ -5334,6 +5892,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OptionalMerchantBody"];
             };
         };
@@ -5496,6 +6059,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OptionalMerchantBody"];
             };
         };
@@ -5505,6 +6073,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
@@ -5658,6 +6249,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "planId": 8,
+                 *       "applyAt": "now"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChangePlanRequest"];
             };
         };
@@ -5667,6 +6265,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
@@ -5833,6 +6454,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "card": {
+                 *         "nonceData": {
+                 *           "nonce": "nonce_9f2c7a1e4b6d8f0312ab"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentMethodRequest"];
             };
         };
@@ -5842,6 +6473,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
@@ -6004,6 +6658,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OptionalMerchantBody"];
             };
         };
@@ -6013,6 +6672,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
@@ -6181,6 +6863,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "url": "https://shop.example.com/webhooks/payments",
+                     *         "events": [
+                     *           "payment.captured",
+                     *           "payment.refunded"
+                     *         ],
+                     *         "environment": "sandbox",
+                     *         "description": null,
+                     *         "disabled": false,
+                     *         "createdAt": "2025-11-21T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["WebhookEndpointResponse"][];
                 };
             };
@@ -6269,6 +6967,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.com/webhooks/payments",
+                 *       "events": [
+                 *         "payment.captured",
+                 *         "payment.refunded",
+                 *         "subscription.renewed"
+                 *       ],
+                 *       "description": "Order sync"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
             };
         };
@@ -6278,6 +6987,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "url": "https://shop.example.com/webhooks/payments",
+                     *       "events": [
+                     *         "payment.captured",
+                     *         "payment.refunded",
+                     *         "subscription.renewed"
+                     *       ],
+                     *       "environment": "sandbox",
+                     *       "description": null,
+                     *       "disabled": false,
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "secret": "whsec_9eT0c…"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedWebhookEndpointResponse"];
                 };
             };
@@ -6386,6 +7111,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "url": "https://shop.example.com/webhooks/payments",
+                     *       "events": [
+                     *         "payment.captured",
+                     *         "payment.refunded"
+                     *       ],
+                     *       "environment": "sandbox",
+                     *       "description": null,
+                     *       "disabled": false,
+                     *       "createdAt": "2025-11-21T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
@@ -6485,6 +7224,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedWebhookEndpointResponse"];
                 };
             };
@@ -6594,6 +7339,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.com/webhooks/payments",
+                 *       "events": [
+                 *         "payment.captured",
+                 *         "payment.refunded"
+                 *       ],
+                 *       "description": "Order sync",
+                 *       "disabled": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
             };
         };
@@ -6603,6 +7359,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "url": "https://shop.example.com/webhooks/payments",
+                     *       "events": [
+                     *         "payment.captured",
+                     *         "payment.refunded"
+                     *       ],
+                     *       "environment": "sandbox",
+                     *       "description": null,
+                     *       "disabled": false,
+                     *       "createdAt": "2025-11-21T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
@@ -6712,6 +7482,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "expiresInSeconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["RollSecretRequest"];
             };
         };
@@ -6721,6 +7497,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "url": "https://shop.example.com/webhooks/payments",
+                     *       "events": [
+                     *         "payment.captured",
+                     *         "payment.refunded"
+                     *       ],
+                     *       "environment": "sandbox",
+                     *       "description": null,
+                     *       "disabled": false,
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "secret": "whsec_9eT0c…",
+                     *       "previousSecretExpiresAt": "2026-11-26T11:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RolledWebhookEndpointResponse"];
                 };
             };
@@ -6841,6 +7633,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "eventId": "0193a5d0-2b3c-7d4e-8f50-61728394a5b6",
+                     *         "eventType": "payment.captured",
+                     *         "attempt": 1,
+                     *         "status": "succeeded",
+                     *         "responseStatus": 200,
+                     *         "durationMs": 84,
+                     *         "attemptedAt": "2026-11-26T10:00:00.000Z",
+                     *         "nextAttemptAt": null,
+                     *         "error": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryResponse"][];
                 };
             };
@@ -6934,6 +7742,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantQuery"];
             };
         };
@@ -7061,6 +7874,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantQuery"];
             };
         };
@@ -7184,6 +8002,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_9eT0c…",
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "previousSecretExpiresAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSecretResponse"];
                 };
             };
@@ -7263,6 +8088,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "expiresInSeconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["RollSecretRequest"];
             };
         };
@@ -7272,6 +8103,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_9eT0c…",
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "previousSecretExpiresAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSecretResponse"];
                 };
             };
@@ -7386,6 +8224,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "type": "payment.captured",
+                     *         "createdAt": "2025-11-21T10:00:00.000Z",
+                     *         "environment": "sandbox",
+                     *         "merchantCode": "acme",
+                     *         "data": {
+                     *           "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *           "status": "captured",
+                     *           "paymentCode": "pay-1001",
+                     *           "orderCode": "order-1001",
+                     *           "merchantCode": "acme",
+                     *           "paymentMethod": "card",
+                     *           "amount": {
+                     *             "currency": "USD",
+                     *             "value": 1999,
+                     *             "exponent": 2
+                     *           },
+                     *           "amountCaptured": {
+                     *             "currency": "USD",
+                     *             "value": 1999,
+                     *             "exponent": 2
+                     *           },
+                     *           "createdAt": "2026-11-26T10:00:00.000Z"
+                     *         },
+                     *         "event": "payment.captured",
+                     *         "created_at": "2025-11-21T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["EventResponse"][];
                 };
             };
@@ -7485,6 +8355,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "type": "payment.captured",
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "environment": "sandbox",
+                     *       "merchantCode": "acme",
+                     *       "data": {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "status": "captured",
+                     *         "paymentCode": "pay-1001",
+                     *         "orderCode": "order-1001",
+                     *         "merchantCode": "acme",
+                     *         "paymentMethod": "card",
+                     *         "amount": {
+                     *           "currency": "USD",
+                     *           "value": 1999,
+                     *           "exponent": 2
+                     *         },
+                     *         "amountCaptured": {
+                     *           "currency": "USD",
+                     *           "value": 1999,
+                     *           "exponent": 2
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z"
+                     *       },
+                     *       "event": "payment.captured",
+                     *       "created_at": "2025-11-21T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventResponse"];
                 };
             };
@@ -7573,6 +8473,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "US",
+                 *       "currency": "USD",
+                 *       "amount": {
+                 *         "currency": "USD",
+                 *         "value": 1999,
+                 *         "exponent": 2
+                 *       },
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SdkSessionRequest"];
             };
         };
@@ -7582,6 +8494,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientToken": "eyJhbGciOiJIUzI1NiJ9.eyJtZXJjaGFudENvZGUiOiJhY21lIn0.5pTzqZbYx3u0nK2c",
+                     *       "expiresAt": "2026-11-26T10:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SdkSessionResponse"];
                 };
             };
@@ -7679,6 +8597,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "cardData": {
+                 *         "cardNumber": "4111111111111111",
+                 *         "expiryMonth": "12",
+                 *         "expiryYear": "2030",
+                 *         "cvv": "123",
+                 *         "cardholderName": "Ada Lovelace"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateNonceRequest"];
             };
         };
@@ -7688,6 +8617,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "nonce": "nonce_9f2c7a1e4b6d8f0312ab",
+                     *       "expiresAt": "2026-11-26T10:15:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["NonceResponse"];
                 };
             };
@@ -7795,6 +8730,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "sessionId": "0193a5b2-7c51-7e10-8f2a-3b4c5d6e7f80"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResumeRequest"];
             };
         };
@@ -7910,6 +8850,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *         "url": "http://localhost:3000/checkout/0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *         "type": "one-time",
+                     *         "status": "active",
+                     *         "amountMode": "fixed",
+                     *         "saveCardEnabled": false,
+                     *         "reusable": false,
+                     *         "usesCount": 0,
+                     *         "environment": "sandbox",
+                     *         "merchantCode": "acme",
+                     *         "metadata": {},
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "amount": {
+                     *           "currency": "USD",
+                     *           "value": 2500,
+                     *           "exponent": 2
+                     *         },
+                     *         "title": "Annual membership",
+                     *         "reference": "INV-2026-0042",
+                     *         "customerEmail": "ada@example.com",
+                     *         "returnUrl": "https://shop.example.com/thanks",
+                     *         "expiresAt": "2026-11-27T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PaymentLinkResponse"][];
                 };
             };
@@ -8019,6 +8987,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "amount": {
+                 *         "currency": "USD",
+                 *         "value": 2500,
+                 *         "exponent": 2
+                 *       },
+                 *       "title": "Annual membership",
+                 *       "reference": "INV-2026-0042",
+                 *       "customerEmail": "ada@example.com",
+                 *       "returnUrl": "https://shop.example.com/thanks"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePaymentLinkRequest"];
             };
         };
@@ -8028,6 +9010,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "url": "http://localhost:3000/checkout/0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "type": "one-time",
+                     *       "status": "active",
+                     *       "amountMode": "fixed",
+                     *       "saveCardEnabled": false,
+                     *       "reusable": false,
+                     *       "usesCount": 0,
+                     *       "environment": "sandbox",
+                     *       "merchantCode": "acme",
+                     *       "metadata": {},
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 2500,
+                     *         "exponent": 2
+                     *       },
+                     *       "title": "Annual membership",
+                     *       "reference": "INV-2026-0042",
+                     *       "customerEmail": "ada@example.com",
+                     *       "returnUrl": "https://shop.example.com/thanks",
+                     *       "expiresAt": "2026-11-27T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
@@ -8190,6 +9198,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "url": "http://localhost:3000/checkout/0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "type": "one-time",
+                     *       "status": "active",
+                     *       "amountMode": "fixed",
+                     *       "saveCardEnabled": false,
+                     *       "reusable": false,
+                     *       "usesCount": 0,
+                     *       "environment": "sandbox",
+                     *       "merchantCode": "acme",
+                     *       "metadata": {},
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 2500,
+                     *         "exponent": 2
+                     *       },
+                     *       "title": "Annual membership",
+                     *       "reference": "INV-2026-0042",
+                     *       "customerEmail": "ada@example.com",
+                     *       "returnUrl": "https://shop.example.com/thanks",
+                     *       "expiresAt": "2026-11-27T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
@@ -8298,6 +9332,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantQuery"];
             };
         };
@@ -8307,6 +9346,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "url": "http://localhost:3000/checkout/0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "type": "one-time",
+                     *       "status": "active",
+                     *       "amountMode": "fixed",
+                     *       "saveCardEnabled": false,
+                     *       "reusable": false,
+                     *       "usesCount": 0,
+                     *       "environment": "sandbox",
+                     *       "merchantCode": "acme",
+                     *       "metadata": {},
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 2500,
+                     *         "exponent": 2
+                     *       },
+                     *       "title": "Annual membership",
+                     *       "reference": "INV-2026-0042",
+                     *       "customerEmail": "ada@example.com",
+                     *       "returnUrl": "https://shop.example.com/thanks",
+                     *       "expiresAt": "2026-11-27T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
@@ -8443,6 +9508,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *       "meterCode": "api_requests",
+                 *       "quantity": 120,
+                 *       "occurredAt": "2026-03-01T12:00:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageRequest"];
             };
         };
@@ -8608,6 +9681,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *           "meterCode": "api_requests",
+                 *           "quantity": 120,
+                 *           "idempotencyKey": "usage-2026-11-26-a"
+                 *         },
+                 *         {
+                 *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *           "meterCode": "api_requests",
+                 *           "quantity": 80,
+                 *           "idempotencyKey": "usage-2026-11-26-b"
+                 *         }
+                 *       ],
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageBatchRequest"];
             };
         };
@@ -8617,6 +9709,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "index": 0,
+                     *           "status": 201,
+                     *           "event": {
+                     *             "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *             "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *             "meterCode": "api_requests",
+                     *             "quantity": 120,
+                     *             "occurredAt": "2026-11-26T10:00:00.000Z",
+                     *             "duplicate": false
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageBatchResponse"];
                 };
             };
