@@ -112,8 +112,8 @@ export function errorExample(code: ErrorCode): { error: Record<string, unknown> 
 
 /** Two notes on one code (say, from the route's caller and from its body): either case can happen. */
 export function joinNotes(first: string | undefined, then: string): string {
-  if (!first || first === then || first.split('; or ').includes(then)) return then === first ? then : (first ?? then);
-  return `${first}; or ${then}`;
+  if (!first) return then;
+  return first.split('; or ').includes(then) ? first : `${first}; or ${then}`;
 }
 
 /** The entries as one code → note map; notes on one code add up, a bare code adds its general meaning. */
