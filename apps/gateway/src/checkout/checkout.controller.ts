@@ -110,6 +110,7 @@ export class CheckoutController {
   @ApiErrors(LINKS, {
     NOT_FOUND: 'unknown link, or the nonce is unknown, used or expired',
     INVALID_STATE: 'the link is expired, cancelled or used',
+    PAYMENT_DECLINED: 'a subscription link’s first charge was declined (the answer carries no reason)',
     RATE_LIMITED: 'too many declined payments from this address or on this link; wait Retry-After seconds',
   })
   async pay(
@@ -139,7 +140,10 @@ export class CheckoutController {
       'is the same as the pay route’s.',
   })
   @ApiOkResponse({ type: PayerResult })
-  @ApiErrors(LINKS, { NOT_FOUND: 'not a session this link started' })
+  @ApiErrors(LINKS, 'SESSION_EXPIRED', 'CHALLENGE_NOT_COMPLETED', {
+    NOT_FOUND: 'not a session this link started',
+    INVALID_STATE: 'the session was already used',
+  })
   resume(
     @Param('id') id: string,
     @Body() body: ResumeLinkRequest,
