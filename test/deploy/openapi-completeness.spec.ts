@@ -22,6 +22,9 @@ const APPROVED_TEST_CARDS = [
   '6011111111111117',
   '3530111333300000',
 ];
+/** An example's value, through its reference to `components.examples` when it has one. */
+const exampleValue = (example: any): any =>
+  example.$ref ? doc.components.examples[example.$ref.split('/').pop()].value : example.value;
 const jsonOf = (r: any) => r?.content?.['application/json'];
 const examplesOf = (media: any): unknown[] =>
   media?.example !== undefined ? [media.example] : Object.values<any>(media?.examples ?? {}).map((e) => e.value);
@@ -62,7 +65,7 @@ describe('the OpenAPI document is complete', () => {
             status,
           });
           expect(response.description).toContain(`\`${code}\``);
-          expect(media.examples[code].value.error).toMatchObject({ status, code, message: expect.any(String) });
+          expect(exampleValue(media.examples[code]).error).toMatchObject({ status, code, message: expect.any(String) });
         }
       }
     }
@@ -108,7 +111,9 @@ describe('the OpenAPI document is complete', () => {
     ]);
     expect(purchase[409].headers['Retry-After']).toBeDefined();
     expect(Object.keys(jsonOf(purchase[400]).examples)).toContain('IDEMPOTENCY_KEY_REQUIRED');
-    const declined = jsonOf(doc.paths['/v1/subscription'].post.responses[402]).examples.PAYMENT_DECLINED.value.error;
+    const declined = exampleValue(
+      jsonOf(doc.paths['/v1/subscription'].post.responses[402]).examples.PAYMENT_DECLINED,
+    ).error;
     expect(declined).toMatchObject({ paymentId: expect.any(String), refusalCode: { reasonCode: '51' } });
   });
 

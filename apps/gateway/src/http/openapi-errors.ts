@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ErrorCode, httpStatusOf } from '@app/contracts';
-import { ErrorEntry, errorExamples, ErrorNotes, errorNotesOf } from './api-errors';
+import { ERROR_NOTES, ErrorEntry, errorExample, ErrorNotes, errorNotesOf } from './api-errors';
 import { operationsOf } from './openapi-tidy';
 
 const ENVELOPE_REF = '#/components/schemas/ErrorEnvelope';
@@ -81,11 +81,19 @@ function declaredCodes(where: string, op: OperationObject): ErrorNotes {
   return notes;
 }
 
-function errorResponse(notes: ErrorNotes): ResponseObject {
+/** The answers' examples, one per code, shared through `components.examples` (named by the code). */
+type SharedExamples = Record<string, { summary: string; value: unknown }>;
+
+function errorResponse(notes: ErrorNotes, shared: SharedExamples): ResponseObject {
   const codes = Object.keys(notes) as ErrorCode[];
+  const examples: Record<string, { $ref: string }> = {};
+  for (const code of codes) {
+    shared[code] ??= { summary: `${code}: ${ERROR_NOTES[code]}`, value: errorExample(code) };
+    examples[code] = { $ref: `#/components/examples/${code}` };
+  }
   const response: ResponseObject = {
     description: codes.map((code) => `\`${code}\`: ${notes[code]}`).join('\n\n'),
-    content: { 'application/json': { schema: { $ref: ENVELOPE_REF }, examples: errorExamples(notes) } },
+    content: { 'application/json': { schema: { $ref: ENVELOPE_REF }, examples } },
   };
   if (codes.includes('RATE_LIMITED')) response.headers = RATE_LIMIT_HEADERS;
   if (codes.includes('IDEMPOTENCY_IN_PROGRESS')) response.headers = { 'Retry-After': integer('Always 1') };
@@ -93,12 +101,13 @@ function errorResponse(notes: ErrorNotes): ResponseObject {
 }
 
 /**
- * Every operation's error answers, complete: the codes the route declared with @ApiErrors (its own notes win)
- * plus the codes of its shape (credential, body or query, 500), one response per status with the error
- * envelope, a description naming each code and one example per code. An error answer documented without its
- * codes stops the build.
+ * Every operation's error answers, complete: the codes the route declared with @ApiErrors plus the codes of its
+ * shape (credential, body or query, 500), their notes added up; one response per status with the error
+ * envelope, a description naming each code with what it means on this route, and one example per code
+ * (shared in `components.examples`). An error answer documented without its codes stops the build.
  */
 export function describeErrors(document: OpenAPIObject): OpenAPIObject {
+  const shared: SharedExamples = {};
   for (const { path, method, op } of operationsOf(document)) {
     const where = `${method.toUpperCase()} ${path}`;
     const notes = errorNotesOf([errorNotesOf(codesOfShape(method, op)), declaredCodes(where, op)]);
@@ -108,9 +117,11 @@ export function describeErrors(document: OpenAPIObject): OpenAPIObject {
       byStatus.set(status, { ...byStatus.get(status), [code]: note });
     }
     for (const status of [...byStatus.keys()].sort()) {
-      op.responses[String(status)] = errorResponse(byStatus.get(status)!);
+      op.responses[String(status)] = errorResponse(byStatus.get(status)!, shared);
     }
     op.responses = Object.fromEntries(Object.entries(op.responses).sort(([a], [b]) => a.localeCompare(b)));
   }
+  const sorted = Object.fromEntries(Object.entries(shared).sort(([a], [b]) => a.localeCompare(b)));
+  document.components = { ...document.components, examples: { ...document.components?.examples, ...sorted } };
   return document;
 }
