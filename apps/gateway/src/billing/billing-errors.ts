@@ -8,7 +8,7 @@ export const IDEMPOTENT: ErrorEntry[] = ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY
 /** An operation that charges or verifies a card through the payments service. */
 export const CHARGES: ErrorNotes = {
   PAYMENT_DECLINED: 'the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept',
-  SERVICE_UNAVAILABLE: 'the billing or the payments service could not be reached; nothing was kept',
+  SERVICE_UNAVAILABLE: 'the payments service could not be reached: nothing was kept',
 };
 
 /** The error answers of a billing-service route: its own codes, and those of a forwarded route. */

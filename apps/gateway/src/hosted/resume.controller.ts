@@ -3,8 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { keylessContext, PaymentResponse, PaymentsExtrasSubjects, ResumeRequest } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
-import { ApiErrors } from '../http/api-errors';
-import { ACQUIRER_ERRORS } from '../payments/payment-errors';
+import { ACQUIRER_ERRORS, PaymentErrors } from '../payments/payment-errors';
 
 @ApiTags('payments')
 @Controller('v1/payment')
@@ -21,7 +20,7 @@ export class ResumeController {
       'minutes; the answer is the final Payment. A pending_action session answers the Payment as it stands.',
   })
   @ApiOkResponse({ type: PaymentResponse })
-  @ApiErrors(ACQUIRER_ERRORS, 'SESSION_EXPIRED', 'CHALLENGE_NOT_COMPLETED', {
+  @PaymentErrors(ACQUIRER_ERRORS, 'SESSION_EXPIRED', 'CHALLENGE_NOT_COMPLETED', {
     NOT_FOUND: 'unknown session',
     INVALID_STATE: 'the session was already used',
   })

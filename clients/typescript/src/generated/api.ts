@@ -2442,7 +2442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2451,7 +2451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2608,7 +2608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2617,7 +2617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3286,7 +3286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3295,7 +3295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3469,7 +3469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3478,7 +3478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3647,7 +3647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3656,7 +3656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3819,7 +3819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3828,7 +3828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5260,7 +5260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the billing or the payments service could not be reached; nothing was kept */
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the payments service could not be reached: nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6420,7 +6420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the billing or the payments service could not be reached; nothing was kept */
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the payments service could not be reached: nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6624,7 +6624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the billing or the payments service could not be reached; nothing was kept */
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the payments service could not be reached: nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6823,7 +6823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the billing or the payments service could not be reached; nothing was kept */
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the payments service could not be reached: nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8809,7 +8809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8818,7 +8818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `UPSTREAM_TIMEOUT`: two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
