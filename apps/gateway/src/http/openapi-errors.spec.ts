@@ -69,7 +69,7 @@ describe('@ApiErrors and the document’s error answers', () => {
     expect(responses['500'].content['application/json'].schema).toEqual(ENVELOPE);
   });
 
-  it('stops the build on an error answer documented without its codes, or a code under another status', () => {
+  it('stops the emit on an error answer documented without its codes, or a code under another status', () => {
     const bare = documentWith({
       responses: { '404': { description: 'Not found', content: { 'application/json': { schema: ENVELOPE } } } },
     });
@@ -83,5 +83,11 @@ describe('@ApiErrors and the document’s error answers', () => {
       },
     });
     expect(() => describeErrors(misplaced)).toThrow('NOT_FOUND is documented under 400, but answers 404');
+    // The served document lists them instead of stopping the gateway.
+    const problems: string[] = [];
+    describeErrors(bare, problems);
+    expect(problems).toEqual([
+      'OpenAPI POST /v1/thing/{id}: its 404 answer names no error code; document it with @ApiErrors',
+    ]);
   });
 });
