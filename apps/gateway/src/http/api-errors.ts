@@ -94,7 +94,7 @@ export function errorExample(code: ErrorCode): { error: Record<string, unknown> 
             reason: 'Insufficient funds',
             originalReasonCode: '51',
             originalReason: 'INSUFFICIENT_FUNDS',
-            recoveryAction: 'retry',
+            recoveryAction: 'switch_method',
           },
         }
       : {};

@@ -1,7 +1,7 @@
 /**
  * The values of the OpenAPI document's request and answer examples (openapi-examples.ts builds them from the
- * schemas and these). Money in minor units with the currency's exponent; cards are the sandbox's test cards
- * (docs/api.md), never a real number; ids are uuid v7 as the API answers them.
+ * schemas and these). Money in minor units with the currency's exponent; cards are the sandbox acquirer's test
+ * cards (apps/payments/src/connector/sandbox-cards.ts), never a real number; ids are uuid v7 as the API answers them.
  */
 
 export type NamedExamples = Record<string, { summary: string; value: unknown }>;
@@ -9,32 +9,25 @@ export type NamedExamples = Record<string, { summary: string; value: unknown }>;
 export const EXAMPLE_TIME = '2026-11-26T10:00:00.000Z';
 const LATER = '2026-11-26T10:30:00.000Z';
 const NEXT_MONTH = '2026-12-26T10:00:00.000Z';
-const PAYMENT = '0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01';
+export const PAYMENT = '0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01';
 const SUBSCRIPTION = '0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012';
 const INVOICE = '0193a5c0-1d31-7a02-b3c4-d5e6f708192a';
 const LINK = '0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a';
-const SESSION = '0193a5b2-7c51-7e10-8f2a-3b4c5d6e7f80';
-const NONCE = 'nonce_9f2c7a1e4b6d8f0312ab';
-const TOKEN = 'vt_0193a5b27c4e7d219f3a5b6c';
-const usd = (value: number) => ({ currency: 'USD', value, exponent: 2 });
-const CARD = {
+export const SESSION = '0193a5b2-7c51-7e10-8f2a-3b4c5d6e7f80';
+export const NONCE = 'nonce_9f2c7a1e4b6d8f0312ab';
+export const TOKEN = 'vt_0193a5b27c4e7d219f3a5b6c';
+export const usd = (value: number) => ({ currency: 'USD', value, exponent: 2 });
+export const CARD = {
   cardNumber: '4111111111111111',
   cardholderName: 'Ada Lovelace',
   expiryMonth: '12',
   expiryYear: '2030',
   cvv: '123',
 };
-const CARD_VIEW = {
+export const CARD_VIEW = {
   cardData: { brand: 'visa', cardNumber: '411111****1111', type: 'credit', expiryMonth: '12', expiryYear: '2030' },
   networkTransactionId: '583103536844189',
   networkReferenceId: null,
-};
-const DECLINED = {
-  reasonCode: '51',
-  reason: 'Insufficient funds',
-  originalReasonCode: '51',
-  originalReason: 'INSUFFICIENT_FUNDS',
-  recoveryAction: 'switch_method',
 };
 const PLAN = {
   id: 7,
@@ -81,15 +74,6 @@ const INVOICE_VIEW = {
   exponent: 2,
 };
 const DELIVERY = { status: 'succeeded', responseStatus: 200, durationMs: 84, error: null, nextAttemptAt: null };
-const PENDING_DELIVERY = {
-  status: 'pending',
-  attempt: 1,
-  responseStatus: null,
-  durationMs: null,
-  error: null,
-  attemptedAt: null,
-  nextAttemptAt: EXAMPLE_TIME,
-};
 const USAGE_EVENT = {
   subscriptionId: SUBSCRIPTION,
   meterCode: 'api_requests',
@@ -251,154 +235,4 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     ],
   },
   UsageBatchResponse: { results: [{ index: 0, status: 201, event: { id: PAYMENT, ...USAGE_EVENT } }] },
-};
-
-const purchase = (card: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  merchantCode: 'acme',
-  orderCode: 'order-1001',
-  amount: usd(1999),
-  card,
-  shopper: { email: 'ada@example.com', name: 'Ada Lovelace' },
-  metadata: { cartId: 'cart-7731' },
-  ...extra,
-});
-
-const PAYMENT_ANSWERS: NamedExamples = {
-  captured: { summary: 'Approved and captured', value: {} },
-  declined: {
-    summary: 'Declined (a 200, not an error): card 4000000000009995',
-    value: {
-      status: 'declined',
-      autorizationCode: undefined,
-      amountCaptured: usd(0),
-      card: { ...CARD_VIEW, cardData: { ...CARD_VIEW.cardData, cardNumber: '400000****9995' } },
-      refusalCode: DECLINED,
-    },
-  },
-  challenge: {
-    summary: '3DS challenge required: card 4000002500003155',
-    value: {
-      status: 'pending_3ds',
-      autorizationCode: undefined,
-      amountCaptured: usd(0),
-      card: { ...CARD_VIEW, cardData: { ...CARD_VIEW.cardData, cardNumber: '400000****3155' } },
-      actionRequired: {
-        type: 'threeds_challenge',
-        url: `http://localhost:3000/v1/3ds/challenge/${SESSION}`,
-        sessionId: SESSION,
-        expiresAt: '2026-11-26T10:15:00.000Z',
-      },
-    },
-  },
-};
-
-const PAYMENT_REQUESTS: NamedExamples = {
-  card: { summary: 'A card (sandbox test card, approved)', value: purchase({ cardData: CARD }) },
-  nonce: {
-    summary: 'A nonce from the browser SDK (the card never touches your server)',
-    value: purchase({ nonceData: { nonce: NONCE, cardholderName: 'Ada Lovelace' } }),
-  },
-  token: {
-    summary: 'A card token kept by an earlier payment (`tokenize: true`)',
-    value: purchase({ tokenData: { token: TOKEN } }),
-  },
-  pix: {
-    summary: 'Pix (an APM answered with a QR code)',
-    value: {
-      merchantCode: 'acme',
-      orderCode: 'order-1002',
-      amount: { currency: 'BRL', value: 4990, exponent: 2 },
-      paymentMethod: 'pix',
-      apm: { payerDocument: '12345678909', expiresInSeconds: 3600 },
-    },
-  },
-};
-
-/** An operation's own named examples: whole request bodies, and overlays on the schema's answer example. */
-export const OPERATION_EXAMPLES: Record<
-  string,
-  { request?: NamedExamples; responses?: Record<string, NamedExamples> }
-> = {
-  paymentsPurchase: { request: PAYMENT_REQUESTS, responses: { '200': PAYMENT_ANSWERS } },
-  paymentsAuthorization: {
-    request: {
-      card: { summary: 'Hold 19.99 USD on a card', value: purchase({ cardData: CARD }) },
-      verification: {
-        summary: 'Verify a card (amount 0) and keep a token for later charges',
-        value: purchase({ cardData: { ...CARD, tokenize: true } }, { amount: usd(0), orderCode: 'verify-1001' }),
-      },
-    },
-    responses: {
-      '200': {
-        authorized: { summary: 'Authorized: funds held', value: { status: 'authorized', amountCaptured: usd(0) } },
-      },
-    },
-  },
-  paymentsRefund: {
-    responses: { '200': { refunded: { summary: 'Partly refunded', value: { status: 'refunded', amount: usd(500) } } } },
-  },
-  paymentsCancel: {
-    responses: { '200': { cancelled: { summary: 'The hold is released', value: { status: 'cancelled' } } } },
-  },
-  paymentsCancelOrRefund: {
-    responses: { '200': { refunded: { summary: 'A captured payment, refunded', value: { status: 'refunded' } } } },
-  },
-  paymentsResume: {
-    responses: { '200': { captured: { summary: 'The challenge passed: captured', value: {} } } },
-  },
-  subscriptionsCreate: {
-    request: {
-      card: {
-        summary: 'CIT mode: the first month is charged now on a sandbox test card',
-        value: { merchantCode: 'acme', planId: 7, customerEmail: 'ada@example.com', card: { cardData: CARD } },
-      },
-      nonce: {
-        summary: 'CIT mode with a browser SDK nonce',
-        value: {
-          merchantCode: 'acme',
-          planId: 7,
-          customerEmail: 'ada@example.com',
-          card: { nonceData: { nonce: NONCE } },
-        },
-      },
-      token: {
-        summary: 'Record mode: a card token and the payment that already took the first charge',
-        value: {
-          merchantCode: 'acme',
-          planId: 7,
-          customerEmail: 'ada@example.com',
-          card: { tokenData: { token: TOKEN } },
-          firstPaymentId: PAYMENT,
-        },
-      },
-    },
-  },
-  subscriptionsCancel: {
-    responses: {
-      '200': { cancelled: { summary: 'Cancelled', value: { status: 'cancelled', cancelledAt: EXAMPLE_TIME } } },
-    },
-  },
-  subscriptionsPause: {
-    responses: { '200': { paused: { summary: 'Paused', value: { status: 'paused', pausedAt: EXAMPLE_TIME } } } },
-  },
-  webhookEndpointsResend: {
-    responses: { '202': { pending: { summary: 'The try to send', value: PENDING_DELIVERY } } },
-  },
-  webhookEndpointsTest: {
-    responses: {
-      '202': { pending: { summary: 'The ping event’s first try', value: { ...PENDING_DELIVERY, eventType: 'ping' } } },
-    },
-  },
-  usageRecord: {
-    responses: {
-      '201': { recorded: { summary: 'A new event', value: {} } },
-      '200': { replayed: { summary: 'A retry with the same key: the recorded event', value: { duplicate: true } } },
-    },
-  },
-  sandboxClockAdvance: {
-    request: {
-      by: { summary: 'Move one month ahead', value: { by: 'P1M' } },
-      to: { summary: 'Move to a point in time', value: { to: '2026-12-26T10:00:00.000Z' } },
-    },
-  },
 };

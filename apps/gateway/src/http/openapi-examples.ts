@@ -4,13 +4,8 @@ import type {
   ReferenceObject,
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import {
-  EXAMPLE_TIME,
-  NamedExamples,
-  NAMED_VALUES,
-  OPERATION_EXAMPLES,
-  SCHEMA_EXAMPLES,
-} from './openapi-example-values';
+import { EXAMPLE_TIME, NamedExamples, NAMED_VALUES, SCHEMA_EXAMPLES } from './openapi-example-values';
+import { OPERATION_EXAMPLES } from './openapi-operation-examples';
 import { operationsOf } from './openapi-tidy';
 
 type Schema = SchemaObject | ReferenceObject;
