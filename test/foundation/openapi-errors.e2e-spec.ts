@@ -64,9 +64,30 @@ describe('the error codes the OpenAPI document lists are the ones the routes ans
       },
     });
 
-  it('every route, called with its own example and unknown ids, answers 2xx or a documented error', async () => {
-    for (const o of caller.operations) expectDocumented(o.method, o.path, await call(o));
+  it('every route, called with its own request example and unknown ids, answers 2xx or a documented error', async () => {
+    const succeeded: string[] = [];
+    for (const o of caller.operations) {
+      const r = await call(o);
+      expectDocumented(o.method, o.path, r);
+      if (r.status < 300) succeeded.push(`${o.method} ${o.path}`);
+    }
     expect(caller.operations.length).toBeGreaterThan(60);
+    // The examples run: these routes' own request examples succeed as they stand (others name objects that a
+    // fresh stack does not have, such as plan 7, and answer a documented 404).
+    expect(succeeded).toEqual(
+      expect.arrayContaining([
+        'POST /v1/payment/purchase',
+        'POST /v1/admin/merchants/{merchantCode}/connections',
+        'POST /v1/subscription/meter',
+        'POST /v1/webhook-endpoint',
+        'POST /v1/webhook-secret/roll',
+        'POST /v1/sdk/session',
+        'POST /v1/sdk/nonce',
+        'POST /v1/payment-link',
+        'POST /v1/sandbox/clock/advance',
+        'POST /v1/subscription/usage/batch',
+      ]),
+    );
   });
 
   it('every route with a credential answers a missing one, a public key and another merchant as documented', async () => {
