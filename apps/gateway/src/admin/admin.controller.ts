@@ -11,19 +11,10 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@app/errors';
 import { ApiKeysService, CreatedKey, KeyView } from '../auth/api-keys.service';
 import { MerchantsService } from '../auth/merchants.service';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { AdminGuard } from './admin.guard';
 import {
   AllowedOriginsRequest,
@@ -35,6 +26,7 @@ import {
   ListKeysQuery,
   MerchantResponse,
 } from './admin.dto';
+import { ApiErrors } from '../http/api-errors';
 
 /** Operators' API, on the internal port with ADMIN_TOKEN (docs/api.md): merchants and their keys. */
 @ApiTags('admin')
@@ -50,6 +42,7 @@ export class AdminController {
   @Post('merchants')
   @ApiOperation({ summary: 'Create a merchant account' })
   @ApiCreatedResponse({ type: MerchantResponse })
+  @ApiErrors('DUPLICATE_MERCHANT_CODE')
   async createMerchant(@Body() body: CreateMerchantRequest): Promise<MerchantResponse> {
     const m = await this.merchants.create(body.merchantCode, body.name);
     return {
@@ -77,7 +70,7 @@ export class AdminController {
   @Get('merchants/:merchantCode/allowed-origins')
   @ApiOperation({ summary: 'The web origins allowed to embed the merchant’s card fields' })
   @ApiOkResponse({ type: AllowedOriginsResponse })
-  @ApiNotFoundResponse({ description: 'Unknown merchant', type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'no merchant with this code' })
   async allowedOrigins(@Param('merchantCode') merchantCode: string): Promise<AllowedOriginsResponse> {
     return { merchantCode, allowedOrigins: await this.merchants.allowedOrigins(merchantCode) };
   }
@@ -88,8 +81,7 @@ export class AdminController {
     description: 'Replaces the list. A card-field frame loads only inside a page of one of these origins.',
   })
   @ApiOkResponse({ type: AllowedOriginsResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: not an origin', type: ErrorEnvelope })
-  @ApiNotFoundResponse({ description: 'Unknown merchant', type: ErrorEnvelope })
+  @ApiErrors({ VALIDATION_FAILED: 'an entry is not an exact origin', NOT_FOUND: 'no merchant with this code' })
   async setAllowedOrigins(
     @Param('merchantCode') merchantCode: string,
     @Body() body: AllowedOriginsRequest,
@@ -100,7 +92,7 @@ export class AdminController {
   @Post('keys')
   @ApiOperation({ summary: 'Create an API key for one or more merchants; the key is shown only in this answer' })
   @ApiCreatedResponse({ type: CreatedKeyResponse })
-  @ApiNotFoundResponse({ description: 'A merchant code is unknown', type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'a merchant code is unknown' })
   createKey(@Body() body: CreateKeyRequest): Promise<CreatedKey> {
     return this.keys.create(body.merchantCodes, body.type, body.environment);
   }
@@ -116,7 +108,7 @@ export class AdminController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a key: it answers 401 AUTH_INVALID from then on (within 5 s on every replica)' })
   @ApiOkResponse({ type: KeyResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'no such key (or not a uuid)' })
   revokeKey(
     @Param('id', new ParseUUIDPipe({ exceptionFactory: () => DomainError.notFound('key', 'id') })) id: string,
   ): Promise<KeyView> {

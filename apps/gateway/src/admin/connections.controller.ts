@@ -1,12 +1,5 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CallerContext,
@@ -21,8 +14,9 @@ import {
 import { DomainError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
 import { MerchantsService } from '../auth/merchants.service';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { AdminGuard } from './admin.guard';
+import { ApiErrors } from '../http/api-errors';
+import { forwardedTo } from '../http/upstream-timeout.doc';
 
 /** Operators' API for a merchant's routing connections; they live in the payments service. */
 @ApiTags('admin')
@@ -41,7 +35,7 @@ export class ConnectionsController {
   })
   @ApiCreatedResponse({ type: ConnectionResponse })
   @ApiOkResponse({ type: ConnectionResponse })
-  @ApiNotFoundResponse({ description: 'Unknown merchant', type: ErrorEnvelope })
+  @ApiErrors(forwardedTo('payments'), { NOT_FOUND: 'unknown merchant' })
   async upsert(
     @Param('merchantCode') merchantCode: string,
     @Body() body: ConnectionRequest,
@@ -58,7 +52,7 @@ export class ConnectionsController {
   @Get()
   @ApiOperation({ summary: 'A merchant’s connections in routing order (its default sandbox-acquirer one included)' })
   @ApiOkResponse({ type: [ConnectionResponse] })
-  @ApiNotFoundResponse({ description: 'Unknown merchant', type: ErrorEnvelope })
+  @ApiErrors(forwardedTo('payments'), { NOT_FOUND: 'unknown merchant' })
   async list(
     @Param('merchantCode') merchantCode: string,
     @Query() query: ListConnectionsQuery,

@@ -1,11 +1,11 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CallerContext, TEXT_LIMITS } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { PrivateKeyGuard } from './api-key.guard';
 import { Principal } from './principal';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { ApiErrors, ErrorEntry } from '../http/api-errors';
 
 const MERCHANT_CODE_MAX = TEXT_LIMITS.MerchantQuery.merchantCode;
 
@@ -80,16 +80,36 @@ export function callerOf(context: ExecutionContext, o: CallerOptions = {}): Call
   return resolveCaller(request.user, String(request.id), merchantCode, o);
 }
 
-/** `@Caller() ctx: CallerContext` on a route guarded by `@PrivateRoute()`. */
-export const Caller = createParamDecorator((o: CallerOptions | undefined, context: ExecutionContext): CallerContext =>
+/** The codes resolving the caller answers (resolveCaller). */
+export function callerErrors(o: CallerOptions = {}): ErrorEntry[] {
+  return o.merchantCodeRequired
+    ? [{ VALIDATION_FAILED: '`merchantCode` is missing, not a string or too long' }, 'MERCHANT_MISMATCH']
+    : [
+        { VALIDATION_FAILED: '`merchantCode` is not a string or too long' },
+        'MERCHANT_CODE_REQUIRED',
+        'MERCHANT_MISMATCH',
+      ];
+}
+
+/** A parameter decorator that also documents, on its route, the error codes working out its value answers. */
+export function documentedParam(param: ParameterDecorator, errors: ErrorEntry[]): ParameterDecorator {
+  return (target, key, index) => {
+    param(target, key, index);
+    if (key !== undefined) ApiErrors(...errors)(target, key, Object.getOwnPropertyDescriptor(target, key)!);
+  };
+}
+
+const CallerParam = createParamDecorator((o: CallerOptions | undefined, context: ExecutionContext): CallerContext =>
   callerOf(context, o),
 );
+
+/** `@Caller() ctx: CallerContext` on a route guarded by `@PrivateRoute()`. */
+export const Caller = (o?: CallerOptions): ParameterDecorator => documentedParam(CallerParam(o), callerErrors(o));
 
 /** A merchant server route: private key required, documented as such. */
 export const PrivateRoute = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     UseGuards(PrivateKeyGuard),
+    // Its error codes (401, 403, 429) follow from the security scheme: openapi-errors.ts.
     ApiBearerAuth('privateKey'),
-    ApiUnauthorizedResponse({ description: 'AUTH_MISSING or AUTH_INVALID', type: ErrorEnvelope }),
-    ApiForbiddenResponse({ description: 'AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH', type: ErrorEnvelope }),
   );

@@ -4,7 +4,7 @@ import { BillingSubjects, CallerContext, OptionalMerchantBody, SubscriptionView 
 import { RpcClient } from '@app/messaging';
 import { PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
-import { BillingErrorResponses } from './billing-errors';
+import { BillingErrors, CHARGES, IDEMPOTENT } from './billing-errors';
 
 /** The merchant's side of dunning: a payment attempt forced now on a past_due subscription. */
 @ApiTags('billing')
@@ -23,12 +23,9 @@ export class DunningController {
       'was. Success: invoice paid, subscription active. A decline answers 402 and keeps the subscription past_due.',
   })
   @ApiOkResponse({ type: SubscriptionView })
-  @BillingErrorResponses({
-    notFound: 'No such subscription for this merchant and environment',
-    conflict: 'INVALID_STATE (not past_due, or a payment attempt in progress) or IDEMPOTENCY_IN_PROGRESS',
-    unprocessable: 'IDEMPOTENCY_KEY_REUSED',
-    declined: true,
-    payments: true,
+  @BillingErrors(...IDEMPOTENT, CHARGES, {
+    NOT_FOUND: 'no such subscription for this merchant and environment',
+    INVALID_STATE: 'the subscription is not past_due, or a payment attempt is in progress',
   })
   retryPayment(
     @Param('id') id: string,

@@ -15,9 +15,9 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { BillingErrorResponses, planIdOf } from './billing-errors';
+import { BillingErrors, planIdOf } from './billing-errors';
 
-const NO_PLAN = 'No such plan for this merchant and environment';
+const NO_PLAN = { NOT_FOUND: 'no such plan for this merchant and environment' };
 
 /** Plans and usage meters (docs/api.md, Subscriptions and billing), served by the billing service. */
 @ApiTags('billing')
@@ -29,7 +29,7 @@ export class PlansController {
   @Post('plan')
   @ApiOperation({ summary: 'Create a plan (intervalCount 1, isActive true and the currency’s exponent by default)' })
   @ApiCreatedResponse({ type: PlanView })
-  @BillingErrorResponses({ notFound: 'A meter code is unknown', unprocessable: 'INVALID_EXPONENT' })
+  @BillingErrors({ NOT_FOUND: 'a meter code is unknown' }, 'INVALID_EXPONENT')
   create(@Body() body: CreatePlanRequest, @Caller() caller: CallerContext): Promise<PlanView> {
     return this.rpc.send<PlanView>(BillingSubjects.createPlan, caller, body);
   }
@@ -37,7 +37,7 @@ export class PlansController {
   @Patch('plan/:id')
   @ApiOperation({ summary: 'Change name, description, isActive or availableCountries (a full replacement)' })
   @ApiOkResponse({ type: PlanView })
-  @BillingErrorResponses({ notFound: NO_PLAN })
+  @BillingErrors(NO_PLAN)
   update(@Param('id') id: string, @Body() body: UpdatePlanRequest, @Caller() caller: CallerContext): Promise<PlanView> {
     return this.rpc.send<PlanView>(BillingSubjects.updatePlan, caller, { ...body, id: planIdOf(id) });
   }
@@ -46,7 +46,7 @@ export class PlansController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Archive a plan: no new subscribers, existing subscriptions continue' })
   @ApiOkResponse({ type: PlanView })
-  @BillingErrorResponses({ notFound: NO_PLAN })
+  @BillingErrors(NO_PLAN)
   archive(@Param('id') id: string, @Query() _query: MerchantQuery, @Caller() caller: CallerContext): Promise<PlanView> {
     return this.rpc.send<PlanView>(BillingSubjects.archivePlan, caller, { id: planIdOf(id) });
   }
@@ -54,7 +54,7 @@ export class PlansController {
   @Get('plan/:id')
   @ApiOperation({ summary: 'A plan by id' })
   @ApiOkResponse({ type: PlanView })
-  @BillingErrorResponses({ notFound: NO_PLAN })
+  @BillingErrors(NO_PLAN)
   get(@Param('id') id: string, @Query() _query: MerchantQuery, @Caller() caller: CallerContext): Promise<PlanView> {
     return this.rpc.send<PlanView>(BillingSubjects.getPlan, caller, { id: planIdOf(id) });
   }
@@ -62,7 +62,7 @@ export class PlansController {
   @Get('plan')
   @ApiOperation({ summary: 'Plans, newest first, with subscriberCount and archivedAt; archived plans included' })
   @ApiOkResponse({ type: [PlanListItem] })
-  @BillingErrorResponses()
+  @BillingErrors()
   list(@Query() query: ListPlansQuery, @Caller() caller: CallerContext): Promise<PlanListItem[]> {
     const { merchantCode: _merchantCode, ...filters } = query;
     return this.rpc.send<PlanListItem[]>(BillingSubjects.listPlans, caller, filters);
@@ -71,7 +71,7 @@ export class PlansController {
   @Post('meter')
   @ApiOperation({ summary: 'Define a usage meter: aggregation, included units and pricing scheme' })
   @ApiCreatedResponse({ type: MeterView })
-  @BillingErrorResponses({ conflict: 'DUPLICATE_METER_CODE' })
+  @BillingErrors('DUPLICATE_METER_CODE')
   createMeter(@Body() body: CreateMeterRequest, @Caller() caller: CallerContext): Promise<MeterView> {
     return this.rpc.send<MeterView>(BillingSubjects.createMeter, caller, body);
   }
@@ -79,7 +79,7 @@ export class PlansController {
   @Get('meter')
   @ApiOperation({ summary: 'Usage meters, newest first' })
   @ApiOkResponse({ type: [MeterView] })
-  @BillingErrorResponses()
+  @BillingErrors()
   listMeters(@Query() query: PageQuery, @Caller() caller: CallerContext): Promise<MeterView[]> {
     const { merchantCode: _merchantCode, ...filters } = query;
     return this.rpc.send<MeterView[]>(BillingSubjects.listMeters, caller, filters);

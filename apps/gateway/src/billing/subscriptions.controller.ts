@@ -19,11 +19,9 @@ import {
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
-import { BillingErrorResponses } from './billing-errors';
+import { BillingErrors, CHARGES, IDEMPOTENT } from './billing-errors';
 
-const NO_SUBSCRIPTION = 'No such subscription for this merchant and environment';
-const IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS (Retry-After: 1)';
-const REUSED = 'IDEMPOTENCY_KEY_REUSED';
+const NO_SUBSCRIPTION = { NOT_FOUND: 'no such subscription for this merchant and environment' };
 
 /** Subscriptions, their operations and invoices (docs/api.md), served by the billing service. */
 @ApiTags('billing')
@@ -39,12 +37,10 @@ export class SubscriptionsController {
     description: 'Status pending (future startAt), trialing (plan trial) or active (cycle 1 charged now).',
   })
   @ApiCreatedResponse({ type: CreatedSubscriptionView })
-  @BillingErrorResponses({
-    notFound: 'Unknown plan, token, nonce, firstPaymentId or parent subscription',
-    conflict: `INVALID_STATE (plan archived or inactive, parent cancelled) or ${IN_PROGRESS}`,
-    unprocessable: `CURRENCY_MISMATCH (firstPaymentId) or ${REUSED}`,
-    declined: true,
-    payments: true,
+  @BillingErrors(...IDEMPOTENT, CHARGES, {
+    NOT_FOUND: 'unknown plan, token, nonce, firstPaymentId or parent subscription',
+    INVALID_STATE: 'the plan is archived or inactive, or the parent subscription is cancelled',
+    CURRENCY_MISMATCH: 'the payment `firstPaymentId` names is in another currency than the plan',
   })
   create(
     @Body() body: CreateSubscriptionRequest,
@@ -56,7 +52,7 @@ export class SubscriptionsController {
   @Get()
   @ApiOperation({ summary: 'Subscriptions, newest first, filtered by planId, status or customerEmail' })
   @ApiOkResponse({ type: [SubscriptionView] })
-  @BillingErrorResponses()
+  @BillingErrors()
   list(@Query() query: ListSubscriptionsQuery, @Caller() caller: CallerContext): Promise<SubscriptionView[]> {
     const { merchantCode: _merchantCode, ...filters } = query;
     return this.rpc.send<SubscriptionView[]>(BillingSubjects.listSubscriptions, caller, filters);
@@ -65,7 +61,7 @@ export class SubscriptionsController {
   @Get('invoice/:id')
   @ApiOperation({ summary: 'One invoice, with the result of every charge attempt' })
   @ApiOkResponse({ type: InvoiceView })
-  @BillingErrorResponses({ notFound: 'No such invoice for this merchant and environment' })
+  @BillingErrors({ NOT_FOUND: 'no such invoice for this merchant and environment' })
   invoice(
     @Param('id') id: string,
     @Query() _query: MerchantQuery,
@@ -77,7 +73,7 @@ export class SubscriptionsController {
   @Get(':id')
   @ApiOperation({ summary: 'A subscription, with its plan embedded' })
   @ApiOkResponse({ type: SubscriptionView })
-  @BillingErrorResponses({ notFound: NO_SUBSCRIPTION })
+  @BillingErrors(NO_SUBSCRIPTION)
   get(
     @Param('id') id: string,
     @Query() _query: RequiredMerchantQuery,
@@ -89,7 +85,7 @@ export class SubscriptionsController {
   @Get(':id/invoice')
   @ApiOperation({ summary: 'A subscription’s invoices, newest first' })
   @ApiOkResponse({ type: [InvoiceView] })
-  @BillingErrorResponses({ notFound: NO_SUBSCRIPTION })
+  @BillingErrors(NO_SUBSCRIPTION)
   invoices(
     @Param('id') id: string,
     @Query() query: ListInvoicesQuery,
@@ -104,11 +100,7 @@ export class SubscriptionsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Cancel for good: open invoices are voided, subscription.cancelled fires' })
   @ApiOkResponse({ type: SubscriptionView })
-  @BillingErrorResponses({
-    notFound: NO_SUBSCRIPTION,
-    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
-    unprocessable: REUSED,
-  })
+  @BillingErrors(...IDEMPOTENT, NO_SUBSCRIPTION, 'INVALID_STATE')
   cancel(
     @Param('id') id: string,
     @Body() _body: RequiredMerchantBody,
@@ -122,11 +114,7 @@ export class SubscriptionsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stop billing (from active, trialing or past_due)' })
   @ApiOkResponse({ type: SubscriptionView })
-  @BillingErrorResponses({
-    notFound: NO_SUBSCRIPTION,
-    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
-    unprocessable: REUSED,
-  })
+  @BillingErrors(...IDEMPOTENT, NO_SUBSCRIPTION, 'INVALID_STATE')
   pause(
     @Param('id') id: string,
     @Body() _body: OptionalMerchantBody,
@@ -140,11 +128,7 @@ export class SubscriptionsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Resume a paused subscription: active, next charge one interval from now' })
   @ApiOkResponse({ type: SubscriptionView })
-  @BillingErrorResponses({
-    notFound: NO_SUBSCRIPTION,
-    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
-    unprocessable: REUSED,
-  })
+  @BillingErrors(...IDEMPOTENT, NO_SUBSCRIPTION, 'INVALID_STATE')
   resume(
     @Param('id') id: string,
     @Body() _body: OptionalMerchantBody,
@@ -160,12 +144,9 @@ export class SubscriptionsController {
     summary: 'Switch plans now (prorated upgrade charged at once, downgrade without refund) or at the next billing',
   })
   @ApiOkResponse({ type: SubscriptionView })
-  @BillingErrorResponses({
-    notFound: `${NO_SUBSCRIPTION}, or no such plan`,
-    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
-    unprocessable: `CURRENCY_MISMATCH or ${REUSED}`,
-    declined: true,
-    payments: true,
+  @BillingErrors(...IDEMPOTENT, CHARGES, 'INVALID_STATE', {
+    NOT_FOUND: 'no such subscription or plan for this merchant and environment',
+    CURRENCY_MISMATCH: 'the new plan is in another currency',
   })
   changePlan(
     @Param('id') id: string,
@@ -180,12 +161,8 @@ export class SubscriptionsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Replace the card through a new cardholder-initiated verification' })
   @ApiOkResponse({ type: SubscriptionView })
-  @BillingErrorResponses({
-    notFound: `${NO_SUBSCRIPTION}, or no such nonce`,
-    conflict: `INVALID_STATE or ${IN_PROGRESS}`,
-    unprocessable: REUSED,
-    declined: true,
-    payments: true,
+  @BillingErrors(...IDEMPOTENT, CHARGES, 'INVALID_STATE', {
+    NOT_FOUND: 'no such subscription for this merchant and environment, or an unknown, used or expired nonce',
   })
   paymentMethod(
     @Param('id') id: string,

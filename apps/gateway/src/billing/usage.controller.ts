@@ -12,7 +12,8 @@ import {
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotentCaller } from '../payments/idempotent-caller.decorator';
-import { BillingErrorResponses } from './billing-errors';
+import { ERROR_NOTES } from '../http/api-errors';
+import { BillingErrors } from './billing-errors';
 
 /** Metered usage (docs/api.md, Usage), recorded by the billing service and billed in arrears at renewal. */
 @ApiTags('billing')
@@ -30,10 +31,11 @@ export class UsageController {
   @ApiOperation({ summary: 'Report usage of a meter for a subscription' })
   @ApiCreatedResponse({ type: UsageEventView, description: 'A new event' })
   @ApiOkResponse({ type: UsageEventView, description: 'A replay: the recorded event with duplicate true' })
-  @BillingErrorResponses({
-    notFound: 'Unknown subscription or meterCode',
-    conflict: 'INVALID_STATE: the subscription is cancelled or completed',
-    unprocessable: 'USAGE_PERIOD_CLOSED, or IDEMPOTENCY_KEY_REUSED (the key recorded another event for this meter)',
+  @BillingErrors({
+    NOT_FOUND: 'unknown subscription or meterCode',
+    INVALID_STATE: 'the subscription is cancelled or completed',
+    USAGE_PERIOD_CLOSED: ERROR_NOTES.USAGE_PERIOD_CLOSED,
+    IDEMPOTENCY_KEY_REUSED: 'the key recorded another event for this meter',
   })
   async record(
     @Body() body: UsageRequest,
@@ -53,7 +55,7 @@ export class UsageController {
     summary: 'Report 1–1,000 usage events; each result has the status and body a single report would have had',
   })
   @ApiOkResponse({ type: UsageBatchResponse })
-  @BillingErrorResponses()
+  @BillingErrors()
   recordBatch(@Body() body: UsageBatchRequest, @Caller() caller: CallerContext): Promise<UsageBatchResponse> {
     const { merchantCode: _merchantCode, ...batch } = body;
     return this.rpc.send<UsageBatchResponse>(BillingSubjects.recordUsageBatch, caller, batch);

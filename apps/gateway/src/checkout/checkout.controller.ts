@@ -1,13 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiTooManyRequestsResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CallerContext,
@@ -23,7 +15,6 @@ import {
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { clientAddress } from '../http/client-address';
 import { ClientCaller, LinkClientRoute } from '../sdk/client-token.guard';
 import { ClientTokens } from '../sdk/client-tokens.service';
@@ -31,6 +22,11 @@ import { checkoutPage, notFoundPage, unavailablePage } from './checkout-page';
 import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, pageHeaders } from './page-headers';
 import { CardTestingDefence } from './card-testing';
 import { toPayerError, toPayerResult } from './payer-result';
+import { ApiErrors } from '../http/api-errors';
+import { forwardedTo } from '../http/upstream-timeout.doc';
+
+const LINKS = forwardedTo('payment-links');
+const HTML = { 'text/html': { schema: { type: 'string' } } };
 
 /**
  * The hosted checkout of a payment link (docs/api.md) and its keyless, link-scoped payment routes. The page
@@ -53,6 +49,9 @@ export class CheckoutController {
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The checkout page' })
+  @ApiResponse({ status: 404, description: 'A page saying the link does not exist', content: HTML })
+  @ApiResponse({ status: 410, description: 'A page saying the link is expired, cancelled or used', content: HTML })
+  @ApiErrors(LINKS)
   async page(
     @Param('id') id: string,
     @Req() request: FastifyRequest,
@@ -92,14 +91,11 @@ export class CheckoutController {
       'as the checkout page does and never why a card was refused: the merchant reads that through its API.',
   })
   @ApiOkResponse({ type: PayerResult })
-  @ApiNotFoundResponse({
-    description: 'NOT_FOUND: unknown link, or the nonce is unknown, used or expired',
-    type: ErrorEnvelope,
-  })
-  @ApiConflictResponse({ description: 'INVALID_STATE: the link is expired, cancelled or used', type: ErrorEnvelope })
-  @ApiTooManyRequestsResponse({
-    description: 'RATE_LIMITED: too many declined payments from this address or on this link; see Retry-After',
-    type: ErrorEnvelope,
+  @ApiErrors(LINKS, {
+    NOT_FOUND: 'unknown link, or the nonce is unknown, used or expired',
+    INVALID_STATE: 'the link is expired, cancelled or used',
+    PAYMENT_DECLINED: 'a subscription link’s first charge was declined (the answer carries no reason)',
+    RATE_LIMITED: 'too many declined payments from this address or on this link; wait Retry-After seconds',
   })
   async pay(
     @Param('id') id: string,
@@ -128,7 +124,10 @@ export class CheckoutController {
       'is the same as the pay route’s.',
   })
   @ApiOkResponse({ type: PayerResult })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: not a session this link started', type: ErrorEnvelope })
+  @ApiErrors(LINKS, 'SESSION_EXPIRED', 'CHALLENGE_NOT_COMPLETED', {
+    NOT_FOUND: 'not a session this link started',
+    INVALID_STATE: 'the session was already used',
+  })
   resume(
     @Param('id') id: string,
     @Body() body: ResumeLinkRequest,

@@ -1,12 +1,12 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CallerContext, MerchantQuery } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { DEFAULT_LIMIT, UUID } from '../webhooks/webhook-endpoints.service';
 import { EventResponse, EventsQuery } from './events.dto';
 import { EventsRepository } from './events.repository';
+import { ApiErrors } from '../http/api-errors';
 
 /** The merchant's events of the last 30 days, as their webhook deliveries carry them. */
 @ApiTags('webhooks')
@@ -21,7 +21,7 @@ export class EventsController {
     description: 'Events of the key’s merchant and environment, kept 30 days; filter by `type` and creation time.',
   })
   @ApiOkResponse({ type: [EventResponse] })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: `startingAfter` is not one of these events', type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: '`startingAfter` is not one of these events' })
   async list(@Query() query: EventsQuery, @Caller() caller: CallerContext): Promise<EventResponse[]> {
     const cursor = query.startingAfter;
     if (cursor && !(UUID.test(cursor) && (await this.events.find(caller, cursor)))) {
@@ -35,7 +35,7 @@ export class EventsController {
   @ApiOperation({ summary: 'Read one event' })
   @ApiParam({ name: 'id', description: 'Event id (the Webhook-Id of its deliveries)', format: 'uuid' })
   @ApiOkResponse({ type: EventResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'no such event of this merchant and environment in the last 30 days' })
   async get(
     @Param('id') id: string,
     @Query() _scope: MerchantQuery,

@@ -1,16 +1,9 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { keylessContext, PaymentResponse, PaymentsExtrasSubjects, ResumeRequest } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { ACQUIRER_ERRORS, PaymentErrors } from '../payments/payment-errors';
 
 @ApiTags('payments')
 @Controller('v1/payment')
@@ -27,11 +20,9 @@ export class ResumeController {
       'minutes; the answer is the final Payment. A pending_action session answers the Payment as it stands.',
   })
   @ApiOkResponse({ type: PaymentResponse })
-  @ApiBadRequestResponse({ description: 'SESSION_EXPIRED (checked first) or VALIDATION_FAILED', type: ErrorEnvelope })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session', type: ErrorEnvelope })
-  @ApiConflictResponse({
-    description: 'CHALLENGE_NOT_COMPLETED, or INVALID_STATE when the session was already used',
-    type: ErrorEnvelope,
+  @PaymentErrors(ACQUIRER_ERRORS, 'SESSION_EXPIRED', 'CHALLENGE_NOT_COMPLETED', {
+    NOT_FOUND: 'unknown session',
+    INVALID_STATE: 'the session was already used',
   })
   resume(@Body() body: ResumeRequest, @Req() request: FastifyRequest): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsExtrasSubjects.resume, keylessContext(String(request.id)), {

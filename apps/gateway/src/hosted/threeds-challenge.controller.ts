@@ -1,13 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ChallengeOutcomeRequest,
@@ -17,9 +9,13 @@ import {
   SessionView,
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { htmlHeaders } from './html';
 import { apmPage, challengePage } from './pages';
+import { ApiErrors } from '../http/api-errors';
+import { forwardedTo } from '../http/upstream-timeout.doc';
+
+const PAYMENTS = forwardedTo('payments');
+const UNKNOWN_SESSION = { NOT_FOUND: 'unknown session' };
 
 /**
  * Hosted pages the cardholder's browser opens from `actionRequired.url`. No key: the session id in the path
@@ -37,7 +33,7 @@ export class HostedPagesController {
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The challenge page' })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session', type: ErrorEnvelope })
+  @ApiErrors(PAYMENTS, UNKNOWN_SESSION)
   async challenge(
     @Param('sessionId') sessionId: string,
     @Req() request: FastifyRequest,
@@ -55,9 +51,7 @@ export class HostedPagesController {
     description: 'Records the cardholder’s outcome; the merchant then calls POST /v1/payment/resume.',
   })
   @ApiOkResponse({ type: ChallengeOutcomeResponse })
-  @ApiBadRequestResponse({ description: 'SESSION_EXPIRED or VALIDATION_FAILED', type: ErrorEnvelope })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session', type: ErrorEnvelope })
-  @ApiConflictResponse({ description: 'INVALID_STATE: already finished or resumed', type: ErrorEnvelope })
+  @ApiErrors(PAYMENTS, UNKNOWN_SESSION, 'SESSION_EXPIRED', { INVALID_STATE: 'already finished or resumed' })
   complete(
     @Param('sessionId') sessionId: string,
     @Body() body: ChallengeOutcomeRequest,
@@ -80,7 +74,7 @@ export class HostedPagesController {
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The instructions page' })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session', type: ErrorEnvelope })
+  @ApiErrors(PAYMENTS, UNKNOWN_SESSION)
   async apm(
     @Param('sessionId') sessionId: string,
     @Req() request: FastifyRequest,

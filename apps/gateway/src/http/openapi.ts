@@ -3,13 +3,14 @@ import type { IncomingMessage } from 'node:http';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { arrivedInternally, publicDocument } from './internal-port';
 import { markInternalOperations, operationIdOf } from './openapi-tidy';
-import { describeLimits } from './openapi-limits';
+import { describeErrors } from './openapi-errors';
+import { describeExamples } from './openapi-examples';
 
 /**
  * The OpenAPI document of the gateway's routes. Admin, sandbox, hosted-page and browser-only routes carry
  * `x-internal: true`: they stay documented here, and the merchant client leaves them out.
  */
-export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
+export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string, problems?: string[]): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Payments platform API')
     .setDescription(
@@ -30,14 +31,17 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
       'clientToken',
     )
     .build();
-  const document = describeLimits(SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf }));
+  const document = describeExamples(
+    describeErrors(SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf }), problems),
+  );
   markInternalOperations(document);
   return document;
 }
 
 /** The OpenAPI document at /openapi.json and a docs page at /docs, built from the route decorators. */
 export function mountOpenApi(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
-  const document = buildOpenApiDocument(app, publicBaseUrl);
+  // Served as well as it can be described: the committed document is the strict one (openapi-emit.ts).
+  const document = buildOpenApiDocument(app, publicBaseUrl, []);
   const publicDoc = publicDocument(document);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',

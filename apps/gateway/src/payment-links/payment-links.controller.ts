@@ -13,7 +13,11 @@ import {
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
-import { PaymentErrorResponses } from '../payments/payment-errors';
+import { ApiErrors } from '../http/api-errors';
+import { forwardedTo } from '../http/upstream-timeout.doc';
+
+const LINKS = forwardedTo('payment-links');
+const NO_LINK = { NOT_FOUND: 'no such payment link for this merchant and environment' };
 
 /** Payment links (docs/api.md, Payment links and checkout), forwarded to the payment-links service. */
 @ApiTags('payment links')
@@ -32,11 +36,9 @@ export class PaymentLinksController {
       'link (none for a reusable one). `url` is the hosted checkout page to share with the payer.',
   })
   @ApiCreatedResponse({ type: PaymentLinkResponse })
-  @PaymentErrorResponses({
-    service: 'payment-links',
-    notFound: 'NOT_FOUND: subscriptionPlanId unknown for this merchant and environment',
-    conflict: 'INVALID_STATE: the plan is inactive or archived',
-    unprocessable: 'INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED',
+  @ApiErrors(LINKS, 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED', 'INVALID_EXPONENT', {
+    NOT_FOUND: 'subscriptionPlanId is unknown for this merchant and environment',
+    INVALID_STATE: 'the plan is inactive or archived',
   })
   create(
     @Body() body: CreatePaymentLinkRequest,
@@ -49,10 +51,7 @@ export class PaymentLinksController {
   @PrivateRoute()
   @ApiOperation({ summary: 'Payment links, newest first (paged with limit and startingAfter)' })
   @ApiOkResponse({ type: [PaymentLinkResponse] })
-  @PaymentErrorResponses({
-    service: 'payment-links',
-    notFound: 'NOT_FOUND: startingAfter is not a link of this merchant',
-  })
+  @ApiErrors(LINKS, { NOT_FOUND: '`startingAfter` is not a link of this merchant' })
   list(@Query() query: ListPaymentLinksQuery, @Caller() caller: CallerContext): Promise<PaymentLinkResponse[]> {
     const { merchantCode: _merchantCode, ...filters } = query;
     return this.rpc.send<PaymentLinkResponse[], ListPaymentLinksCommand>(PaymentLinksSubjects.list, caller, filters);
@@ -62,7 +61,7 @@ export class PaymentLinksController {
   @PrivateRoute()
   @ApiOperation({ summary: 'A payment link by id (an expired link reads as expired)' })
   @ApiOkResponse({ type: PaymentLinkResponse })
-  @PaymentErrorResponses({ service: 'payment-links', notFound: 'NOT_FOUND' })
+  @ApiErrors(LINKS, NO_LINK)
   get(
     @Param('id') id: string,
     @Query() _query: MerchantQuery,
@@ -79,11 +78,7 @@ export class PaymentLinksController {
     description: 'The hosted page stops taking payments. An already cancelled link answers 200 unchanged.',
   })
   @ApiOkResponse({ type: PaymentLinkResponse })
-  @PaymentErrorResponses({
-    service: 'payment-links',
-    notFound: 'NOT_FOUND',
-    conflict: 'INVALID_STATE: the link is used or expired',
-  })
+  @ApiErrors(LINKS, NO_LINK, { INVALID_STATE: 'the link is used or expired' })
   cancel(
     @Param('id') id: string,
     @Body() _body: MerchantQuery,

@@ -3,14 +3,14 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CallerContext, IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { callerOf, CallerOptions } from '../auth/caller.decorator';
+import { callerErrors, callerOf, CallerOptions, documentedParam } from '../auth/caller.decorator';
 
 /**
  * `@IdempotentCaller(o) ctx` on a payment money route: the caller as `@Caller(o)` resolves it, plus the
  * Idempotency-Key header (1-255 printable ASCII, else 400) as `ctx.idempotencyKey`. Whether a key is
  * required (production) is the service's rule.
  */
-export const IdempotentCaller = createParamDecorator(
+const IdempotentCallerParam = createParamDecorator(
   (o: CallerOptions | undefined, context: ExecutionContext): CallerContext => {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const caller = callerOf(context, o);
@@ -23,6 +23,12 @@ export const IdempotentCaller = createParamDecorator(
     return { ...caller, idempotencyKey: key };
   },
 );
+
+export const IdempotentCaller = (o?: CallerOptions): ParameterDecorator =>
+  documentedParam(IdempotentCallerParam(o), [
+    ...callerErrors(o),
+    { VALIDATION_FAILED: 'the `Idempotency-Key` header is not 1-255 printable ASCII characters' },
+  ]);
 
 /** Documents the header on a route that honours it. */
 export const IdempotencyKeyHeader = (): MethodDecorator =>

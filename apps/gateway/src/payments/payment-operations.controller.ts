@@ -12,11 +12,11 @@ import {
 import { RpcClient } from '@app/messaging';
 import { PrivateRoute, REQUIRES_MERCHANT_CODE } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
-import { PaymentErrorResponses } from './payment-errors';
+import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 
-const CONFLICT = 'INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1)';
-const UNPROCESSABLE = 'AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED';
-const NOT_FOUND = 'No such payment for this merchant and environment';
+const NOT_FOUND = { NOT_FOUND: 'no such payment for this merchant and environment' };
+/** Capture, refund and cancel name an amount; cancel_or_refund reverses whatever is left. */
+const AMOUNT_ERRORS = ['AMOUNT_EXCEEDS_AVAILABLE', 'CURRENCY_MISMATCH', 'INVALID_EXPONENT'] as const;
 
 /** Operations on an existing payment, addressed by its id (never orderCode or paymentCode). */
 @ApiTags('payments')
@@ -30,7 +30,7 @@ export class PaymentOperationsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Capture an authorization once, in full or in part (the rest of the hold is released)' })
   @ApiOkResponse({ type: OperationResult })
-  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE, acquirer: true })
+  @PaymentErrors(...MONEY_OPERATION, NOT_FOUND, 'INVALID_STATE', 'AUTHORIZATION_EXPIRED', ...AMOUNT_ERRORS)
   capture(
     @Param('id') id: string,
     @Body() body: CaptureRequest,
@@ -45,7 +45,7 @@ export class PaymentOperationsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Refund a captured payment, repeatedly while the total stays within the captured amount' })
   @ApiOkResponse({ type: OperationResult })
-  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE, acquirer: true })
+  @PaymentErrors(...MONEY_OPERATION, NOT_FOUND, 'INVALID_STATE', 'AUTHORIZATION_EXPIRED', ...AMOUNT_ERRORS)
   refund(
     @Param('id') id: string,
     @Body() body: RefundRequest,
@@ -60,7 +60,7 @@ export class PaymentOperationsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Void an authorization: the whole hold is released' })
   @ApiOkResponse({ type: OperationResult })
-  @PaymentErrorResponses({ notFound: NOT_FOUND, conflict: CONFLICT, unprocessable: UNPROCESSABLE, acquirer: true })
+  @PaymentErrors(...MONEY_OPERATION, NOT_FOUND, 'INVALID_STATE', 'AUTHORIZATION_EXPIRED', ...AMOUNT_ERRORS)
   cancel(
     @Param('id') id: string,
     @Body() body: CancelRequest,
@@ -75,12 +75,7 @@ export class PaymentOperationsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Reverse the whole payment: cancel an authorization or refund what is left of a capture' })
   @ApiOkResponse({ type: OperationResult })
-  @PaymentErrorResponses({
-    notFound: NOT_FOUND,
-    conflict: CONFLICT,
-    unprocessable: 'IDEMPOTENCY_KEY_REUSED',
-    acquirer: true,
-  })
+  @PaymentErrors(...MONEY_OPERATION, NOT_FOUND, 'INVALID_STATE', 'AUTHORIZATION_EXPIRED')
   cancelOrRefund(
     @Param('id') id: string,
     @Body() body: CancelOrRefundRequest,

@@ -12,10 +12,16 @@ import {
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute, REQUIRES_MERCHANT_CODE } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
-import { PaymentErrorResponses } from './payment-errors';
+import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 
-const CREATE_CONFLICTS = 'DUPLICATE_ORDER_CODE, DUPLICATE_PAYMENT_CODE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1)';
-const CREATE_UNPROCESSABLE = 'INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED';
+/** What creating a payment can answer besides a decline (a 200 with status declined). */
+const CREATE_ERRORS = [
+  ...MONEY_OPERATION,
+  { NOT_FOUND: 'unknown connectionCode, nonce or token' },
+  'DUPLICATE_ORDER_CODE',
+  'DUPLICATE_PAYMENT_CODE',
+  'INVALID_EXPONENT',
+] as const;
 
 /** Card and APM payments: creation and inquiry. Declines are answers (200, status declined), not errors. */
 @ApiTags('payments')
@@ -29,12 +35,7 @@ export class PaymentsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Authorize and capture in one call' })
   @ApiOkResponse({ type: PaymentResponse })
-  @PaymentErrorResponses({
-    notFound: 'Unknown connectionCode, nonce or token',
-    conflict: CREATE_CONFLICTS,
-    unprocessable: CREATE_UNPROCESSABLE,
-    acquirer: true,
-  })
+  @PaymentErrors(...CREATE_ERRORS)
   purchase(
     @Body() body: PurchaseRequest,
     @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
@@ -48,12 +49,7 @@ export class PaymentsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Hold funds for a later capture; an amount of 0 verifies the card' })
   @ApiOkResponse({ type: PaymentResponse })
-  @PaymentErrorResponses({
-    notFound: 'Unknown connectionCode, nonce or token',
-    conflict: CREATE_CONFLICTS,
-    unprocessable: CREATE_UNPROCESSABLE,
-    acquirer: true,
-  })
+  @PaymentErrors(...CREATE_ERRORS)
   authorization(
     @Body() body: PurchaseRequest,
     @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
@@ -65,7 +61,7 @@ export class PaymentsController {
   @PrivateRoute()
   @ApiOperation({ summary: 'Payments, newest first: every attempt of an orderCode, or all of them (paged)' })
   @ApiOkResponse({ type: [PaymentResponse] })
-  @PaymentErrorResponses()
+  @PaymentErrors({ NOT_FOUND: '`startingAfter` is not a payment of this merchant and environment' })
   list(@Query() query: ListPaymentsQuery, @Caller() caller: CallerContext): Promise<PaymentResponse[]> {
     const { merchantCode: _merchantCode, ...filters } = query;
     return this.rpc.send<PaymentResponse[]>(PaymentsSubjects.list, caller, filters);
@@ -75,7 +71,7 @@ export class PaymentsController {
   @PrivateRoute()
   @ApiOperation({ summary: 'A payment by its paymentCode or its id' })
   @ApiOkResponse({ type: PaymentResponse })
-  @PaymentErrorResponses({ notFound: 'NOT_FOUND' })
+  @PaymentErrors({ NOT_FOUND: 'no such payment for this merchant and environment' })
   inquiry(
     @Param('reference') reference: string,
     @Query() _query: MerchantQuery,
@@ -88,7 +84,7 @@ export class PaymentsController {
   @PrivateRoute()
   @ApiOperation({ summary: 'A payment by id' })
   @ApiOkResponse({ type: PaymentResponse })
-  @PaymentErrorResponses({ notFound: 'NOT_FOUND' })
+  @PaymentErrors({ NOT_FOUND: 'no such payment for this merchant and environment' })
   get(
     @Param('id') id: string,
     @Query() _query: MerchantQuery,

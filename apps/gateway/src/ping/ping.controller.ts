@@ -1,16 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import {
-  ApiOkResponse,
-  ApiOperation,
-  ApiPropertyOptional,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { CallerContext, MerchantQuery, PingResponse, PingSubjects, ServiceName, ServiceNames } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { ApiErrors } from '../http/api-errors';
 
 class PingQuery extends MerchantQuery {
   @ApiPropertyOptional({ enum: Object.values(ServiceNames), default: 'payments' })
@@ -32,9 +26,9 @@ export class PingController {
       'Authenticated round trip gateway → NATS → service → back; answers who you are and which replica replied.',
   })
   @ApiOkResponse({ type: PingResponse })
-  @ApiServiceUnavailableResponse({
-    description: 'The service is not running (SERVICE_UNAVAILABLE)',
-    type: ErrorEnvelope,
+  @ApiErrors({
+    SERVICE_UNAVAILABLE: 'the service is not running, or the message broker is unreachable',
+    UPSTREAM_TIMEOUT: 'the service did not answer within RPC_TIMEOUT_MS',
   })
   ping(@Query() query: PingQuery, @Caller() caller: CallerContext): Promise<PingResponse> {
     return this.rpc.send<PingResponse>(PingSubjects[query.service ?? 'payments'], caller, {});

@@ -1,18 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiGatewayTimeoutResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdvanceClockRequest, CallerContext, MerchantQuery, SandboxClockResponse } from '@app/contracts';
 import { Caller } from '../auth/caller.decorator';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { SandboxRoute } from './sandbox-route';
 import { SandboxClockService } from './sandbox-clock.service';
+import { ApiErrors } from '../http/api-errors';
 
 @ApiTags('sandbox')
 @Controller('v1/sandbox/clock')
@@ -43,18 +35,15 @@ export class SandboxClockController {
       'SANDBOX_MAX_ADVANCE_WORK pieces of due work for it.',
   })
   @ApiOkResponse({ type: SandboxClockResponse })
-  @ApiBadRequestResponse({
-    description: 'VALIDATION_FAILED: both or neither of to and by, or malformed',
-    type: ErrorEnvelope,
+  @ApiErrors({
+    VALIDATION_FAILED: 'both or neither of `to` and `by`, or malformed',
+    CLOCK_BACKWARDS: 'before the clock’s current time',
+    CLOCK_ADVANCE_TOO_FAR:
+      'past SANDBOX_MAX_ADVANCE from the clock, or more due work than SANDBOX_MAX_ADVANCE_WORK (the clock did ' +
+      'not move; what ran stays done)',
+    SERVICE_UNAVAILABLE: 'a service could not be reached: the clock did not move',
+    UPSTREAM_TIMEOUT: 'a service did not answer in time: the clock did not move; retry',
   })
-  @ApiUnprocessableEntityResponse({
-    description:
-      'CLOCK_BACKWARDS: before the clock’s current time. CLOCK_ADVANCE_TOO_FAR: past SANDBOX_MAX_ADVANCE from the ' +
-      'clock, or more due work than SANDBOX_MAX_ADVANCE_WORK (the clock did not move; what ran stays done)',
-    type: ErrorEnvelope,
-  })
-  @ApiServiceUnavailableResponse({ description: 'SERVICE_UNAVAILABLE: the clock did not move', type: ErrorEnvelope })
-  @ApiGatewayTimeoutResponse({ description: 'UPSTREAM_TIMEOUT: the clock did not move; retry', type: ErrorEnvelope })
   advance(@Body() body: AdvanceClockRequest, @Caller() caller: CallerContext): Promise<SandboxClockResponse> {
     return this.clocks.advance(caller, body);
   }

@@ -1,12 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CallerContext,
   ChallengeOutcomeResponse,
@@ -17,8 +10,9 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller } from '../auth/caller.decorator';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { SandboxRoute } from './sandbox-route';
+import { ApiErrors } from '../http/api-errors';
+import { forwardedTo } from '../http/upstream-timeout.doc';
 
 @ApiTags('sandbox')
 @Controller('v1/sandbox')
@@ -35,11 +29,9 @@ export class SandboxPaymentsController {
       '4000000000003055 always fails. Then POST /v1/payment/resume answers the final Payment.',
   })
   @ApiOkResponse({ type: ChallengeOutcomeResponse })
-  @ApiBadRequestResponse({ description: 'SESSION_EXPIRED or VALIDATION_FAILED', type: ErrorEnvelope })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown session or another merchant’s', type: ErrorEnvelope })
-  @ApiConflictResponse({
-    description: 'INVALID_STATE: already finished with another outcome, or resumed',
-    type: ErrorEnvelope,
+  @ApiErrors(forwardedTo('payments'), 'SESSION_EXPIRED', {
+    NOT_FOUND: 'unknown session, or another merchant’s',
+    INVALID_STATE: 'already finished with another outcome, or resumed',
   })
   challenge(
     @Param('sessionId') sessionId: string,
@@ -62,9 +54,10 @@ export class SandboxPaymentsController {
       'events and webhooks follow asynchronously.',
   })
   @ApiOkResponse({ type: PaymentResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED', type: ErrorEnvelope })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown payment or another merchant’s', type: ErrorEnvelope })
-  @ApiConflictResponse({ description: 'INVALID_STATE: the payment is not pending_action', type: ErrorEnvelope })
+  @ApiErrors(forwardedTo('payments'), {
+    NOT_FOUND: 'unknown payment, or another merchant’s',
+    INVALID_STATE: 'the payment is not pending_action',
+  })
   settle(
     @Param('id') id: string,
     @Body() body: SettleRequest,

@@ -1,20 +1,11 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '@app/errors';
 import { exactOrigin } from '../auth/allowed-origins';
 import { MerchantsService } from '../auth/merchants.service';
 import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, assetHeaders } from '../checkout/page-headers';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
+import { ApiErrors } from '../http/api-errors';
 import { BrowserAsset, BrowserAssets } from './browser-assets';
 import { FIELD_TYPES, FieldType, fieldFrameHeaders, fieldFramePage } from './field-frame';
 
@@ -79,7 +70,7 @@ export class BrowserAssetsController {
   })
   @ApiProduces('application/javascript')
   @ApiOkResponse({ description: 'The SDK script of that version' })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: no such version', type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'no released SDK has this version' })
   versioned(@Param('version') version: string, @Res({ passthrough: true }) reply: FastifyReply): string {
     return this.send(reply, this.release(version, 'js'), IMMUTABLE);
   }
@@ -88,7 +79,7 @@ export class BrowserAssetsController {
   @ApiOperation({ summary: 'TypeScript declarations of one released SDK version' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'A global declaration file (`PaymentsSDK`)' })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: no such version', type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'no released SDK has this version' })
   versionedDeclarations(@Param('version') version: string, @Res({ passthrough: true }) reply: FastifyReply): string {
     return this.send(reply, this.release(version, 'd.ts'), IMMUTABLE);
   }
@@ -106,10 +97,9 @@ export class BrowserAssetsController {
   @ApiQuery({ name: 'channel', description: 'Id the frames of one mount share (hex)' })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The field page' })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: a missing or malformed parameter', type: ErrorEnvelope })
-  @ApiForbiddenResponse({
-    description: 'AUTH_INSUFFICIENT_SCOPE: the origin is not allowed to embed this merchant’s card fields',
-    type: ErrorEnvelope,
+  @ApiErrors({
+    VALIDATION_FAILED: 'a missing or malformed parameter',
+    AUTH_INSUFFICIENT_SCOPE: 'the origin is not allowed to embed this merchant’s card fields',
   })
   async frame(
     @Query() query: Record<string, unknown>,
@@ -137,7 +127,7 @@ export class BrowserAssetsController {
   @Get('v1/sdk/fields/:asset')
   @ApiOperation({ summary: 'A card-field frame’s script or stylesheet' })
   @ApiOkResponse({ description: 'The script (a module) or stylesheet' })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND', type: ErrorEnvelope })
+  @ApiErrors({ NOT_FOUND: 'no frame asset has this name' })
   fieldAsset(@Param('asset') asset: string, @Res({ passthrough: true }) reply: FastifyReply): string {
     if (!FIELD_ASSETS.has(asset)) throw DomainError.notFound('asset', 'asset');
     return this.send(reply, this.assets.require(asset));

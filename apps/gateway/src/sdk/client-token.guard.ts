@@ -7,7 +7,7 @@ import {
   Injectable,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
@@ -18,7 +18,6 @@ import { AuthFailures } from '../auth/auth-failures';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { KEY_PATTERN } from '../auth/principal';
 import { RateLimiter } from '../auth/rate-limiter';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { rateLimited } from '../http/rate-limited';
 import { ClientTokenClaims, ClientTokens } from './client-tokens.service';
 
@@ -128,13 +127,6 @@ export const LinkClientRoute = (): MethodDecorator & ClassDecorator =>
 export const ClientTokenRoute = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     UseGuards(ClientTokenGuard),
+    // Its error codes (401, 403, 429) follow from the security scheme: openapi-errors.ts.
     ApiBearerAuth('clientToken'),
-    ApiUnauthorizedResponse({
-      description: 'AUTH_MISSING or AUTH_INVALID (bad or expired client token)',
-      type: ErrorEnvelope,
-    }),
-    ApiForbiddenResponse({
-      description: 'AUTH_INSUFFICIENT_SCOPE: an API key instead of a client token',
-      type: ErrorEnvelope,
-    }),
   );

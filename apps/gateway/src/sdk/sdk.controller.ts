@@ -1,12 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiTooManyRequestsResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
   CallerContext,
@@ -20,9 +13,10 @@ import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { CardTestingDefence } from '../checkout/card-testing';
 import { clientAddress } from '../http/client-address';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { ClientCaller, ClientTokenLink, ClientTokenRoute } from './client-token.guard';
 import { ClientTokens } from './client-tokens.service';
+import { ApiErrors } from '../http/api-errors';
+import { forwardedTo } from '../http/upstream-timeout.doc';
 
 @ApiTags('sdk')
 @Controller('v1/sdk')
@@ -43,7 +37,6 @@ export class SdkController {
       'this merchant and environment; optional checkout details are recorded in it. Mint a new one after expiry.',
   })
   @ApiOkResponse({ type: SdkSessionResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED', type: ErrorEnvelope })
   session(@Body() body: SdkSessionRequest, @Caller() caller: CallerContext): Promise<SdkSessionResponse> {
     return this.tokens.mint(caller, body);
   }
@@ -58,11 +51,9 @@ export class SdkController {
       'valid 15 minutes for one purchase or authorization (`card.nonceData.nonce`); used or expired it is 404.',
   })
   @ApiCreatedResponse({ type: NonceResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED (Luhn, past expiry, format)', type: ErrorEnvelope })
-  @ApiTooManyRequestsResponse({
-    description:
-      'RATE_LIMITED: with a payment link’s client token, too many declined payments from this address or on that link',
-    type: ErrorEnvelope,
+  @ApiErrors(forwardedTo('payments'), {
+    VALIDATION_FAILED: 'a card field fails its check (Luhn, past expiry, format); `param` names it',
+    RATE_LIMITED: 'with a payment link’s client token, too many declined payments from this address or on that link',
   })
   nonce(
     @Body() body: CreateNonceRequest,

@@ -1,10 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -12,7 +9,6 @@ import {
 } from '@nestjs/swagger';
 import { CallerContext, MerchantQuery, PageQuery } from '@app/contracts';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import {
   CreatedWebhookEndpointResponse,
@@ -24,7 +20,11 @@ import {
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
 } from './webhooks.dto';
+import { ApiErrors } from '../http/api-errors';
 
+const NO_ENDPOINT = { NOT_FOUND: 'no such webhook endpoint for this merchant and environment' };
+const BAD_URL = { VALIDATION_FAILED: '`url` is not https or names a private address, or an event type is unknown' };
+const BAD_EXPIRY = { VALIDATION_FAILED: '`expiresInSeconds` is outside 0..86400' };
 const ID = { name: 'id', description: 'Webhook endpoint id', format: 'uuid' };
 
 @ApiTags('webhooks')
@@ -39,10 +39,7 @@ export class WebhookEndpointsController {
     description: 'Deliveries of the listed event types are POSTed to `url`, signed with the `secret` shown only here.',
   })
   @ApiCreatedResponse({ type: CreatedWebhookEndpointResponse })
-  @ApiBadRequestResponse({
-    description: 'VALIDATION_FAILED: not https, a private address, or an unknown event type',
-    type: ErrorEnvelope,
-  })
+  @ApiErrors(BAD_URL)
   create(
     @Body() body: CreateWebhookEndpointRequest,
     @Caller() caller: CallerContext,
@@ -53,6 +50,7 @@ export class WebhookEndpointsController {
   @Get()
   @ApiOperation({ summary: 'List webhook endpoints, newest first' })
   @ApiOkResponse({ type: [WebhookEndpointResponse] })
+  @ApiErrors({ NOT_FOUND: '`startingAfter` is not one of these endpoints' })
   list(@Query() query: PageQuery, @Caller() caller: CallerContext): Promise<WebhookEndpointResponse[]> {
     return this.webhooks.list(caller, query);
   }
@@ -61,7 +59,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Read a webhook endpoint (its secret is never shown again)' })
   @ApiParam(ID)
   @ApiOkResponse({ type: WebhookEndpointResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors(NO_ENDPOINT)
   get(
     @Param('id') id: string,
     @Query() _scope: MerchantQuery,
@@ -80,11 +78,8 @@ export class WebhookEndpointsController {
   })
   @ApiParam(ID)
   @ApiOkResponse({ type: WebhookEndpointResponse })
-  @ApiBadRequestResponse({
-    description: 'VALIDATION_FAILED: not https, a private address, or an unknown event type',
-    type: ErrorEnvelope,
-  })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors(BAD_URL)
+  @ApiErrors(NO_ENDPOINT)
   update(
     @Param('id') id: string,
     @Body() body: UpdateWebhookEndpointRequest,
@@ -103,8 +98,8 @@ export class WebhookEndpointsController {
   })
   @ApiParam(ID)
   @ApiOkResponse({ type: RolledWebhookEndpointResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: expiresInSeconds outside 0..86400', type: ErrorEnvelope })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors(BAD_EXPIRY)
+  @ApiErrors(NO_ENDPOINT)
   rollSecret(
     @Param('id') id: string,
     @Body() body: RollSecretRequest,
@@ -118,7 +113,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Delete a webhook endpoint; tries still waiting for it are given up' })
   @ApiParam(ID)
   @ApiOkResponse({ type: DeletedWebhookEndpointResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors(NO_ENDPOINT)
   remove(
     @Param('id') id: string,
     @Query() _scope: MerchantQuery,
@@ -134,7 +129,7 @@ export class WebhookEndpointsController {
   })
   @ApiParam(ID)
   @ApiOkResponse({ type: [WebhookDeliveryResponse] })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors(NO_ENDPOINT, { NOT_FOUND: 'no such webhook endpoint, or `startingAfter` is not one of its deliveries' })
   deliveries(
     @Param('id') id: string,
     @Query() query: PageQuery,
@@ -155,10 +150,9 @@ export class WebhookEndpointsController {
   @ApiParam(ID)
   @ApiParam({ name: 'deliveryId', description: 'Id of an attempt from the delivery log', format: 'uuid' })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
-  @ApiConflictResponse({
-    description: 'INVALID_STATE: the delivery succeeded, or the endpoint is disabled',
-    type: ErrorEnvelope,
+  @ApiErrors({
+    NOT_FOUND: 'no such webhook endpoint, or no such delivery to it',
+    INVALID_STATE: 'the delivery succeeded, or the endpoint is disabled',
   })
   resend(
     @Param('id') id: string,
@@ -177,7 +171,7 @@ export class WebhookEndpointsController {
   })
   @ApiParam(ID)
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope })
+  @ApiErrors(NO_ENDPOINT)
   test(
     @Param('id') id: string,
     @Body() _scope: MerchantQuery,

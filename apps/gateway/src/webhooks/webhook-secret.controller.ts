@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CallerContext, MerchantQuery } from '@app/contracts';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { ErrorEnvelope } from '../http/error-envelope.dto';
 import { RollSecretRequest, WebhookSecretResponse } from './webhooks.dto';
+import { ApiErrors } from '../http/api-errors';
 
 /** The account signing secret of the key's merchant and environment (signs deliveries to a payment's webhookUrl). */
 @ApiTags('webhooks')
@@ -32,7 +32,7 @@ export class WebhookSecretController {
       'beside it for `expiresInSeconds` (default 86400, 0: not at all), so a receiver can switch without losing any.',
   })
   @ApiOkResponse({ type: WebhookSecretResponse })
-  @ApiBadRequestResponse({ description: 'VALIDATION_FAILED: expiresInSeconds outside 0..86400', type: ErrorEnvelope })
+  @ApiErrors({ VALIDATION_FAILED: '`expiresInSeconds` is outside 0..86400' })
   roll(@Body() body: RollSecretRequest, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
     return this.webhooks.rollSecret(caller, body);
   }

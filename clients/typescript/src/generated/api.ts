@@ -782,9 +782,23 @@ export interface components {
             name: string;
             createdAt: string;
         };
-        AllowedOriginsResponse: {
-            merchantCode: string;
-            allowedOrigins: string[];
+        RefusalCodeDto: {
+            /**
+             * @description Normalized ISO 8583 code without a leading zero
+             * @example 51
+             */
+            reasonCode: string;
+            /** @example Insufficient funds */
+            reason: string;
+            /**
+             * @description The code as the acquirer sent it
+             * @example 51
+             */
+            originalReasonCode: string;
+            /** @example INSUFFICIENT_FUNDS */
+            originalReason: string;
+            /** @enum {string} */
+            recoveryAction: "retry" | "switch_method" | "terminal";
         };
         ErrorBody: {
             /** @example 409 */
@@ -800,18 +814,16 @@ export interface components {
             param?: string;
             /** @description Equals the X-Request-Id response header */
             requestId: string;
+            /**
+             * Format: uuid
+             * @description PAYMENT_DECLINED only: the declined payment
+             */
+            paymentId?: string;
+            /** @description PAYMENT_DECLINED only: why it was declined (null for a processing failure) */
+            refusalCode?: components["schemas"]["RefusalCodeDto"] | null;
         };
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
-        };
-        AllowedOriginsRequest: {
-            /**
-             * @description Web origins (scheme, host and port; HTTPS, or http on localhost) allowed to embed the merchant’s card fields. Replaces the list; an empty list allows none.
-             * @example [
-             *       "https://shop.example.com"
-             *     ]
-             */
-            allowedOrigins: string[];
         };
         CreateKeyRequest: {
             /**
@@ -1064,24 +1076,6 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
-        RefusalCodeDto: {
-            /**
-             * @description Normalized ISO 8583 code without a leading zero
-             * @example 51
-             */
-            reasonCode: string;
-            /** @example Insufficient funds */
-            reason: string;
-            /**
-             * @description The code as the acquirer sent it
-             * @example 51
-             */
-            originalReasonCode: string;
-            /** @example INSUFFICIENT_FUNDS */
-            originalReason: string;
-            /** @enum {string} */
-            recoveryAction: "retry" | "switch_method" | "terminal";
-        };
         PaymentResponse: {
             /** Format: uuid */
             id: string;
@@ -1236,7 +1230,8 @@ export interface components {
         };
         PlanView: {
             id: number;
-            merchantId: Record<string, never>;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
             name: string;
             description?: string | null;
             /** @enum {string} */
@@ -1266,7 +1261,8 @@ export interface components {
         };
         PlanListItem: {
             id: number;
-            merchantId: Record<string, never>;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
             name: string;
             description?: string | null;
             /** @enum {string} */
@@ -1409,7 +1405,8 @@ export interface components {
         CreatedSubscriptionView: {
             /** Format: uuid */
             id: string;
-            merchantId: Record<string, never>;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
             planId: number;
             customerEmail: string;
             customerName?: string | null;
@@ -1449,7 +1446,8 @@ export interface components {
         SubscriptionView: {
             /** Format: uuid */
             id: string;
-            merchantId: Record<string, never>;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
             planId: number;
             customerEmail: string;
             customerName?: string | null;
@@ -1739,8 +1737,12 @@ export interface components {
             /** @example BRL */
             currency?: string;
             /**
-             * @description Minor units of `currency` (as the provider sends it), or an Amount object
-             * @example 1050
+             * @description Minor units of `currency` (as the provider sends it, e.g. 1050), or an Amount object
+             * @example {
+             *       "currency": "BRL",
+             *       "value": 1050,
+             *       "exponent": 2
+             *     }
              */
             amount?: components["schemas"]["SdkAmount"] & (number | components["schemas"]["SdkAmount"]);
             /** @description The merchant's id of the shopper */
@@ -2083,10 +2085,9 @@ export interface components {
 }
 export type SchemaCreateMerchantRequest = components['schemas']['CreateMerchantRequest'];
 export type SchemaMerchantResponse = components['schemas']['MerchantResponse'];
-export type SchemaAllowedOriginsResponse = components['schemas']['AllowedOriginsResponse'];
+export type SchemaRefusalCodeDto = components['schemas']['RefusalCodeDto'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
-export type SchemaAllowedOriginsRequest = components['schemas']['AllowedOriginsRequest'];
 export type SchemaCreateKeyRequest = components['schemas']['CreateKeyRequest'];
 export type SchemaCreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type SchemaKeyResponse = components['schemas']['KeyResponse'];
@@ -2107,7 +2108,6 @@ export type SchemaCardView = components['schemas']['CardView'];
 export type SchemaApmView = components['schemas']['ApmView'];
 export type SchemaTokenView = components['schemas']['TokenView'];
 export type SchemaActionRequiredView = components['schemas']['ActionRequiredView'];
-export type SchemaRefusalCodeDto = components['schemas']['RefusalCodeDto'];
 export type SchemaPaymentResponse = components['schemas']['PaymentResponse'];
 export type SchemaCaptureRequest = components['schemas']['CaptureRequest'];
 export type SchemaOperationResult = components['schemas']['OperationResult'];
@@ -2198,10 +2198,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service": "payments",
+                     *       "instanceId": "payments-7f9c2d",
+                     *       "merchantCode": "demo",
+                     *       "environment": "sandbox",
+                     *       "requestId": "0b6f1c1e-5a8e-4c39-9d7e-2f4b8a1d3c55",
+                     *       "now": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PingResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2210,7 +2237,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2219,7 +2250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2236,8 +2267,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The service is not running (SERVICE_UNAVAILABLE) */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the service is not running, or the message broker is unreachable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the service did not answer within RPC_TIMEOUT_MS */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2271,7 +2320,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2280,7 +2333,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2289,7 +2346,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2298,7 +2359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown connectionCode, nonce or token */
+            /** @description `NOT_FOUND`: unknown connectionCode, nonce or token */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2307,16 +2368,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DUPLICATE_ORDER_CODE, DUPLICATE_PAYMENT_CODE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `DUPLICATE_ORDER_CODE`: `orderCode` is held by an earlier payment that was not declined, failed or cancelled
+             *
+             *     `DUPLICATE_PAYMENT_CODE`: the merchant-supplied `paymentCode` is already used
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2325,7 +2394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2334,7 +2403,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2343,7 +2416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2360,7 +2433,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2369,7 +2451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2404,7 +2486,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2413,7 +2499,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2422,7 +2512,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2431,7 +2525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown connectionCode, nonce or token */
+            /** @description `NOT_FOUND`: unknown connectionCode, nonce or token */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2440,16 +2534,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DUPLICATE_ORDER_CODE, DUPLICATE_PAYMENT_CODE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `DUPLICATE_ORDER_CODE`: `orderCode` is held by an earlier payment that was not declined, failed or cancelled
+             *
+             *     `DUPLICATE_PAYMENT_CODE`: the merchant-supplied `paymentCode` is already used
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2458,7 +2560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2467,7 +2569,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2476,7 +2582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2493,7 +2599,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2502,7 +2617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2534,10 +2649,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "status": "captured",
+                     *         "paymentCode": "pay-1001",
+                     *         "orderCode": "order-1001",
+                     *         "merchantCode": "acme",
+                     *         "paymentMethod": "card",
+                     *         "connectionCode": "sandbox",
+                     *         "connectionName": "Sandbox acquirer",
+                     *         "amount": {
+                     *           "currency": "USD",
+                     *           "value": 1999,
+                     *           "exponent": 2
+                     *         },
+                     *         "amountCaptured": {
+                     *           "currency": "USD",
+                     *           "value": 1999,
+                     *           "exponent": 2
+                     *         },
+                     *         "amountRefunded": {
+                     *           "currency": "USD",
+                     *           "value": 0,
+                     *           "exponent": 2
+                     *         },
+                     *         "metadata": {
+                     *           "cartId": "cart-7731"
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "autorizationCode": "A1B2C3",
+                     *         "card": {
+                     *           "cardData": {
+                     *             "brand": "visa",
+                     *             "cardNumber": "411111****1111",
+                     *             "type": "credit",
+                     *             "expiryMonth": "12",
+                     *             "expiryYear": "2030"
+                     *           },
+                     *           "networkTransactionId": "583103536844189",
+                     *           "networkReferenceId": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PaymentResponse"][];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2546,7 +2710,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2555,7 +2723,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2564,7 +2736,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `NOT_FOUND`: `startingAfter` is not a payment of this merchant and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2581,7 +2762,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2611,10 +2810,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "status": "captured",
+                     *       "paymentCode": "pay-1001",
+                     *       "orderCode": "order-1001",
+                     *       "merchantCode": "acme",
+                     *       "paymentMethod": "card",
+                     *       "connectionCode": "sandbox",
+                     *       "connectionName": "Sandbox acquirer",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountCaptured": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountRefunded": {
+                     *         "currency": "USD",
+                     *         "value": 0,
+                     *         "exponent": 2
+                     *       },
+                     *       "metadata": {
+                     *         "cartId": "cart-7731"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "autorizationCode": "A1B2C3",
+                     *       "card": {
+                     *         "cardData": {
+                     *           "brand": "visa",
+                     *           "cardNumber": "411111****1111",
+                     *           "type": "credit",
+                     *           "expiryMonth": "12",
+                     *           "expiryYear": "2030"
+                     *         },
+                     *         "networkTransactionId": "583103536844189",
+                     *         "networkReferenceId": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2623,7 +2869,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2632,7 +2882,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2641,7 +2895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,7 +2904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2667,7 +2921,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2697,10 +2969,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "status": "captured",
+                     *       "paymentCode": "pay-1001",
+                     *       "orderCode": "order-1001",
+                     *       "merchantCode": "acme",
+                     *       "paymentMethod": "card",
+                     *       "connectionCode": "sandbox",
+                     *       "connectionName": "Sandbox acquirer",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountCaptured": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountRefunded": {
+                     *         "currency": "USD",
+                     *         "value": 0,
+                     *         "exponent": 2
+                     *       },
+                     *       "metadata": {
+                     *         "cartId": "cart-7731"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "autorizationCode": "A1B2C3",
+                     *       "card": {
+                     *         "cardData": {
+                     *           "brand": "visa",
+                     *           "cardNumber": "411111****1111",
+                     *           "type": "credit",
+                     *           "expiryMonth": "12",
+                     *           "expiryYear": "2030"
+                     *         },
+                     *         "networkTransactionId": "583103536844189",
+                     *         "networkReferenceId": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2709,7 +3028,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2718,7 +3041,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2727,7 +3054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2736,7 +3063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2753,7 +3080,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2778,6 +3123,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "amount": {
+                 *         "currency": "USD",
+                 *         "value": 1999,
+                 *         "exponent": 2
+                 *       },
+                 *       "reference": "shipment-5521"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaptureRequest"];
             };
         };
@@ -2787,10 +3143,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "merchantCode": "acme",
+                     *       "orderCode": "order-1001",
+                     *       "paymentCode": "pay-1001",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "status": "captured"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2799,7 +3173,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2808,7 +3186,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2817,7 +3199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2826,16 +3208,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             *
+             *     `AUTHORIZATION_EXPIRED`: the authorization’s hold expired before the capture
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2844,7 +3234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2853,7 +3243,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `AMOUNT_EXCEEDS_AVAILABLE`: more than the authorized amount (capture) or than what is left of the capture (refund)
+             *
+             *     `CURRENCY_MISMATCH`: the currency differs from the original’s
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2862,7 +3260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2879,7 +3277,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2888,7 +3295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2913,6 +3320,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "amount": {
+                 *         "currency": "USD",
+                 *         "value": 500,
+                 *         "exponent": 2
+                 *       },
+                 *       "reference": "RMA-3321"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundRequest"];
             };
         };
@@ -2925,7 +3343,11 @@ export interface operations {
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2934,7 +3356,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2943,7 +3369,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2952,7 +3382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2961,16 +3391,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             *
+             *     `AUTHORIZATION_EXPIRED`: the authorization’s hold expired before the capture
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2979,7 +3417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2988,7 +3426,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `AMOUNT_EXCEEDS_AVAILABLE`: more than the authorized amount (capture) or than what is left of the capture (refund)
+             *
+             *     `CURRENCY_MISMATCH`: the currency differs from the original’s
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2997,7 +3443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3014,7 +3460,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3023,7 +3478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3048,6 +3503,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "reference": "order-1001-void"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CancelRequest"];
             };
         };
@@ -3060,7 +3521,11 @@ export interface operations {
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3069,7 +3534,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3078,7 +3547,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3087,7 +3560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3096,16 +3569,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             *
+             *     `AUTHORIZATION_EXPIRED`: the authorization’s hold expired before the capture
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3114,7 +3595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3123,7 +3604,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AMOUNT_EXCEEDS_AVAILABLE, CURRENCY_MISMATCH, INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `AMOUNT_EXCEEDS_AVAILABLE`: more than the authorized amount (capture) or than what is left of the capture (refund)
+             *
+             *     `CURRENCY_MISMATCH`: the currency differs from the original’s
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3132,7 +3621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3149,7 +3638,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3158,7 +3656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3183,6 +3681,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "reference": "order-1001-reversal"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CancelOrRefundRequest"];
             };
         };
@@ -3195,7 +3699,13 @@ export interface operations {
                     "application/json": components["schemas"]["OperationResult"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             *
+             *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3204,7 +3714,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3727,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3222,7 +3740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3231,16 +3749,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE, AUTHORIZATION_EXPIRED or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             *
+             *     `AUTHORIZATION_EXPIRED`: the authorization’s hold expired before the capture
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3249,7 +3775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3258,7 +3784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3267,7 +3793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3284,7 +3810,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the acquirer could not be reached; nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3293,7 +3828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT, two cases told apart by the message. (1) The acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…"): nothing was recorded; the operation may be retried with the same Idempotency-Key. (2) The outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice. */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3326,10 +3861,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 7,
+                     *         "merchantId": 1042,
+                     *         "name": "Pro monthly",
+                     *         "interval": "month",
+                     *         "intervalCount": 1,
+                     *         "amount": 1999,
+                     *         "currency": "USD",
+                     *         "exponent": 2,
+                     *         "trialPeriodDays": 0,
+                     *         "introBillingCycles": 0,
+                     *         "maxBillingCycles": 0,
+                     *         "availableCountries": [
+                     *           "US",
+                     *           "CA"
+                     *         ],
+                     *         "isActive": true,
+                     *         "meterCodes": [
+                     *           "api_requests"
+                     *         ],
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *         "subscriberCount": 42,
+                     *         "description": "Pro plan, billed monthly",
+                     *         "archivedAt": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PlanListItem"][];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3338,7 +3907,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3347,7 +3920,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3356,7 +3933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3373,7 +3950,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3393,6 +3988,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Pro monthly",
+                 *       "interval": "month",
+                 *       "amount": 1999,
+                 *       "currency": "USD",
+                 *       "availableCountries": [
+                 *         "US",
+                 *         "CA"
+                 *       ],
+                 *       "merchantCode": "acme",
+                 *       "description": "Pro plan, billed monthly",
+                 *       "meterCodes": [
+                 *         "api_requests"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePlanRequest"];
             };
         };
@@ -3402,10 +4014,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "merchantId": 1042,
+                     *       "name": "Pro monthly",
+                     *       "interval": "month",
+                     *       "intervalCount": 1,
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "trialPeriodDays": 0,
+                     *       "introBillingCycles": 0,
+                     *       "maxBillingCycles": 0,
+                     *       "availableCountries": [
+                     *         "US",
+                     *         "CA"
+                     *       ],
+                     *       "isActive": true,
+                     *       "meterCodes": [
+                     *         "api_requests"
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "description": "Pro plan, billed monthly",
+                     *       "archivedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3414,7 +4057,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3423,7 +4070,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3432,7 +4083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A meter code is unknown */
+            /** @description `NOT_FOUND`: a meter code is unknown */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3441,7 +4092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3450,7 +4101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3459,7 +4110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_EXPONENT */
+            /** @description `INVALID_EXPONENT`: `exponent` is not the currency’s */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3468,7 +4119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3485,7 +4136,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3515,10 +4184,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "merchantId": 1042,
+                     *       "name": "Pro monthly",
+                     *       "interval": "month",
+                     *       "intervalCount": 1,
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "trialPeriodDays": 0,
+                     *       "introBillingCycles": 0,
+                     *       "maxBillingCycles": 0,
+                     *       "availableCountries": [
+                     *         "US",
+                     *         "CA"
+                     *       ],
+                     *       "isActive": true,
+                     *       "meterCodes": [
+                     *         "api_requests"
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "description": "Pro plan, billed monthly",
+                     *       "archivedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3527,7 +4227,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,7 +4240,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3545,7 +4253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such plan for this merchant and environment */
+            /** @description `NOT_FOUND`: no such plan for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3554,7 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3571,7 +4279,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3601,10 +4327,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "merchantId": 1042,
+                     *       "name": "Pro monthly",
+                     *       "interval": "month",
+                     *       "intervalCount": 1,
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "trialPeriodDays": 0,
+                     *       "introBillingCycles": 0,
+                     *       "maxBillingCycles": 0,
+                     *       "availableCountries": [
+                     *         "US",
+                     *         "CA"
+                     *       ],
+                     *       "isActive": true,
+                     *       "meterCodes": [
+                     *         "api_requests"
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "description": "Pro plan, billed monthly",
+                     *       "archivedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3613,7 +4370,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3622,7 +4383,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3631,7 +4396,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such plan for this merchant and environment */
+            /** @description `NOT_FOUND`: no such plan for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3640,7 +4405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3649,7 +4414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3658,7 +4423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3675,7 +4440,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3697,6 +4480,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "name": "Pro monthly (2027)",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePlanRequest"];
             };
         };
@@ -3706,10 +4496,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "merchantId": 1042,
+                     *       "name": "Pro monthly",
+                     *       "interval": "month",
+                     *       "intervalCount": 1,
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "trialPeriodDays": 0,
+                     *       "introBillingCycles": 0,
+                     *       "maxBillingCycles": 0,
+                     *       "availableCountries": [
+                     *         "US",
+                     *         "CA"
+                     *       ],
+                     *       "isActive": true,
+                     *       "meterCodes": [
+                     *         "api_requests"
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "description": "Pro plan, billed monthly",
+                     *       "archivedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3718,7 +4539,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3727,7 +4552,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3736,7 +4565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such plan for this merchant and environment */
+            /** @description `NOT_FOUND`: no such plan for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3745,7 +4574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3754,7 +4583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,7 +4592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3780,7 +4609,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3811,10 +4658,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "code": "api_requests",
+                     *         "name": "API requests",
+                     *         "aggregation": "sum",
+                     *         "includedUnits": 1000,
+                     *         "pricing": {
+                     *           "scheme": "per_unit",
+                     *           "unitAmount": 2
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["MeterView"][];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3823,7 +4690,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3832,7 +4703,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3841,7 +4716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3858,7 +4733,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3878,6 +4771,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "api_requests",
+                 *       "name": "API requests",
+                 *       "aggregation": "sum",
+                 *       "pricing": {
+                 *         "scheme": "per_unit",
+                 *         "unitAmount": 2
+                 *       },
+                 *       "merchantCode": "acme",
+                 *       "includedUnits": 1000
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateMeterRequest"];
             };
         };
@@ -3887,10 +4793,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "code": "api_requests",
+                     *       "name": "API requests",
+                     *       "aggregation": "sum",
+                     *       "includedUnits": 1000,
+                     *       "pricing": {
+                     *         "scheme": "per_unit",
+                     *         "unitAmount": 2
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MeterView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3899,7 +4823,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3908,7 +4836,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3917,7 +4849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DUPLICATE_METER_CODE */
+            /** @description `DUPLICATE_METER_CODE`: a meter with this `code` exists for this merchant and environment */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3926,7 +4858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3935,7 +4867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3944,7 +4876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3961,7 +4893,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3995,10 +4945,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *         "merchantId": 1042,
+                     *         "planId": 7,
+                     *         "customerEmail": "ada@example.com",
+                     *         "status": "active",
+                     *         "dunningAttemptCount": 0,
+                     *         "cyclesCompleted": 1,
+                     *         "propagateLifecycle": false,
+                     *         "metadata": {
+                     *           "crmId": "cus_8812"
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *         "customerName": "Ada Lovelace",
+                     *         "cardBrand": "visa",
+                     *         "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *         "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *         "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *         "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["SubscriptionView"][];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4007,7 +4986,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4016,7 +4999,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4025,7 +5012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4042,7 +5029,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4074,10 +5079,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "firstInvoice": {
+                     *         "id": "0193a5c0-1d31-7a02-b3c4-d5e6f708192a",
+                     *         "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *         "status": "paid",
+                     *         "amount": 1999,
+                     *         "periodStart": "2026-11-26T10:00:00.000Z",
+                     *         "periodEnd": "2026-12-26T10:00:00.000Z",
+                     *         "paymentAttemptCount": 1,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Pro monthly",
+                     *             "amount": 1999
+                     *           }
+                     *         ],
+                     *         "paidAt": "2026-11-26T10:00:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-26T10:00:00.000Z",
+                     *             "paymentId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *             "status": "captured"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "currency": "USD",
+                     *         "exponent": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedSubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4086,7 +5144,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4095,7 +5157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYMENT_DECLINED: the charge or verification was declined (`paymentId`, `refusalCode`) */
+            /** @description `PAYMENT_DECLINED`: the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4104,7 +5166,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4113,7 +5179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown plan, token, nonce, firstPaymentId or parent subscription */
+            /** @description `NOT_FOUND`: unknown plan, token, nonce, firstPaymentId or parent subscription */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4122,16 +5188,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE (plan archived or inactive, parent cancelled) or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the plan is archived or inactive, or the parent subscription is cancelled
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4140,7 +5212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4149,7 +5221,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CURRENCY_MISMATCH (firstPaymentId) or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `CURRENCY_MISMATCH`: the payment `firstPaymentId` names is in another currency than the plan
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4158,7 +5234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4175,7 +5251,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the payments service could not be reached; nothing was kept */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the payments service could not be reached: nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4184,7 +5269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4214,10 +5299,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d31-7a02-b3c4-d5e6f708192a",
+                     *       "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "status": "paid",
+                     *       "amount": 1999,
+                     *       "currency": "USD",
+                     *       "exponent": 2,
+                     *       "periodStart": "2026-11-26T10:00:00.000Z",
+                     *       "periodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "paymentAttemptCount": 1,
+                     *       "lines": [
+                     *         {
+                     *           "description": "Pro monthly",
+                     *           "amount": 1999
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "paidAt": "2026-11-26T10:00:00.000Z",
+                     *       "attempts": [
+                     *         {
+                     *           "at": "2026-11-26T10:00:00.000Z",
+                     *           "paymentId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *           "status": "captured"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["InvoiceView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4226,7 +5343,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4235,7 +5356,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4244,7 +5369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such invoice for this merchant and environment */
+            /** @description `NOT_FOUND`: no such invoice for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4253,7 +5378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4270,7 +5395,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4299,10 +5442,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4311,7 +5481,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4320,7 +5494,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4329,7 +5507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4338,7 +5516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4355,7 +5533,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4388,10 +5584,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5c0-1d31-7a02-b3c4-d5e6f708192a",
+                     *         "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *         "status": "paid",
+                     *         "amount": 1999,
+                     *         "currency": "USD",
+                     *         "exponent": 2,
+                     *         "periodStart": "2026-11-26T10:00:00.000Z",
+                     *         "periodEnd": "2026-12-26T10:00:00.000Z",
+                     *         "paymentAttemptCount": 1,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Pro monthly",
+                     *             "amount": 1999
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "paidAt": "2026-11-26T10:00:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-26T10:00:00.000Z",
+                     *             "paymentId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *             "status": "captured"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["InvoiceView"][];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4400,7 +5630,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4409,7 +5643,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4418,7 +5656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4427,7 +5665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4444,7 +5682,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4469,6 +5725,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RequiredMerchantBody"];
             };
         };
@@ -4481,7 +5742,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4490,7 +5755,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4499,7 +5768,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4508,7 +5781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4517,16 +5790,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4535,7 +5814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4544,7 +5823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4553,7 +5832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4570,7 +5849,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4595,6 +5892,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OptionalMerchantBody"];
             };
         };
@@ -4607,7 +5909,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4616,7 +5922,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4625,7 +5935,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4634,7 +5948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4643,16 +5957,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4661,7 +5981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4670,7 +5990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4679,7 +5999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4696,7 +6016,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4721,6 +6059,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OptionalMerchantBody"];
             };
         };
@@ -4730,10 +6073,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4742,7 +6112,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4751,7 +6125,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4760,7 +6138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4769,16 +6147,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4787,7 +6171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4796,7 +6180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4805,7 +6189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4822,7 +6206,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4847,6 +6249,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "planId": 8,
+                 *       "applyAt": "now"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChangePlanRequest"];
             };
         };
@@ -4856,10 +6265,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4868,7 +6304,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4877,7 +6317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYMENT_DECLINED: the charge or verification was declined (`paymentId`, `refusalCode`) */
+            /** @description `PAYMENT_DECLINED`: the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4886,7 +6326,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4895,7 +6339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment, or no such plan */
+            /** @description `NOT_FOUND`: no such subscription or plan for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4904,16 +6348,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4922,7 +6372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4931,7 +6381,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CURRENCY_MISMATCH or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `CURRENCY_MISMATCH`: the new plan is in another currency
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4940,7 +6394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4957,7 +6411,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the payments service could not be reached; nothing was kept */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the payments service could not be reached: nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4966,7 +6429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4991,6 +6454,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "card": {
+                 *         "nonceData": {
+                 *           "nonce": "nonce_9f2c7a1e4b6d8f0312ab"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentMethodRequest"];
             };
         };
@@ -5000,10 +6473,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5012,7 +6512,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5021,7 +6525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYMENT_DECLINED: the charge or verification was declined (`paymentId`, `refusalCode`) */
+            /** @description `PAYMENT_DECLINED`: the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -5030,7 +6534,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5039,7 +6547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment, or no such nonce */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment, or an unknown, used or expired nonce */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5048,16 +6556,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (Retry-After: 1) */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the object’s state does not allow this operation
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5066,7 +6580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5075,7 +6589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5084,7 +6598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5101,7 +6615,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the payments service could not be reached; nothing was kept */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the payments service could not be reached: nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5110,7 +6633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5135,6 +6658,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OptionalMerchantBody"];
             };
         };
@@ -5144,10 +6672,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *       "merchantId": 1042,
+                     *       "planId": 7,
+                     *       "customerEmail": "ada@example.com",
+                     *       "status": "active",
+                     *       "dunningAttemptCount": 0,
+                     *       "cyclesCompleted": 1,
+                     *       "propagateLifecycle": false,
+                     *       "metadata": {
+                     *         "crmId": "cus_8812"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T10:00:00.000Z",
+                     *       "customerName": "Ada Lovelace",
+                     *       "cardBrand": "visa",
+                     *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
+                     *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
+                     *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
+                     *       "activatedAt": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5156,7 +6711,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5165,7 +6724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYMENT_DECLINED: the charge or verification was declined (`paymentId`, `refusalCode`) */
+            /** @description `PAYMENT_DECLINED`: the charge or verification was declined (`paymentId`, `refusalCode`); nothing was kept */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -5174,7 +6733,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5183,7 +6746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No such subscription for this merchant and environment */
+            /** @description `NOT_FOUND`: no such subscription for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5192,16 +6755,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE (not past_due, or a payment attempt in progress) or IDEMPOTENCY_IN_PROGRESS */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the subscription is not past_due, or a payment attempt is in progress
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5210,7 +6779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5219,7 +6788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5228,7 +6797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5245,7 +6814,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the payments service could not be reached; nothing was kept */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done; or the payments service could not be reached: nothing was kept */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5254,7 +6832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5285,10 +6863,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "url": "https://shop.example.com/webhooks/payments",
+                     *         "events": [
+                     *           "payment.captured",
+                     *           "payment.refunded"
+                     *         ],
+                     *         "environment": "sandbox",
+                     *         "description": null,
+                     *         "disabled": false,
+                     *         "createdAt": "2025-11-21T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["WebhookEndpointResponse"][];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5297,7 +6908,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5306,7 +6921,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `NOT_FOUND`: `startingAfter` is not one of these endpoints */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5317,6 +6941,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,6 +6967,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.com/webhooks/payments",
+                 *       "events": [
+                 *         "payment.captured",
+                 *         "payment.refunded",
+                 *         "subscription.renewed"
+                 *       ],
+                 *       "description": "Order sync"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
             };
         };
@@ -5343,10 +6987,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "url": "https://shop.example.com/webhooks/payments",
+                     *       "events": [
+                     *         "payment.captured",
+                     *         "payment.refunded",
+                     *         "subscription.renewed"
+                     *       ],
+                     *       "environment": "sandbox",
+                     *       "description": null,
+                     *       "disabled": false,
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "secret": "whsec_9eT0c…"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedWebhookEndpointResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED: not https, a private address, or an unknown event type */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `url` is not https or names a private address, or an event type is unknown
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5355,7 +7019,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5364,7 +7032,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5373,7 +7045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5382,7 +7054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5391,7 +7063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5402,6 +7074,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,10 +7111,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "url": "https://shop.example.com/webhooks/payments",
+                     *       "events": [
+                     *         "payment.captured",
+                     *         "payment.refunded"
+                     *       ],
+                     *       "environment": "sandbox",
+                     *       "description": null,
+                     *       "disabled": false,
+                     *       "createdAt": "2025-11-21T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5442,7 +7154,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5451,6 +7167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5459,7 +7176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5470,6 +7187,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5498,10 +7224,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedWebhookEndpointResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5510,7 +7259,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5519,6 +7272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5527,7 +7281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5536,7 +7290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5545,7 +7299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5556,6 +7310,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5576,6 +7339,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.com/webhooks/payments",
+                 *       "events": [
+                 *         "payment.captured",
+                 *         "payment.refunded"
+                 *       ],
+                 *       "description": "Order sync",
+                 *       "disabled": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
             };
         };
@@ -5585,10 +7359,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "url": "https://shop.example.com/webhooks/payments",
+                     *       "events": [
+                     *         "payment.captured",
+                     *         "payment.refunded"
+                     *       ],
+                     *       "environment": "sandbox",
+                     *       "description": null,
+                     *       "disabled": false,
+                     *       "createdAt": "2025-11-21T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED: not https, a private address, or an unknown event type */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `url` is not https or names a private address, or an event type is unknown
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5597,7 +7389,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5606,7 +7402,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5615,6 +7415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5623,7 +7424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5632,7 +7433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5641,7 +7442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5652,6 +7453,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5672,6 +7482,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "expiresInSeconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["RollSecretRequest"];
             };
         };
@@ -5681,10 +7497,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "url": "https://shop.example.com/webhooks/payments",
+                     *       "events": [
+                     *         "payment.captured",
+                     *         "payment.refunded"
+                     *       ],
+                     *       "environment": "sandbox",
+                     *       "description": null,
+                     *       "disabled": false,
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "secret": "whsec_9eT0c…",
+                     *       "previousSecretExpiresAt": "2026-11-26T11:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RolledWebhookEndpointResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED: expiresInSeconds outside 0..86400 */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `expiresInSeconds` is outside 0..86400
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5693,7 +7529,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5702,7 +7542,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,6 +7555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5719,7 +7564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5728,7 +7573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5737,7 +7582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5748,6 +7593,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5779,10 +7633,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "eventId": "0193a5d0-2b3c-7d4e-8f50-61728394a5b6",
+                     *         "eventType": "payment.captured",
+                     *         "attempt": 1,
+                     *         "status": "succeeded",
+                     *         "responseStatus": 200,
+                     *         "durationMs": 84,
+                     *         "attemptedAt": "2026-11-26T10:00:00.000Z",
+                     *         "nextAttemptAt": null,
+                     *         "error": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryResponse"][];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5791,7 +7678,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5800,6 +7691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment; or no such webhook endpoint, or `startingAfter` is not one of its deliveries */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5808,7 +7700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5819,6 +7711,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5841,6 +7742,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantQuery"];
             };
         };
@@ -5853,7 +7759,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5862,7 +7785,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5871,6 +7798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint, or no such delivery to it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5879,7 +7807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE: the delivery succeeded, or the endpoint is disabled */
+            /** @description `INVALID_STATE`: the delivery succeeded, or the endpoint is disabled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5888,7 +7816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5897,7 +7825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5906,7 +7834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5917,6 +7845,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5937,6 +7874,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantQuery"];
             };
         };
@@ -5949,7 +7891,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5958,7 +7917,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5967,6 +7930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5975,7 +7939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5984,7 +7948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5993,7 +7957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6004,6 +7968,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,10 +8002,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_9eT0c…",
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "previousSecretExpiresAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSecretResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6041,7 +8038,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6050,7 +8051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6061,6 +8062,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6078,6 +8088,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "expiresInSeconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["RollSecretRequest"];
             };
         };
@@ -6087,10 +8103,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_9eT0c…",
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "previousSecretExpiresAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSecretResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED: expiresInSeconds outside 0..86400 */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `expiresInSeconds` is outside 0..86400
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6099,7 +8126,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6108,7 +8139,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6117,7 +8152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6126,7 +8161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6135,7 +8170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6146,6 +8181,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6180,10 +8224,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "type": "payment.captured",
+                     *         "createdAt": "2025-11-21T10:00:00.000Z",
+                     *         "environment": "sandbox",
+                     *         "merchantCode": "acme",
+                     *         "data": {
+                     *           "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *           "status": "captured",
+                     *           "paymentCode": "pay-1001",
+                     *           "orderCode": "order-1001",
+                     *           "merchantCode": "acme",
+                     *           "paymentMethod": "card",
+                     *           "amount": {
+                     *             "currency": "USD",
+                     *             "value": 1999,
+                     *             "exponent": 2
+                     *           },
+                     *           "amountCaptured": {
+                     *             "currency": "USD",
+                     *             "value": 1999,
+                     *             "exponent": 2
+                     *           },
+                     *           "createdAt": "2026-11-26T10:00:00.000Z"
+                     *         },
+                     *         "event": "payment.captured",
+                     *         "created_at": "2025-11-21T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["EventResponse"][];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6192,7 +8285,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6201,7 +8298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND: `startingAfter` is not one of these events */
+            /** @description `NOT_FOUND`: `startingAfter` is not one of these events */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6210,7 +8307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6221,6 +8318,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6249,10 +8355,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "type": "payment.captured",
+                     *       "createdAt": "2025-11-21T10:00:00.000Z",
+                     *       "environment": "sandbox",
+                     *       "merchantCode": "acme",
+                     *       "data": {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "status": "captured",
+                     *         "paymentCode": "pay-1001",
+                     *         "orderCode": "order-1001",
+                     *         "merchantCode": "acme",
+                     *         "paymentMethod": "card",
+                     *         "amount": {
+                     *           "currency": "USD",
+                     *           "value": 1999,
+                     *           "exponent": 2
+                     *         },
+                     *         "amountCaptured": {
+                     *           "currency": "USD",
+                     *           "value": 1999,
+                     *           "exponent": 2
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z"
+                     *       },
+                     *       "event": "payment.captured",
+                     *       "created_at": "2025-11-21T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventResponse"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6261,7 +8414,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6270,6 +8427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND`: no such event of this merchant and environment in the last 30 days */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6278,7 +8436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6289,6 +8447,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6306,6 +8473,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "US",
+                 *       "currency": "USD",
+                 *       "amount": {
+                 *         "currency": "USD",
+                 *         "value": 1999,
+                 *         "exponent": 2
+                 *       },
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SdkSessionRequest"];
             };
         };
@@ -6315,10 +8494,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientToken": "eyJhbGciOiJIUzI1NiJ9.eyJtZXJjaGFudENvZGUiOiJhY21lIn0.5pTzqZbYx3u0nK2c",
+                     *       "expiresAt": "2026-11-26T10:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SdkSessionResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6327,7 +8516,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6336,7 +8529,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6345,7 +8542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6354,7 +8551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6363,7 +8560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6374,6 +8571,15 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,6 +8597,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "cardData": {
+                 *         "cardNumber": "4111111111111111",
+                 *         "expiryMonth": "12",
+                 *         "expiryYear": "2030",
+                 *         "cvv": "123",
+                 *         "cardholderName": "Ada Lovelace"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateNonceRequest"];
             };
         };
@@ -6400,10 +8617,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "nonce": "nonce_9f2c7a1e4b6d8f0312ab",
+                     *       "expiresAt": "2026-11-26T10:15:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["NonceResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED (Luhn, past expiry, format) */
+            /** @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or a card field fails its check (Luhn, past expiry, format); `param` names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6412,7 +8635,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID (bad or expired client token) */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: a bad or expired client token, or its minting key was revoked
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6421,7 +8648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE: an API key instead of a client token */
+            /** @description `AUTH_INSUFFICIENT_SCOPE`: an API key instead of a client token, or a token of another payment link */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6430,7 +8657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6439,7 +8666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6448,7 +8675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: with a payment link’s client token, too many declined payments from this address or on that link */
+            /** @description `RATE_LIMITED`: too many requests for the key that minted the token, or too many failed authentications from this address; or with a payment link’s client token, too many declined payments from this address or on that link */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6459,6 +8686,33 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window lets requests through again */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6476,6 +8730,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "sessionId": "0193a5b2-7c51-7e10-8f2a-3b4c5d6e7f80"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResumeRequest"];
             };
         };
@@ -6488,7 +8747,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description SESSION_EXPIRED (checked first) or VALIDATION_FAILED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it
+             *
+             *     `SESSION_EXPIRED`: the 3DS session expired (checked before anything else)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6497,7 +8760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND: unknown session */
+            /** @description `NOT_FOUND`: unknown session */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6506,7 +8769,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CHALLENGE_NOT_COMPLETED, or INVALID_STATE when the session was already used */
+            /**
+             * @description `CHALLENGE_NOT_COMPLETED`: the cardholder has not finished the 3DS challenge yet
+             *
+             *     `INVALID_STATE`: the session was already used
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6515,7 +8782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6524,8 +8791,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done; or the acquirer could not be reached: nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6556,10 +8850,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *         "url": "http://localhost:3000/checkout/0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *         "type": "one-time",
+                     *         "status": "active",
+                     *         "amountMode": "fixed",
+                     *         "saveCardEnabled": false,
+                     *         "reusable": false,
+                     *         "usesCount": 0,
+                     *         "environment": "sandbox",
+                     *         "merchantCode": "acme",
+                     *         "metadata": {},
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "amount": {
+                     *           "currency": "USD",
+                     *           "value": 2500,
+                     *           "exponent": 2
+                     *         },
+                     *         "title": "Annual membership",
+                     *         "reference": "INV-2026-0042",
+                     *         "customerEmail": "ada@example.com",
+                     *         "returnUrl": "https://shop.example.com/thanks",
+                     *         "expiresAt": "2026-11-27T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PaymentLinkResponse"][];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6568,7 +8894,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6577,7 +8907,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6586,7 +8920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND: startingAfter is not a link of this merchant */
+            /** @description `NOT_FOUND`: `startingAfter` is not a link of this merchant */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6595,7 +8929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6612,7 +8946,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payment-links service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6635,6 +8987,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "amount": {
+                 *         "currency": "USD",
+                 *         "value": 2500,
+                 *         "exponent": 2
+                 *       },
+                 *       "title": "Annual membership",
+                 *       "reference": "INV-2026-0042",
+                 *       "customerEmail": "ada@example.com",
+                 *       "returnUrl": "https://shop.example.com/thanks"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePaymentLinkRequest"];
             };
         };
@@ -6644,10 +9010,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "url": "http://localhost:3000/checkout/0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "type": "one-time",
+                     *       "status": "active",
+                     *       "amountMode": "fixed",
+                     *       "saveCardEnabled": false,
+                     *       "reusable": false,
+                     *       "usesCount": 0,
+                     *       "environment": "sandbox",
+                     *       "merchantCode": "acme",
+                     *       "metadata": {},
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 2500,
+                     *         "exponent": 2
+                     *       },
+                     *       "title": "Annual membership",
+                     *       "reference": "INV-2026-0042",
+                     *       "customerEmail": "ada@example.com",
+                     *       "returnUrl": "https://shop.example.com/thanks",
+                     *       "expiresAt": "2026-11-27T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6656,7 +9052,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6665,7 +9065,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6674,7 +9078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND: subscriptionPlanId unknown for this merchant and environment */
+            /** @description `NOT_FOUND`: subscriptionPlanId is unknown for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6683,16 +9087,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE: the plan is inactive or archived */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the plan is inactive or archived
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6701,7 +9111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6710,7 +9120,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_EXPONENT or IDEMPOTENCY_KEY_REUSED */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6719,7 +9133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6736,7 +9150,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payment-links service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6766,10 +9198,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "url": "http://localhost:3000/checkout/0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "type": "one-time",
+                     *       "status": "active",
+                     *       "amountMode": "fixed",
+                     *       "saveCardEnabled": false,
+                     *       "reusable": false,
+                     *       "usesCount": 0,
+                     *       "environment": "sandbox",
+                     *       "merchantCode": "acme",
+                     *       "metadata": {},
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 2500,
+                     *         "exponent": 2
+                     *       },
+                     *       "title": "Annual membership",
+                     *       "reference": "INV-2026-0042",
+                     *       "customerEmail": "ada@example.com",
+                     *       "returnUrl": "https://shop.example.com/thanks",
+                     *       "expiresAt": "2026-11-27T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6778,7 +9240,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6787,7 +9253,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6796,7 +9266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description `NOT_FOUND`: no such payment link for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6805,7 +9275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6822,7 +9292,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payment-links service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6844,6 +9332,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantQuery"];
             };
         };
@@ -6853,10 +9346,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "url": "http://localhost:3000/checkout/0193a5c4-5e6f-7a81-9b2c-3d4e5f60718a",
+                     *       "type": "one-time",
+                     *       "status": "active",
+                     *       "amountMode": "fixed",
+                     *       "saveCardEnabled": false,
+                     *       "reusable": false,
+                     *       "usesCount": 0,
+                     *       "environment": "sandbox",
+                     *       "merchantCode": "acme",
+                     *       "metadata": {},
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 2500,
+                     *         "exponent": 2
+                     *       },
+                     *       "title": "Annual membership",
+                     *       "reference": "INV-2026-0042",
+                     *       "customerEmail": "ada@example.com",
+                     *       "returnUrl": "https://shop.example.com/thanks",
+                     *       "expiresAt": "2026-11-27T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED, MERCHANT_CODE_REQUIRED or IDEMPOTENCY_KEY_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6865,7 +9388,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6874,7 +9401,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6883,7 +9414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description `NOT_FOUND`: no such payment link for this merchant and environment */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6892,7 +9423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE: the link is used or expired */
+            /** @description `INVALID_STATE`: the link is used or expired */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6901,7 +9432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6910,7 +9441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6919,7 +9450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6936,7 +9467,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payment-links service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6959,6 +9508,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *       "meterCode": "api_requests",
+                 *       "quantity": 120,
+                 *       "occurredAt": "2026-03-01T12:00:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageRequest"];
             };
         };
@@ -6981,7 +9538,11 @@ export interface operations {
                     "application/json": components["schemas"]["UsageEventView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6990,7 +9551,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6999,7 +9564,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7008,7 +9577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown subscription or meterCode */
+            /** @description `NOT_FOUND`: unknown subscription or meterCode */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7017,7 +9586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_STATE: the subscription is cancelled or completed */
+            /** @description `INVALID_STATE`: the subscription is cancelled or completed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7026,7 +9595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7035,7 +9604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7044,7 +9613,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USAGE_PERIOD_CLOSED, or IDEMPOTENCY_KEY_REUSED (the key recorded another event for this meter) */
+            /**
+             * @description `USAGE_PERIOD_CLOSED`: the usage is dated in a period already invoiced
+             *
+             *     `IDEMPOTENCY_KEY_REUSED`: the key recorded another event for this meter
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7053,7 +9626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7070,7 +9643,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -7090,6 +9681,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *           "meterCode": "api_requests",
+                 *           "quantity": 120,
+                 *           "idempotencyKey": "usage-2026-11-26-a"
+                 *         },
+                 *         {
+                 *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *           "meterCode": "api_requests",
+                 *           "quantity": 80,
+                 *           "idempotencyKey": "usage-2026-11-26-b"
+                 *         }
+                 *       ],
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UsageBatchRequest"];
             };
         };
@@ -7099,10 +9709,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "index": 0,
+                     *           "status": 201,
+                     *           "event": {
+                     *             "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *             "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *             "meterCode": "api_requests",
+                     *             "quantity": 120,
+                     *             "occurredAt": "2026-11-26T10:00:00.000Z",
+                     *             "duplicate": false
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageBatchResponse"];
                 };
             };
-            /** @description VALIDATION_FAILED or MERCHANT_CODE_REQUIRED */
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7111,7 +9743,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_MISSING or AUTH_INVALID */
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7120,7 +9756,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_INSUFFICIENT_SCOPE or MERCHANT_MISMATCH */
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7129,7 +9769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7138,7 +9778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7147,7 +9787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests for this key (per gateway replica), too many failed authentications from this address, or (a payment link’s checkout) too many declined payments. Wait Retry-After seconds. */
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7164,7 +9804,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_TIMEOUT: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;

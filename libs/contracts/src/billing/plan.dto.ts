@@ -121,7 +121,7 @@ export class ListPlansQuery extends PageQuery {
 
 export class PlanView {
   @ApiProperty() id: number;
-  @ApiProperty() merchantId: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The merchant’s numeric id' }) merchantId: number | null;
   @ApiProperty() name: string;
   @ApiPropertyOptional({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: PLAN_INTERVALS }) interval: PlanInterval;

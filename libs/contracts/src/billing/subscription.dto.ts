@@ -157,7 +157,7 @@ export class ScheduledPlanChangeView {
 
 export class SubscriptionView {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() merchantId: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The merchant’s numeric id' }) merchantId: number | null;
   @ApiProperty() planId: number;
   @ApiProperty() customerEmail: string;
   @ApiPropertyOptional({ type: String, nullable: true }) customerName: string | null;

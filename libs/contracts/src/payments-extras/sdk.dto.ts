@@ -63,8 +63,8 @@ export class SdkSessionRequest {
 
   @ApiPropertyOptional({
     oneOf: [{ type: 'integer', minimum: 0 }, { $ref: getSchemaPath(SdkAmount) }],
-    description: 'Minor units of `currency` (as the provider sends it), or an Amount object',
-    example: 1050,
+    description: 'Minor units of `currency` (as the provider sends it, e.g. 1050), or an Amount object',
+    example: { currency: 'BRL', value: 1050, exponent: 2 },
   })
   @IsOptional()
   @Transform(({ value, obj }: { value: unknown; obj: { currency?: unknown } }) =>
