@@ -14,7 +14,13 @@ const operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path
   Object.entries<any>(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, method, path, op })),
 );
 /** Fixed files served from memory, no input and no credential: no client error exists (.redocly.lint-ignore.yaml). */
-const STATIC_ASSETS = ['GET /v1/sdk/js', 'GET /checkout/assets/checkout.js', 'GET /checkout/assets/checkout.css'];
+const STATIC_ASSETS = [
+  'GET /v1/sdk/js',
+  'GET /v1/sdk/sdk.d.ts',
+  'GET /checkout/assets/checkout.js',
+  'GET /checkout/assets/checkout.css',
+  'GET /v1/3ds/assets/challenge.js',
+];
 const APPROVED_TEST_CARDS = [
   '4111111111111111',
   '5500005555555559',

@@ -825,6 +825,19 @@ export interface components {
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
         };
+        AllowedOriginsResponse: {
+            merchantCode: string;
+            allowedOrigins: string[];
+        };
+        AllowedOriginsRequest: {
+            /**
+             * @description Web origins (scheme, host and port; HTTPS, or http on localhost) allowed to embed the merchant’s card fields. Replaces the list; an empty list allows none.
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            allowedOrigins: string[];
+        };
         CreateKeyRequest: {
             /**
              * @example [
@@ -2088,6 +2101,8 @@ export type SchemaMerchantResponse = components['schemas']['MerchantResponse'];
 export type SchemaRefusalCodeDto = components['schemas']['RefusalCodeDto'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type SchemaAllowedOriginsResponse = components['schemas']['AllowedOriginsResponse'];
+export type SchemaAllowedOriginsRequest = components['schemas']['AllowedOriginsRequest'];
 export type SchemaCreateKeyRequest = components['schemas']['CreateKeyRequest'];
 export type SchemaCreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type SchemaKeyResponse = components['schemas']['KeyResponse'];
