@@ -375,7 +375,12 @@ describe('self-checks: the validators catch mistakes', () => {
     ]);
     const shortCompose = structuredClone(compose);
     delete shortCompose.services.gateway.stop_grace_period;
-    expect(composeShutdownProblems(shortCompose)).toEqual(['services.gateway: stop_grace_period 10 s < 22 s']);
+    expect(composeShutdownProblems(shortCompose)).toEqual(['services.gateway: stop_grace_period 10 s < 27 s']);
+    const noDelay = structuredClone(compose);
+    delete (noDelay.services.gateway.environment as Record<string, string>).SHUTDOWN_DELAY_MS;
+    expect(composeShutdownProblems(noDelay)).toEqual([
+      'services.gateway: set SHUTDOWN_DELAY_MS so a balancer sees it unready before it closes its listener',
+    ]);
   });
 
   it('a misspelt key and a secret in the ConfigMap', () => {

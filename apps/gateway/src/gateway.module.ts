@@ -5,7 +5,7 @@ import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { Metrics } from '@app/observability';
-import { RPC_TIMEOUT_MS } from '@app/messaging';
+import { eventsStreamLimits, RPC_TIMEOUT_MS } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
 import { AdminController } from './admin/admin.controller';
@@ -48,7 +48,14 @@ export class AccountsModule {
     return {
       module: AccountsModule,
       imports: [
-        PlatformModule.forRoot({ app: 'gateway', natsUrl: config.NATS_URL, logger, clock }),
+        PlatformModule.forRoot({
+          app: 'gateway',
+          natsUrl: config.NATS_URL,
+          logger,
+          clock,
+          // A dependency's outage answers clients 503 SERVICE_UNAVAILABLE; the gateway stays in the Service.
+          dependenciesGateReadiness: false,
+        }),
         serviceDatabase(() => ({
           app: 'gateway',
           url: config.GATEWAY_DATABASE_URL,
@@ -69,7 +76,7 @@ export class GatewayModule {
     const { config } = o;
     return {
       module: GatewayModule,
-      imports: [AccountsModule.forRoot(o), PassportModule, OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS })],
+      imports: [AccountsModule.forRoot(o), PassportModule, OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) })],
       controllers: [
         AdminController,
         PingController,

@@ -3,7 +3,7 @@ import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
-import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
+import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { CheckoutHandler } from './checkout/checkout.handler';
@@ -44,7 +44,7 @@ export class PaymentLinksModule {
           entities: [OutboxRow, PaymentLinkEntity, LinkUseEntity],
           migrations,
         })),
-        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
+        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
       ],
       controllers: [pingHandler('payment-links'), LinksHandler, CheckoutHandler, ClockAdvanceHandler],
       providers: [

@@ -23,7 +23,10 @@ export class RpcClient {
   ) {}
 
   async send<TRes, TReq = unknown>(subject: string, ctx: CallerContext, body: TReq, timeoutMs?: number): Promise<TRes> {
+    // While the broker is unreachable a request would wait in the client's buffer and end as a timeout whose
+    // outcome looks unknown; nothing was sent, so it is answered 503 at once.
     const nc = this.nats.current() ?? (await this.nats.get());
+    if (!this.nats.connected()) throw brokerUnreachable();
     const message: CommandMessage<TReq> = { ctx, body };
     const packet = JSON.stringify({ pattern: subject, data: message, id: `${process.pid}-${++sequence}` });
     let reply;
@@ -54,8 +57,10 @@ function toTransportError(e: unknown, subject: string): Error {
       `The ${service} service did not answer in time; the outcome is unknown (it may have been carried out): retry with the same Idempotency-Key to get it`,
     );
   }
-  if (code === NatsErrorCode.Disconnect || code === NatsErrorCode.ConnectionClosed) {
-    return new DomainError('SERVICE_UNAVAILABLE', 'The message broker is unreachable');
-  }
+  if (code === NatsErrorCode.Disconnect || code === NatsErrorCode.ConnectionClosed) return brokerUnreachable();
   return e as Error;
+}
+
+function brokerUnreachable(): DomainError {
+  return new DomainError('SERVICE_UNAVAILABLE', 'The message broker is unreachable');
 }
