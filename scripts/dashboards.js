@@ -22,7 +22,9 @@ function panel(title, unit, targets, description = '') {
 function httpPanels(app) {
   const m = sel({ app, method: '!webhook' });
   return [
-    panel('Request rate by route', 'reqps', [[`sum by (method, route) (rate(requests_total${m}[${RATE}]))`, '{{method}} {{route}}']]),
+    panel('Request rate by route', 'reqps', [
+      [`sum by (method, route) (rate(requests_total${m}[${RATE}]))`, '{{method}} {{route}}'],
+    ]),
     panel('Error rate by route (5xx share)', 'percentunit', [
       [
         `sum by (route) (rate(requests_total${sel({ app, method: '!webhook', status: '~5..' })}[${RATE}])) / sum by (route) (rate(requests_total${m}[${RATE}]))`,
@@ -30,7 +32,10 @@ function httpPanels(app) {
       ],
     ]),
     panel('Latency p99 by route', 's', [
-      [`histogram_quantile(0.99, sum by (le, route) (rate(request_duration_seconds_bucket${m}[${RATE}])))`, '{{route}}'],
+      [
+        `histogram_quantile(0.99, sum by (le, route) (rate(request_duration_seconds_bucket${m}[${RATE}])))`,
+        '{{route}}',
+      ],
     ]),
     panel('Latency p50 by route', 's', [
       [`histogram_quantile(0.5, sum by (le, route) (rate(request_duration_seconds_bucket${m}[${RATE}])))`, '{{route}}'],
@@ -43,10 +48,16 @@ function commandPanels(app) {
   return [
     panel('NATS commands by subject', 'reqps', [[`sum by (route) (rate(requests_total${m}[${RATE}]))`, '{{route}}']]),
     panel('Failed commands by subject and status', 'reqps', [
-      [`sum by (route, status) (rate(requests_total${sel({ app, method: 'rpc', status: `~${RPC_FAILED}` })}[${RATE}]))`, '{{route}} {{status}}'],
+      [
+        `sum by (route, status) (rate(requests_total${sel({ app, method: 'rpc', status: `~${RPC_FAILED}` })}[${RATE}]))`,
+        '{{route}} {{status}}',
+      ],
     ]),
     panel('NATS command latency p99 by subject', 's', [
-      [`histogram_quantile(0.99, sum by (le, route) (rate(request_duration_seconds_bucket${m}[${RATE}])))`, '{{route}}'],
+      [
+        `histogram_quantile(0.99, sum by (le, route) (rate(request_duration_seconds_bucket${m}[${RATE}])))`,
+        '{{route}}',
+      ],
     ]),
     panel('NATS command latency p50 by subject', 's', [
       [`histogram_quantile(0.5, sum by (le, route) (rate(request_duration_seconds_bucket${m}[${RATE}])))`, '{{route}}'],
@@ -59,18 +70,27 @@ function outboxPanels(app) {
   return [
     panel('Outbox backlog (unpublished events)', 'short', [[`max(outbox_unpublished_events${a})`, 'unpublished']]),
     panel('Age of the oldest unpublished event', 's', [[`max(outbox_oldest_unpublished_age_seconds${a})`, 'oldest']]),
-    panel('Events published by type', 'ops', [[`sum by (type) (rate(outbox_events_published_total${a}[${RATE}]))`, '{{type}}']]),
+    panel('Events published by type', 'ops', [
+      [`sum by (type) (rate(outbox_events_published_total${a}[${RATE}]))`, '{{type}}'],
+    ]),
   ];
 }
 
 function runtimePanels(app) {
   const a = sel({ app });
   return [
-    panel('Requests and commands in progress', 'short', [[`sum by (instance, method) (requests_in_progress${a})`, '{{instance}} {{method}}']]),
-    panel('Database pool saturation (busy / size)', 'percentunit', [
-      [`sum by (instance) (db_pool_connections${sel({ app, state: 'busy' })}) / sum by (instance) (db_pool_max_connections${a})`, '{{instance}}'],
+    panel('Requests and commands in progress', 'short', [
+      [`sum by (instance, method) (requests_in_progress${a})`, '{{instance}} {{method}}'],
     ]),
-    panel('Callers waiting for a database connection', 'short', [[`sum by (instance) (db_pool_waiting_clients${a})`, '{{instance}}']]),
+    panel('Database pool saturation (busy / size)', 'percentunit', [
+      [
+        `sum by (instance) (db_pool_connections${sel({ app, state: 'busy' })}) / sum by (instance) (db_pool_max_connections${a})`,
+        '{{instance}}',
+      ],
+    ]),
+    panel('Callers waiting for a database connection', 'short', [
+      [`sum by (instance) (db_pool_waiting_clients${a})`, '{{instance}}'],
+    ]),
     panel('Event loop lag p99', 's', [[`max by (instance) (nodejs_eventloop_lag_p99_seconds${a})`, '{{instance}}']]),
     panel('Memory', 'bytes', [
       [`sum by (instance) (process_resident_memory_bytes${a})`, 'rss {{instance}}'],
@@ -80,8 +100,12 @@ function runtimePanels(app) {
       [`min by (instance) (readiness_ready${a})`, 'ready {{instance}}'],
       [`min by (dependency) (dependency_up${a})`, 'up {{dependency}}'],
     ]),
-    panel('Background loops: failed runs', 'ops', [[`sum by (loop) (rate(loop_failures_total${a}[${RATE}]))`, '{{loop}}']]),
-    panel('Background loops: seconds since last success', 's', [[`max by (loop) (loop_last_success_age_seconds${a})`, '{{loop}}']]),
+    panel('Background loops: failed runs', 'ops', [
+      [`sum by (loop) (rate(loop_failures_total${a}[${RATE}]))`, '{{loop}}'],
+    ]),
+    panel('Background loops: seconds since last success', 's', [
+      [`max by (loop) (loop_last_success_age_seconds${a})`, '{{loop}}'],
+    ]),
   ];
 }
 
@@ -89,8 +113,12 @@ function webhookPanels() {
   const w = sel({ app: 'gateway', method: 'webhook' });
   return [
     panel('Webhook tries by outcome', 'ops', [[`sum by (status) (rate(requests_total${w}[${RATE}]))`, '{{status}}']]),
-    panel('Webhook tries due and not sent (backlog)', 'short', [[`max(webhook_attempts_due${sel({ app: 'gateway' })})`, 'due']]),
-    panel('Age of the earliest due webhook try', 's', [[`max(webhook_oldest_due_age_seconds${sel({ app: 'gateway' })})`, 'oldest']]),
+    panel('Webhook tries due and not sent (backlog)', 'short', [
+      [`max(webhook_attempts_due${sel({ app: 'gateway' })})`, 'due'],
+    ]),
+    panel('Age of the earliest due webhook try', 's', [
+      [`max(webhook_oldest_due_age_seconds${sel({ app: 'gateway' })})`, 'oldest'],
+    ]),
     panel('Dead webhook deliveries (gave up), per hour', 'short', [
       [`sum(increase(requests_total${sel({ app: 'gateway', method: 'webhook', status: 'dead' })}[1h]))`, 'dead'],
     ]),
@@ -116,11 +144,19 @@ function billingPanels() {
   return [
     panel('Renewals due vs done', 'short', [
       [`max(billing_renewals_due${b})`, 'due now, not done'],
-      [`sum(increase(outbox_events_published_total${sel({ app: 'billing', type: 'subscription.renewed' })}[5m]))`, 'renewed (5 min)'],
+      [
+        `sum(increase(outbox_events_published_total${sel({ app: 'billing', type: 'subscription.renewed' })}[5m]))`,
+        'renewed (5 min)',
+      ],
     ]),
-    panel('Age of the earliest renewal still due', 's', [[`max(billing_renewal_oldest_due_age_seconds${b})`, 'oldest']]),
+    panel('Age of the earliest renewal still due', 's', [
+      [`max(billing_renewal_oldest_due_age_seconds${b})`, 'oldest'],
+    ]),
     panel('Dunning outcomes', 'ops', [
-      [`sum by (type) (rate(outbox_events_published_total${sel({ app: 'billing', type: `~${dunning}` })}[${RATE}]))`, '{{type}}'],
+      [
+        `sum by (type) (rate(outbox_events_published_total${sel({ app: 'billing', type: `~${dunning}` })}[${RATE}]))`,
+        '{{type}}',
+      ],
     ]),
     panel('Renewal loop runs and failures', 'ops', [
       [`sum(rate(loop_runs_total${sel({ app: 'billing', loop: 'renewal' })}[${RATE}]))`, 'runs'],
@@ -134,19 +170,27 @@ function overviewPanels() {
   return [
     panel('Gateway request rate', 'reqps', [[`sum(rate(requests_total${g}[${RATE}]))`, 'requests']]),
     panel('Gateway error rate (5xx share)', 'percentunit', [
-      [`sum(rate(requests_total${sel({ app: 'gateway', method: '!webhook', status: '~5..' })}[${RATE}])) / sum(rate(requests_total${g}[${RATE}]))`, '5xx'],
+      [
+        `sum(rate(requests_total${sel({ app: 'gateway', method: '!webhook', status: '~5..' })}[${RATE}])) / sum(rate(requests_total${g}[${RATE}]))`,
+        '5xx',
+      ],
     ]),
     panel('Gateway latency p99 and p50', 's', [
       [`histogram_quantile(0.99, sum by (le) (rate(request_duration_seconds_bucket${g}[${RATE}])))`, 'p99'],
       [`histogram_quantile(0.5, sum by (le) (rate(request_duration_seconds_bucket${g}[${RATE}])))`, 'p50'],
     ]),
     panel('NATS command latency p99 by service', 's', [
-      [`histogram_quantile(0.99, sum by (le, app) (rate(request_duration_seconds_bucket${sel({ method: 'rpc' })}[${RATE}])))`, '{{app}}'],
+      [
+        `histogram_quantile(0.99, sum by (le, app) (rate(request_duration_seconds_bucket${sel({ method: 'rpc' })}[${RATE}])))`,
+        '{{app}}',
+      ],
     ]),
     panel('Failed commands by service', 'reqps', [
       [`sum by (app) (rate(requests_total${sel({ method: 'rpc', status: `~${RPC_FAILED}` })}[${RATE}]))`, '{{app}}'],
     ]),
-    panel('Outbox: oldest unpublished event by app', 's', [[`max by (app) (outbox_oldest_unpublished_age_seconds)`, '{{app}}']]),
+    panel('Outbox: oldest unpublished event by app', 's', [
+      [`max by (app) (outbox_oldest_unpublished_age_seconds)`, '{{app}}'],
+    ]),
     panel('Outbox backlog by app', 'short', [[`max by (app) (outbox_unpublished_events)`, '{{app}}']]),
     panel('Webhooks: backlog, failures and dead deliveries', 'short', [
       [`max(webhook_attempts_due)`, 'due, not sent'],
@@ -158,10 +202,16 @@ function overviewPanels() {
       [`sum(increase(outbox_events_published_total${sel({ type: 'subscription.renewed' })}[5m]))`, 'renewed (5 min)'],
     ]),
     panel('Dunning outcomes', 'ops', [
-      [`sum by (type) (rate(outbox_events_published_total${sel({ type: '~subscription.(payment_failed|suspended|reactivated)' })}[${RATE}]))`, '{{type}}'],
+      [
+        `sum by (type) (rate(outbox_events_published_total${sel({ type: '~subscription.(payment_failed|suspended|reactivated)' })}[${RATE}]))`,
+        '{{type}}',
+      ],
     ]),
     panel('Database pool saturation by app', 'percentunit', [
-      [`max by (app) (db_pool_connections${sel({ state: 'busy' })} / ignoring(state) db_pool_max_connections)`, '{{app}}'],
+      [
+        `max by (app) (db_pool_connections${sel({ state: 'busy' })} / ignoring(state) db_pool_max_connections)`,
+        '{{app}}',
+      ],
     ]),
     panel('Event loop lag p99 by app', 's', [[`max by (app) (nodejs_eventloop_lag_p99_seconds)`, '{{app}}']]),
     panel('Memory (RSS) by app', 'bytes', [[`max by (app) (process_resident_memory_bytes)`, '{{app}}']]),
@@ -176,7 +226,13 @@ const DASHBOARDS = {
   overview: { title: 'Payments platform: overview', panels: overviewPanels() },
   gateway: {
     title: 'Payments platform: gateway',
-    panels: [...httpPanels('gateway'), ...webhookPanels(), ...gatewayEdgePanels(), ...outboxPanels('gateway'), ...runtimePanels('gateway')],
+    panels: [
+      ...httpPanels('gateway'),
+      ...webhookPanels(),
+      ...gatewayEdgePanels(),
+      ...outboxPanels('gateway'),
+      ...runtimePanels('gateway'),
+    ],
   },
   payments: {
     title: 'Payments platform: payments',
