@@ -13,6 +13,7 @@ import {
 } from '../support/promql';
 
 interface ServiceMonitor {
+  apiVersion: string;
   kind: string;
   metadata: { name: string };
   spec: {

@@ -24,6 +24,7 @@ interface Rule {
   ports?: PolicyPort[];
 }
 export interface NetworkPolicy {
+  apiVersion: string;
   kind: string;
   metadata: { name: string };
   spec: { podSelector: Selector; policyTypes?: string[]; ingress?: Rule[]; egress?: Rule[] };
