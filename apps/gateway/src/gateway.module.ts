@@ -76,7 +76,11 @@ export class GatewayModule {
     const { config } = o;
     return {
       module: GatewayModule,
-      imports: [AccountsModule.forRoot(o), PassportModule, OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) })],
+      imports: [
+        AccountsModule.forRoot(o),
+        PassportModule,
+        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
+      ],
       controllers: [
         AdminController,
         PingController,

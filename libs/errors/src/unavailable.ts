@@ -1,5 +1,13 @@
 /** Node socket errors of a connection that could not be made or was lost. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+]);
 /** PostgreSQL: class 08 (connection exception), the server shutting down or starting, too many connections. */
 const POSTGRES_CODE = /^(08...|57P0[123]|53300)$/;
 /** What node-postgres says when its connection or its pool gives out. */

@@ -27,7 +27,9 @@ export function eventsStreamLimits(config: {
 }
 
 /** The limits as JetStream fields (max_age in nanoseconds). */
-export function streamLimitFields(limits: EventsStreamLimits): Pick<StreamConfig, 'num_replicas' | 'max_bytes' | 'max_age'> {
+export function streamLimitFields(
+  limits: EventsStreamLimits,
+): Pick<StreamConfig, 'num_replicas' | 'max_bytes' | 'max_age'> {
   const ageMs = addIsoDuration(new Date(0), limits.maxAge)?.getTime();
   if (!ageMs || ageMs <= 0) throw new Error(`EVENTS stream max age "${limits.maxAge}" is not a positive duration`);
   return { num_replicas: limits.replicas, max_bytes: limits.maxBytes, max_age: ageMs * 1e6 };
@@ -36,12 +38,13 @@ export function streamLimitFields(limits: EventsStreamLimits): Pick<StreamConfig
 /**
  * Creates the EVENTS stream when missing; on an existing one, widens its subjects to the catalogue's and applies
  * the configured limits when they differ (every app runs this at start, so a changed setting takes effect with
- * the next rollout; replicas that race write the same values).
+ * the next rollout; replicas that race write the same values). Limits the server refuses (more replicas than
+ * it has nodes) leave the stream as it is and working: the answer is then the server's reason, for a warning.
  */
 export async function ensureEventsStream(
   nc: NatsConnection,
   limits: EventsStreamLimits = DEFAULT_EVENTS_STREAM_LIMITS,
-): Promise<void> {
+): Promise<string | undefined> {
   const jsm = await nc.jetstreamManager();
   const subjects = [...EVENT_STREAM_SUBJECTS];
   const wanted = streamLimitFields(limits);
@@ -49,12 +52,13 @@ export async function ensureEventsStream(
     const info = await jsm.streams.info(EVENTS_STREAM);
     const missing = subjects.filter((s) => !info.config.subjects.includes(s));
     const differs = (Object.keys(wanted) as (keyof typeof wanted)[]).some((k) => info.config[k] !== wanted[k]);
-    if (missing.length || differs) {
-      await jsm.streams.update(EVENTS_STREAM, {
-        ...info.config,
-        ...wanted,
-        subjects: [...info.config.subjects, ...missing],
-      });
+    const subjectsNow = [...info.config.subjects, ...missing];
+    if (missing.length) await jsm.streams.update(EVENTS_STREAM, { ...info.config, subjects: subjectsNow });
+    if (!differs) return undefined;
+    try {
+      await jsm.streams.update(EVENTS_STREAM, { ...info.config, ...wanted, subjects: subjectsNow });
+    } catch (e) {
+      return `EVENTS stream limits not applied: ${(e as Error).message}`;
     }
   } catch (e) {
     if (!/stream not found/i.test((e as Error).message)) throw e;
@@ -72,4 +76,5 @@ export async function ensureEventsStream(
       if (!/already in use/i.test((addError as Error).message)) throw addError;
     }
   }
+  return undefined;
 }

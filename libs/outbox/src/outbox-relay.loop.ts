@@ -227,7 +227,8 @@ export class OutboxRelayLoop extends PeriodicLoop {
   private async jetstream(): Promise<JetStreamClient> {
     const nc = await this.nats.get();
     if (!this.streamReady) {
-      await ensureEventsStream(nc, this.options.stream);
+      const warning = await ensureEventsStream(nc, this.options.stream);
+      if (warning) this.logger.warn({ limits: this.options.stream }, warning);
       this.streamReady = true;
     }
     this.js ??= nc.jetstream();

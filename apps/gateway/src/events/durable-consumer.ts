@@ -91,7 +91,8 @@ export class DurableEventConsumer {
     for (let wait = RETRY_START_MS; !this.stopped; wait = Math.min(wait * 2, 30_000)) {
       try {
         const nc = await this.nats.get();
-        await ensureEventsStream(nc, this.options.stream);
+        const warning = await ensureEventsStream(nc, this.options.stream);
+        if (warning) this.logger.warn({ limits: this.options.stream }, warning);
         await ensureDurableConsumer(nc, this.options);
         if (this.stopped) return;
         const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, this.options.durable);
