@@ -172,8 +172,8 @@ export class Metrics {
 
   /**
    * A gauge read at each scrape (a backlog counted in the database, a pool's connections): `read` answers one
-   * value per label set. A read that fails or takes over READ_TIMEOUT_MS leaves the gauge without samples for
-   * that scrape, so a dashboard shows a gap rather than a stale value.
+   * value per label set. A read that fails or takes over READ_TIMEOUT_MS gives NaN for that scrape (no sample at
+   * all for a labelled gauge), so a dashboard shows a gap and an alert neither fires nor clears on a stale value.
    */
   gaugeAtScrape<L extends string>(
     name: string,
@@ -192,7 +192,7 @@ export class Metrics {
           const samples = await withTimeout(Promise.resolve(read()), READ_TIMEOUT_MS);
           for (const [labels, value] of samples) this.set(labels, value);
         } catch {
-          // No samples this scrape.
+          if (!labelNames.length) this.set(NaN);
         }
       },
     });
