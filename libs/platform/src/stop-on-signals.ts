@@ -36,8 +36,10 @@ export function stopOnSignals(app: INestApplication, o: StopOptions): void {
       o.logger.warn({ timeoutMs: o.timeoutMs }, 'Not stopped within SHUTDOWN_TIMEOUT_MS; exiting anyway');
       process.exit(1);
     }, delayMs + o.timeoutMs).unref();
-    new Promise((resolve) => setTimeout(resolve, delayMs))
-      .then(() => o.stopIntake())
+    // Without a delay the intake stops in this very turn: no connection slips in after the signal.
+    const intakeStopped =
+      delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => o.stopIntake()) : o.stopIntake();
+    intakeStopped
       .then(() => app.close())
       .then(
         () => {
