@@ -131,6 +131,17 @@ function webhookPanels() {
 function gatewayEdgePanels() {
   const a = sel({ app: 'gateway' });
   return [
+    panel(
+      'NATS command latency p99 by service',
+      's',
+      [
+        [
+          `histogram_quantile(0.99, sum by (le, app) (rate(request_duration_seconds_bucket${sel({ method: 'rpc' })}[${RATE}])))`,
+          '{{app}}',
+        ],
+      ],
+      'How long the services take to answer the commands the gateway sends them (measured in each service)',
+    ),
     panel('Requests refused by the abuse limits', 'ops', [
       [`sum(rate(auth_attempts_blocked_total${a}[${RATE}]))`, 'failed authentication'],
       [`sum by (scope) (rate(checkout_attempts_blocked_total${a}[${RATE}]))`, 'checkout declines ({{scope}})'],
