@@ -144,4 +144,18 @@ describe('readiness: a downstream outage answers 503, the gateway stays ready', 
     expect(text).toMatch(/^readiness_transitions_total\{app="gateway"\} 1$/m);
     expect(text).toMatch(/^dependency_up\{dependency="database",app="gateway"\} 1$/m);
   });
+
+  // Last: a second gateway in this process (see docs/development.md on passport's registry).
+  it('a gateway started while NATS is down is ready and answers 503 within a bound, not a hang', async () => {
+    nats.cut();
+    await stack.startGateway({
+      NATS_URL: through(runState().natsUrl, nats).replace(/\/$/, ''),
+      GATEWAY_DATABASE_URL: through(stack.env.GATEWAY_DATABASE_URL, gatewayDb),
+    });
+    expect((await ready()).status).toBe(200);
+    const started = Date.now();
+    expect503(await payment(), /broker/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    nats.restore();
+  });
 });
