@@ -182,6 +182,7 @@ export const ofKind = <T extends Meta>(docs: K8sDoc[], kind: string): T[] =>
   docs.filter((d) => d.obj.kind === kind).map((d) => d.obj as T);
 
 // kubernetes-models is ESM only, which jest's CommonJS runtime cannot load: validate in a child node process.
+// The Prometheus Operator's kinds (ServiceMonitor, PrometheusRule) are validated against its CRD schemas.
 const VALIDATE = `
 import { readFileSync } from 'node:fs';
 const problems = [];
@@ -193,7 +194,10 @@ for (const { where, obj } of JSON.parse(readFileSync(0, 'utf8'))) {
   }
   let Model;
   try {
-    Model = (await import('kubernetes-models/' + apiVersion + '/' + kind))[kind];
+    const models = apiVersion.startsWith('monitoring.coreos.com/')
+      ? '@kubernetes-models/prometheus-operator/'
+      : 'kubernetes-models/';
+    Model = (await import(models + apiVersion + '/' + kind))[kind];
   } catch (e) {
     problems.push(where + ': unknown kind ' + apiVersion + ' ' + kind + ' (' + e.code + ')');
     continue;

@@ -35,6 +35,7 @@ import {
 } from './manifest-checks';
 import { EnvSchema } from '@app/config';
 import { composeShutdownProblems, k8sShutdownProblems } from './shutdown-checks';
+import { egressOf, NetworkPolicy, networkPolicyProblems } from './policy-checks';
 
 const APP_NAMES = Object.keys(APPS).sort();
 // k8s/nats (the NATS servers) has checks of its own: test/deploy/nats-config.spec.ts.
@@ -82,6 +83,15 @@ describe('k8s/', () => {
     expect(names('ConfigMap')).toHaveLength(1);
     expect(names('Secret')).toEqual(['migrate-secrets', ...APP_NAMES.map((app) => `nats-${app}`), 'platform-secrets']);
     expect(names('Namespace')).toHaveLength(1);
+    expect(names('NetworkPolicy')).toEqual([...APP_NAMES, 'allow-dns', 'default-deny', 'migrate'].sort());
+    expect(names('ServiceMonitor')).toEqual(['gateway', 'services']);
+    expect(names('PrometheusRule')).toEqual(['payments-platform']);
+  });
+
+  it('lets only the gateway take ingress from outside, and each app reach DNS, NATS and its own database only', () => {
+    expect(networkPolicyProblems(docs)).toEqual([]);
+    expect(egressOf(docs).get('payments')).toEqual(new Set(['dns', 'nats', 'database pg-payments']));
+    expect(egressOf(docs).get('gateway')).toEqual(new Set(['dns', 'nats', 'database pg-gateway', 'public internet']));
   });
 
   it('validates every object against the Kubernetes schema of its apiVersion and kind', () => {
@@ -376,7 +386,32 @@ describe('self-checks: the validators catch mistakes', () => {
     ]);
     const shortCompose = structuredClone(compose);
     delete shortCompose.services.gateway.stop_grace_period;
-    expect(composeShutdownProblems(shortCompose)).toEqual(['services.gateway: stop_grace_period 10 s < 22 s']);
+    expect(composeShutdownProblems(shortCompose)).toEqual(['services.gateway: stop_grace_period 10 s < 27 s']);
+    const noDelay = structuredClone(compose);
+    delete (noDelay.services.gateway.environment as Record<string, string>).SHUTDOWN_DELAY_MS;
+    expect(composeShutdownProblems(noDelay)).toEqual([
+      'services.gateway: set SHUTDOWN_DELAY_MS so a balancer sees it unready before it closes its listener',
+    ]);
+  });
+
+  it('a service open to all, a service reaching another database, a missing deny-all, an internal port opened wide', () => {
+    const broken: K8sDoc[] = structuredClone(docs);
+    const policy = (name: string) =>
+      ofKind<NetworkPolicy>(broken, 'NetworkPolicy').find((p) => p.metadata.name === name)!;
+    policy('payments').spec.ingress!.push({ ports: [{ protocol: 'TCP', port: 'http' }] });
+    policy('billing').spec.egress![1].to![0].podSelector!.matchLabels!['cnpg.io/cluster'] = 'pg-payments';
+    policy('default-deny').spec.podSelector = { matchLabels: { 'app.kubernetes.io/name': 'gateway' } };
+    policy('gateway').spec.ingress![1].from!.push({ namespaceSelector: {} });
+    expect(networkPolicyProblems(broken)).toEqual([
+      'pods of billing: no deny-all policy (Ingress and Egress) selects them',
+      'pods of billing: egress to database pg-payments',
+      'pods of billing: cannot reach its database pg-billing',
+      'pods of gateway: ingress from anywhere on 3100',
+      'pods of payment-links: no deny-all policy (Ingress and Egress) selects them',
+      'pods of payments: no deny-all policy (Ingress and Egress) selects them',
+      'pods of payments: ingress from anywhere on 3001',
+      'pods of migrate: no deny-all policy (Ingress and Egress) selects them',
+    ]);
   });
 
   it('a misspelt key and a secret in the ConfigMap', () => {

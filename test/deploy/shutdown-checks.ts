@@ -25,6 +25,12 @@ function workProblems(where: string, app: string, env: Record<string, string | u
   });
 }
 
+/** The gateway's SHUTDOWN_DELAY_MS in seconds: how long it serves unready after the signal (0 for the services). */
+const delaySeconds = (app: string, env: Record<string, string | undefined>): number => {
+  const spec = APPS[app]?.schema.SHUTDOWN_DELAY_MS;
+  return spec ? Number(spec.parse(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', {})) / 1000 : 0;
+};
+
 /** `sleep N` as a preStop exec command, or the native sleep action: how long endpoints get to drop the pod. */
 function preStopSeconds(d: Deployment): number | undefined {
   const preStop = d.spec.template.spec.containers[0].lifecycle?.preStop;
@@ -53,7 +59,7 @@ export function k8sShutdownProblems(docs: K8sDoc[]): string[] {
       return [...work, `${where}: needs a preStop pause (sleep) for endpoint propagation`];
     }
     const grace = d.spec.template.spec.terminationGracePeriodSeconds ?? 30;
-    const needed = pause + shutdownSeconds(env) + EXIT_MARGIN_SECONDS;
+    const needed = pause + delaySeconds(d.metadata.name, env) + shutdownSeconds(env) + EXIT_MARGIN_SECONDS;
     return grace >= needed
       ? work
       : [
@@ -73,14 +79,22 @@ function durationSeconds(value: string | undefined): number {
   return seconds;
 }
 
-/** `docker compose stop` waits stop_grace_period before SIGKILL: at least SHUTDOWN_TIMEOUT_MS + a margin. */
+/**
+ * `docker compose stop` waits stop_grace_period before SIGKILL: at least SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS
+ * + a margin. Nothing pauses before compose's SIGTERM, so the gateway must pause itself (SHUTDOWN_DELAY_MS).
+ */
 export function composeShutdownProblems(compose: Compose): string[] {
   return composeApps(compose).flatMap(([name, s]) => {
     const env = composeEnv(s);
     const grace = durationSeconds(s.stop_grace_period);
-    const needed = shutdownSeconds(env) + EXIT_MARGIN_SECONDS;
+    const needed = delaySeconds(name, env) + shutdownSeconds(env) + EXIT_MARGIN_SECONDS;
+    const pause =
+      name === 'gateway' && delaySeconds(name, env) < 1
+        ? [`services.${name}: set SHUTDOWN_DELAY_MS so a balancer sees it unready before it closes its listener`]
+        : [];
     return [
       ...workProblems(`services.${name}`, name, env),
+      ...pause,
       ...(grace >= needed ? [] : [`services.${name}: stop_grace_period ${grace} s < ${needed} s`]),
     ];
   });

@@ -7,12 +7,14 @@ interface Link {
 }
 
 /**
- * A TCP proxy in front of a server (NATS) that a test can stall: while paused, what clients send is held
- * back, so a NATS client's publishes never reach the server and their acknowledgements never come, as with
- * a broker that has stopped answering. Server-to-client traffic always flows.
+ * A TCP proxy in front of a server (NATS, PostgreSQL) that a test can stall or cut: while paused, what clients
+ * send is held back, so a NATS client's publishes never reach the server and their acknowledgements never
+ * come, as with a broker that has stopped answering (server-to-client traffic always flows); while cut, every
+ * connection is dropped and new ones are closed at once, as with a server that is down.
  */
 export class TcpProxy {
   private paused = false;
+  private cutOff = false;
   private readonly links = new Set<Link>();
 
   private constructor(private readonly server: Server) {}
@@ -39,6 +41,19 @@ export class TcpProxy {
     for (const link of this.links) for (const chunk of link.held.splice(0)) link.upstream.write(chunk);
   }
 
+  /** Drops every connection, and closes new ones at once until `restore()`. */
+  cut(): void {
+    this.cutOff = true;
+    for (const link of this.links) {
+      link.client.destroy();
+      link.upstream.destroy();
+    }
+  }
+
+  restore(): void {
+    this.cutOff = false;
+  }
+
   async close(): Promise<void> {
     for (const link of this.links) {
       link.client.destroy();
@@ -48,6 +63,10 @@ export class TcpProxy {
   }
 
   private link(client: Socket, target: { host: string; port: number }): void {
+    if (this.cutOff) {
+      client.destroy();
+      return;
+    }
     const upstream = connect(target.port, target.host);
     const link: Link = { client, upstream, held: [] };
     this.links.add(link);

@@ -4,7 +4,7 @@ import { Clock } from '@app/clock';
 import { natsSettingsOf } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { EXPIRING_KEYS, IdempotencySweepLoop } from '@app/idempotency';
-import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
+import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { BILLING_CONFIG, BillingConfig } from './config';
@@ -51,7 +51,7 @@ export class BillingModule {
           // Usage ingestion's transaction is a few statements sent together (pipelinedTransaction).
           pipeline: true,
         })),
-        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
+        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
       ],
       controllers: [
         pingHandler('billing'),

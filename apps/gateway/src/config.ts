@@ -49,6 +49,11 @@ export const gatewayEnv = {
     { min: 0, max: 65535 },
   ),
   ADMIN_HOST: str(undefined, 'Interface the internal port listens on (HOST when unset)'),
+  SHUTDOWN_DELAY_MS: int(
+    0,
+    'How long the gateway keeps serving after SIGTERM or SIGINT with readiness already 503, before it closes its listener: let a balancer that polls readiness take it out first (compose sets it; Kubernetes pauses in preStop instead)',
+    { min: 0, max: 120_000 },
+  ),
   PUBLIC_BASE_URL: url(
     (env) => `http://localhost:${env.PORT || 3000}`,
     'Base URL the outside world reaches the gateway at (hosted pages, 3DS and checkout links)',

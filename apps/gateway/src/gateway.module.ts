@@ -6,7 +6,7 @@ import { Clock } from '@app/clock';
 import { natsSettingsOf } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { Metrics } from '@app/observability';
-import { RPC_TIMEOUT_MS } from '@app/messaging';
+import { eventsStreamLimits, RPC_TIMEOUT_MS } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
 import { AdminController } from './admin/admin.controller';
@@ -49,7 +49,14 @@ export class AccountsModule {
     return {
       module: AccountsModule,
       imports: [
-        PlatformModule.forRoot({ app: 'gateway', nats: natsSettingsOf(config), logger, clock }),
+        PlatformModule.forRoot({
+          app: 'gateway',
+          nats: natsSettingsOf(config),
+          logger,
+          clock,
+          // A dependency's outage answers clients 503 SERVICE_UNAVAILABLE; the gateway stays in the Service.
+          dependenciesGateReadiness: false,
+        }),
         serviceDatabase(() => ({
           app: 'gateway',
           url: config.GATEWAY_DATABASE_URL,
@@ -70,7 +77,11 @@ export class GatewayModule {
     const { config } = o;
     return {
       module: GatewayModule,
-      imports: [AccountsModule.forRoot(o), PassportModule, OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS })],
+      imports: [
+        AccountsModule.forRoot(o),
+        PassportModule,
+        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
+      ],
       controllers: [
         AdminController,
         PingController,

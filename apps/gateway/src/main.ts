@@ -70,7 +70,12 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
   if (o.stopOnSignals) {
     // HTTP first: the requests in flight still need NATS and the database, which app.close() then closes
     // after the webhook workers.
-    stopOnSignals(app, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, stopIntake: () => drainHttp(app) });
+    stopOnSignals(app, {
+      logger,
+      timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      delayMs: config.SHUTDOWN_DELAY_MS,
+      stopIntake: () => drainHttp(app),
+    });
   }
   logger.info(
     { url: await app.getUrl(), adminUrl: internalUrls.get(app), publicBaseUrl: config.PUBLIC_BASE_URL },

@@ -4,7 +4,7 @@ import { Clock } from '@app/clock';
 import { natsSettingsOf } from '@app/config';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
-import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
+import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { CheckoutHandler } from './checkout/checkout.handler';
@@ -45,7 +45,7 @@ export class PaymentLinksModule {
           entities: [OutboxRow, PaymentLinkEntity, LinkUseEntity],
           migrations,
         })),
-        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
+        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
       ],
       controllers: [pingHandler('payment-links'), LinksHandler, CheckoutHandler, ClockAdvanceHandler],
       providers: [

@@ -4,6 +4,7 @@ import { Clock } from '@app/clock';
 import { natsSettingsOf } from '@app/config';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
+import { eventsStreamLimits } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
@@ -74,7 +75,7 @@ export class PaymentsModule {
           migrations,
           pipeline: true,
         })),
-        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
+        OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
       ],
       controllers: [
         pingHandler('payments'),

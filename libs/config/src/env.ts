@@ -197,6 +197,20 @@ export const commonEnv = {
     "How long the app may take to stop on SIGTERM or SIGINT (finishing the requests and commands it holds) before it exits anyway; keep it below Kubernetes' terminationGracePeriodSeconds minus the preStop pause",
     { min: 100, max: 600_000 },
   ),
+  EVENTS_STREAM_REPLICAS: int(
+    1,
+    'Replicas of the JetStream EVENTS stream (3 on a three-node NATS cluster, so the stream survives the loss of a node); applied when the app creates the stream or finds it different',
+    { min: 1, max: 5 },
+  ),
+  EVENTS_STREAM_MAX_BYTES: int(
+    -1,
+    'Size cap of the EVENTS stream in bytes; the oldest events are dropped beyond it (-1: no cap, only EVENTS_STREAM_MAX_AGE)',
+    { min: -1 },
+  ),
+  EVENTS_STREAM_MAX_AGE: isoDuration(
+    'P30D',
+    'How long the EVENTS stream keeps an event (ISO 8601 duration); GET /v1/events and a new webhook consumer read no further back',
+  ),
   MIGRATIONS: str(
     'on-start',
     'on-start: the app runs its pending database migrations as it starts; check: it only verifies that none is pending and refuses to start otherwise (the migrate entry point, e.g. the Kubernetes Job, ran them with a role that may change the schema)',

@@ -5,7 +5,7 @@ import type { ClassConstructor } from 'class-transformer';
 import { Msg, Subscription } from 'nats';
 import { Logger } from 'pino';
 import { CommandMessage, ENVIRONMENTS, queueGroupOf, ServiceName } from '@app/contracts';
-import { DomainError, RpcErrorPayload, toRpcError, validatedBody } from '@app/errors';
+import { DomainError, isDatabaseUnavailable, RpcErrorPayload, toRpcError, validatedBody } from '@app/errors';
 import { LOGGER, Metrics, requestContext } from '@app/observability';
 import { COMMAND_PARAMS, CommandParam } from './command';
 import { NatsClient } from './nats-connection';
@@ -151,6 +151,10 @@ export class CommandServer implements OnModuleDestroy {
  */
 export function answerOfError(e: unknown, logger: Logger, requestId?: string): RpcErrorPayload {
   if (e instanceof DomainError) return toRpcError(e);
+  if (isDatabaseUnavailable(e)) {
+    logger.warn({ err: e, requestId }, 'Database unreachable: command answered SERVICE_UNAVAILABLE');
+    return { code: 'SERVICE_UNAVAILABLE', message: "The service's database is unreachable" };
+  }
   logger.error({ err: e, requestId }, 'Unexpected error in command handler');
   return { code: 'INTERNAL_ERROR', message: 'Internal error' };
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode as NatsErrorCode, NatsError } from 'nats';
+import { ErrorCode as NatsErrorCode, NatsConnection, NatsError } from 'nats';
 import { CallerContext, CommandMessage } from '@app/contracts';
 import { DomainError, fromRpcError, isRpcErrorPayload } from '@app/errors';
 import { NatsClient } from './nats-connection';
@@ -7,6 +7,8 @@ import { NatsClient } from './nats-connection';
 export const RPC_TIMEOUT_MS = Symbol('RPC_TIMEOUT_MS');
 
 let sequence = 0;
+/** How long a request waits for the app's first connection to NATS (made at start) before answering 503. */
+const FIRST_CONNECTION_WAIT_MS = 2_000;
 
 /**
  * Request-reply to a service. Speaks the NestJS NATS packet format (`{pattern, data, id}` out,
@@ -23,7 +25,10 @@ export class RpcClient {
   ) {}
 
   async send<TRes, TReq = unknown>(subject: string, ctx: CallerContext, body: TReq, timeoutMs?: number): Promise<TRes> {
-    const nc = this.nats.current() ?? (await this.nats.get());
+    // While the broker is unreachable a request would wait in the client's buffer and end as a timeout whose
+    // outcome looks unknown; nothing was sent, so it is answered 503 at once.
+    const nc = this.nats.current() ?? (await this.firstConnection());
+    if (!this.nats.connected()) throw brokerUnreachable();
     const message: CommandMessage<TReq> = { ctx, body };
     const packet = JSON.stringify({ pattern: subject, data: message, id: `${process.pid}-${++sequence}` });
     let reply;
@@ -38,6 +43,17 @@ export class RpcClient {
       throw new Error(`Unexpected error from ${subject}: ${JSON.stringify(decoded.err)}`);
     }
     return decoded.response as TRes;
+  }
+
+  /** The connection being made at start, or 503 if NATS does not answer soon (an app started during an outage). */
+  private firstConnection(): Promise<NatsConnection> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(brokerUnreachable()), FIRST_CONNECTION_WAIT_MS);
+      this.nats.get().then(
+        (nc) => (clearTimeout(timer), resolve(nc)),
+        () => (clearTimeout(timer), reject(brokerUnreachable())),
+      );
+    });
   }
 }
 
@@ -54,8 +70,10 @@ function toTransportError(e: unknown, subject: string): Error {
       `The ${service} service did not answer in time; the outcome is unknown (it may have been carried out): retry with the same Idempotency-Key to get it`,
     );
   }
-  if (code === NatsErrorCode.Disconnect || code === NatsErrorCode.ConnectionClosed) {
-    return new DomainError('SERVICE_UNAVAILABLE', 'The message broker is unreachable');
-  }
+  if (code === NatsErrorCode.Disconnect || code === NatsErrorCode.ConnectionClosed) return brokerUnreachable();
   return e as Error;
+}
+
+function brokerUnreachable(): DomainError {
+  return new DomainError('SERVICE_UNAVAILABLE', 'The message broker is unreachable');
 }

@@ -1,7 +1,8 @@
-import { Controller, Get, HttpCode, Inject, Injectable, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Injectable, Optional, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Metrics } from './metrics';
+import { withTimeout } from './timeout';
 
 /** One dependency that readiness depends on (the database, NATS). */
 export interface HealthCheck {
@@ -10,6 +11,12 @@ export interface HealthCheck {
 }
 
 export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
+/**
+ * Whether a dependency that is down makes the app unready (true, the default: a service's new pod that cannot
+ * reach its database or NATS must not count as ready in a rollout). The gateway says false: it answers clients
+ * a JSON 503 for what a dependency cannot do, and turns unready only when it stops (docs/operations.md).
+ */
+export const DEPENDENCIES_GATE_READINESS = Symbol('DEPENDENCIES_GATE_READINESS');
 
 /**
  * Whether the app has begun to stop. From that moment readiness answers 503, so a load balancer or a
@@ -36,6 +43,7 @@ export class HealthController {
     @Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[],
     private readonly metrics: Metrics,
     private readonly draining: Draining,
+    @Optional() @Inject(DEPENDENCIES_GATE_READINESS) private readonly dependenciesGate: boolean = true,
   ) {}
 
   @Get('health/live')
@@ -47,6 +55,7 @@ export class HealthController {
   @Get('health/ready')
   async ready(@Res() reply: FastifyReply): Promise<void> {
     if (this.draining.active) {
+      this.metrics.readiness(false);
       await reply.status(503).send({ status: 'draining', checks: {} });
       return;
     }
@@ -60,22 +69,16 @@ export class HealthController {
         }
       }),
     );
+    for (const [name, s] of results) this.metrics.dependencyUp(name, s === 'ok');
     const ok = results.every(([, s]) => s === 'ok');
-    await reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+    const ready = ok || this.dependenciesGate === false;
+    this.metrics.readiness(ready);
+    const status = ok ? 'ok' : ready ? 'degraded' : 'unavailable';
+    await reply.status(ready ? 200 : 503).send({ status, checks: Object.fromEntries(results) });
   }
 
   @Get('metrics')
   async scrape(@Res() reply: FastifyReply): Promise<void> {
     await reply.header('content-type', this.metrics.contentType).send(await this.metrics.text());
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-    p.then(
-      (v) => (clearTimeout(t), resolve(v)),
-      (e) => (clearTimeout(t), reject(e)),
-    );
-  });
 }

@@ -1,4 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { withTimeout } from './timeout';
+
+/** How long a scrape waits for a gauge read from the database. */
+const READ_TIMEOUT_MS = 2_000;
 
 /**
  * Prometheus metrics of one app: request counts and latency by route (or subject) and status, and the runs of
@@ -8,7 +12,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
-  private readonly published: Counter;
+  private readonly published: Counter<'type'>;
   private readonly checkoutBlocked: Counter<'scope'>;
   private readonly authBlocked: Counter;
   private readonly inProgressCounts = new Map<string, () => number>();
@@ -17,6 +21,10 @@ export class Metrics {
   private readonly loopDuration: Histogram<'loop'>;
   /** Per started loop: when it last succeeded (ms since the epoch), or when it started until then. */
   private readonly loopLastSuccess = new Map<string, number>();
+  private readonly ready: Gauge;
+  private readonly readyTransitions: Counter;
+  private readonly dependency: Gauge<'dependency'>;
+  private lastReady?: boolean;
 
   constructor(app: string) {
     this.registry.setDefaultLabels({ app });
@@ -36,7 +44,24 @@ export class Metrics {
     });
     this.published = new Counter({
       name: 'outbox_events_published_total',
-      help: 'Events the outbox relay published to JetStream',
+      help: 'Events the outbox relay published to JetStream, by event type (at least once: a retried publish counts again)',
+      labelNames: ['type'],
+      registers: [this.registry],
+    });
+    this.ready = new Gauge({
+      name: 'readiness_ready',
+      help: 'What /health/ready answered last: 1 ready, 0 not ready (stopping, or a dependency down where that gates readiness)',
+      registers: [this.registry],
+    });
+    this.readyTransitions = new Counter({
+      name: 'readiness_transitions_total',
+      help: 'Times /health/ready changed its answer (ready to not ready or back)',
+      registers: [this.registry],
+    });
+    this.dependency = new Gauge({
+      name: 'dependency_up',
+      help: 'Whether a dependency (database, nats) answered the last readiness check: 1 up, 0 down',
+      labelNames: ['dependency'],
       registers: [this.registry],
     });
     this.checkoutBlocked = new Counter({
@@ -128,8 +153,49 @@ export class Metrics {
     this.authBlocked.inc();
   }
 
-  eventsPublished(n: number): void {
-    if (n > 0) this.published.inc(n);
+  /** Counts published events by type. */
+  eventsPublished(types: readonly string[]): void {
+    const counts = new Map<string, number>();
+    for (const t of types) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const [type, n] of counts) this.published.inc({ type }, n);
+  }
+
+  readiness(ready: boolean): void {
+    this.ready.set(ready ? 1 : 0);
+    if (this.lastReady !== undefined && this.lastReady !== ready) this.readyTransitions.inc();
+    this.lastReady = ready;
+  }
+
+  dependencyUp(dependency: string, up: boolean): void {
+    this.dependency.set({ dependency }, up ? 1 : 0);
+  }
+
+  /**
+   * A gauge read at each scrape (a backlog counted in the database, a pool's connections): `read` answers one
+   * value per label set. A read that fails or takes over READ_TIMEOUT_MS gives NaN for that scrape (no sample at
+   * all for a labelled gauge), so a dashboard shows a gap and an alert neither fires nor clears on a stale value.
+   */
+  gaugeAtScrape<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    read: () => Promise<Array<[Partial<Record<L, string>>, number]>> | Array<[Partial<Record<L, string>>, number]>,
+  ): void {
+    new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        try {
+          const samples = await withTimeout(Promise.resolve(read()), READ_TIMEOUT_MS);
+          for (const [labels, value] of samples) this.set(labels, value);
+        } catch {
+          if (!labelNames.length) this.set(NaN);
+        }
+      },
+    });
   }
 
   text(): Promise<string> {

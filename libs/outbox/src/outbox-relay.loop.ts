@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ensureEventsStream, NatsClient } from '@app/messaging';
+import { ensureEventsStream, EventsStreamLimits, NatsClient } from '@app/messaging';
 import { runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import { LOGGER, Metrics } from '@app/observability';
 import { PeriodicLoop, repeatDuring } from '@app/platform';
@@ -25,6 +25,8 @@ export interface OutboxOptions {
   batchSize?: number;
   /** How long a claim is held, unless renewed, before another relay may take the rows over. */
   leaseSeconds?: number;
+  /** The EVENTS stream's limits, applied when the relay creates or checks the stream (defaults when absent). */
+  stream?: EventsStreamLimits;
 }
 
 /** An outbox row on its way to JetStream: its event id, subject and envelope (JSON text). */
@@ -190,7 +192,7 @@ export class OutboxRelayLoop extends PeriodicLoop {
     const rest: string[] = [];
     results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
     if (done.length) await runAsyncCommit(this.dataSource, MARK_PUBLISHED, [done]);
-    this.metrics.eventsPublished(done.length);
+    this.metrics.eventsPublished(results.flatMap((r, i) => (r.status === 'fulfilled' ? [rows[i].type] : [])));
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
       // Release what was not published, so the next round (of any relay) retries it without waiting for the lease.
@@ -225,7 +227,8 @@ export class OutboxRelayLoop extends PeriodicLoop {
   private async jetstream(): Promise<JetStreamClient> {
     const nc = await this.nats.get();
     if (!this.streamReady) {
-      await ensureEventsStream(nc);
+      const warning = await ensureEventsStream(nc, this.options.stream);
+      if (warning) this.logger.warn({ limits: this.options.stream }, warning);
       this.streamReady = true;
     }
     this.js ??= nc.jetstream();

@@ -1,7 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { backlogGauges, statement } from '@app/database';
+import { Metrics } from '@app/observability';
 import { OUTBOX_OPTIONS, OutboxOptions, OutboxRelayLoop } from './outbox-relay.loop';
 import { OutboxPruneLoop } from './outbox-prune.loop';
 import { OutboxWriter } from './outbox.writer';
+
+const OUTBOX_GAUGES = Symbol('OUTBOX_GAUGES');
+/** Served by the `outbox_unpublished` partial index. */
+const BACKLOG = statement(
+  'outbox_backlog',
+  `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age
+     FROM outbox WHERE published_at IS NULL`,
+);
 
 /** Needs DataSource, NatsClient and a pino Logger from the importing app. */
 @Module({})
@@ -10,7 +21,25 @@ export class OutboxModule {
     return {
       module: OutboxModule,
       global: true,
-      providers: [{ provide: OUTBOX_OPTIONS, useValue: options }, OutboxRelayLoop, OutboxPruneLoop, OutboxWriter],
+      providers: [
+        { provide: OUTBOX_OPTIONS, useValue: options },
+        OutboxRelayLoop,
+        OutboxPruneLoop,
+        OutboxWriter,
+        {
+          provide: OUTBOX_GAUGES,
+          inject: [Metrics, DataSource],
+          useFactory: (metrics: Metrics, dataSource: DataSource) =>
+            backlogGauges(metrics, dataSource, {
+              statement: BACKLOG,
+              count: { name: 'outbox_unpublished_events', help: 'Events written and not yet published to JetStream' },
+              age: {
+                name: 'outbox_oldest_unpublished_age_seconds',
+                help: 'Seconds since the oldest unpublished event was written (0 when none waits)',
+              },
+            }),
+        },
+      ],
       exports: [OutboxWriter, OutboxRelayLoop, OutboxPruneLoop],
     };
   }

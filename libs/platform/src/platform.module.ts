@@ -4,10 +4,17 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock, SandboxOffsetClock, SystemClock } from '@app/clock';
-import { databaseHealth } from '@app/database';
+import { databaseHealth, poolGauges } from '@app/database';
 import { NatsSettings } from '@app/config';
 import { NATS_OPTIONS, NatsClient, NatsOptions, plainNatsWarning } from '@app/messaging';
-import { Draining, HEALTH_CHECKS, HealthController, LOGGER, Metrics } from '@app/observability';
+import {
+  DEPENDENCIES_GATE_READINESS,
+  Draining,
+  HEALTH_CHECKS,
+  HealthController,
+  LOGGER,
+  Metrics,
+} from '@app/observability';
 
 export interface PlatformOptions {
   app: string;
@@ -16,12 +23,25 @@ export interface PlatformOptions {
   logger: Logger;
   /** The base clock (a test's ManualClock); real time when unset. Sandbox offsets are added on top of it. */
   clock?: Clock;
+  /** Whether a dependency that is down makes the app unready (default true; see DEPENDENCIES_GATE_READINESS). */
+  dependenciesGateReadiness?: boolean;
 }
 
 /**
  * What every app needs: its logger, metrics, NATS client, clock, the health/metrics endpoints and the
  * scheduler its background loops (PeriodicLoop) register with.
  */
+const POOL_GAUGES = Symbol('POOL_GAUGES');
+
+/** The app's DataSource once it exists (it is created asynchronously, after this module). */
+function dataSourceOf(refs: ModuleRef): DataSource | undefined {
+  try {
+    return refs.get(DataSource, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
+
 @Global()
 @Module({})
 export class PlatformModule {
@@ -39,7 +59,13 @@ export class PlatformModule {
         { provide: NATS_OPTIONS, useValue: nats },
         NatsClient,
         Draining,
+        { provide: DEPENDENCIES_GATE_READINESS, useValue: o.dependenciesGateReadiness ?? true },
         { provide: Clock, useValue: new SandboxOffsetClock(o.clock ?? new SystemClock()) },
+        {
+          provide: POOL_GAUGES,
+          inject: [Metrics, ModuleRef],
+          useFactory: (metrics: Metrics, refs: ModuleRef) => poolGauges(metrics, () => dataSourceOf(refs)),
+        },
         {
           provide: HEALTH_CHECKS,
           inject: [NatsClient, ModuleRef],

@@ -11,6 +11,13 @@ import { SubscriptionEntity } from '../subscription/subscription.entity';
 /** The statuses the scheduler has work for (the `subscriptions_due` partial index covers exactly these). */
 const DUE = `status IN ('pending', 'trialing', 'active', 'past_due')`;
 
+/** Subscriptions due by real now, leased or not, and how long the earliest has been due (index `subscriptions_due`). */
+export const RENEWAL_BACKLOG = statement(
+  'renewal_backlog',
+  `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(next_billing_date)), 0)::float8 AS age
+     FROM subscriptions WHERE ${DUE} AND next_billing_date <= now()`,
+);
+
 /**
  * Claims up to $3 subscriptions due by $1 whose lease is free (or ran out before $2, real time) and leases
  * them until $4. SKIP LOCKED: replicas and the periodic loop claim disjoint rows, with no leader.

@@ -1,3 +1,6 @@
+import { DataSource } from 'typeorm';
+import { backlogGauges } from '@app/database';
+import { Metrics } from '@app/observability';
 import { DunningHandler } from '../dunning/dunning.handler';
 import { ForcedAttempt } from '../dunning/forced-attempt';
 import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
@@ -8,7 +11,7 @@ import { RenewalFaults } from './renewal-faults';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { RenewalOutcomeService } from './renewal-outcome.service';
 import { RenewalRunner } from './renewal-runner.service';
-import { RenewalRepository } from './renewal.repository';
+import { RENEWAL_BACKLOG, RenewalRepository } from './renewal.repository';
 
 /** Billing over time: the renewal scheduler, dunning, the forced retry and the sandbox clock's due work. */
 export const renewalHandlers = [DunningHandler, BillingClockAdvanceHandler];
@@ -22,4 +25,20 @@ export const renewalProviders = [
   ForcedAttempt,
   RetryPaymentUseCase,
   BillingClockAdvanceUseCase,
+  {
+    provide: Symbol('RENEWAL_GAUGES'),
+    inject: [Metrics, DataSource],
+    useFactory: (metrics: Metrics, dataSource: DataSource) =>
+      backlogGauges(metrics, dataSource, {
+        statement: RENEWAL_BACKLOG,
+        count: {
+          name: 'billing_renewals_due',
+          help: 'Subscriptions whose renewal, trial end or dunning retry is due by now and not yet done',
+        },
+        age: {
+          name: 'billing_renewal_oldest_due_age_seconds',
+          help: 'Seconds since the earliest renewal still not done fell due (0 when none waits)',
+        },
+      }),
+  },
 ];

@@ -1,7 +1,7 @@
 import { AckPolicy, ConsumerConfig, ConsumerMessages, DeliverPolicy, JsMsg, NatsConnection, nanos } from 'nats';
 import { Logger } from 'pino';
 import { EventEnvelope, EVENTS_STREAM } from '@app/contracts';
-import { ensureEventsStream, NatsClient } from '@app/messaging';
+import { ensureEventsStream, EventsStreamLimits, NatsClient } from '@app/messaging';
 import { parseEventEnvelope, PoisonEventError } from './event-envelope';
 import { TurnBatcher } from './turn-batcher';
 
@@ -14,6 +14,8 @@ export interface DurableConsumerOptions {
   maxAckPending?: number;
   /** How long a message may stay unacknowledged before the server redelivers it. */
   ackWaitMs?: number;
+  /** The EVENTS stream's limits, applied when the consumer creates or checks the stream. */
+  stream?: EventsStreamLimits;
 }
 
 export type EventHandler = (event: EventEnvelope) => Promise<unknown>;
@@ -89,7 +91,8 @@ export class DurableEventConsumer {
     for (let wait = RETRY_START_MS; !this.stopped; wait = Math.min(wait * 2, 30_000)) {
       try {
         const nc = await this.nats.get();
-        await ensureEventsStream(nc);
+        const warning = await ensureEventsStream(nc, this.options.stream);
+        if (warning) this.logger.warn({ limits: this.options.stream }, warning);
         await ensureDurableConsumer(nc, this.options);
         if (this.stopped) return;
         const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, this.options.durable);

@@ -22,7 +22,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnModuleDe
   ) {
     this.consumer = new DurableEventConsumer(
       nats,
-      { durable: options.consumerName },
+      { durable: options.consumerName, stream: options.stream },
       (event) => fanout.accept(event),
       logger,
       (events) => fanout.acceptAll(events),

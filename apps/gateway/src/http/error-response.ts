@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { ErrorCode, httpStatusOf } from '@app/contracts';
-import { DomainError } from '@app/errors';
+import { DomainError, isDatabaseUnavailable } from '@app/errors';
 import { rateLimitHeaders } from './rate-limited';
 
 export interface ErrorResponse {
@@ -57,6 +57,8 @@ export function toErrorResponse(exception: unknown, requestId: string): ErrorRes
   ) {
     code = BY_HTTP_STATUS[(exception as { statusCode: number }).statusCode];
     message = (exception as Error).message;
+  } else if (isDatabaseUnavailable(exception)) {
+    [code, message] = ['SERVICE_UNAVAILABLE', "The gateway's database is unreachable"];
   } else {
     [code, message, unexpected] = ['INTERNAL_ERROR', 'Internal error', true];
   }

@@ -58,6 +58,13 @@ export interface DeliveryTarget {
   url: string;
 }
 
+/** Tries due now and not yet sent, and how long the earliest has been due (served by `webhook_attempts_due`). */
+export const WEBHOOK_BACKLOG = statement(
+  'webhook_attempts_backlog',
+  `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(due_at)), 0)::float8 AS age
+     FROM webhook_attempts WHERE status = 'pending' AND due_at <= now()`,
+);
+
 /** Due tries, earliest first, leased for $2 seconds (claimed in index order: see runQueueClaim). */
 const CLAIM_DUE = statement(
   'webhook_attempts_claim_due',

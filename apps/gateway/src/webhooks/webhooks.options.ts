@@ -1,3 +1,5 @@
+import type { EventsStreamLimits } from '@app/messaging';
+
 /** Injection token of the webhook settings (from the gateway config). */
 export const WEBHOOK_OPTIONS = Symbol('WEBHOOK_OPTIONS');
 
@@ -10,6 +12,8 @@ export interface WebhookOptions {
   pollMs: number;
   /** Durable JetStream consumer name; every gateway replica shares it, so each event is taken by one. */
   consumerName: string;
+  /** The EVENTS stream's limits, applied when the consumer creates or checks the stream. */
+  stream: EventsStreamLimits;
   /**
    * Extra CA certificates (PEM) trusted for webhook targets, on top of Node's roots. Only for tests that run the
    * gateway in-process, where NODE_EXTRA_CA_CERTS (read at process start) cannot be set; never from config.

@@ -1,4 +1,8 @@
 import { Provider } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { backlogGauges } from '@app/database';
+import { eventsStreamLimits } from '@app/messaging';
+import { Metrics } from '@app/observability';
 import { GatewayConfig } from '../config';
 import { EventRetentionLoop } from '../events/event-retention.loop';
 import { EventsController } from '../events/events.controller';
@@ -6,7 +10,7 @@ import { EventsRepository } from '../events/events.repository';
 import { WebhookEventRecord } from '../events/webhook-event.entity';
 import { WebhookEventsConsumer } from '../events/webhook-events.consumer';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WEBHOOK_BACKLOG, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryLoop } from './webhook-delivery.loop';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
@@ -30,6 +34,7 @@ export function webhookProviders(config: GatewayConfig, extraCa?: string): Provi
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
     consumerName: config.WEBHOOK_CONSUMER_NAME ?? 'gateway-webhooks',
+    stream: eventsStreamLimits(config),
     extraCa,
   };
   return [
@@ -44,5 +49,20 @@ export function webhookProviders(config: GatewayConfig, extraCa?: string): Provi
     WebhookEventsConsumer,
     EventsRepository,
     EventRetentionLoop,
+    {
+      provide: WEBHOOK_GAUGES,
+      inject: [Metrics, DataSource],
+      useFactory: (metrics: Metrics, dataSource: DataSource) =>
+        backlogGauges(metrics, dataSource, {
+          statement: WEBHOOK_BACKLOG,
+          count: { name: 'webhook_attempts_due', help: 'Webhook tries that are due and not yet sent' },
+          age: {
+            name: 'webhook_oldest_due_age_seconds',
+            help: 'Seconds since the earliest unsent webhook try fell due (0 when none waits)',
+          },
+        }),
+    },
   ];
 }
+
+const WEBHOOK_GAUGES = Symbol('WEBHOOK_GAUGES');

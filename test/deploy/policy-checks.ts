@@ -1,0 +1,170 @@
+/**
+ * Static checks of the NetworkPolicies in k8s/base: what may reach each app and what each app may reach. Each
+ * check returns its problems, empty when all is well (as manifest-checks.ts).
+ */
+import { APPS, Deployment, K8sDoc, KeyValues, ofKind } from './manifest-checks';
+
+type Labels = Record<string, string>;
+interface Selector {
+  matchLabels?: Labels;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+interface Peer {
+  podSelector?: Selector;
+  namespaceSelector?: Selector;
+  ipBlock?: { cidr: string; except?: string[] };
+}
+interface PolicyPort {
+  protocol?: string;
+  port?: number | string;
+}
+interface Rule {
+  from?: Peer[];
+  to?: Peer[];
+  ports?: PolicyPort[];
+}
+export interface NetworkPolicy {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  spec: { podSelector: Selector; policyTypes?: string[]; ingress?: Rule[]; egress?: Rule[] };
+}
+
+/** Where the policies expect NATS, DNS and Prometheus, and the database cluster of each app. */
+export const NATS_NAMESPACE = 'nats';
+export const MONITORING_NAMESPACE = 'monitoring';
+export const databaseCluster = (app: string): string => `pg-${app}`;
+/** What the gateway's webhook egress must keep closed: private, loopback, link-local and shared ranges. */
+const PRIVATE_RANGES = [
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+];
+
+const selects = (s: Selector, labels: Labels): boolean =>
+  Object.entries(s.matchLabels ?? {}).every(([k, v]) => labels[k] === v) &&
+  (s.matchExpressions ?? []).every((e) =>
+    e.operator === 'In'
+      ? (e.values ?? []).includes(labels[e.key])
+      : e.operator === 'NotIn'
+        ? !(e.values ?? []).includes(labels[e.key])
+        : e.operator === 'Exists'
+          ? labels[e.key] !== undefined
+          : labels[e.key] === undefined,
+  );
+const namespaceOf = (p: Peer): string | undefined => p.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'];
+const isEmpty = (s: Selector | undefined): boolean =>
+  !!s && !Object.keys(s.matchLabels ?? {}).length && !(s.matchExpressions ?? []).length;
+
+/** The pods the platform runs: each Deployment's and the migrate Job's template labels. */
+function workloads(docs: K8sDoc[]): { name: string; labels: Labels; ports: Map<string, number> }[] {
+  return [...ofKind<Deployment>(docs, 'Deployment'), ...ofKind<Deployment>(docs, 'Job')].map((d) => ({
+    name: d.metadata.name,
+    labels: d.spec.template.metadata.labels,
+    ports: new Map((d.spec.template.spec.containers[0].ports ?? []).map((p) => [p.name ?? '', p.containerPort])),
+  }));
+}
+
+function describePeer(p: Peer): string {
+  if (p.ipBlock) return `ipBlock ${p.ipBlock.cidr}`;
+  const ns = p.namespaceSelector
+    ? `namespace ${namespaceOf(p) ?? JSON.stringify(p.namespaceSelector)}`
+    : 'this namespace';
+  return `${ns} pods ${JSON.stringify(p.podSelector ?? {})}`;
+}
+
+/** One allowed peer and port of an egress rule, named by what it is, or a problem. */
+function egressKind(app: string, peer: Peer, ports: PolicyPort[]): string {
+  const numbers = ports.map((p) => p.port);
+  const only = (...allowed: number[]) => numbers.length > 0 && numbers.every((n) => allowed.includes(Number(n)));
+  if (namespaceOf(peer) === 'kube-system' && peer.podSelector?.matchLabels?.['k8s-app'] === 'kube-dns' && only(53)) {
+    return 'dns';
+  }
+  if (namespaceOf(peer) === NATS_NAMESPACE && only(4222)) return 'nats';
+  const clusters = (() => {
+    const s = peer.podSelector;
+    if (!s || peer.namespaceSelector || peer.ipBlock) return [];
+    const label = s.matchLabels?.['cnpg.io/cluster'];
+    const listed = s.matchExpressions?.find((e) => e.key === 'cnpg.io/cluster' && e.operator === 'In')?.values;
+    return label ? [label] : (listed ?? []);
+  })();
+  if (clusters.length && only(5432)) return `database ${clusters.sort().join(',')}`;
+  if (peer.ipBlock?.cidr === '0.0.0.0/0' && PRIVATE_RANGES.every((r) => peer.ipBlock?.except?.includes(r))) {
+    return 'public internet';
+  }
+  return `${describePeer(peer)} on ${numbers.join(',') || 'every port'}`;
+}
+
+/** What each app may reach, as egressKind names (every rule of every policy that selects its pods). */
+export function egressOf(docs: K8sDoc[]): Map<string, Set<string>> {
+  const policies = ofKind<NetworkPolicy>(docs, 'NetworkPolicy');
+  return new Map(
+    workloads(docs).map((w) => {
+      const kinds = policies
+        .filter((p) => selects(p.spec.podSelector, w.labels))
+        .flatMap((p) => p.spec.egress ?? [])
+        .flatMap((r) =>
+          (r.to ?? [{ ipBlock: { cidr: 'anywhere' } }]).map((peer) => egressKind(w.name, peer, r.ports ?? [])),
+        );
+      return [w.name, new Set(kinds)];
+    }),
+  );
+}
+
+/**
+ * Every pod of the platform is under a deny-all policy (ingress and egress); only the gateway takes ingress
+ * from outside the namespace, on its public port; its internal port opens to the namespace and Prometheus
+ * only; the services open their metrics port to Prometheus only; each app reaches DNS, NATS and its own
+ * database cluster (the one its Secret's URL names) and nothing else, but the gateway's webhooks to public
+ * addresses.
+ */
+export function networkPolicyProblems(docs: K8sDoc[]): string[] {
+  const policies = ofKind<NetworkPolicy>(docs, 'NetworkPolicy');
+  const secrets = ofKind<KeyValues>(docs, 'Secret').find((s) => s.metadata.name === 'platform-secrets');
+  const egress = egressOf(docs);
+  return workloads(docs).flatMap((w) => {
+    const where = `pods of ${w.name}`;
+    const mine = policies.filter((p) => selects(p.spec.podSelector, w.labels));
+    const problems: string[] = [];
+    const denyAll = mine.some(
+      (p) => ['Ingress', 'Egress'].every((t) => p.spec.policyTypes?.includes(t)) && !p.spec.ingress && !p.spec.egress,
+    );
+    if (!denyAll) problems.push(`${where}: no deny-all policy (Ingress and Egress) selects them`);
+    for (const rule of mine.flatMap((p) => p.spec.ingress ?? [])) {
+      const ports = (rule.ports ?? []).map((p) => (typeof p.port === 'string' ? w.ports.get(p.port) : p.port));
+      const open =
+        !rule.from || rule.from.some((f) => f.ipBlock || (f.namespaceSelector && isEmpty(f.namespaceSelector)));
+      const publicPort = w.name === 'gateway' ? APPS.gateway.defaultPort : undefined;
+      if (open && !(ports.length && ports.every((p) => p !== undefined && p === publicPort))) {
+        problems.push(`${where}: ingress from anywhere on ${ports.join(',') || 'every port'}`);
+      }
+      if (open) continue;
+      const outside = (rule.from ?? []).filter(
+        (f) => !(isEmpty(f.podSelector) && !f.namespaceSelector) && namespaceOf(f) !== MONITORING_NAMESPACE,
+      );
+      for (const f of outside) problems.push(`${where}: ingress from ${describePeer(f)}`);
+      if (w.name !== 'gateway' && (rule.from ?? []).some((f) => namespaceOf(f) !== MONITORING_NAMESPACE)) {
+        problems.push(`${where}: a service takes ingress from other than Prometheus`);
+      }
+    }
+    const allowed = new Set(['dns']);
+    if (w.name === 'migrate') {
+      allowed.add(`database ${Object.keys(APPS).map(databaseCluster).sort().join(',')}`);
+    } else {
+      allowed.add('nats').add(`database ${databaseCluster(w.name)}`);
+      if (w.name === 'gateway') allowed.add('public internet');
+      const url = secrets?.stringData?.[APPS[w.name]?.dbVar ?? ''];
+      const host = url ? new URL(url).hostname.split('.')[0] : undefined;
+      if (host !== `${databaseCluster(w.name)}-rw`) {
+        problems.push(`${where}: the Secret's database host ${host} is not ${databaseCluster(w.name)}-rw`);
+      }
+    }
+    const reached = egress.get(w.name) ?? new Set();
+    for (const k of reached) if (!allowed.has(k)) problems.push(`${where}: egress to ${k}`);
+    for (const k of allowed) if (!reached.has(k)) problems.push(`${where}: cannot reach its ${k}`);
+    return problems;
+  });
+}
