@@ -30,8 +30,9 @@ export interface NetworkPolicy {
   spec: { podSelector: Selector; policyTypes?: string[]; ingress?: Rule[]; egress?: Rule[] };
 }
 
-/** Where the policies expect NATS, DNS and Prometheus, and the database cluster of each app. */
-export const NATS_NAMESPACE = 'nats';
+/** Where the policies expect NATS (k8s/nats, in the platform's namespace), Prometheus, and each app's database. */
+const isNats = (p: Peer): boolean =>
+  !p.namespaceSelector && !p.ipBlock && p.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats';
 export const MONITORING_NAMESPACE = 'monitoring';
 export const databaseCluster = (app: string): string => `pg-${app}`;
 /** What the gateway's webhook egress must keep closed: private, loopback, link-local and shared ranges. */
@@ -83,7 +84,7 @@ function egressKind(app: string, peer: Peer, ports: PolicyPort[]): string {
   if (namespaceOf(peer) === 'kube-system' && peer.podSelector?.matchLabels?.['k8s-app'] === 'kube-dns' && only(53)) {
     return 'dns';
   }
-  if (namespaceOf(peer) === NATS_NAMESPACE && only(4222)) return 'nats';
+  if (isNats(peer) && only(4222)) return 'nats';
   const clusters = (() => {
     const s = peer.podSelector;
     if (!s || peer.namespaceSelector || peer.ipBlock) return [];

@@ -3,9 +3,9 @@ import { EVENTS_STREAM } from '@app/contracts';
 import { ensureEventsStream } from '@app/messaging';
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';
+import { sleep } from '../support/wait';
 
 const DAY_NS = 24 * 3600 * 1e9;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The EVENTS stream's replicas, size cap and age come from EVENTS_STREAM_REPLICAS, _MAX_BYTES and _MAX_AGE:

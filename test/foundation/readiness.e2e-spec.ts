@@ -3,6 +3,7 @@ import { Draining } from '@app/observability';
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';
 import { TcpProxy } from '../support/tcp-proxy';
+import { sleep } from '../support/wait';
 
 /** A URL whose host and port go through the proxy instead. */
 const through = (url: string, proxy: TcpProxy): string => {
@@ -12,7 +13,6 @@ const through = (url: string, proxy: TcpProxy): string => {
   return u.toString();
 };
 const target = (url: string) => ({ host: new URL(url).hostname, port: Number(new URL(url).port) });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
