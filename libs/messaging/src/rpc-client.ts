@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode as NatsErrorCode, NatsError } from 'nats';
 import { CallerContext, CommandMessage } from '@app/contracts';
 import { DomainError, fromRpcError, isRpcErrorPayload } from '@app/errors';
+import { inSpan, SpanKind, tracingOn } from '@app/observability';
 import { NatsClient } from './nats-connection';
+import { traceHeaders } from './trace-headers';
 
 export const RPC_TIMEOUT_MS = Symbol('RPC_TIMEOUT_MS');
 
@@ -22,13 +24,29 @@ export class RpcClient {
     @Inject(RPC_TIMEOUT_MS) private readonly timeoutMs: number,
   ) {}
 
-  async send<TRes, TReq = unknown>(subject: string, ctx: CallerContext, body: TReq, timeoutMs?: number): Promise<TRes> {
+  send<TRes, TReq = unknown>(subject: string, ctx: CallerContext, body: TReq, timeoutMs?: number): Promise<TRes> {
+    if (!tracingOn()) return this.request(subject, ctx, body, timeoutMs);
+    // The command's span; its context travels in the message's headers to the service's span.
+    return inSpan(subject, { kind: SpanKind.CLIENT, attributes: messagingAttributes(subject, 'send') }, () =>
+      this.request<TRes, TReq>(subject, ctx, body, timeoutMs),
+    );
+  }
+
+  private async request<TRes, TReq>(
+    subject: string,
+    ctx: CallerContext,
+    body: TReq,
+    timeoutMs?: number,
+  ): Promise<TRes> {
     const nc = this.nats.current() ?? (await this.nats.get());
     const message: CommandMessage<TReq> = { ctx, body };
     const packet = JSON.stringify({ pattern: subject, data: message, id: `${process.pid}-${++sequence}` });
     let reply;
     try {
-      reply = await nc.request(subject, Buffer.from(packet), { timeout: timeoutMs ?? this.timeoutMs });
+      reply = await nc.request(subject, Buffer.from(packet), {
+        timeout: timeoutMs ?? this.timeoutMs,
+        headers: traceHeaders(),
+      });
     } catch (e) {
       throw toTransportError(e, subject);
     }
@@ -58,4 +76,9 @@ function toTransportError(e: unknown, subject: string): Error {
     return new DomainError('SERVICE_UNAVAILABLE', 'The message broker is unreachable');
   }
   return e as Error;
+}
+
+/** The OpenTelemetry messaging attributes of a NATS span. */
+export function messagingAttributes(subject: string, operation: 'send' | 'process' | 'publish' | 'receive') {
+  return { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': operation };
 }

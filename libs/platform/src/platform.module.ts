@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { Clock, SandboxOffsetClock, SystemClock } from '@app/clock';
 import { databaseHealth } from '@app/database';
 import { NATS_OPTIONS, NatsClient } from '@app/messaging';
-import { Draining, HEALTH_CHECKS, HealthController, LOGGER, Metrics } from '@app/observability';
+import { Draining, HEALTH_CHECKS, HealthController, LOGGER, Metrics, TracingFlush } from '@app/observability';
 
 export interface PlatformOptions {
   app: string;
@@ -34,6 +34,7 @@ export class PlatformModule {
         { provide: NATS_OPTIONS, useValue: { url: o.natsUrl, name: o.app } },
         NatsClient,
         Draining,
+        TracingFlush,
         { provide: Clock, useValue: new SandboxOffsetClock(o.clock ?? new SystemClock()) },
         {
           provide: HEALTH_CHECKS,
