@@ -11,6 +11,8 @@ Options (a flag wins over its environment variable):
   --app-node-args=S       BENCH_APP_NODE_ARGS     node flags for the apps, space-separated ("--cpu-prof --cpu-prof-dir=D")
   --pg=URL                BENCH_PG_URL            PostgreSQL server (default postgres://postgres@127.0.0.1:5432)
   --nats=URL              NATS_URL                NATS to use when nats-server cannot be started privately
+  --tracing               BENCH_TRACING=1         apps trace every request (OTEL_TRACES_SAMPLER_ARG=1) and export
+                                                  over OTLP/HTTP to a local sink that discards (bench/lib/otlp-sink.js)
   --list                                          print the scenario ids and exit
   --help                                          this text`;
 
@@ -42,6 +44,7 @@ function parseOptions(argv, env) {
     'app-node-args',
     'pg',
     'nats',
+    'tracing',
     'list',
     'help',
   ];
@@ -68,6 +71,7 @@ function parseOptions(argv, env) {
       .filter(Boolean),
     pgBase: String(flags.pg ?? env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/+$/, ''),
     natsUrl: String(flags.nats ?? env.NATS_URL ?? 'nats://127.0.0.1:4222'),
+    tracing: Boolean(flags.tracing) || env.BENCH_TRACING === '1',
   };
 }
 

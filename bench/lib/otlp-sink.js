@@ -63,3 +63,15 @@ function attributes(list = []) {
 }
 
 module.exports = { startOtlpSink };
+
+// Forked by the bench (`--tracing`): a discarding sink of its own process, so it does not share the load
+// generator's event loop; it says its port to the parent and, on SIGTERM, how much it received.
+if (require.main === module) {
+  startOtlpSink().then((sink) => {
+    process.send?.({ listening: Number(new URL(sink.url).port) });
+    process.on('SIGTERM', () => {
+      process.stdout.write(`otlp-sink: ${sink.requests()} export requests received\n`);
+      process.exit(0);
+    });
+  });
+}

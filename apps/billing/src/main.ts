@@ -18,7 +18,7 @@ export interface StartBillingOptions {
 export async function startBilling(o: StartBillingOptions = {}): Promise<INestApplication> {
   const config = loadBillingConfig(o.env);
   const logger = createLogger({ app: 'billing', level: config.LOG_LEVEL, destination: o.logDestination });
-  startTracing({
+  await startTracing({
     app: 'billing',
     endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,

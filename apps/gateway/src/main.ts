@@ -32,7 +32,7 @@ export interface StartGatewayOptions {
 export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
   const config = loadGatewayConfig(o.env);
   const logger = createLogger({ app: 'gateway', level: config.LOG_LEVEL, destination: o.logDestination });
-  startTracing({
+  await startTracing({
     app: 'gateway',
     endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,

@@ -18,7 +18,7 @@ export interface StartPaymentLinksOptions {
 export async function startPaymentLinks(o: StartPaymentLinksOptions = {}): Promise<INestApplication> {
   const config = loadPaymentLinksConfig(o.env);
   const logger = createLogger({ app: 'payment-links', level: config.LOG_LEVEL, destination: o.logDestination });
-  startTracing({
+  await startTracing({
     app: 'payment-links',
     endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,

@@ -24,7 +24,7 @@ export interface StartPaymentsOptions {
 export async function startPayments(o: StartPaymentsOptions = {}): Promise<INestApplication> {
   const config = loadPaymentsConfig(o.env);
   const logger = createLogger({ app: 'payments', level: config.LOG_LEVEL, destination: o.logDestination });
-  startTracing({
+  await startTracing({
     app: 'payments',
     endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,

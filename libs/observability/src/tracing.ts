@@ -10,17 +10,7 @@ import {
   Attributes,
 } from '@opentelemetry/api';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  NodeTracerProvider,
-  ParentBasedSampler,
-  SpanProcessor,
-  TraceIdRatioBasedSampler,
-} from '@opentelemetry/sdk-trace-node';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
 
 /**
  * Distributed traces (docs/operations.md#tracing). Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then nothing
@@ -39,30 +29,19 @@ export interface TracingOptions {
 }
 
 const TRACER = 'payments-platform';
-let provider: NodeTracerProvider | undefined;
+let provider: { forceFlush(): Promise<void> } | undefined;
 
 export const tracingOn = (): boolean => provider !== undefined;
 
 /**
  * Starts tracing for this process when an endpoint is configured (idempotent: apps that share a process, as
- * in the in-process test stack, share the first one's provider). Call it before the database connects.
+ * in the in-process test stack, share the first one's provider). Call it before the database connects. The
+ * SDK is loaded only then: with tracing off the process does not even hold its code.
  */
-export function startTracing(o: TracingOptions): void {
+export async function startTracing(o: TracingOptions): Promise<void> {
   if (provider || (!o.endpoint && !o.spanProcessor)) return;
-  const processor =
-    o.spanProcessor ??
-    new BatchSpanProcessor(new OTLPTraceExporter({ url: `${o.endpoint!.replace(/\/+$/, '')}/v1/traces` }));
-  provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': o.app }),
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(o.sampleRatio) }),
-    spanProcessors: [processor],
-  });
-  // The AsyncLocalStorage context manager and the W3C trace-context propagator.
-  provider.register();
-  registerInstrumentations({
-    tracerProvider: provider,
-    instrumentations: [new PgInstrumentation({ requireParentSpan: true })],
-  });
+  const { registerTracerProvider } = await import('./tracing-sdk');
+  provider ??= registerTracerProvider(o);
 }
 
 /** Sends the spans still buffered when the app stops (after its last work: pools and NATS close at this stage). */
