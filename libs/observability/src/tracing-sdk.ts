@@ -34,6 +34,8 @@ export function registerTracerProvider(o: TracingOptions): NodeTracerProvider {
     instrumentations: [
       new PgInstrumentation({
         requireParentSpan: true,
+        // A pool's connects are not the work: the statements and the transactions are.
+        ignoreConnectSpans: true,
         responseHook: (span, { data }) => span.setAttribute(RETURNED_ROWS, data.rowCount ?? 0),
       }),
     ],

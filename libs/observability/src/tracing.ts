@@ -8,6 +8,7 @@ import {
   SpanStatusCode,
   trace,
   Attributes,
+  Tracer,
 } from '@opentelemetry/api';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
@@ -28,8 +29,9 @@ export interface TracingOptions {
   spanProcessor?: SpanProcessor;
 }
 
-const TRACER = 'payments-platform';
 let provider: { forceFlush(): Promise<void> } | undefined;
+/** The app's one tracer, looked up once tracing has started. */
+let tracer: Tracer = trace.getTracer('payments-platform');
 
 export const tracingOn = (): boolean => provider !== undefined;
 
@@ -41,7 +43,10 @@ export const tracingOn = (): boolean => provider !== undefined;
 export async function startTracing(o: TracingOptions): Promise<void> {
   if (provider || (!o.endpoint && !o.spanProcessor)) return;
   const { registerTracerProvider } = await import('./tracing-sdk');
-  provider ??= registerTracerProvider(o);
+  if (provider) return;
+  const registered = registerTracerProvider(o);
+  tracer = registered.getTracer('payments-platform');
+  provider = registered;
 }
 
 /** Sends the spans still buffered when the app stops (after its last work: pools and NATS close at this stage). */
@@ -69,9 +74,7 @@ export interface SpanOptions {
 export function inSpan<T>(name: string, o: SpanOptions, work: (span?: Span) => Promise<T>): Promise<T> {
   if (!provider) return work(undefined);
   const parent = o.parent ?? context.active();
-  const span = trace
-    .getTracer(TRACER)
-    .startSpan(name, { kind: o.kind, attributes: o.attributes, links: o.links, root: o.root }, parent);
+  const span = tracer.startSpan(name, { kind: o.kind, attributes: o.attributes, links: o.links, root: o.root }, parent);
   return context.with(trace.setSpan(parent, span), async () => {
     try {
       return await work(span);
@@ -87,9 +90,11 @@ export function inSpan<T>(name: string, o: SpanOptions, work: (span?: Span) => P
 /** Starts a span the caller ends (one that outlives a callback: an HTTP request). Undefined when off. */
 export function startSpan(name: string, o: SpanOptions): Span | undefined {
   if (!provider) return undefined;
-  return trace
-    .getTracer(TRACER)
-    .startSpan(name, { kind: o.kind, attributes: o.attributes, links: o.links }, o.parent ?? context.active());
+  return tracer.startSpan(
+    name,
+    { kind: o.kind, attributes: o.attributes, links: o.links },
+    o.parent ?? context.active(),
+  );
 }
 
 export function failSpan(span: Span | undefined, e: unknown, message?: string): void {
