@@ -1,3 +1,4 @@
+import type { Link } from '@opentelemetry/api';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { inSpan, SpanKind, tracingOn } from '@app/observability';
@@ -15,12 +16,15 @@ import { coalesceWrites, runStatement, Statement } from './prepared';
  * thrown rolls it back, and a deferred statement that fails fails the transaction with its own error (also
  * when a later statement then failed with "current transaction is aborted").
  */
-export function pipelinedTransaction<T>(ds: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+export function pipelinedTransaction<T>(
+  ds: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+  o: { links?: Link[] } = {},
+): Promise<T> {
   if (!tracingOn()) return runPipelined(ds, work);
-  // One span per transaction, its statements (the pg driver's spans) inside it.
-  return inSpan('db transaction', { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql' } }, () =>
-    runPipelined(ds, work),
-  );
+  // One span per transaction, its statements (the pg driver's spans) inside it; a group's links to its works.
+  const attributes = { 'db.system.name': 'postgresql' };
+  return inSpan('db transaction', { kind: SpanKind.CLIENT, attributes, links: o.links }, () => runPipelined(ds, work));
 }
 
 async function runPipelined<T>(ds: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {

@@ -5,7 +5,7 @@ import { discardBody } from './discard-body';
 import { toErrorResponse } from './error-response';
 import { ignoredFieldsHeader, isValidFieldValue } from './ignored-fields-header';
 import { sendError } from './send-error';
-import { endRequestSpan, RequestWithSpan, startRequestSpan } from './request-span';
+import { endRequestSpan, isTraced, RequestWithSpan, startRequestSpan } from './request-span';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -32,7 +32,7 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
     reply.raw.once('close', () => inProgress--);
     const store: RequestStore = { requestId: String(request.id) };
     request.store = store;
-    if (tracingOn()) startRequestSpan(request, reply, () => requestContext.run(store, done));
+    if (tracingOn() && isTraced(request)) startRequestSpan(request, reply, () => requestContext.run(store, done));
     else requestContext.run(store, done);
   });
 

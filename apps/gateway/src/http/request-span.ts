@@ -12,6 +12,11 @@ const getter = {
   keys: (h: Headers) => Object.keys(h),
 };
 
+/** Probes and scrapes come every few seconds and are not the work: they start no trace. */
+const UNTRACED = new Set(['/health/live', '/health/ready', '/metrics']);
+
+export const isTraced = (request: FastifyRequest): boolean => !UNTRACED.has(request.routeOptions?.url ?? '');
+
 /**
  * With tracing on, each request is one server span, a child of the caller's `traceparent` when it sends a
  * well-formed one (a malformed one is ignored: the request starts a trace of its own). The rest of the request
