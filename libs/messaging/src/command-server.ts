@@ -9,8 +9,7 @@ import { DomainError, RpcErrorPayload, toRpcError, validatedBody } from '@app/er
 import { failSpan, inSpan, LOGGER, Metrics, requestContext, SpanKind, tracingOn } from '@app/observability';
 import { COMMAND_PARAMS, CommandParam } from './command';
 import { NatsClient } from './nats-connection';
-import { messagingAttributes } from './rpc-client';
-import { traceContextOf, traceHeaders } from './trace-headers';
+import { messagingAttributes, traceContextOf, traceHeaders } from './trace-headers';
 
 const SERVICE = Symbol('COMMAND_SERVICE');
 const DRAIN_TIMEOUT_MS = Symbol('COMMAND_DRAIN_TIMEOUT_MS');

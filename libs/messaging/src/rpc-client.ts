@@ -4,7 +4,7 @@ import { CallerContext, CommandMessage } from '@app/contracts';
 import { DomainError, fromRpcError, isRpcErrorPayload } from '@app/errors';
 import { inSpan, SpanKind, tracingOn } from '@app/observability';
 import { NatsClient } from './nats-connection';
-import { traceHeaders } from './trace-headers';
+import { messagingAttributes, traceHeaders } from './trace-headers';
 
 export const RPC_TIMEOUT_MS = Symbol('RPC_TIMEOUT_MS');
 
@@ -76,9 +76,4 @@ function toTransportError(e: unknown, subject: string): Error {
     return new DomainError('SERVICE_UNAVAILABLE', 'The message broker is unreachable');
   }
   return e as Error;
-}
-
-/** The OpenTelemetry messaging attributes of a NATS span. */
-export function messagingAttributes(subject: string, operation: 'send' | 'process' | 'publish' | 'receive') {
-  return { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': operation };
 }

@@ -22,3 +22,8 @@ export function traceHeaders(ctx?: Context): MsgHdrs | undefined {
 export function traceContextOf(msg: { headers?: MsgHdrs }): Context {
   return extractTraceContext(msg.headers, getter);
 }
+
+/** The OpenTelemetry messaging attributes of a NATS span. */
+export function messagingAttributes(subject: string, operation: 'send' | 'process' | 'publish') {
+  return { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': operation };
+}
