@@ -12,6 +12,8 @@ Options (a flag wins over its environment variable):
   --pg=URL                BENCH_PG_URL            PostgreSQL server (default postgres://postgres@127.0.0.1:5432)
   --nats=URL              NATS_URL                NATS to use when nats-server cannot be started privately
   --secure-nats           BENCH_SECURE_NATS=1     the private nats-server as k8s/nats runs it: TLS, an nkey per app, their permissions
+  --tracing               BENCH_TRACING=1         apps trace every request (OTEL_TRACES_SAMPLER_ARG=1) and export
+                                                  over OTLP/HTTP to a local sink that discards (bench/lib/otlp-sink.js)
   --list                                          print the scenario ids and exit
   --help                                          this text`;
 
@@ -44,6 +46,7 @@ function parseOptions(argv, env) {
     'pg',
     'nats',
     'secure-nats',
+    'tracing',
     'list',
     'help',
   ];
@@ -71,6 +74,7 @@ function parseOptions(argv, env) {
     pgBase: String(flags.pg ?? env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/+$/, ''),
     natsUrl: String(flags.nats ?? env.NATS_URL ?? 'nats://127.0.0.1:4222'),
     secureNats: Boolean(flags['secure-nats'] ?? env.BENCH_SECURE_NATS === '1'),
+    tracing: Boolean(flags.tracing) || env.BENCH_TRACING === '1',
   };
 }
 

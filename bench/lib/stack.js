@@ -164,6 +164,7 @@ async function startStack({ options, children, onCleanup, say }) {
   const natsEnvOf = (app) => (nats.envOf ? nats.envOf(app.name) : {});
   onCleanup('stop nats-server', nats.cleanup);
 
+  const tracing = options.tracing ? await startTracingSink(children, say) : {};
   const adminToken = crypto.randomBytes(24).toString('base64url');
   const ports = {};
   for (const app of APPS) ports[app.portVar] = await freePort();
@@ -180,6 +181,7 @@ async function startStack({ options, children, onCleanup, say }) {
     HOST: '127.0.0.1',
     RATE_LIMIT_PER_SECOND: '0',
     DEMO_MERCHANT: 'false',
+    ...tracing,
     // A scenario's own settings of the apps (e.g. the renewal bench's RENEWAL_POLL_MS).
     ...(options.appEnv || {}),
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
@@ -281,6 +283,14 @@ async function standInForAutovacuum(databases) {
     }
   }
   return true;
+}
+
+/** `--tracing`: the discarding OTLP sink as a child, and the apps' settings that trace everything to it. */
+async function startTracingSink(children, say) {
+  const entry = children.fork('otlp-sink', path.join(__dirname, 'otlp-sink.js'), { PATH: process.env.PATH });
+  const port = await children.listening(entry);
+  say(`tracing on: every request traced, exported to the OTLP sink on port ${port}`);
+  return { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_TRACES_SAMPLER_ARG: '1' };
 }
 
 module.exports = {

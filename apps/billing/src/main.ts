@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplication, Provider } from '@nestjs/common';
 import { DestinationStream } from 'pino';
 import { Clock } from '@app/clock';
-import { createLogger } from '@app/observability';
+import { createLogger, startTracing } from '@app/observability';
 import { bootstrapService } from '@app/platform';
 import { loadBillingConfig } from './config';
 import { BillingModule } from './billing.module';
@@ -20,6 +20,11 @@ export interface StartBillingOptions {
 export async function startBilling(o: StartBillingOptions = {}): Promise<INestApplication> {
   const config = loadBillingConfig(o.env);
   const logger = createLogger({ app: 'billing', level: config.LOG_LEVEL, destination: o.logDestination });
+  await startTracing({
+    app: 'billing',
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   return bootstrapService({
     service: 'billing',
     module: BillingModule.forRoot(config, logger, o.clock, o.overrides),

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DestinationStream } from 'pino';
 import { Clock, uuidv7 } from '@app/clock';
-import { createLogger, Draining, Metrics, PinoNestLogger } from '@app/observability';
+import { createLogger, Draining, Metrics, PinoNestLogger, startTracing } from '@app/observability';
 import { stopOnSignals } from '@app/platform';
 import { loadGatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
@@ -32,6 +32,11 @@ export interface StartGatewayOptions {
 export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
   const config = loadGatewayConfig(o.env);
   const logger = createLogger({ app: 'gateway', level: config.LOG_LEVEL, destination: o.logDestination });
+  await startTracing({
+    app: 'gateway',
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     http: { maxHeaderSize: HEADER_LIMIT_BYTES },

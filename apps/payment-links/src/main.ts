@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { DestinationStream } from 'pino';
 import { Clock } from '@app/clock';
-import { createLogger } from '@app/observability';
+import { createLogger, startTracing } from '@app/observability';
 import { bootstrapService } from '@app/platform';
 import { loadPaymentLinksConfig } from './config';
 import { PaymentLinksModule } from './payment-links.module';
@@ -18,6 +18,11 @@ export interface StartPaymentLinksOptions {
 export async function startPaymentLinks(o: StartPaymentLinksOptions = {}): Promise<INestApplication> {
   const config = loadPaymentLinksConfig(o.env);
   const logger = createLogger({ app: 'payment-links', level: config.LOG_LEVEL, destination: o.logDestination });
+  await startTracing({
+    app: 'payment-links',
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   return bootstrapService({
     service: 'payment-links',
     module: PaymentLinksModule.forRoot(config, logger, o.clock),

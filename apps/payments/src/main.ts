@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplication, Provider } from '@nestjs/common';
 import { DestinationStream } from 'pino';
 import { Clock } from '@app/clock';
-import { createLogger } from '@app/observability';
+import { createLogger, startTracing } from '@app/observability';
 import { bootstrapService } from '@app/platform';
 import { loadPaymentsConfig } from './config';
 import { Connector } from './connector/connector';
@@ -26,6 +26,11 @@ export interface StartPaymentsOptions {
 export async function startPayments(o: StartPaymentsOptions = {}): Promise<INestApplication> {
   const config = loadPaymentsConfig(o.env);
   const logger = createLogger({ app: 'payments', level: config.LOG_LEVEL, destination: o.logDestination });
+  await startTracing({
+    app: 'payments',
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   return bootstrapService({
     service: 'payments',
     module: PaymentsModule.forRoot(config, logger, {

@@ -12,6 +12,26 @@ describe('configuration', () => {
     expect(loadPaymentsConfig({}).PAYMENTS_DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/payments');
   });
 
+  it('tracing is off unless an OTLP endpoint is set; the sample ratio is a share from 0 to 1', () => {
+    expect(loadPaymentsConfig({})).toMatchObject({
+      OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+      OTEL_TRACES_SAMPLER_ARG: 1,
+    });
+    const on = loadPaymentsConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    });
+    expect(on).toMatchObject({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_SAMPLER_ARG: 0.25 });
+    for (const bad of ['1.5', '-0.1', 'half', '25%']) {
+      expect(() => loadPaymentsConfig({ OTEL_TRACES_SAMPLER_ARG: bad })).toThrow(
+        /OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/,
+      );
+    }
+    expect(() => loadPaymentsConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+  });
+
   it('PUBLIC_BASE_URL follows PORT unless set', () => {
     expect(loadGatewayConfig({ PORT: '4000' }).PUBLIC_BASE_URL).toBe('http://localhost:4000');
     expect(loadGatewayConfig({ PUBLIC_BASE_URL: 'https://pay.example.com' }).PUBLIC_BASE_URL).toBe(

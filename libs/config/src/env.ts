@@ -40,6 +40,20 @@ export function int(def: number, description: string, opts: { min?: number; max?
   };
 }
 
+/** A number from 0 to 1 (a share). */
+export function ratio(def: number, description: string): EnvVar<number> {
+  return {
+    description,
+    parse(raw, name) {
+      if (!present(raw)) return def;
+      const v = raw.trim();
+      if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(v))
+        throw new Error(`${name} must be a number from 0 to 1, got "${raw}"`);
+      return Number(v);
+    },
+  };
+}
+
 export function bool(def: boolean, description: string): EnvVar<boolean> {
   return {
     description,
@@ -210,6 +224,15 @@ export const commonEnv = {
   EVENTS_STREAM_MAX_AGE: isoDuration(
     'P30D',
     'How long the EVENTS stream keeps an event (ISO 8601 duration); GET /v1/events and a new webhook consumer read no further back',
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: str(
+    undefined,
+    'OTLP/HTTP endpoint traces are sent to (e.g. http://otel-collector:4318; /v1/traces is appended); tracing is off when unset',
+    { pattern: /^https?:\/\/[^\s]+$/ },
+  ),
+  OTEL_TRACES_SAMPLER_ARG: ratio(
+    1,
+    'Share of new traces recorded when tracing is on, from 0 to 1 (a request whose caller sent a sampled traceparent is always recorded)',
   ),
   MIGRATIONS: str(
     'on-start',

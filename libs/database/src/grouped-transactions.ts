@@ -1,8 +1,15 @@
+import type { Context } from '@opentelemetry/api';
 import { DataSource, EntityManager } from 'typeorm';
+import { activeTraceContext, linkTo } from '@app/observability';
 import { GroupCommit } from './group-commit';
 import { pipelinedTransaction } from './pipelined-transaction';
 
 type Work = (manager: EntityManager) => Promise<unknown>;
+/** A work and, with tracing on, the context it was submitted in (the group's transaction span links to it). */
+interface Submitted {
+  work: Work;
+  trace?: Context;
+}
 
 /**
  * Group commit for the short transactions of a hot path (a purchase's reserve and record): works submitted
@@ -11,22 +18,27 @@ type Work = (manager: EntityManager) => Promise<unknown>;
  * own answer. If the group fails (one work's unique violation, a deadlock between groups), every work runs
  * again alone in its own transaction, so each gets exactly the answer it would have had alone; works must
  * therefore be repeatable (no effect outside the database before they succeed). Works in one group see each
- * other's writes, as later transactions would: they must not depend on running apart.
+ * other's writes, as later transactions would: they must not depend on running apart. With tracing on, the
+ * group's transaction span is the child of the first work's span and links to every work's.
  */
 export class GroupedTransactions {
-  private readonly groups: GroupCommit<null, Work, unknown>;
+  private readonly groups: GroupCommit<null, Submitted, unknown>;
 
   constructor(db: DataSource, maxInFlight: number, maxGroup: number) {
-    this.groups = new GroupCommit<null, Work, unknown>(
+    this.groups = new GroupCommit<null, Submitted, unknown>(
       (_none, works) =>
-        pipelinedTransaction(db, async (manager) => {
-          // Every work runs to its end before the group commits or rolls back: none may still be using the
-          // connection when it goes back to the pool.
-          const settled = await Promise.allSettled(works.map((work) => work(manager)));
-          const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-          if (failed) throw failed.reason;
-          return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
-        }),
+        pipelinedTransaction(
+          db,
+          async (manager) => {
+            // Every work runs to its end before the group commits or rolls back: none may still be using the
+            // connection when it goes back to the pool.
+            const settled = await Promise.allSettled(works.map((w) => w.work(manager)));
+            const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+            if (failed) throw failed.reason;
+            return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
+          },
+          { links: works.length > 1 ? works.flatMap((w) => linkTo(w.trace)) : undefined },
+        ),
       () => '',
       maxInFlight,
       maxGroup,
@@ -34,6 +46,7 @@ export class GroupedTransactions {
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.groups.submit(null, work) as Promise<T>;
+    const trace = activeTraceContext();
+    return this.groups.submit(null, trace ? { work, trace } : { work }) as Promise<T>;
   }
 }

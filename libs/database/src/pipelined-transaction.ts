@@ -1,5 +1,7 @@
+import type { Link } from '@opentelemetry/api';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { inSpan, SpanKind, tracingOn } from '@app/observability';
 import { coalesceWrites, runStatement, Statement } from './prepared';
 
 /**
@@ -14,10 +16,18 @@ import { coalesceWrites, runStatement, Statement } from './prepared';
  * thrown rolls it back, and a deferred statement that fails fails the transaction with its own error (also
  * when a later statement then failed with "current transaction is aborted").
  */
-export async function pipelinedTransaction<T>(
+export function pipelinedTransaction<T>(
   ds: DataSource,
   work: (manager: EntityManager) => Promise<T>,
+  o: { links?: Link[] } = {},
 ): Promise<T> {
+  if (!tracingOn()) return runPipelined(ds, work);
+  // One span per transaction, its statements (the pg driver's spans) inside it; a group's links to its works.
+  const attributes = { 'db.system.name': 'postgresql' };
+  return inSpan('db transaction', { kind: SpanKind.CLIENT, attributes, links: o.links }, () => runPipelined(ds, work));
+}
+
+async function runPipelined<T>(ds: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
   const runner = ds.createQueryRunner();
   const client = (await runner.connect()) as PoolClient;
   const deferred: Array<Promise<unknown>> = [];

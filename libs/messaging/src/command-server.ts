@@ -6,9 +6,10 @@ import { Msg, Subscription } from 'nats';
 import { Logger } from 'pino';
 import { CommandMessage, ENVIRONMENTS, queueGroupOf, ServiceName } from '@app/contracts';
 import { DomainError, isDatabaseUnavailable, RpcErrorPayload, toRpcError, validatedBody } from '@app/errors';
-import { LOGGER, Metrics, requestContext } from '@app/observability';
+import { failSpan, inSpan, LOGGER, Metrics, requestContext, SpanKind, tracingOn } from '@app/observability';
 import { COMMAND_PARAMS, CommandParam } from './command';
 import { NatsClient } from './nats-connection';
+import { messagingAttributes, traceContextOf, traceHeaders } from './trace-headers';
 
 const SERVICE = Symbol('COMMAND_SERVICE');
 const DRAIN_TIMEOUT_MS = Symbol('COMMAND_DRAIN_TIMEOUT_MS');
@@ -36,7 +37,7 @@ interface Packet {
 @Injectable()
 export class CommandServer implements OnModuleDestroy {
   private subscriptions: Subscription[] = [];
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
   private draining?: Promise<void>;
 
   constructor(
@@ -102,7 +103,21 @@ export class CommandServer implements OnModuleDestroy {
     }
   }
 
-  private async answer(route: Route, msg: Msg): Promise<void> {
+  /** With tracing on, the command runs in a span of its own, a child of the caller's (the message's headers). */
+  private answer(route: Route, msg: Msg): Promise<unknown> {
+    if (!tracingOn()) return this.answerIn(route, msg);
+    return inSpan(
+      route.subject,
+      { kind: SpanKind.SERVER, attributes: messagingAttributes(route.subject, 'process'), parent: traceContextOf(msg) },
+      async (span) => {
+        const status = await this.answerIn(route, msg);
+        if (status !== 'ok') failSpan(span, undefined, status);
+      },
+    );
+  }
+
+  /** Answers one command; resolves to its status in the metrics ('ok', an error code or 'error'). */
+  private async answerIn(route: Route, msg: Msg): Promise<string> {
     const started = process.hrtime.bigint();
     let status = 'ok';
     let reply: { id: unknown; response?: unknown; err?: RpcErrorPayload; isDisposed: true };
@@ -120,8 +135,9 @@ export class CommandServer implements OnModuleDestroy {
       status = e instanceof DomainError ? e.code : 'error';
       reply = { id: packet.id, err: this.errorPayload(e, packet), isDisposed: true };
     }
-    if (msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)));
+    if (msg.reply) msg.respond(Buffer.from(JSON.stringify(reply)), { headers: traceHeaders() });
     this.metrics.observe('rpc', route.subject, status, Number(process.hrtime.bigint() - started) / 1e9);
+    return status;
   }
 
   private errorPayload(e: unknown, packet: Packet): RpcErrorPayload {

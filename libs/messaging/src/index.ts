@@ -5,3 +5,4 @@ export * from './rpc-client';
 export * from './coalesce-writes';
 export * from './command-server';
 export * from './nats-patch';
+export * from './trace-headers';

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode as NatsErrorCode, NatsConnection, NatsError } from 'nats';
 import { CallerContext, CommandMessage } from '@app/contracts';
 import { DomainError, fromRpcError, isRpcErrorPayload } from '@app/errors';
+import { inSpan, SpanKind, tracingOn } from '@app/observability';
 import { NatsClient } from './nats-connection';
+import { messagingAttributes, traceHeaders } from './trace-headers';
 
 export const RPC_TIMEOUT_MS = Symbol('RPC_TIMEOUT_MS');
 
@@ -24,7 +26,20 @@ export class RpcClient {
     @Inject(RPC_TIMEOUT_MS) private readonly timeoutMs: number,
   ) {}
 
-  async send<TRes, TReq = unknown>(subject: string, ctx: CallerContext, body: TReq, timeoutMs?: number): Promise<TRes> {
+  send<TRes, TReq = unknown>(subject: string, ctx: CallerContext, body: TReq, timeoutMs?: number): Promise<TRes> {
+    if (!tracingOn()) return this.request(subject, ctx, body, timeoutMs);
+    // The command's span; its context travels in the message's headers to the service's span.
+    return inSpan(subject, { kind: SpanKind.CLIENT, attributes: messagingAttributes(subject, 'send') }, () =>
+      this.request<TRes, TReq>(subject, ctx, body, timeoutMs),
+    );
+  }
+
+  private async request<TRes, TReq>(
+    subject: string,
+    ctx: CallerContext,
+    body: TReq,
+    timeoutMs?: number,
+  ): Promise<TRes> {
     // While the broker is unreachable a request would wait in the client's buffer and end as a timeout whose
     // outcome looks unknown; nothing was sent, so it is answered 503 at once.
     const nc = this.nats.current() ?? (await this.firstConnection());
@@ -33,7 +48,10 @@ export class RpcClient {
     const packet = JSON.stringify({ pattern: subject, data: message, id: `${process.pid}-${++sequence}` });
     let reply;
     try {
-      reply = await nc.request(subject, Buffer.from(packet), { timeout: timeoutMs ?? this.timeoutMs });
+      reply = await nc.request(subject, Buffer.from(packet), {
+        timeout: timeoutMs ?? this.timeoutMs,
+        headers: traceHeaders(),
+      });
     } catch (e) {
       throw toTransportError(e, subject);
     }

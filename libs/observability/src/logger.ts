@@ -1,6 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 import { currentRequestId } from './request-context';
+import { activeSpanIds } from './tracing';
 
 /**
  * Card data, CVVs, keys and tokens never reach a log line: these paths are censored wherever they appear,
@@ -44,9 +45,12 @@ export function createLogger({ app, level = 'info', destination }: LoggerOptions
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT, censor: '[redacted]' },
       messageKey: 'msg',
+      // The request's id, and with tracing on the trace and span the line was written in.
       mixin() {
         const requestId = currentRequestId();
-        return requestId ? { requestId } : {};
+        const ids = activeSpanIds();
+        if (!ids) return requestId ? { requestId } : {};
+        return requestId ? { requestId, ...ids } : ids;
       },
     },
     destination,

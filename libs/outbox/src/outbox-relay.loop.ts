@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { JetStreamClient, PubAck } from 'nats';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ensureEventsStream, EventsStreamLimits, NatsClient } from '@app/messaging';
+import { ensureEventsStream, EventsStreamLimits, messagingAttributes, NatsClient, traceHeaders } from '@app/messaging';
 import { runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
-import { LOGGER, Metrics } from '@app/observability';
+import { activeTraceContext, inSpan, LOGGER, Metrics, SpanKind, tracingOn } from '@app/observability';
 import { PeriodicLoop, repeatDuring } from '@app/platform';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
@@ -34,6 +35,8 @@ export interface OutboxEvent {
   id: string;
   type: string;
   envelope: string;
+  /** With tracing on: the context of the work that committed it (its publish span is a child of that). */
+  trace?: Context;
 }
 
 /** The oldest unpublished rows nobody holds, leased to this relay; answered in created order. */
@@ -142,7 +145,8 @@ export class OutboxRelayLoop extends PeriodicLoop {
    * the others that committed meanwhile. A failure releases what did not go out, for the next claim.
    */
   publishCommitted(row: OutboxEvent): void {
-    this.committed.push(row);
+    const trace = activeTraceContext();
+    this.committed.push(trace ? { ...row, trace } : row);
     if (this.committed.length === 1) setImmediate(() => this.flushCommitted());
   }
 
@@ -236,7 +240,15 @@ export class OutboxRelayLoop extends PeriodicLoop {
   }
 }
 
-/** `msgID` is sent as the Nats-Msg-Id header: JetStream's duplicate window drops a second copy. */
+/**
+ * `msgID` is sent as the Nats-Msg-Id header: JetStream's duplicate window drops a second copy. With tracing on
+ * each publish is a span (a child of the work that committed the row, or of the relay's run for a claimed
+ * one) whose context the message carries in its headers to the consumers.
+ */
 function publishRow(js: JetStreamClient, row: OutboxEvent): Promise<PubAck> {
-  return js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id });
+  if (!tracingOn()) return js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id });
+  const attributes = { ...messagingAttributes(row.type, 'publish'), 'messaging.message.id': row.id };
+  return inSpan(`${row.type} publish`, { kind: SpanKind.PRODUCER, parent: row.trace, attributes }, () =>
+    js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id, headers: traceHeaders() }),
+  );
 }

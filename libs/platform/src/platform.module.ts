@@ -14,6 +14,7 @@ import {
   HealthController,
   LOGGER,
   Metrics,
+  TracingFlush,
 } from '@app/observability';
 
 export interface PlatformOptions {
@@ -60,6 +61,7 @@ export class PlatformModule {
         NatsClient,
         Draining,
         { provide: DEPENDENCIES_GATE_READINESS, useValue: o.dependenciesGateReadiness ?? true },
+        TracingFlush,
         { provide: Clock, useValue: new SandboxOffsetClock(o.clock ?? new SystemClock()) },
         {
           provide: POOL_GAUGES,

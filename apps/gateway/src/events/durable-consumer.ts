@@ -1,7 +1,14 @@
 import { AckPolicy, ConsumerConfig, ConsumerMessages, DeliverPolicy, JsMsg, NatsConnection, nanos } from 'nats';
 import { Logger } from 'pino';
 import { EventEnvelope, EVENTS_STREAM } from '@app/contracts';
-import { ensureEventsStream, EventsStreamLimits, NatsClient } from '@app/messaging';
+import {
+  ensureEventsStream,
+  EventsStreamLimits,
+  messagingAttributes,
+  NatsClient,
+  traceContextOf,
+} from '@app/messaging';
+import { inSpan, linkTo, SpanKind, tracingOn } from '@app/observability';
 import { parseEventEnvelope, PoisonEventError } from './event-envelope';
 import { TurnBatcher } from './turn-batcher';
 
@@ -123,7 +130,27 @@ export class DurableEventConsumer {
     await batcher.drain();
   }
 
-  private async handleBatch(batch: JsMsg[]): Promise<void> {
+  /**
+   * With tracing on, a batch is handled in one span: the child of its event's publish when it holds one event,
+   * else a trace of its own linked to each event's publish.
+   */
+  private handleBatch(batch: JsMsg[]): Promise<void> {
+    if (!tracingOn()) return this.handleBatchIn(batch);
+    const subject = batch.length === 1 ? batch[0].subject : EVENTS_STREAM;
+    return inSpan(
+      `${subject} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: { ...messagingAttributes(subject, 'process'), 'messaging.batch.message_count': batch.length },
+        ...(batch.length === 1
+          ? { parent: traceContextOf(batch[0]) }
+          : { root: true, links: batch.flatMap((m) => linkTo(traceContextOf(m))) }),
+      },
+      () => this.handleBatchIn(batch),
+    );
+  }
+
+  private async handleBatchIn(batch: JsMsg[]): Promise<void> {
     const parsed: Array<{ m: JsMsg; event: EventEnvelope }> = [];
     for (const m of batch) {
       try {

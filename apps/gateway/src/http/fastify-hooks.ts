@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
-import { Draining, Metrics, requestContext, RequestStore } from '@app/observability';
+import { Draining, Metrics, requestContext, RequestStore, tracingOn } from '@app/observability';
 import { discardBody } from './discard-body';
 import { toErrorResponse } from './error-response';
 import { ignoredFieldsHeader, isValidFieldValue } from './ignored-fields-header';
 import { sendError } from './send-error';
+import { endRequestSpan, isTraced, RequestWithSpan, startRequestSpan } from './request-span';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -31,7 +32,8 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
     reply.raw.once('close', () => inProgress--);
     const store: RequestStore = { requestId: String(request.id) };
     request.store = store;
-    requestContext.run(store, done);
+    if (tracingOn() && isTraced(request)) startRequestSpan(request, reply, () => requestContext.run(store, done));
+    else requestContext.run(store, done);
   });
 
   app.addHook('onSend', (request: FastifyRequest & { store?: RequestStore }, reply, payload, done) => {
@@ -41,9 +43,10 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
     done(null, payload);
   });
 
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+  app.addHook('onResponse', (request: FastifyRequest & RequestWithSpan, reply: FastifyReply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
     const ms = reply.elapsedTime;
+    const span = request.span && endRequestSpan(request.span, reply.statusCode);
     metrics.observe(request.method, route, reply.statusCode, ms / 1000);
     // The path only: a query string could carry something secret.
     logger.info(
@@ -54,6 +57,7 @@ export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metr
         path: request.url.split('?')[0],
         status: reply.statusCode,
         ms: Math.round(ms * 10) / 10,
+        ...span,
       },
       'request',
     );

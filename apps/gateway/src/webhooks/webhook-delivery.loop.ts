@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
-import { LOGGER, Metrics } from '@app/observability';
+import { failSpan, inSpan, LOGGER, Metrics, SpanKind, tracingOn } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { decideAttempt, SendOutcome } from './delivery-policy';
 import { ClaimedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -38,7 +38,7 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
   /** One batch of due tries; answers whether the batch was full (more may be due). */
   protected async work(): Promise<boolean> {
     const claimed = await this.deliveries.claimDue(BATCH_SIZE, this.leaseSeconds());
-    const results = await Promise.allSettled(claimed.map((c) => this.deliver(c)));
+    const results = await Promise.allSettled(claimed.map((c) => this.deliverTraced(c)));
     // An unrecorded try keeps its lease and is sent again once it lapses (at least once).
     for (const r of results) {
       if (r.status === 'rejected') this.logger.warn({ err: r.reason }, 'Webhook try not recorded; retried later');
@@ -50,7 +50,24 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
     return Math.ceil(this.options.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
   }
 
-  private async deliver(claim: ClaimedAttempt): Promise<void> {
+  /** With tracing on, each try is a span of the loop's run. */
+  private async deliverTraced(claim: ClaimedAttempt): Promise<void> {
+    if (!tracingOn()) {
+      await this.deliver(claim);
+      return;
+    }
+    const attributes = {
+      'webhook.delivery.id': claim.deliveryId,
+      'webhook.event.id': claim.eventId,
+      'webhook.attempt': claim.attempt,
+    };
+    return inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      if (!(await this.deliver(claim))) failSpan(span, undefined, 'webhook attempt failed');
+    });
+  }
+
+  /** Sends one try and records it; answers whether the receiver took it. */
+  private async deliver(claim: ClaimedAttempt): Promise<boolean> {
     // Real time on purpose (see the class comment): when the receiver was called.
     const attemptedAt = new Date();
     let outcome: SendOutcome;
@@ -83,5 +100,6 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
         { ...log, responseStatus: outcome.responseStatus, error: outcome.error },
         'Webhook attempt failed',
       );
+    return outcome.ok;
   }
 }

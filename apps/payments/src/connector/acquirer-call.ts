@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { DomainError } from '@app/errors';
-import { LOGGER } from '@app/observability';
+import { inSpan, LOGGER, SpanKind, tracingOn } from '@app/observability';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { DeadlineExceeded, withDeadline } from './deadline';
 
@@ -31,7 +31,17 @@ export class AcquirerCalls {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async call<T>(about: AcquirerCallAbout, call: () => Promise<T>): Promise<T> {
+  call<T>(about: AcquirerCallAbout, call: () => Promise<T>): Promise<T> {
+    if (!tracingOn()) return this.callIn(about, call);
+    const attributes = {
+      'acquirer.name': about.acquirer,
+      'acquirer.operation': about.operation,
+      'payment.id': about.paymentId,
+    };
+    return inSpan(`acquirer ${about.operation}`, { kind: SpanKind.CLIENT, attributes }, () => this.callIn(about, call));
+  }
+
+  private async callIn<T>(about: AcquirerCallAbout, call: () => Promise<T>): Promise<T> {
     const timeoutMs = this.config.ACQUIRER_TIMEOUT_MS;
     try {
       return await withDeadline(call(), timeoutMs);

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Logger } from 'pino';
-import { LOGGER, Metrics } from '@app/observability';
+import { inSpan, LOGGER, Metrics, tracingOn } from '@app/observability';
 
 /**
  * A background loop of an app. A subclass names itself (`loopName`), says how often it runs (`everyMs`) and
@@ -16,7 +16,9 @@ import { LOGGER, Metrics } from '@app/observability';
  * - on shutdown (beforeApplicationShutdown, while the database pool and NATS are still open) it takes no new
  *   run and waits for the one in flight;
  * - every run is measured in the app's Metrics: loop_runs_total, loop_failures_total, loop_duration_seconds
- *   and loop_last_success_age_seconds, labelled `loop`.
+ *   and loop_last_success_age_seconds, labelled `loop`;
+ * - with tracing on, every run is a trace of its own (`loop <name>`): what it does (statements, commands,
+ *   publishes, deliveries) are spans inside it.
  * `work` claims its rows with FOR UPDATE SKIP LOCKED, so replicas run the same loop side by side.
  */
 export abstract class PeriodicLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -91,7 +93,11 @@ export abstract class PeriodicLoop implements OnApplicationBootstrap, BeforeAppl
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
-      const more = await this.work();
+      const more = tracingOn()
+        ? await inSpan(`loop ${this.loopName}`, { root: true, attributes: { 'loop.name': this.loopName } }, () =>
+            this.work(),
+          )
+        : await this.work();
       this.loopMetrics.loopRan(this.loopName, seconds(), true);
       return more;
     } catch (e) {
