@@ -1,6 +1,7 @@
 import { ReadinessBalancer } from '../support/balancer';
 import { AppProcess, ensureBuild, errorLines, ProcessSuite } from '../support/processes';
-import { sandboxKey, sleep, waitUntil } from './drain-helpers';
+import { sleep, waitUntil } from '../support/wait';
+import { sandboxKey } from './drain-helpers';
 
 /** How often the balancer polls readiness; SHUTDOWN_DELAY_MS below gives it several polls to see a gateway go. */
 const POLL_MS = 200;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { call, sandboxKey, waitUntil } from '../faults/drain-helpers';
+import { call, sandboxKey } from '../faults/drain-helpers';
+import { waitUntil } from '../support/wait';
 import { cardData, paymentBody } from '../payments/payments-fixtures';
 import { AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
 

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { FUTURE, PaymentsClient, sandboxMerchant } from '../payments/payments-fixtures';
-import { focusedId, freePort, launchBrowser, merchantSite, shot } from '../payment-links/browser';
+import { focusedId, launchBrowser, merchantSite, shot } from '../payment-links/browser';
+import { freePort } from '../support/ports';
 import { TestStack } from '../support/stack';
 import { fieldInput, publishedSdk, shopPage } from './card-fields-page';
 
