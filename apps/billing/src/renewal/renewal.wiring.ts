@@ -6,6 +6,7 @@ import { BillingClockAdvanceUseCase } from '../sandbox-clock/clock-advance.use-c
 import { RenewalLoop } from '../scheduler/renewal.loop';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { RenewalOutcomeService } from './renewal-outcome.service';
+import { RenewalParking } from './renewal-parking.service';
 import { RenewalRunner } from './renewal-runner.service';
 import { RenewalRepository } from './renewal.repository';
 
@@ -15,6 +16,7 @@ export const renewalProviders = [
   RenewalRepository,
   RenewalOpeningService,
   RenewalOutcomeService,
+  RenewalParking,
   RenewalRunner,
   RenewalLoop,
   ForcedAttempt,

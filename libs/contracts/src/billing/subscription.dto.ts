@@ -155,6 +155,13 @@ export class ScheduledPlanChangeView {
   @ApiProperty() effectiveAt: string;
 }
 
+/** A renewal that failed for a reason a retry cannot change: the scheduler leaves the subscription alone. */
+export class RenewalParkedView {
+  @ApiProperty({ description: 'When the renewal was parked' }) at: string;
+  @ApiProperty({ description: 'Why, readable', example: 'Usage sum 9007199254740992 exceeds Number.MAX_SAFE_INTEGER' })
+  reason: string;
+}
+
 export class SubscriptionView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() merchantId: number | null;
@@ -182,6 +189,12 @@ export class SubscriptionView {
   @ApiPropertyOptional({ type: Number, nullable: true }) pendingPlanId: number | null;
   @ApiPropertyOptional({ type: ScheduledPlanChangeView, nullable: true })
   scheduledPlanChange: ScheduledPlanChangeView | null;
+  @ApiPropertyOptional({
+    type: RenewalParkedView,
+    nullable: true,
+    description: 'Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted',
+  })
+  renewalParked: RenewalParkedView | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata: Record<string, string>;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
