@@ -1,5 +1,6 @@
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreateUsageEvents1766200000000 } from '../usage/usage.migration';
+import { UsageOpenTotals1767500000000 } from '../usage/usage-totals.migration';
 import { RenewalLease1766300000000 } from '../renewal/renewal.migration';
 import { RenewalPark1767400000000 } from '../renewal/renewal-park.migration';
 import { Billing1766100000000 } from './1766100000000-billing';
@@ -15,4 +16,5 @@ export const migrations = [
   OutboxClaimIndex1766400000000,
   IdempotencyFingerprint1767300000000,
   RenewalPark1767400000000,
+  UsageOpenTotals1767500000000,
 ];

@@ -3,7 +3,11 @@ import type { ErrorCode } from '@app/contracts';
 import { DomainError } from '@app/errors';
 
 /** Refusals that say the request itself is wrong: sent again unchanged, it is refused again. */
-const DETERMINISTIC_CODES: ReadonlySet<ErrorCode> = new Set(['VALIDATION_FAILED', 'INVALID_EXPONENT', 'CURRENCY_MISMATCH']);
+const DETERMINISTIC_CODES: ReadonlySet<ErrorCode> = new Set([
+  'VALIDATION_FAILED',
+  'INVALID_EXPONENT',
+  'CURRENCY_MISMATCH',
+]);
 
 /** Longest reason kept on a parked subscription (the first line of the error, shortened). */
 const MAX_REASON = 500;
