@@ -15,3 +15,4 @@ export * from './group-commit';
 export * from './grouped-transactions';
 export * from './batch-or-each';
 export * from './queue-claim';
+export * from './advance-lock';

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiGatewayTimeoutResponse,
   ApiOkResponse,
   ApiOperation,
@@ -8,6 +9,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { AdvanceClockRequest, CallerContext, MerchantQuery, SandboxClockResponse } from '@app/contracts';
 import { Caller } from '../auth/caller.decorator';
 import { ErrorEnvelope } from '../http/error-envelope.dto';
@@ -53,9 +55,20 @@ export class SandboxClockController {
       'clock, or more due work than SANDBOX_MAX_ADVANCE_WORK (the clock did not move; what ran stays done)',
     type: ErrorEnvelope,
   })
+  @ApiConflictResponse({
+    description:
+      'INVALID_STATE: another advance of this clock (e.g. one whose client gave up) is still running its due work ' +
+      'past this call’s wait; the clock did not move, retry',
+    type: ErrorEnvelope,
+  })
   @ApiServiceUnavailableResponse({ description: 'SERVICE_UNAVAILABLE: the clock did not move', type: ErrorEnvelope })
   @ApiGatewayTimeoutResponse({ description: 'UPSTREAM_TIMEOUT: the clock did not move; retry', type: ErrorEnvelope })
-  advance(@Body() body: AdvanceClockRequest, @Caller() caller: CallerContext): Promise<SandboxClockResponse> {
-    return this.clocks.advance(caller, body);
+  advance(
+    @Body() body: AdvanceClockRequest,
+    @Caller() caller: CallerContext,
+    @Req() request: FastifyRequest,
+  ): Promise<SandboxClockResponse> {
+    // The client closed its connection: the services still to be asked are not (see SandboxClockService).
+    return this.clocks.advance(caller, body, () => request.raw.socket?.destroyed === true);
   }
 }
