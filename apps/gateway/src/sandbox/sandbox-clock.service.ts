@@ -19,6 +19,11 @@ import { SandboxClockRepository } from './sandbox-clock.repository';
 /** An advance may have a lot of due work to run; it is a rare, explicit sandbox call, so it may take longer. */
 export const ADVANCE_TIMEOUT_MS = 60_000;
 /**
+ * How long before the gateway stops waiting a service stops starting new due work: its last round and its
+ * answer then still arrive in time, so a cut-short advance answers 422 and its retry goes on.
+ */
+const ANSWER_MARGIN_MS = 10_000;
+/**
  * Injection token of what one advance may do: move the clock at most `maxAdvance` (an ISO 8601 duration) and
  * have each service run at most `maxWork` pieces of due work.
  */
@@ -87,7 +92,7 @@ export class SandboxClockService {
     const maxWork = this.limits.maxWork;
     for (const subject of ClockAdvancedSubjects) {
       if (abandoned()) throw gone();
-      const command: ClockAdvancedCommand = { ...move, maxWork, waitMs: ADVANCE_TIMEOUT_MS };
+      const command: ClockAdvancedCommand = { ...move, maxWork, waitMs: ADVANCE_TIMEOUT_MS - ANSWER_MARGIN_MS };
       const result = await this.rpc.send<ClockAdvancedResult>(subject, ctx, command, ADVANCE_TIMEOUT_MS);
       this.logger.info(
         { merchantCode: ctx.merchantCode, subject, to: command.to, ran: result.ran, unfinished: result.unfinished },
