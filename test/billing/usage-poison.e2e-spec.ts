@@ -122,6 +122,19 @@ describe('usage past the safe bound', () => {
     expect((await c.events(s.id)).filter((t) => t === 'subscription.renewal_parked')).toHaveLength(1);
     expect(await parkedTotal()).toBe(before + 1);
     expect(await c.invoices(s.id)).toHaveLength(1);
+
+    // Fixed (the bad rows removed), an operator retries it on the internal port: the next advance renews it.
+    const retry = (environment: string) =>
+      stack.admin('POST', `/merchants/${c.m.merchantCode}/subscriptions/${s.id}/retry-parked-renewal`, { environment });
+    expectError(await retry('production'), 404, 'NOT_FOUND');
+    await billingQuery(stack, 'DELETE FROM usage_events WHERE subscription_id = $1', [s.id]);
+    const lifted = await retry('sandbox');
+    expect(lifted.status).toBe(200);
+    expect(lifted.body.renewalParked).toBeNull();
+    expectError(await retry('sandbox'), 409, 'INVALID_STATE');
+    await c.advance({ to: '2028-07-16T00:00:00Z' });
+    expect((await c.sub(s.id)).renewalParked).toBeNull();
+    expect((await c.invoices(s.id)).length).toBeGreaterThanOrEqual(3);
   });
 
   it('the production scheduler parks it too, once, and goes on renewing the others', async () => {

@@ -3,7 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { EventTypes } from '@app/contracts';
+import { CallerContext, EventTypes, SubscriptionView } from '@app/contracts';
+import { Clock } from '@app/clock';
+import { DomainError } from '@app/errors';
 import { LOGGER, Metrics } from '@app/observability';
 import { BillingEvents } from '../billing-events';
 import { PlanRepository } from '../plan/plan.repository';
@@ -16,7 +18,8 @@ import { RenewalRepository } from './renewal.repository';
  * Parks a renewal that failed for a reason retrying cannot change (renewal-failure.ts): the subscription
  * keeps its status, gets `renewal_parked_at` and a readable reason, and its lease is freed; the scheduler and
  * sandbox clock advances skip it from then on. One transaction: the mark and the `subscription.renewal_parked`
- * event (outbox). Counted in `billing_renewals_parked_total` and logged as an error.
+ * event (outbox). Counted in `billing_renewals_parked_total` and logged as an error. Once the cause is fixed,
+ * an operator retries it (`retry`): the park is lifted and the scheduler runs the renewal at its next round.
  */
 @Injectable()
 export class RenewalParking {
@@ -28,6 +31,7 @@ export class RenewalParking {
     private readonly subscriptions: SubscriptionRepository,
     private readonly plans: PlanRepository,
     private readonly events: BillingEvents,
+    private readonly clock: Clock,
     metrics: Metrics,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -58,5 +62,19 @@ export class RenewalParking {
       'renewal parked: it fails for a reason retrying cannot change; renewals of this subscription stop until it is retried',
     );
     return true;
+  }
+
+  /** Lifts the park of a subscription of this scope (404 unknown, 409 not parked); answers it as it stands. */
+  async retry(ctx: CallerContext, id: string): Promise<SubscriptionView> {
+    const view = await this.db.transaction(async (manager) => {
+      const s = await this.subscriptions.findForUpdate(manager, ctx, id);
+      if (!s) throw DomainError.notFound('subscription', 'id');
+      if (!s.renewalParkedAt) throw DomainError.invalidState('The subscription has no parked renewal');
+      Object.assign(s, { renewalParkedAt: null, renewalParkedReason: null, updatedAt: this.clock.now(ctx) });
+      await this.subscriptions.updateMany(manager, [s]);
+      return toSubscriptionView(s, (await this.plans.find(s, s.planId, manager)) ?? undefined);
+    });
+    this.logger.info({ subscriptionId: id, merchantCode: ctx.merchantCode }, 'parked renewal retried');
+    return view;
   }
 }

@@ -15,6 +15,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { ENVIRONMENTS, Environment } from '../context';
 import { CardRequestDto } from '../payments/purchase.dto';
 import { IsMetadata } from '../payments/validators';
 import { PageQuery } from '../query.dto';
@@ -94,6 +95,11 @@ export class RequiredMerchantBody {
 @TextLimits()
 export class OptionalMerchantBody {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+}
+
+/** POST /v1/admin/merchants/{merchantCode}/subscriptions/{id}/retry-parked-renewal. */
+export class RetryParkedRenewalRequest {
+  @ApiProperty({ enum: ENVIRONMENTS }) @IsIn(ENVIRONMENTS) environment: Environment;
 }
 
 export class SubscriptionIdCommand {
