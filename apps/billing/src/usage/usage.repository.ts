@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { deferQuery, deferStatement, queryByKey, runStatement, statement } from '@app/database';
 import type { Scope } from '../scope';
@@ -16,6 +17,8 @@ const USAGE_LOCK_CLASS = 0x75736167; // "usag"
  * few concurrent batches. Two subscriptions in one bucket only wait for each other while one is rated.
  */
 const LOCK_BUCKETS = 64;
+/** Rows each (subscription, meter) pair's unbilled totals are spread over (usage-totals.migration.ts). */
+const TOTALS_SHARDS = 8;
 
 /**
  * Ingestion holds its subscriptions' buckets shared, a renewal that rates a period holds its subscription's
@@ -63,15 +66,17 @@ const LOOKUP = statement(
      (SELECT coalesce(json_agg(json_build_object('subscriptionId', t.subscription_id, 'meterId', t.meter_id,
                'sum', t.sum::text, 'count', t.count, 'max', t.max, 'aggregation', m.aggregation,
                'includedUnits', m.included_units, 'pricing', m.pricing)), '[]')
-        FROM usage_open_totals t
-        JOIN meters m ON m.id = t.meter_id
-       WHERE t.subscription_id = ANY($3::uuid[])) AS totals`,
+        FROM (SELECT subscription_id, meter_id, sum(sum) AS sum, sum(count) AS count, max(max) AS max
+                FROM usage_open_totals WHERE subscription_id = ANY($3::uuid[])
+               GROUP BY subscription_id, meter_id) t
+        JOIN meters m ON m.id = t.meter_id) AS totals`,
 );
 
 /**
  * The whole batch in one statement; an event whose (meter, key) is taken meanwhile is left out. The events
- * written are added to their subscriptions' unbilled totals in the same statement (in key order, so two
- * batches never wait on each other's totals in a cycle).
+ * written are added to their subscriptions' unbilled totals in the same statement, in shard $8 of each pair
+ * (picked per transaction, so concurrent batches rarely share a row) and in key order (two batches never wait
+ * on each other's totals in a cycle).
  */
 const INSERT = statement(
   'usage_insert',
@@ -83,10 +88,10 @@ const INSERT = statement(
      ON CONFLICT (meter_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING id, subscription_id, meter_id, quantity),
    totals AS (
-     INSERT INTO usage_open_totals AS o (subscription_id, meter_id, sum, count, max)
-     SELECT subscription_id, meter_id, sum(quantity), count(*), max(quantity)
+     INSERT INTO usage_open_totals AS o (subscription_id, meter_id, shard, sum, count, max)
+     SELECT subscription_id, meter_id, $8::smallint, sum(quantity), count(*), max(quantity)
        FROM written GROUP BY subscription_id, meter_id ORDER BY subscription_id, meter_id
-     ON CONFLICT (subscription_id, meter_id) DO UPDATE
+     ON CONFLICT (subscription_id, meter_id, shard) DO UPDATE
        SET sum = o.sum + EXCLUDED.sum, count = o.count + EXCLUDED.count, max = greatest(o.max, EXCLUDED.max))
    SELECT id FROM written`,
 );
@@ -106,8 +111,8 @@ const CLEAR_OPEN = statement(
 );
 const REFILL_OPEN = statement(
   'usage_refill_open',
-  `INSERT INTO usage_open_totals (subscription_id, meter_id, sum, count, max)
-   SELECT e.subscription_id, e.meter_id, sum(e.quantity), count(*), max(e.quantity)
+  `INSERT INTO usage_open_totals (subscription_id, meter_id, shard, sum, count, max)
+   SELECT e.subscription_id, e.meter_id, 0, sum(e.quantity), count(*), max(e.quantity)
      FROM unnest($1::uuid[], $2::timestamptz[]) AS p(subscription_id, through)
      JOIN usage_events e ON e.subscription_id = p.subscription_id AND e.occurred_at >= p.through
     GROUP BY e.subscription_id, e.meter_id`,
@@ -257,6 +262,7 @@ export class UsageRepository {
       events.map((e) => e.occurredAt.toISOString()),
       events.map((e) => e.idempotencyKey),
       createdAt,
+      randomInt(TOTALS_SHARDS),
     ]).then((rows) => new Set(rows.map((r) => r.id)));
     // Awaited only after the commit: a failure must not count as unhandled meanwhile.
     written.catch(() => undefined);
