@@ -35,6 +35,7 @@ export const EventTypes = {
   subscriptionPlanChanged: 'subscription.plan_changed',
   subscriptionPlanChangeScheduled: 'subscription.plan_change_scheduled',
   subscriptionPaymentMethodUpdated: 'subscription.payment_method_updated',
+  subscriptionRenewalParked: 'subscription.renewal_parked',
   invoiceCreated: 'invoice.created',
   invoicePaid: 'invoice.paid',
   invoiceFailed: 'invoice.failed',
@@ -101,6 +102,8 @@ export const EVENT_CATALOGUE: Readonly<Record<EventType, string>> = {
   'subscription.plan_changed': 'The plan changed (upgrade now, or a scheduled change took effect).',
   'subscription.plan_change_scheduled': 'A plan change was scheduled for the period end.',
   'subscription.payment_method_updated': 'The card or token that pays the subscription changed.',
+  'subscription.renewal_parked':
+    'A renewal failed for a reason retrying cannot change (`data.renewalParked.reason` says which): renewals of the subscription stop until it is fixed and retried.',
   'invoice.created': 'An invoice was issued for a period.',
   'invoice.paid': 'An invoice was paid.',
   'invoice.failed': 'A charge for an invoice was declined.',

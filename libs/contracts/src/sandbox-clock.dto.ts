@@ -70,4 +70,9 @@ export interface ClockAdvancedResult {
   ran: number;
   /** True when maxWork or waitMs stopped the service with work still due: the clock must not move. */
   unfinished?: boolean;
+  /**
+   * True when another advance of the merchant's clock held the service's due work until waitMs ran out:
+   * nothing ran for this one, and the clock must not move.
+   */
+  busy?: boolean;
 }

@@ -80,6 +80,8 @@ export const BillingSubjects = {
   recordUsageBatch: 'cmd.billing.usage.record-batch',
   /** POST /v1/subscription/{id}/retry-payment: SubscriptionIdCommand → SubscriptionView (or 402). */
   retryPayment: 'cmd.billing.subscription.retry-payment',
+  /** Admin: a parked renewal is retried (SubscriptionIdCommand → SubscriptionView; 409 when not parked). */
+  retryParkedRenewal: 'cmd.billing.subscription.retry-parked-renewal',
   /** A merchant's sandbox clock moved: renewals, trial ends, deferred starts and dunning retries due by then. */
   clockAdvanced: 'cmd.billing.sandbox.clock-advanced',
 } as const;

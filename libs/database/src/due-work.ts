@@ -62,7 +62,12 @@ export class WorkBound {
   }
 
   reached(ran: number): boolean {
-    return this.left(ran) === 0 || (this.deadline !== undefined && this.now().getTime() >= this.deadline.getTime());
+    return this.left(ran) === 0 || this.expired();
+  }
+
+  /** The gateway no longer waits for the answer. */
+  expired(): boolean {
+    return this.deadline !== undefined && this.now().getTime() >= this.deadline.getTime();
   }
 }
 

@@ -16,3 +16,4 @@ export * from './grouped-transactions';
 export * from './batch-or-each';
 export * from './queue-claim';
 export * from './database-metrics';
+export * from './advance-lock';

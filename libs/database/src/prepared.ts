@@ -67,7 +67,7 @@ export function coalesceWrites(client: PoolClient): void {
   });
 }
 
-function poolOf(on: EntityManager | DataSource): Pool {
+export function poolOf(on: EntityManager | DataSource): Pool {
   const source = on instanceof DataSource ? on : on.connection;
   return (source.driver as unknown as { master: Pool }).master;
 }

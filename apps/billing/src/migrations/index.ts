@@ -3,6 +3,8 @@ import { Billing1766100000000 } from './1766100000000-billing';
 import { CreateUsageEvents1766200000000 } from './1766200000000-usage-events';
 import { RenewalLease1766300000000 } from './1766300000000-renewal-lease';
 import { IdempotencyFingerprint1767300000000 } from './1767300000000-idempotency-fingerprint';
+import { RenewalPark1767400000000 } from './1767400000000-renewal-park';
+import { UsageOpenTotals1767500000000 } from './1767500000000-usage-open-totals';
 
 /** Every migration of the billing database, in order. */
 export const migrations = [
@@ -13,4 +15,6 @@ export const migrations = [
   RenewalLease1766300000000,
   OutboxClaimIndex1766400000000,
   IdempotencyFingerprint1767300000000,
+  RenewalPark1767400000000,
+  UsageOpenTotals1767500000000,
 ];

@@ -13,6 +13,8 @@ import { InjectedCrash, RenewalFaults } from './renewal-faults';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { AttemptMode } from '../dunning/dunning-policy';
 import { ChargedAttempt, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
+import { isDeterministic } from './renewal-failure';
+import { RenewalParking } from './renewal-parking.service';
 import { DueRow, RenewalRepository } from './renewal.repository';
 
 /** How a round stamps a step: as of its due instant (a clock advance, a sandbox) or as of now. */
@@ -32,6 +34,7 @@ export class RenewalRunner {
     private readonly opening: RenewalOpeningService,
     private readonly outcome: RenewalOutcomeService,
     private readonly payments: PaymentsClient,
+    private readonly parking: RenewalParking,
     private readonly clock: Clock,
     @Inject(BILLING_CONFIG) private readonly config: BillingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -40,7 +43,8 @@ export class RenewalRunner {
 
   /**
    * One claim of up to RENEWAL_BATCH due rows, run to its end (a step's failure is logged and left to its
-   * lease, or thrown when `strict`). Answers how many were claimed: a full batch means more may be due.
+   * lease, or thrown when `strict`; a step that fails for a reason retrying cannot change is parked instead,
+   * and not thrown). Answers how many were claimed: a full batch means more may be due.
    */
   async round(upTo: Date, stepTime: StepTime, scope?: Scope, strict = false): Promise<number> {
     const realNow = this.clock.now();
@@ -52,8 +56,10 @@ export class RenewalRunner {
       scope,
     );
     if (!rows.length) return 0;
+    const atOf = new Map(rows.map((row) => [row.id, stepTime(row)]));
     const failures: unknown[] = [];
     const failed = async (subscriptionId: string, e: unknown): Promise<void> => {
+      if (isDeterministic(e) && (await this.park(subscriptionId, e, atOf.get(subscriptionId) ?? realNow))) return;
       failures.push(e);
       this.logger.warn({ err: e, subscriptionId }, 'renewal step failed; retried when its lease ends');
       // A clock advance answers with the failure, and its retry must not wait out the lease; freeing the
@@ -61,7 +67,7 @@ export class RenewalRunner {
       if (strict && !(e instanceof InjectedCrash)) await this.renewals.release(subscriptionId).catch(() => undefined);
     };
     const opened = await this.inBatchOrEach(
-      rows.map((row) => ({ id: row.id, at: stepTime(row) })),
+      rows.map((row) => ({ id: row.id, at: atOf.get(row.id)! })),
       (steps) => this.opening.openMany(steps).then((m) => steps.map((step) => m.get(step.id)!)),
       (step) => step.id,
       failed,
@@ -88,6 +94,17 @@ export class RenewalRunner {
     await Promise.all(recorded.map((r, i) => this.reverseIfStale(charged[i], r)));
     if (strict && failures.length) throw failures[0];
     return rows.length;
+  }
+
+  /** Parks a step that failed deterministically; false (left to its lease) if parking itself failed. */
+  private async park(subscriptionId: string, e: unknown, at: Date): Promise<boolean> {
+    try {
+      await this.parking.park(subscriptionId, e, at);
+      return true;
+    } catch (parkFailure) {
+      this.logger.warn({ err: parkFailure, subscriptionId }, 'parking a renewal failed; retried when its lease ends');
+      return false;
+    }
   }
 
   /** Charges an opened attempt and records it (the lease is held by the caller and released by the record). */

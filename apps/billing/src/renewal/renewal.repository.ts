@@ -8,8 +8,11 @@ import { PlanEntity } from '../plan/plan.entity';
 import type { Scope } from '../scope';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
 
-/** The statuses the scheduler has work for (the `subscriptions_due` partial index covers exactly these). */
-const DUE = `status IN ('pending', 'trialing', 'active', 'past_due')`;
+/**
+ * What the scheduler has work for: the statuses the `subscriptions_due` partial index covers, and not parked
+ * (a renewal that failed for a reason retrying cannot change: renewal-parking.service.ts).
+ */
+const DUE = `status IN ('pending', 'trialing', 'active', 'past_due') AND renewal_parked_at IS NULL`;
 
 /** Subscriptions due by real now, leased or not, and how long the earliest has been due (index `subscriptions_due`). */
 export const RENEWAL_BACKLOG = statement(

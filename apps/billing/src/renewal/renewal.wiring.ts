@@ -10,6 +10,7 @@ import { RenewalLoop } from '../scheduler/renewal.loop';
 import { RenewalFaults } from './renewal-faults';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { RenewalOutcomeService } from './renewal-outcome.service';
+import { RenewalParking } from './renewal-parking.service';
 import { RenewalRunner } from './renewal-runner.service';
 import { RENEWAL_BACKLOG, RenewalRepository } from './renewal.repository';
 
@@ -19,6 +20,7 @@ export const renewalProviders = [
   RenewalRepository,
   RenewalOpeningService,
   RenewalOutcomeService,
+  RenewalParking,
   RenewalRunner,
   RenewalFaults,
   RenewalLoop,

@@ -1,13 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
-import { WorkBound } from '@app/database';
+import { whileAdvancing, WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { sandboxAdvanceScope } from '@app/platform';
 import { RenewalRunner } from '../renewal/renewal-runner.service';
 import { RenewalRepository } from '../renewal/renewal.repository';
+import type { Scope } from '../scope';
 
 /** How often an advance looks again when the only due rows are leased by another worker. */
 const LEASED_POLL_MS = 50;
@@ -19,11 +22,16 @@ const LEASED_POLL_MS = 50;
  * `runDueInTimeOrder` no transaction spans a round: each step is claim, charge, record. Rows
  * leased by the periodic loop or another replica are waited for, so the advance answers only once all of
  * its due work is done. Running it twice is harmless: done steps are no longer due. The command's bound
- * (maxWork, deadline) stops it between rounds; the answer then says work is left, and the clock stays.
+ * (maxWork, deadline) stops it between rounds; the answer then says work is left, and the clock stays. One
+ * advance of a merchant at a time (whileAdvancing): a retry waits for the one its client gave up on, which
+ * stops at its deadline. This work runs in the command's own call, apart from the periodic RenewalLoop,
+ * whose claims skip the rows leased here (SKIP LOCKED) and take only what is due on real time, so a sandbox
+ * advance never holds up production renewals.
  */
 @Injectable()
 export class BillingClockAdvanceUseCase {
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly runner: RenewalRunner,
     private readonly renewals: RenewalRepository,
     private readonly clock: Clock,
@@ -32,8 +40,19 @@ export class BillingClockAdvanceUseCase {
 
   async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
     const scope = sandboxAdvanceScope(ctx);
-    const to = new Date(body.to);
     const bound = WorkBound.of(body, () => this.clock.now());
+    const run = await whileAdvancing(this.db, ctx.merchantCode, bound, () =>
+      this.runDue(scope, new Date(body.to), bound),
+    );
+    const result: ClockAdvancedResult = run.busy ? { ran: 0, unfinished: true, busy: true } : run.result;
+    this.logger.info(
+      { merchantCode: ctx.merchantCode, to: body.to, ...result },
+      'billing due work ran for a clock advance',
+    );
+    return result;
+  }
+
+  private async runDue(scope: Scope, to: Date, bound: WorkBound): Promise<ClockAdvancedResult> {
     let ran = 0;
     let unfinished = false;
     for (;;) {
@@ -47,10 +66,6 @@ export class BillingClockAdvanceUseCase {
       if (!(await this.renewals.dueCount(scope, to))) break;
       await sleep(LEASED_POLL_MS);
     }
-    this.logger.info(
-      { merchantCode: ctx.merchantCode, to: body.to, ran, unfinished },
-      'billing due work ran for a clock advance',
-    );
     return { ran, unfinished };
   }
 }

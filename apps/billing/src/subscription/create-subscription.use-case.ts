@@ -331,6 +331,8 @@ function newSubscription(
     parentSubscriptionId: body.parentSubscriptionId ?? null,
     propagateLifecycle: body.propagateLifecycle ?? false,
     pendingPlanId: null,
+    renewalParkedAt: null,
+    renewalParkedReason: null,
     metadata: body.metadata ?? {},
     createdAt: now,
     updatedAt: now,

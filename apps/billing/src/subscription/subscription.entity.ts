@@ -42,6 +42,9 @@ export class SubscriptionEntity {
   @Column({ name: 'propagate_lifecycle', type: 'boolean' }) propagateLifecycle: boolean;
   @Column({ name: 'pending_plan_id', type: 'bigint', nullable: true, transformer: bigintNumber })
   pendingPlanId: number | null;
+  /** Set when a renewal failed for a reason a retry cannot change (renewal-parking.service.ts). */
+  @Column({ name: 'renewal_parked_at', type: 'timestamptz', nullable: true }) renewalParkedAt: Date | null;
+  @Column({ name: 'renewal_parked_reason', type: 'text', nullable: true }) renewalParkedReason: string | null;
   @Column('jsonb') metadata: Record<string, string>;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

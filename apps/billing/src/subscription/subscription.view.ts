@@ -36,6 +36,10 @@ export function toSubscriptionView(s: SubscriptionEntity, plan?: PlanEntity): Su
       s.pendingPlanId !== null && s.nextBillingDate
         ? { planId: s.pendingPlanId, effectiveAt: s.nextBillingDate.toISOString() }
         : null,
+    renewalParked:
+      s.renewalParkedAt && s.renewalParkedReason !== null
+        ? { at: s.renewalParkedAt.toISOString(), reason: s.renewalParkedReason }
+        : null,
     metadata: s.metadata,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),

@@ -153,7 +153,7 @@ function decide(open: Pending[], lookup: UsageLookup, now: Date, keyParam: strin
       p.sameAs = earlier;
       continue;
     }
-    const error = refusal(p, lookup, meterId, now);
+    const error = refusal(p, lookup, meterId, now) ?? lookup.bound.admit(c.subscriptionId, meterId!, c.quantity);
     if (error) {
       p.outcome = { error };
       continue;
@@ -170,7 +170,10 @@ function decide(open: Pending[], lookup: UsageLookup, now: Date, keyParam: strin
   }
 }
 
-/** Why a new event cannot be recorded, checked in the API's order: existence, then input, then state. */
+/**
+ * Why a new event cannot be recorded, checked in order: existence, input, state; then the safe bound of the
+ * period's totals (usage-bound.ts), which counts the event once it passes.
+ */
 function refusal(p: Pending, lookup: UsageLookup, meterId: string | undefined, now: Date): DomainError | undefined {
   const subscription = lookup.subscriptions.get(p.candidate.subscriptionId);
   if (!subscription) return DomainError.notFound('subscription', 'subscriptionId');

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { deferQuery, deferStatement, queryByKey, runStatement, statement } from '@app/database';
 import type { Scope } from '../scope';
 import type { Aggregation } from './aggregate';
+import { MeterRating, UsageBound } from './usage-bound';
 
 /**
  * Key space of the advisory locks between usage ingestion and rating (`pg_advisory_xact_lock(class, key)`),
@@ -15,6 +17,8 @@ const USAGE_LOCK_CLASS = 0x75736167; // "usag"
  * few concurrent batches. Two subscriptions in one bucket only wait for each other while one is rated.
  */
 const LOCK_BUCKETS = 64;
+/** Rows each (subscription, meter) pair's unbilled totals are spread over (migrations/1767500000000-usage-open-totals.ts). */
+const TOTALS_SHARDS = 8;
 
 /**
  * Ingestion holds its subscriptions' buckets shared, a renewal that rates a period holds its subscription's
@@ -33,18 +37,24 @@ const LOCK_EXCLUSIVE = statement(
 );
 
 /**
- * Everything a batch needs to decide, in one round trip: its subscriptions (start, current period, status),
- * its meters, and the events already recorded under its (meter, key) pairs. All scoped to the caller.
+ * Everything a batch needs to decide, in one round trip: its subscriptions (start, current period, status,
+ * the largest base fee its next invoice may carry), its meters (with how they rate), the events already
+ * recorded under its (meter, key) pairs, and the subscriptions' unbilled usage totals (usage-bound.ts). All
+ * scoped to the caller.
  */
 const LOOKUP = statement(
   'usage_lookup',
   `SELECT
      (SELECT coalesce(json_agg(json_build_object('id', s.id, 'status', s.status,
-               'startsAt', coalesce(s.start_at, s.created_at), 'billedThrough', b.billed_through)), '[]')
+               'startsAt', coalesce(s.start_at, s.created_at), 'billedThrough', b.billed_through,
+               'base', greatest(p.amount, p.intro_amount, pp.amount, pp.intro_amount))), '[]')
         FROM subscriptions s
         LEFT JOIN usage_billed_through b ON b.subscription_id = s.id
+        LEFT JOIN plans p ON p.id = s.plan_id
+        LEFT JOIN plans pp ON pp.id = s.pending_plan_id
        WHERE s.id = ANY($3::uuid[]) AND s.merchant_code = $1 AND s.environment = $2) AS subscriptions,
-     (SELECT coalesce(json_agg(json_build_object('id', m.id, 'code', m.code)), '[]')
+     (SELECT coalesce(json_agg(json_build_object('id', m.id, 'code', m.code, 'aggregation', m.aggregation,
+               'includedUnits', m.included_units, 'pricing', m.pricing)), '[]')
         FROM meters m
        WHERE m.code = ANY($4::text[]) AND m.merchant_code = $1 AND m.environment = $2) AS meters,
      (SELECT coalesce(json_agg(json_build_object('id', e.id, 'subscriptionId', e.subscription_id,
@@ -52,18 +62,38 @@ const LOOKUP = statement(
                'idempotencyKey', e.idempotency_key)), '[]')
         FROM unnest($5::text[], $6::text[]) AS k(code, key)
         JOIN meters m ON m.code = k.code AND m.merchant_code = $1 AND m.environment = $2
-        JOIN usage_events e ON e.meter_id = m.id AND e.idempotency_key = k.key) AS existing`,
+        JOIN usage_events e ON e.meter_id = m.id AND e.idempotency_key = k.key) AS existing,
+     (SELECT coalesce(json_agg(json_build_object('subscriptionId', t.subscription_id, 'meterId', t.meter_id,
+               'sum', t.sum::text, 'count', t.count, 'max', t.max, 'aggregation', m.aggregation,
+               'includedUnits', m.included_units, 'pricing', m.pricing)), '[]')
+        FROM (SELECT subscription_id, meter_id, sum(sum) AS sum, sum(count) AS count, max(max) AS max
+                FROM usage_open_totals WHERE subscription_id = ANY($3::uuid[])
+               GROUP BY subscription_id, meter_id) t
+        JOIN meters m ON m.id = t.meter_id) AS totals`,
 );
 
-/** The whole batch in one statement; an event whose (meter, key) is taken meanwhile is left out. */
+/**
+ * The whole batch in one statement; an event whose (meter, key) is taken meanwhile is left out. The events
+ * written are added to their subscriptions' unbilled totals in the same statement, in shard $8 of each pair
+ * (picked per transaction, so concurrent batches rarely share a row) and in key order (two batches never wait
+ * on each other's totals in a cycle).
+ */
 const INSERT = statement(
   'usage_insert',
-  `INSERT INTO usage_events (id, subscription_id, meter_id, quantity, occurred_at, idempotency_key, created_at)
-   SELECT t.id, t.subscription_id, t.meter_id, t.quantity, t.occurred_at, t.idempotency_key, $7
-     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::bigint[], $5::timestamptz[], $6::text[])
-          AS t(id, subscription_id, meter_id, quantity, occurred_at, idempotency_key)
-   ON CONFLICT (meter_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-   RETURNING id`,
+  `WITH written AS (
+     INSERT INTO usage_events (id, subscription_id, meter_id, quantity, occurred_at, idempotency_key, created_at)
+     SELECT t.id, t.subscription_id, t.meter_id, t.quantity, t.occurred_at, t.idempotency_key, $7
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::bigint[], $5::timestamptz[], $6::text[])
+            AS t(id, subscription_id, meter_id, quantity, occurred_at, idempotency_key)
+     ON CONFLICT (meter_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+     RETURNING id, subscription_id, meter_id, quantity),
+   totals AS (
+     INSERT INTO usage_open_totals AS o (subscription_id, meter_id, shard, sum, count, max)
+     SELECT subscription_id, meter_id, $8::smallint, sum(quantity), count(*), max(quantity)
+       FROM written GROUP BY subscription_id, meter_id ORDER BY subscription_id, meter_id
+     ON CONFLICT (subscription_id, meter_id, shard) DO UPDATE
+       SET sum = o.sum + EXCLUDED.sum, count = o.count + EXCLUDED.count, max = greatest(o.max, EXCLUDED.max))
+   SELECT id FROM written`,
 );
 
 const BY_KEYS = statement(
@@ -72,6 +102,20 @@ const BY_KEYS = statement(
           e.occurred_at AS "occurredAt", e.idempotency_key AS "idempotencyKey"
      FROM unnest($1::uuid[], $2::text[]) AS k(meter_id, key)
      JOIN usage_events e ON e.meter_id = k.meter_id AND e.idempotency_key = k.key`,
+);
+
+/** A rated period's usage left the unbilled totals: they are recomputed from the events still open. */
+const CLEAR_OPEN = statement(
+  'usage_clear_open',
+  'DELETE FROM usage_open_totals WHERE subscription_id = ANY($1::uuid[])',
+);
+const REFILL_OPEN = statement(
+  'usage_refill_open',
+  `INSERT INTO usage_open_totals (subscription_id, meter_id, shard, sum, count, max)
+   SELECT e.subscription_id, e.meter_id, 0, sum(e.quantity), count(*), max(e.quantity)
+     FROM unnest($1::uuid[], $2::timestamptz[]) AS p(subscription_id, through)
+     JOIN usage_events e ON e.subscription_id = p.subscription_id AND e.occurred_at >= p.through
+    GROUP BY e.subscription_id, e.meter_id`,
 );
 
 const MARK_BILLED = statement(
@@ -119,6 +163,8 @@ export interface UsageLookup {
   subscriptions: Map<string, UsageSubscription>;
   /** meter code → meter id */
   meters: Map<string, string>;
+  /** What a new event may add before a total, an amount or an invoice passes the safe bound. */
+  bound: UsageBound;
   /** `${meterId}\n${key}` → the event recorded under that key */
   existing: Map<string, StoredUsage>;
 }
@@ -161,9 +207,16 @@ export class UsageRepository {
     keys: Array<{ meterCode: string; key: string }>,
   ): Promise<UsageLookup> {
     const [row] = await runStatement<{
-      subscriptions: Array<{ id: string; status: string; startsAt: string; billedThrough: string | null }>;
-      meters: Array<{ id: string; code: string }>;
+      subscriptions: Array<{
+        id: string;
+        status: string;
+        startsAt: string;
+        billedThrough: string | null;
+        base: number | null;
+      }>;
+      meters: Array<{ id: string; code: string } & MeterRating>;
       existing: Array<Omit<StoredUsage, 'occurredAt'> & { occurredAt: string }>;
+      totals: Array<{ subscriptionId: string; meterId: string; sum: string; count: number; max: number } & MeterRating>;
     }>(manager, LOOKUP, [
       scope.merchantCode,
       scope.environment,
@@ -185,6 +238,11 @@ export class UsageRepository {
         ]),
       ),
       meters: new Map(row.meters.map((m) => [m.code, m.id])),
+      bound: new UsageBound(
+        new Map(row.subscriptions.map((s) => [s.id, Number(s.base ?? 0)])),
+        row.totals.map((t) => ({ ...t, sum: BigInt(t.sum), count: Number(t.count), max: Number(t.max) })),
+        new Map([...row.meters, ...row.totals.map((t) => ({ ...t, id: t.meterId }))].map((m) => [m.id, ratingOf(m)])),
+      ),
       existing: new Map(
         row.existing.map((e) => [usageKey(e.meterId, e.idempotencyKey), { ...e, occurredAt: new Date(e.occurredAt) }]),
       ),
@@ -204,6 +262,7 @@ export class UsageRepository {
       events.map((e) => e.occurredAt.toISOString()),
       events.map((e) => e.idempotencyKey),
       createdAt,
+      randomInt(TOTALS_SHARDS),
     ]).then((rows) => new Set(rows.map((r) => r.id)));
     // Awaited only after the commit: a failure must not count as unhandled meanwhile.
     written.catch(() => undefined);
@@ -224,12 +283,17 @@ export class UsageRepository {
 
   /**
    * For the renewals, after they rated [from, `through`): usage dated before `through` is closed from now on
-   * (USAGE_PERIOD_CLOSED). In the rating transaction, after `lockForRating`; sent with its commit. It never
-   * moves back.
+   * (USAGE_PERIOD_CLOSED), and the unbilled totals of these subscriptions are recomputed from the usage dated
+   * from `through` on. In the rating transaction, after `lockForRating`; sent with its commit. It never moves
+   * back.
    */
   async markBilledThrough(manager: EntityManager, marks: ReadonlyArray<{ id: string; through: Date }>): Promise<void> {
     if (!marks.length) return;
-    await deferStatement(manager, MARK_BILLED, [marks.map((m) => m.id), marks.map((m) => m.through)]);
+    const ids = marks.map((m) => m.id);
+    const through = marks.map((m) => m.through);
+    await deferStatement(manager, MARK_BILLED, [ids, through]);
+    await deferStatement(manager, CLEAR_OPEN, [ids]);
+    await deferStatement(manager, REFILL_OPEN, [ids, through]);
   }
 
   /**
@@ -257,6 +321,10 @@ export class UsageRepository {
     }
     return totals;
   }
+}
+
+function ratingOf(m: MeterRating): MeterRating {
+  return { aggregation: m.aggregation, includedUnits: Number(m.includedUnits), pricing: m.pricing };
 }
 
 function safeSum(text: string): number {

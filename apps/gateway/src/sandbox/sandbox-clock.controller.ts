@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { AdvanceClockRequest, CallerContext, MerchantQuery, SandboxClockResponse } from '@app/contracts';
 import { Caller } from '../auth/caller.decorator';
 import { SandboxRoute } from './sandbox-route';
@@ -43,8 +44,16 @@ export class SandboxClockController {
       'not move; what ran stays done)',
     SERVICE_UNAVAILABLE: 'a service could not be reached: the clock did not move',
     UPSTREAM_TIMEOUT: 'a service did not answer in time: the clock did not move; retry',
+    INVALID_STATE:
+      'another advance of this clock (e.g. one whose client gave up) is still running its due work past this ' +
+      'call’s wait; the clock did not move, retry',
   })
-  advance(@Body() body: AdvanceClockRequest, @Caller() caller: CallerContext): Promise<SandboxClockResponse> {
-    return this.clocks.advance(caller, body);
+  advance(
+    @Body() body: AdvanceClockRequest,
+    @Caller() caller: CallerContext,
+    @Req() request: FastifyRequest,
+  ): Promise<SandboxClockResponse> {
+    // The client closed its connection: the services still to be asked are not (see SandboxClockService).
+    return this.clocks.advance(caller, body, () => request.raw.socket?.destroyed === true);
   }
 }

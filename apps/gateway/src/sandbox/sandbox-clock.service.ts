@@ -19,6 +19,11 @@ import { SandboxClockRepository } from './sandbox-clock.repository';
 /** An advance may have a lot of due work to run; it is a rare, explicit sandbox call, so it may take longer. */
 export const ADVANCE_TIMEOUT_MS = 60_000;
 /**
+ * How long before the gateway stops waiting a service stops starting new due work: its last round and its
+ * answer then still arrive in time, so a cut-short advance answers 422 and its retry goes on.
+ */
+const ANSWER_MARGIN_MS = 10_000;
+/**
  * Injection token of what one advance may do: move the clock at most `maxAdvance` (an ISO 8601 duration) and
  * have each service run at most `maxWork` pieces of due work.
  */
@@ -54,16 +59,22 @@ export class SandboxClockService {
    * that one's time (the due work it already ran stays done: each piece is stamped with its own due time and
    * running it twice does nothing). No transaction is open while the services work. If a service
    * fails or times out, or stops at its bound of work, nothing is saved and the clock has not moved; retrying
-   * the advance goes on with it.
+   * the advance goes on with it. Once `abandoned()` says the client left, no further service is asked to work
+   * (the one at work stops at its deadline) and the clock stays.
    */
-  async advance(caller: CallerContext, body: AdvanceClockRequest): Promise<SandboxClockResponse> {
+  async advance(
+    caller: CallerContext,
+    body: AdvanceClockRequest,
+    abandoned: () => boolean = () => false,
+  ): Promise<SandboxClockResponse> {
     const { merchantCode } = caller;
     for (;;) {
       const current = await this.clocks.offsetOf(merchantCode);
       const real = this.clock.now();
       const target = advanceTarget(body, new Date(real.getTime() + current), this.limits.maxAdvance);
       const offsetMs = target.getTime() - real.getTime();
-      await this.runDueWork({ ...caller, clockOffsetMs: offsetMs }, { to: target.toISOString(), offsetMs });
+      await this.runDueWork({ ...caller, clockOffsetMs: offsetMs }, { to: target.toISOString(), offsetMs }, abandoned);
+      if (abandoned()) throw gone();
       if (await this.clocks.compareAndSet(merchantCode, current, offsetMs, target, real)) {
         await this.offsets.advanced(merchantCode, offsetMs);
         return { now: target.toISOString() };
@@ -73,15 +84,26 @@ export class SandboxClockService {
   }
 
   /** Each service in turn, told its bound: `maxWork`, and to stop when the gateway no longer waits for it. */
-  private async runDueWork(ctx: CallerContext, move: Pick<ClockAdvancedCommand, 'to' | 'offsetMs'>): Promise<void> {
+  private async runDueWork(
+    ctx: CallerContext,
+    move: Pick<ClockAdvancedCommand, 'to' | 'offsetMs'>,
+    abandoned: () => boolean,
+  ): Promise<void> {
     const maxWork = this.limits.maxWork;
     for (const subject of ClockAdvancedSubjects) {
-      const command: ClockAdvancedCommand = { ...move, maxWork, waitMs: ADVANCE_TIMEOUT_MS };
+      if (abandoned()) throw gone();
+      const command: ClockAdvancedCommand = { ...move, maxWork, waitMs: ADVANCE_TIMEOUT_MS - ANSWER_MARGIN_MS };
       const result = await this.rpc.send<ClockAdvancedResult>(subject, ctx, command, ADVANCE_TIMEOUT_MS);
       this.logger.info(
         { merchantCode: ctx.merchantCode, subject, to: command.to, ran: result.ran, unfinished: result.unfinished },
         'due work ran for a clock advance',
       );
+      if (result.busy) {
+        throw DomainError.invalidState(
+          'Another advance of this sandbox clock is still running its due work; the clock did not move. Retry ' +
+            'once that one has answered',
+        );
+      }
       if (result.unfinished) {
         throw new DomainError(
           'CLOCK_ADVANCE_TOO_FAR',
@@ -92,3 +114,7 @@ export class SandboxClockService {
     }
   }
 }
+
+/** The client closed the connection: nobody waits for this advance's answer any more. */
+const gone = (): DomainError =>
+  new DomainError('UPSTREAM_TIMEOUT', 'The client left before the advance finished; the clock did not move');

@@ -4,7 +4,7 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
 import { Clock } from '@app/clock';
-import { SandboxClockCopy, runDueInTimeOrder, WorkBound } from '@app/database';
+import { SandboxClockCopy, runDueInTimeOrder, whileAdvancing, WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { sandboxAdvanceScope } from '@app/platform';
 import { LinkExpiry } from '../expiry/link-expiry.service';
@@ -27,7 +27,11 @@ export class ClockAdvanceUseCase {
     const scope = sandboxAdvanceScope(ctx);
     const to = new Date(body.to);
     const bound = WorkBound.of(body, () => this.clock.now());
-    const { ran, unfinished } = await runDueInTimeOrder(this.db, [this.expiry.dueWork(scope)], to, bound);
+    const run = await whileAdvancing(this.db, ctx.merchantCode, bound, () =>
+      runDueInTimeOrder(this.db, [this.expiry.dueWork(scope)], to, bound),
+    );
+    if (run.busy) return { ran: 0, unfinished: true, busy: true };
+    const { ran, unfinished } = run.result;
     // Stopped by its bound, the advance fails and the clock stays; what ran stays done.
     if (!unfinished) await this.clocks.record(ctx.merchantCode, body.offsetMs, to);
     this.logger.info({ merchantCode: ctx.merchantCode, to: body.to, ran, unfinished }, 'sandbox clock advanced');

@@ -1368,6 +1368,15 @@ export interface components {
             planId: number;
             effectiveAt: string;
         };
+        RenewalParkedView: {
+            /** @description When the renewal was parked */
+            at: string;
+            /**
+             * @description Why, readable
+             * @example Usage sum 9007199254740992 exceeds Number.MAX_SAFE_INTEGER
+             */
+            reason: string;
+        };
         InvoiceLineView: {
             description: string;
             /**
@@ -1444,6 +1453,8 @@ export interface components {
             propagateLifecycle: boolean;
             pendingPlanId?: number | null;
             scheduledPlanChange?: components["schemas"]["ScheduledPlanChangeView"] | null;
+            /** @description Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted */
+            renewalParked?: components["schemas"]["RenewalParkedView"] | null;
             metadata: {
                 [key: string]: string;
             };
@@ -1485,6 +1496,8 @@ export interface components {
             propagateLifecycle: boolean;
             pendingPlanId?: number | null;
             scheduledPlanChange?: components["schemas"]["ScheduledPlanChangeView"] | null;
+            /** @description Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted */
+            renewalParked?: components["schemas"]["RenewalParkedView"] | null;
             metadata: {
                 [key: string]: string;
             };
@@ -1512,6 +1525,10 @@ export interface components {
             merchantCode: string;
             card: components["schemas"]["SubscriptionCardDto"];
         };
+        RetryParkedRenewalRequest: {
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+        };
         CreateWebhookEndpointRequest: {
             /** @description Needed when the key belongs to several merchants */
             merchantCode?: string;
@@ -1527,7 +1544,7 @@ export interface components {
              *       "payment.refunded"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
             /**
              * @description Free text for the merchant’s own use
              * @example Order sync
@@ -1544,7 +1561,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1572,7 +1589,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1598,7 +1615,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
             /**
              * @description "" clears it
              * @example Order sync
@@ -1626,7 +1643,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -2142,6 +2159,7 @@ export type SchemaMeterView = components['schemas']['MeterView'];
 export type SchemaSubscriptionCardDto = components['schemas']['SubscriptionCardDto'];
 export type SchemaCreateSubscriptionRequest = components['schemas']['CreateSubscriptionRequest'];
 export type SchemaScheduledPlanChangeView = components['schemas']['ScheduledPlanChangeView'];
+export type SchemaRenewalParkedView = components['schemas']['RenewalParkedView'];
 export type SchemaInvoiceLineView = components['schemas']['InvoiceLineView'];
 export type SchemaInvoiceAttemptView = components['schemas']['InvoiceAttemptView'];
 export type SchemaInvoiceView = components['schemas']['InvoiceView'];
@@ -2152,6 +2170,7 @@ export type SchemaRequiredMerchantBody = components['schemas']['RequiredMerchant
 export type SchemaOptionalMerchantBody = components['schemas']['OptionalMerchantBody'];
 export type SchemaChangePlanRequest = components['schemas']['ChangePlanRequest'];
 export type SchemaPaymentMethodRequest = components['schemas']['PaymentMethodRequest'];
+export type SchemaRetryParkedRenewalRequest = components['schemas']['RetryParkedRenewalRequest'];
 export type SchemaCreateWebhookEndpointRequest = components['schemas']['CreateWebhookEndpointRequest'];
 export type SchemaCreatedWebhookEndpointResponse = components['schemas']['CreatedWebhookEndpointResponse'];
 export type SchemaWebhookEndpointResponse = components['schemas']['WebhookEndpointResponse'];
@@ -8222,7 +8241,7 @@ export interface operations {
                 /** @description An id from the previous page: answers the items after it */
                 startingAfter?: string;
                 /** @description Only events of this type */
-                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided";
+                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided";
                 /** @description Only events created at or after this */
                 createdFrom?: string;
                 /** @description Only events created before this */

@@ -15,6 +15,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { ENVIRONMENTS, Environment } from '../context';
 import { CardRequestDto } from '../payments/purchase.dto';
 import { IsMetadata } from '../payments/validators';
 import { PageQuery } from '../query.dto';
@@ -96,6 +97,11 @@ export class OptionalMerchantBody {
   @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
 }
 
+/** POST /v1/admin/merchants/{merchantCode}/subscriptions/{id}/retry-parked-renewal. */
+export class RetryParkedRenewalRequest {
+  @ApiProperty({ enum: ENVIRONMENTS }) @IsIn(ENVIRONMENTS) environment: Environment;
+}
+
 export class SubscriptionIdCommand {
   @IsString() @Length(1, 64) id: string;
 }
@@ -155,6 +161,13 @@ export class ScheduledPlanChangeView {
   @ApiProperty() effectiveAt: string;
 }
 
+/** A renewal that failed for a reason a retry cannot change: the scheduler leaves the subscription alone. */
+export class RenewalParkedView {
+  @ApiProperty({ description: 'When the renewal was parked' }) at: string;
+  @ApiProperty({ description: 'Why, readable', example: 'Usage sum 9007199254740992 exceeds Number.MAX_SAFE_INTEGER' })
+  reason: string;
+}
+
 export class SubscriptionView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ type: 'integer', nullable: true, description: 'The merchant’s numeric id' }) merchantId: number | null;
@@ -182,6 +195,12 @@ export class SubscriptionView {
   @ApiPropertyOptional({ type: Number, nullable: true }) pendingPlanId: number | null;
   @ApiPropertyOptional({ type: ScheduledPlanChangeView, nullable: true })
   scheduledPlanChange: ScheduledPlanChangeView | null;
+  @ApiPropertyOptional({
+    type: RenewalParkedView,
+    nullable: true,
+    description: 'Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted',
+  })
+  renewalParked: RenewalParkedView | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata: Record<string, string>;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
