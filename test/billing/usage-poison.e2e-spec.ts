@@ -3,12 +3,12 @@ import { Metrics } from '@app/observability';
 import { TestStack } from '../support/stack';
 import { billingMerchant, billingQuery, expectError } from './billing-fixtures';
 import { minute, TimeClient } from './renewal-fixtures';
+import { sleep } from '../support/wait';
 
 jest.setTimeout(180_000);
 
 /** 2^52: two of them on a `sum` meter make 2^53, one past Number.MAX_SAFE_INTEGER. */
 const HALF = 4_503_599_627_370_496;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Poison values: usage that would push a period total, a meter's rated amount or an invoice past the safe

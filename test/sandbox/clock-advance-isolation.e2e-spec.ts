@@ -4,11 +4,11 @@ import { ClockAdvancedResult } from '@app/contracts';
 import { BillingClockAdvanceUseCase } from '../../apps/billing/src/sandbox-clock/clock-advance.use-case';
 import { BillingClient, billingMerchant, billingQuery } from '../billing/billing-fixtures';
 import { HttpResult, TestStack } from '../support/stack';
+import { sleep } from '../support/wait';
 
 jest.setTimeout(600_000);
 
 const YEAR_MS = 365 * 24 * 3600_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A sandbox clock advance works inside its own call: it stops when the gateway stops waiting, a retry never

@@ -78,6 +78,7 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [BillingSubjects.changePlan]: [gateway],
   [BillingSubjects.updatePaymentMethod]: [gateway],
   [BillingSubjects.listInvoices]: [gateway],
+  [BillingSubjects.retryParkedRenewal]: [gateway],
   [BillingSubjects.getInvoice]: [gateway],
   [BillingSubjects.recordUsage]: [gateway],
   [BillingSubjects.recordUsageBatch]: [gateway],

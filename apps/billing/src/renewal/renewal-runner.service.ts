@@ -1,15 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
-import { Clock, uuidv7 } from '@app/clock';
-import { CallerContext, PaymentResponse } from '@app/contracts';
+import { Clock } from '@app/clock';
+import { PaymentResponse } from '@app/contracts';
 import { batchOrEach } from '@app/database';
-import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
 import { BILLING_CONFIG, BillingConfig } from '../config';
-import { Charge, PaymentsClient } from '../payments/payments.client';
 import type { Scope } from '../scope';
-import { attemptKey, ChargeAttempt } from './charge-attempt';
-import { InjectedCrash, RenewalFaults } from './renewal-faults';
+import { ChargeAttempt } from './charge-attempt';
+import { InjectedCrash } from './renewal-faults';
+import { RenewalCharges } from './renewal-charges';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { AttemptMode } from '../dunning/dunning-policy';
 import { ChargedAttempt, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
@@ -33,12 +32,11 @@ export class RenewalRunner {
     private readonly renewals: RenewalRepository,
     private readonly opening: RenewalOpeningService,
     private readonly outcome: RenewalOutcomeService,
-    private readonly payments: PaymentsClient,
+    private readonly charges: RenewalCharges,
     private readonly parking: RenewalParking,
     private readonly clock: Clock,
     @Inject(BILLING_CONFIG) private readonly config: BillingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    private readonly faults: RenewalFaults,
   ) {}
 
   /**
@@ -79,7 +77,7 @@ export class RenewalRunner {
     const perCall = Math.min(CHARGES_PER_CALL, this.config.RENEWAL_CONCURRENCY);
     const calls = Math.ceil(this.config.RENEWAL_CONCURRENCY / perCall);
     await inPool(chargeCalls(attempts, perCall), calls, async (call) => {
-      const outcomes = await this.chargeMany(call);
+      const outcomes = await this.charges.chargeMany(call);
       for (const [i, o] of outcomes.entries()) {
         if (o.status === 'fulfilled') charged.push({ attempt: call[i], payment: o.value, mode: 'scheduled' });
         else await failed(call[i].subscriptionId, o.reason);
@@ -91,7 +89,7 @@ export class RenewalRunner {
       (c) => c.attempt.subscriptionId,
       failed,
     );
-    await Promise.all(recorded.map((r, i) => this.reverseIfStale(charged[i], r)));
+    await Promise.all(recorded.map((r, i) => this.charges.reverseIfStale(charged[i], r)));
     if (strict && failures.length) throw failures[0];
     return rows.length;
   }
@@ -109,63 +107,10 @@ export class RenewalRunner {
 
   /** Charges an opened attempt and records it (the lease is held by the caller and released by the record). */
   async attempt(a: ChargeAttempt, mode: AttemptMode): Promise<{ recorded: Recorded; payment: PaymentResponse | null }> {
-    const payment = await this.chargeOnce(a);
+    const payment = await this.charges.chargeOnce(a);
     const recorded = await this.outcome.record(a, payment, mode);
-    await this.reverseIfStale({ attempt: a, payment, mode }, recorded);
+    await this.charges.reverseIfStale({ attempt: a, payment, mode }, recorded);
     return { recorded, payment };
-  }
-
-  /** The payments call of an attempt (none for a zero amount), with the crash tests' fault points after it. */
-  private async chargeOnce(a: ChargeAttempt): Promise<PaymentResponse | null> {
-    return this.afterCharge(a.amount > 0 ? await this.charge(a) : null);
-  }
-
-  /**
-   * The charges of one merchant's attempts in one payments call (`mitMany`), each settled on its own: its
-   * payment (null for a zero amount, which is not charged), or its error. A failed call fails them all.
-   */
-  private async chargeMany(attempts: ChargeAttempt[]): Promise<Array<PromiseSettledResult<PaymentResponse | null>>> {
-    const paid = attempts.filter((a) => a.amount > 0);
-    const answers = new Map<ChargeAttempt, PaymentResponse | Error>();
-    if (paid.length) {
-      try {
-        const results = await this.payments.mitMany(
-          this.contextOf(paid[0]),
-          paid.map((a) => ({
-            token: a.token,
-            charge: this.chargeOf(a),
-            networkTransactionId: a.networkTransactionId,
-            clockOffsetMs: this.contextOf(a).clockOffsetMs,
-          })),
-        );
-        paid.forEach((a, i) => answers.set(a, results[i]));
-      } catch (e) {
-        // No payments replica serves purchase.many (an older one during a rolling upgrade): one call each.
-        const alone = e instanceof DomainError && e.code === 'SERVICE_UNAVAILABLE';
-        await Promise.all(
-          paid.map(async (a) => answers.set(a, alone ? await this.charge(a).catch((x: Error) => x) : (e as Error))),
-        );
-      }
-    }
-    return Promise.allSettled(
-      attempts.map(async (a) => {
-        const answer = answers.get(a) ?? null;
-        if (answer instanceof Error) throw answer;
-        return this.afterCharge(answer);
-      }),
-    );
-  }
-
-  /** Between a charge and its record: where the crash tests (RenewalFaults) stop the process. */
-  private afterCharge(payment: PaymentResponse | null): PaymentResponse | null {
-    if (payment) this.faults.afterCharge();
-    return payment;
-  }
-
-  /** The invoice was voided (cancel) or paid otherwise while this charge ran: give the money back. */
-  private async reverseIfStale(c: ChargedAttempt, recorded: Recorded | undefined): Promise<void> {
-    if (!recorded || recorded.kind !== 'stale' || !recorded.reverse || !c.payment) return;
-    await this.payments.reverse(this.contextOf(c.attempt), c.payment.id, `${attemptKey(c.attempt)}_reverse`);
   }
 
   /** Each item's result (undefined where it failed: reported through `failed`); see `batchOrEach`. */
@@ -183,37 +128,6 @@ export class RenewalRunner {
         o.status === 'fulfilled' ? o.value : void (await failed(idOf(items[i]), o.reason)),
       ),
     );
-  }
-
-  private charge(a: ChargeAttempt): Promise<PaymentResponse> {
-    return this.payments.mit(this.contextOf(a), a.token, this.chargeOf(a), a.networkTransactionId);
-  }
-
-  /** The payments charge of an attempt: its key and order code derive from the invoice and attempt number. */
-  private chargeOf(a: ChargeAttempt): Charge {
-    return {
-      key: attemptKey(a),
-      orderCode: `inv_${a.invoiceId}_${a.attempt}`,
-      currency: a.currency,
-      exponent: a.exponent,
-      value: a.amount,
-      shopperId: a.subscriptionId,
-      email: a.email,
-      name: a.name ?? undefined,
-      metadata: a.metadata,
-    };
-  }
-
-  /** Payments' "now" for the call is the step's instant: a sandbox offset that puts the merchant's clock there. */
-  private contextOf(a: ChargeAttempt): CallerContext {
-    const offset = a.at.getTime() - this.clock.now().getTime();
-    return {
-      requestId: uuidv7(),
-      environment: a.environment,
-      merchantCode: a.merchantCode,
-      ...(a.merchantId !== null ? { merchantId: a.merchantId } : {}),
-      ...(a.environment === 'sandbox' && offset > 0 ? { clockOffsetMs: offset } : {}),
-    };
   }
 }
 

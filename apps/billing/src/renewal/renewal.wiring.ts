@@ -7,6 +7,7 @@ import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
 import { BillingClockAdvanceHandler } from '../sandbox-clock/clock-advance.handler';
 import { BillingClockAdvanceUseCase } from '../sandbox-clock/clock-advance.use-case';
 import { RenewalLoop } from '../scheduler/renewal.loop';
+import { RenewalCharges } from './renewal-charges';
 import { RenewalFaults } from './renewal-faults';
 import { RenewalOpeningService } from './renewal-opening.service';
 import { RenewalOutcomeService } from './renewal-outcome.service';
@@ -22,6 +23,7 @@ export const renewalProviders = [
   RenewalOutcomeService,
   RenewalParking,
   RenewalRunner,
+  RenewalCharges,
   RenewalFaults,
   RenewalLoop,
   ForcedAttempt,
