@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
+import { refusesAutovacuumOff } from '@app/config';
 import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
 import { OutboxModule, OutboxRow } from '@app/outbox';
@@ -70,6 +71,7 @@ export class PaymentsModule {
           entities: [OutboxRow, PaymentEntity, PaymentOperationEntity, ConnectionEntity, ...extrasEntities],
           migrations,
           pipeline: true,
+          autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS }),
       ],
