@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
-import { Clock } from '@app/clock';
+import { Clock, SandboxClockCopy } from '@app/clock';
 import { refusesAutovacuumOff } from '@app/config';
-import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
+import { MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { QueryResultRow } from 'pg';
-import { deferQuery, deferStatement, pipelinedTransaction } from './pipelined-transaction';
-import { Statement, statement } from './prepared';
+import { deferQuery, deferStatement, pipelinedTransaction, Statement, statement } from '../pipelined';
 
 const ORDERED_SCANS = statement('ordered_scans', "SELECT set_config('enable_bitmapscan', 'off', true)");
 const ASYNC_COMMIT = statement('async_commit', "SELECT set_config('synchronous_commit', 'off', true)");

@@ -1,8 +1,6 @@
 import { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { gatherRow } from './gathered-rows';
-import { deferStatement } from './pipelined-transaction';
-import { Statement, statement } from './prepared';
+import { deferStatement, gatherRow, Statement, statement } from '../pipelined';
 
 /**
  * Multi-row counterparts of `entityInsert` for batch work (the renewal scheduler writes a claimed batch at
