@@ -14,7 +14,7 @@ const { measure, stopCurrent } = require('./lib/load');
 const { parseOptions, USAGE } = require('./lib/options');
 const { Children, cpuMeter, heapMb, machineLoad, rssMb, waitForQuiet } = require('./lib/procs');
 const report = require('./lib/report');
-const { createDatabases, standInForAutovacuum, startStack } = require('./lib/stack');
+const { createDatabases, startStack } = require('./lib/stack');
 const { scenarios } = require('./scenarios');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -227,7 +227,6 @@ async function main() {
   for (const [i, scenario] of selected.entries()) {
     if (stopping) return 130;
     if (i > 0 && scenario.stack && stack) {
-      if (await standInForAutovacuum(stack.databases)) say('autovacuum is off on this server: ran VACUUM ANALYZE');
       const { quiet, ms } = await waitForQuiet(stack.processes);
       say(
         quiet

@@ -7,6 +7,7 @@ const path = require('node:path');
 const { connect, nkeyAuthenticator } = require('nats');
 const { Client } = require('pg');
 const { withAppNodeOptions } = require('../../scripts/app-node-options');
+const { turnOnAutovacuum } = require('./autovacuum');
 const { freePort, sleep, waitForHttp } = require('./procs');
 const { prepareSecureNats } = require('./secure-nats');
 
@@ -148,6 +149,7 @@ async function adminPost(baseUrl, token, route, body) {
  * undo, so a failure or Ctrl-C halfway still drops what was created.
  */
 async function startStack({ options, children, onCleanup, say }) {
+  say(`autovacuum: ${await turnOnAutovacuum(options.pgBase)}`);
   const prefix = `bench_${crypto.randomBytes(4).toString('hex')}`;
   const dbs = await createDatabases(
     options.pgBase,
@@ -260,31 +262,6 @@ async function startStack({ options, children, onCleanup, say }) {
   };
 }
 
-/**
- * What autovacuum would have done by now, when the server runs without it (this machine's PostgreSQL has
- * `autovacuum = off`): VACUUM ANALYZE each database, so the next scenario meets fresh planner statistics and no
- * pile of dead outbox rows, as it would on a standard server. Answers whether it had to.
- */
-async function standInForAutovacuum(databases) {
-  const urls = Object.values(databases || {});
-  if (!urls.length) return false;
-  const probe = new Client({ connectionString: urls[0] });
-  await probe.connect();
-  const { rows } = await probe.query("SELECT setting FROM pg_settings WHERE name = 'autovacuum'");
-  await probe.end();
-  if (rows[0] && rows[0].setting === 'on') return false;
-  for (const url of urls) {
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query('VACUUM ANALYZE');
-    } finally {
-      await client.end();
-    }
-  }
-  return true;
-}
-
 /** `--tracing`: the discarding OTLP sink as a child, and the apps' settings that trace everything to it. */
 async function startTracingSink(children, say) {
   const entry = children.fork('otlp-sink', path.join(__dirname, 'otlp-sink.js'), { PATH: process.env.PATH });
@@ -294,7 +271,6 @@ async function startTracingSink(children, say) {
 }
 
 module.exports = {
-  standInForAutovacuum,
   createDatabases,
   startStack,
 };

@@ -1,37 +1,35 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  beforeCommit,
+  dataSourceOptions,
   ensureDatabase,
   gatherRow,
   GroupedTransactions,
   pipelinedTransaction,
-  queryByKey,
   runStatement,
   statement,
 } from '@app/database';
 import { runState } from '../support/run-state';
 
-/** Each row records how many rows the statement that wrote it carried, and whether it was planned by key. */
+/** Each row records how many rows the statement that wrote it carried. */
 const GATHERED = statement(
   'gather_test_insert',
-  `INSERT INTO items (id, label, batch, seqscan)
-   SELECT id, label, json_array_length($1::json), current_setting('enable_seqscan')
-   FROM json_to_recordset($1::json) AS v(id int, label text)`,
+  `INSERT INTO items (id, label, batch)
+   SELECT id, label, json_array_length($1::json) FROM json_to_recordset($1::json) AS v(id int, label text)`,
 );
-/** The same, declared as finding its rows by key. */
-const KEYED = statement('gather_test_keyed', GATHERED.text, { byKey: true });
-const SEQSCAN = statement('gather_test_seqscan', "SELECT current_setting('enable_seqscan') AS s");
 const COUNT = statement('gather_test_count', 'SELECT count(*)::int AS n FROM items');
-const PLAN_CACHE_MODE = statement('gather_test_plan_cache_mode', "SELECT current_setting('plan_cache_mode') AS s");
 
 class Mapped extends Error {}
 
-/** A pipelined DataSource on a database of its own for this run, with at most `max` connections. */
-async function freshDataSource(suffix: string, max: number): Promise<DataSource> {
+/**
+ * A DataSource with a service's connection settings (dataSourceOptions, pipelined) on a database of its own for
+ * this run, with at most `poolSize` connections.
+ */
+async function freshDataSource(suffix: string, poolSize: number): Promise<DataSource> {
   const url = `${runState().pgBase}/t_${runState().runId}_${randomBytes(4).toString('hex')}_${suffix}`;
   await ensureDatabase(url);
-  return new DataSource({ type: 'postgres', url, extra: { max, pipeline: true } }).initialize();
+  const options = dataSourceOptions({ app: 'test', url, entities: [], migrations: [], poolSize, pipeline: true });
+  return new DataSource(options).initialize();
 }
 
 /** gatherRow on real PostgreSQL: one statement per transaction for any number of rows. */
@@ -40,7 +38,7 @@ describe('gatherRow', () => {
 
   beforeAll(async () => {
     ds = await freshDataSource('gather', 4);
-    await ds.query('CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL, batch int NOT NULL, seqscan text)');
+    await ds.query('CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL, batch int NOT NULL)');
   });
   afterAll(() => ds?.destroy());
   beforeEach(() => ds.query('TRUNCATE items'));
@@ -60,26 +58,6 @@ describe('gatherRow', () => {
       { id: 2, batch: 3 },
       { id: 3, batch: 3 },
     ]);
-  });
-
-  it('plans the batches of a by-key statement by key (no sequential scans, no hash joins), then restores the settings', async () => {
-    let after: string | undefined;
-    await pipelinedTransaction(ds, async (m) => {
-      await gatherRow(m, GATHERED, { id: 1, label: 'plain' });
-      await gatherRow(m, KEYED, { id: 2, label: 'by key' });
-      await gatherRow(m, GATHERED, { id: 3, label: 'plain' });
-      // Registered after the gathering: runs once the batches have gone, in the same transaction.
-      beforeCommit(m, async () => {
-        after = (await runStatement<{ s: string }>(m, SEQSCAN, []))[0].s;
-      });
-    });
-    // First-use order: the plain batch (ids 1 and 3) goes first, as planned by default; then the keyed one.
-    expect(await ds.query('SELECT id, batch, seqscan FROM items ORDER BY id')).toEqual([
-      { id: 1, batch: 2, seqscan: 'on' },
-      { id: 2, batch: 1, seqscan: 'off' },
-      { id: 3, batch: 2, seqscan: 'on' },
-    ]);
-    expect(after).toBe('on');
   });
 
   it('gathers the rows of every work of a group into one statement', async () => {
@@ -115,8 +93,6 @@ describe('gatherRow', () => {
 
   it('outside a pipelined transaction the row is written at once, alone', async () => {
     await gatherRow(ds.manager, GATHERED, { id: 5, label: 'e' });
-    // A statement on a pooled connection, in no transaction: planned as any other.
-    expect((await ds.query('SELECT seqscan FROM items'))[0].seqscan).toBe('on');
     expect(await rows()).toEqual([{ id: 5, batch: 1 }]);
     await expect(
       gatherRow(ds.manager, GATHERED, { id: 5, label: 'again' }, () => new Mapped('taken')),
@@ -125,30 +101,48 @@ describe('gatherRow', () => {
 });
 
 /**
- * A `replan` statement's plan follows its table's size: a plan made while the table held a few rows must not stay
- * cached for the connection's life. (Without it, a connection that answered idempotency keys early in a run
- * kept a full scan of the key index, and read every key for each batch it answered.)
+ * A service's connection (dataSourceOptions) plans each run of a prepared statement for the tables of the moment:
+ * a plan made while a table held a few rows is not kept as the table grows. The tables run without autovacuum, as
+ * any table does between two of its ANALYZE runs, so only the planning at each run can keep the plan current.
  */
-describe('a replanned by-key statement on a table that grows', () => {
+describe("a service connection's plans on tables that grow", () => {
   const ANSWER = statement(
     'gather_test_answer',
     `UPDATE keys k SET answer = v.a FROM json_to_recordset($1::json) AS v(m text, e text, k text, a int)
      WHERE k.merchant = v.m AND k.environment = v.e AND k.key = v.k AND k.answer IS NULL`,
-    { byKey: true, replan: true },
+  );
+  const TOTALS = statement(
+    'gather_test_totals',
+    `SELECT e.owner, sum(e.quantity)::int AS total
+       FROM unnest($1::int[], $2::int[], $3::int[]) AS p(owner, since, until)
+       JOIN events e ON e.owner = p.owner AND e.at >= p.since AND e.at < p.until
+      GROUP BY e.owner`,
   );
   let ds: DataSource;
 
   beforeAll(async () => {
-    // One connection: the prepared statement and its cached plan live on it, and the EXPLAIN below runs there.
+    // One connection: the prepared statements and the plans they may cache live on it, and the EXPLAINs run there.
     ds = await freshDataSource('plan', 1);
     // The shape of idempotency_keys: a key of three columns, on which PostgreSQL plans a tiny table as a scan.
     await ds.query(
-      'CREATE TABLE keys (merchant text, environment text, key text, answer int, PRIMARY KEY (merchant, environment, key))',
+      `CREATE TABLE keys (merchant text, environment text, key text, answer int,
+         PRIMARY KEY (merchant, environment, key)) WITH (autovacuum_enabled = false)`,
     );
+    // The shape of usage_events: read by subscription and period.
+    await ds.query(
+      `CREATE TABLE events (id serial PRIMARY KEY, owner int NOT NULL, at int NOT NULL, quantity int)
+         WITH (autovacuum_enabled = false)`,
+    );
+    await ds.query('CREATE INDEX events_period ON events (owner, at)');
   });
   afterAll(() => ds?.destroy());
 
-  it('plans each run for the table of the moment: an index lookup per row once the table is large', async () => {
+  const explain = async (execute: string): Promise<string> => {
+    const rows = (await ds.query(`EXPLAIN (COSTS OFF) ${execute}`)) as Array<{ 'QUERY PLAN': string }>;
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  };
+
+  it('a batch of answers joined on a key of three columns: an index lookup per row once the table is large', async () => {
     const answer = (keys: string[]) =>
       pipelinedTransaction(ds, async (m) => {
         for (const k of keys) await gatherRow(m, ANSWER, { m: 'm1', e: 'sandbox', k, a: 200 });
@@ -156,98 +150,34 @@ describe('a replanned by-key statement on a table that grows', () => {
     await ds.query("INSERT INTO keys SELECT 'm1', 'sandbox', 'early' || g FROM generate_series(1, 8) g");
     // Past PostgreSQL's five custom plans, after which it would cache a generic plan of the tiny table.
     for (let i = 1; i <= 8; i++) await answer([`early${i}`]);
-    await ds.query("INSERT INTO keys SELECT 'm1', 'sandbox', 'late' || g FROM generate_series(1, 20000) g");
+    await ds.query("INSERT INTO keys SELECT 'm1', 'sandbox', 'late' || g FROM generate_series(1, 100000) g");
 
-    const plan = await ds.transaction(async (m) => {
-      const settings = await m.query(
-        `SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
-                set_config('enable_seqscan', 'off', true)`,
-      );
-      expect(settings).toHaveLength(1);
-      const rows = (await m.query(
-        `EXPLAIN (COSTS OFF) EXECUTE gather_test_answer('[{"m":"m1","e":"sandbox","k":"late1","a":200}]')`,
-      )) as Array<{ 'QUERY PLAN': string }>;
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
+    const plan = await explain(`EXECUTE gather_test_answer('[{"m":"m1","e":"sandbox","k":"late1","a":200}]')`);
     expect(plan).toMatch(/Index Cond: \(\(merchant = v\.m\) AND \(environment = v\.e\) AND \(key = v\.k\)\)/);
-    expect(plan).not.toMatch(/Materialize/);
-
-    // Statements after it in the same transaction are planned from the cache again.
-    let after: string | undefined;
-    await pipelinedTransaction(ds, async (m) => {
-      for (const k of ['late1', 'late2']) await gatherRow(m, ANSWER, { m: 'm1', e: 'sandbox', k, a: 200 });
-      beforeCommit(m, async () => {
-        after = (await runStatement<{ s: string }>(m, PLAN_CACHE_MODE, []))[0].s;
-      });
-    });
-    expect(after).toBe('auto');
+    expect(plan).not.toMatch(/Materialize|Seq Scan on keys/);
+    await answer(['late1', 'late2']);
     expect(await ds.query('SELECT count(*)::int AS n FROM keys WHERE answer = 200')).toEqual([{ n: 10 }]);
   });
-});
 
-/**
- * A read declared byKey (usage's period totals): planned with the by-key settings, so that the plan cached
- * while the table held a few rows is an index lookup per key, not a scan of the whole table behind a hash join.
- */
-describe('queryByKey', () => {
-  const TOTALS = statement(
-    'gather_test_totals',
-    `SELECT e.owner, sum(e.quantity)::int AS total
-       FROM unnest($1::int[], $2::int[], $3::int[]) AS p(owner, since, until)
-       JOIN events e ON e.owner = p.owner AND e.at >= p.since AND e.at < p.until
-      GROUP BY e.owner`,
-    { byKey: true },
-  );
-  let ds: DataSource;
-
-  beforeAll(async () => {
-    // One connection: the prepared statement and its cached plan live on it, and the EXPLAIN below runs there.
-    ds = await freshDataSource('read', 1);
-    await ds.query('CREATE TABLE events (id serial PRIMARY KEY, owner int NOT NULL, at int NOT NULL, quantity int)');
-    await ds.query('CREATE INDEX events_period ON events (owner, at)');
-  });
-  afterAll(() => ds?.destroy());
-
-  it('plans a read by key, and the plan it caches on a tiny table still looks each key up', async () => {
+  it('period totals of many keys: the plan of a tiny table is not kept once the table is large', async () => {
     await ds.query('INSERT INTO events (owner, at, quantity) VALUES (1, 5, 2), (1, 6, 3), (2, 5, 7)');
     const totals = (owners: number[]) =>
-      pipelinedTransaction(ds, async (m) => {
-        const rows = await queryByKey<{ owner: number; total: number }>(m, TOTALS, [
-          owners,
-          owners.map(() => 0),
-          owners.map(() => 10),
-        ]);
-        // The defaults are back for what follows in the transaction.
-        const after = await runStatement<{ s: string }>(m, SEQSCAN, []);
-        return { rows: rows.sort((a, b) => a.owner - b.owner), seqscan: after[0].s };
-      });
-    // Past PostgreSQL's five custom plans, with batches of 500 keys as a renewal's: the generic plan is then
+      runStatement<{ owner: number; total: number }>(ds, TOTALS, [owners, owners.map(() => 0), owners.map(() => 10)]);
+    // Past PostgreSQL's five custom plans, with batches of 500 keys as a renewal's: a generic plan would then be
     // made, and cached, on this tiny table.
     const batch = Array.from({ length: 500 }, (_, i) => i + 1);
     for (let i = 0; i < 7; i++) {
-      expect(await totals(batch)).toEqual({
-        rows: [
-          { owner: 1, total: 5 },
-          { owner: 2, total: 7 },
-        ],
-        seqscan: 'on',
-      });
+      expect((await totals(batch)).sort((a, b) => a.owner - b.owner)).toEqual([
+        { owner: 1, total: 5 },
+        { owner: 2, total: 7 },
+      ]);
     }
     await ds.query(
       'INSERT INTO events (owner, at, quantity) SELECT g % 5000, g % 20, 1 FROM generate_series(1, 50000) g',
     );
 
-    const plan = await ds.transaction(async (m) => {
-      const rows = (await m.query(`EXPLAIN (COSTS OFF) EXECUTE gather_test_totals('{1}', '{0}', '{10}')`)) as Array<{
-        'QUERY PLAN': string;
-      }>;
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
+    const plan = await explain(`EXECUTE gather_test_totals('{1}', '{0}', '{10}')`);
     expect(plan).toMatch(/Index Cond: \(\(owner = p\.owner\) AND \(at >= p\.since\) AND \(at < p\.until\)\)/);
     expect(plan).not.toMatch(/Seq Scan on events/);
-  });
-
-  it('refuses a statement not declared byKey', async () => {
-    await expect(pipelinedTransaction(ds, (m) => queryByKey(m, SEQSCAN, []))).rejects.toThrow('not declared byKey');
   });
 });

@@ -8,18 +8,6 @@ const SETTINGS = statement(
   `SELECT current_setting('synchronous_commit') AS commit, current_setting('enable_bitmapscan') AS bitmap`,
 );
 
-const KEYED_SETTINGS = statement(
-  'queue_claim_test_keyed_settings',
-  `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('enable_hashjoin') AS hashjoin,
-          current_setting('plan_cache_mode') AS plans`,
-  { byKey: true },
-);
-const REPLANNED_SETTINGS = statement(
-  'queue_claim_test_replanned_settings',
-  KEYED_SETTINGS.text.replace('SELECT', 'SELECT 1 AS replanned,'),
-  { byKey: true, replan: true },
-);
-
 const PLAN = statement(
   'queue_claim_test_plan',
   `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
@@ -37,8 +25,9 @@ interface PlanNode {
 const nodeTypes = (n: PlanNode): string[] => [n['Node Type'], ...(n.Plans ?? []).flatMap(nodeTypes)];
 
 /**
- * A queue whose done rows stay (as outbox rows do, marked published) and whose database is never vacuumed
- * (autovacuum is off on this machine): the claim must not read every row version the queue ever held.
+ * A queue whose done rows stay (as outbox rows do, marked published) and that has not been vacuumed since (the
+ * time between two autovacuum runs; autovacuum is off for this one table, so it cannot come early): the claim
+ * must not read every row version the queue held meanwhile.
  */
 describe('runQueueClaim', () => {
   let ds: DataSource;
@@ -48,7 +37,7 @@ describe('runQueueClaim', () => {
     await ensureDatabase(url);
     ds = await new DataSource({ type: 'postgres', url, extra: { max: 2 } }).initialize();
     await ds.query(`CREATE TABLE jobs (id int PRIMARY KEY, created_at timestamptz NOT NULL, claimed_until timestamptz,
-                      done_at timestamptz)`);
+                      done_at timestamptz) WITH (autovacuum_enabled = false)`);
     await ds.query('CREATE INDEX jobs_pending ON jobs (created_at, id) WHERE done_at IS NULL');
     // 5,000 jobs queued, claimed and done in rounds of 100, each step its own transaction, as a relay does.
     for (let round = 0; round < 50; round++) {
@@ -92,12 +81,6 @@ describe('runQueueClaim', () => {
       bitmap: 'off',
     });
     expect(await settings((d) => runAsyncCommit(d, SETTINGS, []))).toEqual({ commit: 'off', bitmap: 'on' });
-    // A statement declared byKey is planned by key (no sequential scans, no hash joins) in that transaction, and
-    // one declared replan also afresh at each run.
-    expect(await runAsyncCommit(ds, KEYED_SETTINGS, [])).toEqual([{ seqscan: 'off', hashjoin: 'off', plans: 'auto' }]);
-    expect(await runAsyncCommit(ds, REPLANNED_SETTINGS, [])).toEqual([
-      { replanned: 1, seqscan: 'off', hashjoin: 'off', plans: 'force_custom_plan' },
-    ]);
     // The pooled connections afterwards: the settings were local to their transactions.
     const after = await Promise.all([1, 2].map(() => settings((d) => runStatement(d, SETTINGS, []))));
     expect(after).toEqual([

@@ -10,6 +10,10 @@ const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/lo
 
 // The bench's port picker (below the ephemeral range, so no outgoing connection takes it first).
 const { freePort } = require('../../bench/lib/procs') as { freePort(): Promise<number> };
+// The services expect autovacuum on, as the bench does (bench/lib/autovacuum.js).
+const { turnOnAutovacuum } = require('../../bench/lib/autovacuum') as {
+  turnOnAutovacuum(pgBase: string): Promise<string>;
+};
 
 /**
  * One run: a run id that prefixes every database the tests create (dropped in teardown), and a private
@@ -29,6 +33,8 @@ export default async function globalSetup(): Promise<void> {
     );
   });
   await pg.end();
+  const autovacuum = await turnOnAutovacuum(pgBase);
+  if (autovacuum.startsWith('still off')) process.stderr.write(`\nPostgreSQL autovacuum is ${autovacuum}\n`);
 
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const state: TestRunState = { runId, pgBase, natsUrl: process.env.TEST_NATS_URL ?? '' };

@@ -1,7 +1,7 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { natsSettingsOf } from '@app/config';
+import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { EXPIRING_KEYS, IdempotencySweepLoop } from '@app/idempotency';
 import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
@@ -50,6 +50,7 @@ export class BillingModule {
           migrations,
           // Usage ingestion's transaction is a few statements sent together (pipelinedTransaction).
           pipeline: true,
+          autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
       ],

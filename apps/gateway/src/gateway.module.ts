@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { natsSettingsOf } from '@app/config';
+import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { Metrics } from '@app/observability';
 import { eventsStreamLimits, RPC_TIMEOUT_MS } from '@app/messaging';
@@ -63,6 +63,7 @@ export class AccountsModule {
           migrate: config.MIGRATIONS as MigrationMode,
           entities: [OutboxRow, Merchant, ApiKey, ...webhookEntities],
           migrations: gatewayMigrations(WebhookSecretCipher.fromConfig(config)),
+          autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
       ],
       providers: [MerchantsService, ApiKeysService, { provide: KEY_CACHE_TTL_MS, useValue: config.KEY_CACHE_TTL_MS }],

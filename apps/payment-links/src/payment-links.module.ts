@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Logger } from 'pino';
-import { Clock } from '@app/clock';
-import { natsSettingsOf } from '@app/config';
-import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
+import { Clock, SandboxClockCopy } from '@app/clock';
+import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
+import { MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
 import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
@@ -44,6 +44,7 @@ export class PaymentLinksModule {
           migrate: config.MIGRATIONS as MigrationMode,
           entities: [OutboxRow, PaymentLinkEntity, LinkUseEntity],
           migrations,
+          autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
       ],

@@ -1,8 +1,8 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { Logger } from 'pino';
-import { Clock } from '@app/clock';
-import { natsSettingsOf } from '@app/config';
-import { SandboxClockCopy, MigrationMode, serviceDatabase } from '@app/database';
+import { Clock, SandboxClockCopy } from '@app/clock';
+import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
+import { MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
 import { eventsStreamLimits } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
@@ -74,6 +74,7 @@ export class PaymentsModule {
           entities: [OutboxRow, PaymentEntity, PaymentOperationEntity, ConnectionEntity, ...extrasEntities],
           migrations,
           pipeline: true,
+          autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
       ],

@@ -1,3 +1,4 @@
 export * from './clock';
 export * from './iso-time';
 export * from './ids';
+export * from './sandbox-clock-copy';

@@ -1,6 +1,6 @@
 import { loadGatewayConfig } from '../../../apps/gateway/src/config';
 import { loadPaymentsConfig } from '../../../apps/payments/src/config';
-import { ConfigError } from './env';
+import { ConfigError, refusesAutovacuumOff } from './env';
 
 describe('configuration', () => {
   it('defaults to a local machine', () => {
@@ -56,6 +56,15 @@ describe('configuration', () => {
     for (const name of ['PORT', 'NATS_URL', 'RPC_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_TARGETS'])
       expect(message).toContain(name);
     expect(() => loadPaymentsConfig({ PAYMENTS_DATABASE_URL: 'mysql://x/y' })).toThrow(/PAYMENTS_DATABASE_URL/);
+  });
+
+  it('a production start refuses a server without autovacuum unless ALLOW_AUTOVACUUM_OFF accepts it', () => {
+    expect(refusesAutovacuumOff(loadPaymentsConfig({}))).toBe(false);
+    expect(refusesAutovacuumOff(loadGatewayConfig({ NODE_ENV: 'test' }))).toBe(false);
+    expect(refusesAutovacuumOff({ NODE_ENV: 'production', ALLOW_AUTOVACUUM_OFF: false })).toBe(true);
+    expect(refusesAutovacuumOff({ NODE_ENV: 'production', ALLOW_AUTOVACUUM_OFF: true })).toBe(false);
+    expect(loadGatewayConfig({ ALLOW_AUTOVACUUM_OFF: 'true' }).ALLOW_AUTOVACUUM_OFF).toBe(true);
+    expect(() => loadGatewayConfig({ ALLOW_AUTOVACUUM_OFF: 'sometimes' })).toThrow(/ALLOW_AUTOVACUUM_OFF/);
   });
 
   it('does not echo database passwords in errors', () => {

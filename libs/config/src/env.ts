@@ -239,7 +239,16 @@ export const commonEnv = {
     'on-start: the app runs its pending database migrations as it starts; check: it only verifies that none is pending and refuses to start otherwise (the migrate entry point, e.g. the Kubernetes Job, ran them with a role that may change the schema)',
     { oneOf: ['on-start', 'check'] },
   ),
+  ALLOW_AUTOVACUUM_OFF: bool(
+    false,
+    'true: a production start accepts a PostgreSQL server running with autovacuum off (vacuumed and analyzed some other way); otherwise it refuses to start, and elsewhere it only warns',
+  ),
 };
+
+/** A production start refuses a PostgreSQL server without autovacuum unless ALLOW_AUTOVACUUM_OFF accepts it. */
+export function refusesAutovacuumOff(config: { NODE_ENV?: string; ALLOW_AUTOVACUUM_OFF: boolean }): boolean {
+  return config.NODE_ENV === 'production' && !config.ALLOW_AUTOVACUUM_OFF;
+}
 
 export function databaseUrl(app: string): EnvVar<string> {
   const spec = url(`postgres://postgres@127.0.0.1:5432/${app}`, `PostgreSQL database of the ${app} app`, [

@@ -41,16 +41,12 @@ const FIND = statement(
           response_body AS "responseBody", created_at AS "createdAt"
    FROM idempotency_keys WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3`,
 );
-/**
- * The answers of requests in progress, all of a transaction's in one statement (gatherRow); planned at each run
- * (`replan`): the key has three columns (see planByKey).
- */
+/** The answers of requests in progress, all of a transaction's in one statement (gatherRow). */
 const COMPLETE = statement(
   'idempotency_complete_many',
   `UPDATE idempotency_keys i SET response_status = v.s, response_body = v.b
    FROM json_to_recordset($1::json) AS v(m text, e text, k text, s int, b json)
    WHERE i.merchant_code = v.m AND i.environment = v.e AND i.idempotency_key = v.k AND i.response_status IS NULL`,
-  { byKey: true, replan: true },
 );
 const RELEASE = statement(
   'idempotency_release',

@@ -56,7 +56,6 @@ const CLAIM = statement(
 const MARK_PUBLISHED = statement(
   'outbox_mark_published',
   'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1)',
-  { byKey: true },
 );
 const RENEW = statement(
   'outbox_renew',

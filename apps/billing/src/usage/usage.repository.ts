@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { deferQuery, deferStatement, queryByKey, runStatement, statement } from '@app/database';
+import { deferQuery, deferStatement, runStatement, statement } from '@app/database';
 import type { Scope } from '../scope';
 import type { Aggregation } from './aggregate';
 import { MeterRating, UsageBound } from './usage-bound';
@@ -126,10 +126,7 @@ const MARK_BILLED = statement(
    DO UPDATE SET billed_through = greatest(usage_billed_through.billed_through, EXCLUDED.billed_through)`,
 );
 
-/**
- * Planned by key (queryByKey): a plan cached while the table held a few events is a sequential scan of all of
- * them behind a hash join, kept as the table grows on a host without autovacuum.
- */
+/** Per subscription of a renewal batch and meter, the aggregations of its usage in the period. */
 const PERIOD_TOTALS = statement(
   'usage_period_totals',
   `SELECT e.subscription_id AS "subscriptionId", e.meter_id AS "meterId", sum(e.quantity)::text AS sum,
@@ -139,7 +136,6 @@ const PERIOD_TOTALS = statement(
      JOIN usage_events e
        ON e.subscription_id = p.subscription_id AND e.occurred_at >= p.start_at AND e.occurred_at < p.end_at
     GROUP BY e.subscription_id, e.meter_id`,
-  { byKey: true },
 );
 
 export interface UsageSubscription {
@@ -306,7 +302,7 @@ export class UsageRepository {
   ): Promise<Map<string, Map<string, Record<Aggregation, number>>>> {
     const totals = new Map<string, Map<string, Record<Aggregation, number>>>();
     if (!periods.length) return totals;
-    const rows = await queryByKey<{
+    const rows = await runStatement<{
       subscriptionId: string;
       meterId: string;
       sum: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, ClockScope } from '@app/clock';
+import { Clock, ClockScope, SandboxClockCopy } from '@app/clock';
 import {
   CallerContext,
   CheckoutResult,
@@ -17,7 +17,6 @@ import { toCheckoutView } from '../link/payment-link.view';
 import { LinkUseLedger, orderCodeOf, outcomeOf, Reservation, UseOutcome } from './link-use.ledger';
 import { subscriberOf } from './pay-terms';
 import { PaymentsClient } from './payments.client';
-import { SandboxClockCopy } from '@app/database';
 
 /**
  * The keyless checkout paths (the link id is the credential): what the hosted page shows, paying

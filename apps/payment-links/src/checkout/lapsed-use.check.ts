@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
-import { Clock } from '@app/clock';
+import { Clock, SandboxClockCopy } from '@app/clock';
 import { CallerContext, PaymentResponse } from '@app/contracts';
-import { SandboxClockCopy } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { PaymentLinkRepository } from '../link/payment-link.repository';
 import { LinkUseEntity } from './link-use.entity';

@@ -1,4 +1,4 @@
-import { CreateSandboxClocks1765100000000 } from '@app/database';
+import { CreateSandboxClocks1765100000000 } from '@app/clock';
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreatePaymentLinks1766000000000 } from './1766000000000-payment-links';
 import { IdempotencyKeysShared1767300000000 } from './1767300000000-idempotency-keys-shared';

@@ -1,4 +1,4 @@
-import { CreateSandboxClocks1765100000000 } from '@app/database';
+import { CreateSandboxClocks1765100000000 } from '@app/clock';
 import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { CreateStoredCards1764100000000 } from './1764100000000-stored-cards';

@@ -23,7 +23,6 @@ const SETTLE = statement(
      DELETE FROM acquirer_attempts
      WHERE id = ANY (ARRAY(SELECT json_array_elements_text($1::json)::uuid)) RETURNING 1)
    SELECT 1 / (count(*) = json_array_length($1::json))::int AS one FROM settled`,
-  { byKey: true },
 );
 const DROP = statement('acquirer_attempts_drop', 'DELETE FROM acquirer_attempts WHERE id = $1');
 const PENDING_MODIFICATIONS = statement(

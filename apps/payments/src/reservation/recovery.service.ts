@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '@app/clock';
+import { Clock, SandboxClockCopy } from '@app/clock';
 import { CallerContext } from '@app/contracts';
-import { pipelinedTransaction, SandboxClockCopy } from '@app/database';
+import { pipelinedTransaction } from '@app/database';
 import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { AcquirerAttempt } from './acquirer-attempt';

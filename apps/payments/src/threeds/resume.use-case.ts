@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
-import { Clock } from '@app/clock';
+import { Clock, SandboxClockCopy } from '@app/clock';
 import { PaymentResponse } from '@app/contracts';
-import { SandboxClockCopy } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { AcquirerOutcome } from '../connector/connector';
 import { ConnectorRegistry } from '../connector/connector.registry';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '@app/clock';
+import { Clock, SandboxClockCopy } from '@app/clock';
 import {
   ActionRequiredView,
   CallerContext,
@@ -17,7 +17,6 @@ import { PaymentSession, SessionKind } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { challengeUrl, isExpired, THREE_DS_SESSION_TTL_MS } from './session-links';
 import { ThreeDsChallengeRequest, ThreeDsPort, ThreeDsTokenizeRequest } from './threeds.port';
-import { SandboxClockCopy } from '@app/database';
 
 type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
 

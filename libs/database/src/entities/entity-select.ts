@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { runStatement, Statement, statement } from './prepared';
+import { runStatement, Statement, statement } from '../pipelined';
 
 /**
  * A prepared SELECT of every column of an entity, `WHERE <where>` with $1… bound to the call's values,

@@ -9,24 +9,16 @@ import { DataSource, EntityManager } from 'typeorm';
 export interface Statement {
   readonly name: string;
   readonly text: string;
-  /** It finds its rows by key, many at a time: gatherRow and runAsyncCommit plan it by key (see planByKey). */
-  readonly byKey?: boolean;
-  /**
-   * Planned afresh at each run instead of from the connection's plan cache (with `byKey`; see planByKey): for a
-   * join of many rows to a table on a key of several columns, whose cached plan made on a small table scans it.
-   */
-  readonly replan?: boolean;
 }
 
 const declared = new Map<string, string>();
 
 /** Declares a statement once, at module load; a second text under the same name is a programming error. */
-export function statement(name: string, text: string, options: { byKey?: boolean; replan?: boolean } = {}): Statement {
+export function statement(name: string, text: string): Statement {
   const earlier = declared.get(name);
   if (earlier !== undefined && earlier !== text) throw new Error(`SQL statement "${name}" declared twice`);
   declared.set(name, text);
-  if (options.replan && !options.byKey) throw new Error(`SQL statement "${name}": replan is for byKey statements`);
-  return { name, text, ...(options.byKey ? { byKey: true } : {}), ...(options.replan ? { replan: true } : {}) };
+  return { name, text };
 }
 
 /**

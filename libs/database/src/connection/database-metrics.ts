@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Metrics } from '@app/observability';
-import { runStatement, Statement } from './prepared';
+import { runStatement, Statement } from '../pipelined/prepared';
 
 /**
  * The connection pool's use, read at each scrape: connections busy and idle, callers waiting for one, and the

@@ -1,8 +1,6 @@
 import { DataSource } from 'typeorm';
 import { QueryResultRow } from 'pg';
-import { planByKey, planOf } from './gathered-rows';
-import { deferQuery, deferStatement, pipelinedTransaction } from './pipelined-transaction';
-import { Statement, statement } from './prepared';
+import { deferQuery, deferStatement, pipelinedTransaction, Statement, statement } from '../pipelined';
 
 const ORDERED_SCANS = statement('ordered_scans', "SELECT set_config('enable_bitmapscan', 'off', true)");
 const ASYNC_COMMIT = statement('async_commit', "SELECT set_config('synchronous_commit', 'off', true)");
@@ -20,10 +18,10 @@ export interface QueueWriteOptions {
 /**
  * Runs a queue's claim (`… ORDER BY <index columns> LIMIT n FOR UPDATE SKIP LOCKED`) with bitmap scans off for
  * its one transaction. A queue's partial index ("not yet done") keeps an entry for every row version until
- * VACUUM runs (autovacuum is off on some hosts), and the planner, which cannot see those, prefers a bitmap
- * scan: it visits the heap page of every version ever queued, on every claim (10 ms a claim after 30,000
- * events, and growing). An ordered index scan stops at the LIMIT and marks the dead entries it passes, so
- * later claims skip them without the heap: what is left is reading their index pages.
+ * VACUUM runs (a busy queue gathers thousands between two autovacuum runs), and the planner, which cannot see
+ * those, prefers a bitmap scan: it visits the heap page of every version queued since, on every claim (10 ms a
+ * claim after 30,000 events, and growing). An ordered index scan stops at the LIMIT and marks the dead entries
+ * it passes, so later claims skip them without the heap: what is left is reading their index pages.
  */
 export async function runQueueClaim<R extends QueryResultRow = QueryResultRow>(
   ds: DataSource,
@@ -41,10 +39,7 @@ export async function runQueueClaim<R extends QueryResultRow = QueryResultRow>(
   return rows;
 }
 
-/**
- * One statement in a transaction of its own that commits without waiting for the WAL flush (see above); one
- * declared `byKey` is planned by key (see planByKey).
- */
+/** One statement in a transaction of its own that commits without waiting for the WAL flush (see above). */
 export async function runAsyncCommit<R extends QueryResultRow = QueryResultRow>(
   ds: DataSource,
   st: Statement,
@@ -53,7 +48,6 @@ export async function runAsyncCommit<R extends QueryResultRow = QueryResultRow>(
   let rows!: Promise<R[]>;
   await pipelinedTransaction(ds, async (m) => {
     await deferStatement(m, ASYNC_COMMIT, []);
-    if (st.byKey) await planByKey(m, planOf(st));
     rows = deferQuery<R>(m, st, values);
   });
   return rows;

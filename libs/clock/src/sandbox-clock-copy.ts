@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
-import type { ClockScope } from '@app/clock';
+import type { ClockScope } from './clock';
 
 /**
  * A service's copy of merchants' sandbox clock offsets, written by each clock advance. The

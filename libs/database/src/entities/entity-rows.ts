@@ -1,8 +1,6 @@
 import { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { deferByKey, gatherRow } from './gathered-rows';
-import { deferStatement } from './pipelined-transaction';
-import { Statement, statement } from './prepared';
+import { deferStatement, gatherRow, Statement, statement } from '../pipelined';
 
 /**
  * Multi-row counterparts of `entityInsert` for batch work (the renewal scheduler writes a claimed batch at
@@ -50,7 +48,7 @@ export function entityUpdateGathered<T extends object>(
 }
 
 /**
- * Updates every column of each entity by its primary key (one column), a lookup by key per row (`planByKey`);
+ * Updates every column of each entity by its primary key (one column), in one statement;
  * `also` adds assignments of columns the entity does not map (`renewal_lease_until = NULL`), in the same row
  * version.
  */
@@ -63,7 +61,7 @@ export function entityUpdateMany<T extends object>(
   return async (manager, entities) => {
     if (!entities.length) return;
     prepared ??= prepare(manager, target, updateMany(name, also));
-    await deferByKey(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
+    await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
   };
 }
 
@@ -76,7 +74,6 @@ const insertMany =
     return statement(name, `INSERT INTO ${table} (${list}) SELECT ${list} FROM ${recordset}`);
   };
 
-/** Finds each row by its key: declared `byKey`, so planned by key wherever it is sent. */
 const updateMany =
   (name: string, also?: string): Build =>
   (table, columns, recordset, key) => {
@@ -88,7 +85,6 @@ const updateMany =
     return statement(
       name,
       `UPDATE ${table} t SET ${set} FROM ${recordset} WHERE t."${key.databaseName}" = v."${key.databaseName}"`,
-      { byKey: true },
     );
   };
 

@@ -1,7 +1,6 @@
 import { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { deferStatement } from './pipelined-transaction';
-import { Statement, statement } from './prepared';
+import { deferStatement, Statement, statement } from '../pipelined';
 
 /**
  * A prepared INSERT of every column of an entity, built from its TypeORM metadata on first use (so the entity
