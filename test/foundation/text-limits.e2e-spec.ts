@@ -72,6 +72,7 @@ describe('every text limit, on every route that takes the field', () => {
   const bases: Record<string, () => Record<string, unknown>> = {
     CreateMerchantRequest: () => ({ merchantCode: `m${randomUUID().slice(0, 8)}`, name: 'N' }),
     CreateKeyRequest: () => ({ merchantCodes: [merchantCode], type: 'private', environment: 'sandbox' }),
+    AllowedOriginsRequest: () => ({ allowedOrigins: [] }),
     ConnectionRequest: () => ({
       connectionCode: 'c1',
       connectionName: 'C',

@@ -2,6 +2,7 @@ import { cardData, expectError, FUTURE, paymentsQuery } from '../payments/paymen
 import { HttpResult, TestStack } from '../support/stack';
 import { launchBrowser, shot, watchProblems } from './browser';
 import { queryRows } from '../support/db';
+import { freePort } from '../support/ports';
 import { APPROVED, DECLINED, LinksClient, linksMerchant } from './link-fixtures';
 
 const PER_ADDRESS = 3;
@@ -16,9 +17,13 @@ describe('card testing on the payment-link checkout', () => {
   let m: LinksClient;
 
   beforeAll(async () => {
+    // The checkout's card fields load only in a page of the gateway's public origin: serve it there.
+    const port = await freePort();
     stack = await TestStack.start({
       services: ['payments', 'payment-links'],
       env: {
+        PORT: String(port),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
         CHECKOUT_DECLINES_PER_ADDRESS: String(PER_ADDRESS),
         CHECKOUT_DECLINES_PER_LINK: String(PER_LINK),
         CHECKOUT_DECLINE_WINDOW_SECONDS: '600',
@@ -153,7 +158,7 @@ describe('card testing on the payment-link checkout', () => {
   });
 
   it('behind a trusted proxy (TRUSTED_PROXIES), the address it forwards is the client', async () => {
-    const replica = await stack.startGateway({ TRUSTED_PROXIES: '127.0.0.7' });
+    const replica = await stack.startGateway({ TRUSTED_PROXIES: '127.0.0.7', PORT: '0' });
     try {
       const target = await m.link({ reusable: true });
       const viaProxy = (client: string) => visitor(target.id, '127.0.0.7', { 'x-forwarded-for': client });
@@ -174,9 +179,11 @@ describe('card testing on the payment-link checkout', () => {
       const problems = watchProblems(page);
       await page.goto(`${stack.url}/checkout/${link.id}`);
       await page.getByLabel('Name on card').fill('Card Tester');
-      await page.getByLabel('Card number').fill(DECLINED);
-      await page.getByLabel('Expiry date').fill(`${FUTURE.expiryMonth} / ${FUTURE.expiryYear.slice(2)}`);
-      await page.getByLabel('Security code').fill('123');
+      // The card inputs are the SDK's card fields, each in its own frame served by the gateway.
+      const cardInput = (label: string) => page.frameLocator(`iframe[title="${label}"]`).getByLabel(label);
+      await cardInput('Card number').fill(DECLINED);
+      await cardInput('Expiry date').fill(`${FUTURE.expiryMonth} / ${FUTURE.expiryYear.slice(2)}`);
+      await cardInput('Security code').fill('123');
       const alert = page.getByRole('alert');
       for (let i = 0; i < PER_ADDRESS; i++) {
         await page.getByRole('button', { name: 'Pay $25.00' }).click();
@@ -189,7 +196,7 @@ describe('card testing on the payment-link checkout', () => {
       await expect(alert.textContent()).resolves.toMatch(
         /^Too many declined payments from your device\. For your security, new attempts are paused: try again in \d+ minutes?\.$/,
       );
-      await shot(page, '20-card-testing-blocked');
+      await shot(page, '30-card-testing-blocked');
       // The only failed request is the refused nonce; no script error, no CSP violation.
       expect(problems).toEqual([expect.stringMatching(/^429 .*\/v1\/sdk\/nonce$/)]);
     } finally {
