@@ -53,7 +53,8 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.forRoot({ config, logger, clock: o.clock, print: o.print, webhookCa: o.webhookCa }),
     adapter,
-    { logger: new PinoNestLogger(logger) },
+    // A failed start throws to the caller (main below exits 1; a test sees the error) instead of Nest exiting.
+    { logger: new PinoNestLogger(logger), abortOnError: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
   installHooks(fastify, logger, app.get(Metrics), app.get(Draining));

@@ -35,6 +35,8 @@ export async function bootstrapService(o: ServiceBootOptions): Promise<INestAppl
   };
   const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), {
     logger: new PinoNestLogger(o.logger),
+    // A failed start throws to the caller (an app's main exits 1; a test sees the error) instead of Nest exiting.
+    abortOnError: false,
   });
   await app.init();
   const commands = app.get(CommandServer);
