@@ -102,8 +102,11 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     expect(sink.spans.filter((s) => s.name.includes('/health/'))).toEqual([]);
     expect(http.parentSpanId).toBeUndefined();
     const inTrace = () => sink.spans.filter((s) => s.traceId === http.traceId);
-    await waitUntil('the event consumed by the gateway', async () =>
-      inTrace().some((s) => s.app === 'gateway' && s.kind === CONSUMER),
+    // The gateway's new durable consumer first reads what earlier test files left in the run's EVENTS stream.
+    await waitUntil(
+      'the event consumed by the gateway',
+      async () => inTrace().some((s) => s.app === 'gateway' && s.kind === CONSUMER),
+      90_000,
     );
 
     const command = inTrace().find((s) => s.app === 'gateway' && s.name === 'cmd.payments.purchase')!;
@@ -128,7 +131,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     expect(ancestors(publish)).toContain(handler);
     const consumed = inTrace().find((s) => s.app === 'gateway' && s.kind === CONSUMER)!;
     expect(consumed).toMatchObject({ name: 'payment.captured process', parentSpanId: publish.spanId });
-  });
+  }, 150_000);
 
   it("a request's log lines name its trace and span beside its requestId, in the gateway and the service", async () => {
     const res = await call(gateway.url, 'GET', `/v1/ping?merchantCode=${merchant.merchantCode}&service=payments`, {

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { ClockAdvancedResult } from '@app/contracts';
+import { connect } from 'nats';
+import { ClockAdvancedResult, EVENTS_STREAM } from '@app/contracts';
 import { BillingClockAdvanceUseCase } from '../../apps/billing/src/sandbox-clock/clock-advance.use-case';
 import { BillingClient, billingMerchant, billingQuery } from '../billing/billing-fixtures';
+import { runState } from '../support/run-state';
 import { HttpResult, TestStack } from '../support/stack';
 import { sleep } from '../support/wait';
 
@@ -24,7 +26,14 @@ describe('sandbox clock advance: isolated work', () => {
       env: { RENEWAL_POLL_MS: '250', RENEWAL_BATCH: '50', SANDBOX_MAX_ADVANCE_WORK: '50000' },
     });
   });
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    await stack?.stop();
+    // A sandbox year of 50 daily subscriptions leaves tens of thousands of events in the run's EVENTS stream;
+    // the next test files' gateways start fresh durable consumers that would read all of them first.
+    const nc = await connect({ servers: runState().natsUrl });
+    await (await nc.jetstreamManager()).streams.purge(EVENTS_STREAM);
+    await nc.close();
+  });
 
   const invoicesOf = async (merchantCode: string): Promise<number> =>
     (
