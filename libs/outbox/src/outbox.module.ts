@@ -1,12 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { backlogGauges, statement } from '@app/database';
-import { Metrics } from '@app/observability';
+import { backlogGaugesProvider, statement } from '@app/database';
 import { OUTBOX_OPTIONS, OutboxOptions, OutboxRelayLoop } from './outbox-relay.loop';
 import { OutboxPruneLoop } from './outbox-prune.loop';
 import { OutboxWriter } from './outbox.writer';
 
-const OUTBOX_GAUGES = Symbol('OUTBOX_GAUGES');
 /** Served by the `outbox_unpublished` partial index. */
 const BACKLOG = statement(
   'outbox_backlog',
@@ -26,19 +23,14 @@ export class OutboxModule {
         OutboxRelayLoop,
         OutboxPruneLoop,
         OutboxWriter,
-        {
-          provide: OUTBOX_GAUGES,
-          inject: [Metrics, DataSource],
-          useFactory: (metrics: Metrics, dataSource: DataSource) =>
-            backlogGauges(metrics, dataSource, {
-              statement: BACKLOG,
-              count: { name: 'outbox_unpublished_events', help: 'Events written and not yet published to JetStream' },
-              age: {
-                name: 'outbox_oldest_unpublished_age_seconds',
-                help: 'Seconds since the oldest unpublished event was written (0 when none waits)',
-              },
-            }),
-        },
+        backlogGaugesProvider({
+          statement: BACKLOG,
+          count: { name: 'outbox_unpublished_events', help: 'Events written and not yet published to JetStream' },
+          age: {
+            name: 'outbox_oldest_unpublished_age_seconds',
+            help: 'Seconds since the oldest unpublished event was written (0 when none waits)',
+          },
+        }),
       ],
       exports: [OutboxWriter, OutboxRelayLoop, OutboxPruneLoop],
     };

@@ -1,6 +1,4 @@
-import { DataSource } from 'typeorm';
-import { backlogGauges } from '@app/database';
-import { Metrics } from '@app/observability';
+import { backlogGaugesProvider } from '@app/database';
 import { DunningHandler } from '../dunning/dunning.handler';
 import { ForcedAttempt } from '../dunning/forced-attempt';
 import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
@@ -29,20 +27,15 @@ export const renewalProviders = [
   ForcedAttempt,
   RetryPaymentUseCase,
   BillingClockAdvanceUseCase,
-  {
-    provide: Symbol('RENEWAL_GAUGES'),
-    inject: [Metrics, DataSource],
-    useFactory: (metrics: Metrics, dataSource: DataSource) =>
-      backlogGauges(metrics, dataSource, {
-        statement: RENEWAL_BACKLOG,
-        count: {
-          name: 'billing_renewals_due',
-          help: 'Subscriptions whose renewal, trial end or dunning retry is due by now and not yet done',
-        },
-        age: {
-          name: 'billing_renewal_oldest_due_age_seconds',
-          help: 'Seconds since the earliest renewal still not done fell due (0 when none waits)',
-        },
-      }),
-  },
+  backlogGaugesProvider({
+    statement: RENEWAL_BACKLOG,
+    count: {
+      name: 'billing_renewals_due',
+      help: 'Subscriptions whose renewal, trial end or dunning retry is due by now and not yet done',
+    },
+    age: {
+      name: 'billing_renewal_oldest_due_age_seconds',
+      help: 'Seconds since the earliest renewal still not done fell due (0 when none waits)',
+    },
+  }),
 ];

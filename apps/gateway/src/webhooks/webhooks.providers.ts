@@ -1,8 +1,6 @@
 import { Provider } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { backlogGauges } from '@app/database';
+import { backlogGaugesProvider } from '@app/database';
 import { eventsStreamLimits } from '@app/messaging';
-import { Metrics } from '@app/observability';
 import { GatewayConfig } from '../config';
 import { EventRetentionLoop } from '../events/event-retention.loop';
 import { EventsController } from '../events/events.controller';
@@ -49,20 +47,13 @@ export function webhookProviders(config: GatewayConfig, extraCa?: string): Provi
     WebhookEventsConsumer,
     EventsRepository,
     EventRetentionLoop,
-    {
-      provide: WEBHOOK_GAUGES,
-      inject: [Metrics, DataSource],
-      useFactory: (metrics: Metrics, dataSource: DataSource) =>
-        backlogGauges(metrics, dataSource, {
-          statement: WEBHOOK_BACKLOG,
-          count: { name: 'webhook_attempts_due', help: 'Webhook tries that are due and not yet sent' },
-          age: {
-            name: 'webhook_oldest_due_age_seconds',
-            help: 'Seconds since the earliest unsent webhook try fell due (0 when none waits)',
-          },
-        }),
-    },
+    backlogGaugesProvider({
+      statement: WEBHOOK_BACKLOG,
+      count: { name: 'webhook_attempts_due', help: 'Webhook tries that are due and not yet sent' },
+      age: {
+        name: 'webhook_oldest_due_age_seconds',
+        help: 'Seconds since the earliest unsent webhook try fell due (0 when none waits)',
+      },
+    }),
   ];
 }
-
-const WEBHOOK_GAUGES = Symbol('WEBHOOK_GAUGES');

@@ -1,3 +1,4 @@
+import type { FactoryProvider } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Metrics } from '@app/observability';
@@ -58,3 +59,10 @@ export function backlogGauges(metrics: Metrics, dataSource: DataSource, q: Backl
   metrics.gaugeAtScrape(q.count.name, q.count.help, [], async () => [[{}, (await read()).n]]);
   metrics.gaugeAtScrape(q.age.name, q.age.help, [], async () => [[{}, (await read()).age]]);
 }
+
+/** `backlogGauges` as a provider of the module that owns the queue: registered once, when the app starts. */
+export const backlogGaugesProvider = (q: BacklogQuery): FactoryProvider<void> => ({
+  provide: Symbol(`${q.count.name} gauges`),
+  inject: [Metrics, DataSource],
+  useFactory: (metrics: Metrics, dataSource: DataSource) => backlogGauges(metrics, dataSource, q),
+});
