@@ -2,7 +2,16 @@ import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { headers as natsHeaders } from 'nats';
 import { traceContextOf, traceHeaders } from '@app/messaging';
-import { activeSpanIds, inSpan, linkTo, startTracing, tracingOn } from './tracing';
+import {
+  activeSpanIds,
+  contextFromTraceParent,
+  inSpan,
+  linkActiveSpan,
+  linkTo,
+  startTracing,
+  traceParentOf,
+  tracingOn,
+} from './tracing';
 
 // One file, in order: first a process without an endpoint, then the same process once tracing has started.
 describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
@@ -22,8 +31,10 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       seen = span;
       expect(activeSpanIds()).toBeUndefined();
       expect(traceHeaders()).toBeUndefined();
+      expect(traceParentOf()).toBeNull();
     });
     expect(seen).toBeUndefined();
+    expect(contextFromTraceParent(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`)).toBeUndefined();
   });
 });
 
@@ -63,6 +74,26 @@ describe('tracing on', () => {
       expect(trace.getSpanContext(ctx)).toBeUndefined();
       expect(linkTo(ctx)).toEqual([]);
     }
+  });
+
+  it('carries a context as a stored traceparent; a missing or malformed one is ignored', async () => {
+    expect(traceParentOf()).toBeNull(); // no span
+    let stored: string | null = null;
+    await inSpan('request', {}, async () => void (stored = traceParentOf()));
+    const request = finished('request');
+    expect(stored).toBe(`00-${request.spanContext().traceId}-${request.spanContext().spanId}-01`);
+    expect(traceParentOf(contextFromTraceParent(stored))).toBe(stored);
+
+    await inSpan('publish', { parent: contextFromTraceParent(stored) }, async () => undefined);
+    expect(finished('publish').parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    await inSpan('run', { root: true }, async () => {
+      // Inside a span, a malformed value still names nothing (not the active span).
+      const bad = ['00-xyz-abc-01', `00-${'0'.repeat(32)}-${'0'.repeat(16)}-01`, 'garbage', '', null, undefined];
+      for (const s of bad) expect(contextFromTraceParent(s)).toBeUndefined();
+      linkActiveSpan([...linkTo(contextFromTraceParent(stored)), ...linkTo(contextFromTraceParent('garbage'))]);
+      linkActiveSpan([]);
+    });
+    expect(finished('run').links.map((l) => l.context.spanId)).toEqual([request.spanContext().spanId]);
   });
 
   it('drops a loop run that found nothing to do, keeps one that did something or failed', async () => {

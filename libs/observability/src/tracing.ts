@@ -3,6 +3,7 @@ import {
   Context,
   Link,
   propagation,
+  ROOT_CONTEXT,
   Span,
   SpanKind,
   SpanStatusCode,
@@ -119,14 +120,15 @@ export function activeSpanIds(): { traceId: string; spanId: string } | undefined
 }
 
 /**
- * The context a carrier (HTTP headers, NATS headers) names with a `traceparent`, on top of the active one; a
- * missing or malformed `traceparent` is ignored (the work starts a trace of its own).
+ * The context a carrier (HTTP headers, NATS headers) names with a `traceparent`, on top of `base` (the active
+ * one unless given); a missing or malformed `traceparent` is ignored (the work starts a trace of its own).
  */
 export function extractTraceContext<C>(
   carrier: C,
   getter: { get(c: C, key: string): string | string[] | undefined; keys(c: C): string[] },
+  base: Context = context.active(),
 ): Context {
-  return propagation.extract(context.active(), carrier, getter);
+  return propagation.extract(base, carrier, getter);
 }
 
 /** Writes the `traceparent` (and `tracestate`) of `ctx` into a carrier. */
@@ -138,6 +140,48 @@ export function injectTraceContext<C>(carrier: C, set: (c: C, key: string, value
 export function linkTo(ctx: Context | undefined): Link[] {
   const s = ctx && trace.getSpanContext(ctx);
   return s && trace.isSpanContextValid(s) ? [{ context: s }] : [];
+}
+
+/**
+ * The W3C `traceparent` of `ctx` (the active context unless given), to store on a row whose work is done later
+ * by scheduled work (an outbox row, a webhook delivery, a subscription); null when tracing is off or there is
+ * no valid span.
+ */
+export function traceParentOf(ctx?: Context): string | null {
+  if (!provider) return null;
+  const carrier: { traceparent?: string } = {};
+  injectTraceContext(
+    carrier,
+    (c, key, value) => {
+      if (key === 'traceparent') c.traceparent = value;
+    },
+    ctx,
+  );
+  return carrier.traceparent ?? null;
+}
+
+const storedTraceParent = {
+  get: (s: string, key: string) => (key === 'traceparent' ? s : undefined),
+  keys: () => ['traceparent'],
+};
+
+/**
+ * The context a stored `traceparent` names, for a parent or a link; undefined when tracing is off, when there
+ * is none, and when it is malformed (a bad stored value is ignored, never an error).
+ */
+export function contextFromTraceParent(traceParent: string | null | undefined): Context | undefined {
+  if (!provider || !traceParent) return undefined;
+  const ctx = extractTraceContext(traceParent, storedTraceParent, ROOT_CONTEXT);
+  const s = trace.getSpanContext(ctx);
+  return s && trace.isSpanContextValid(s) ? ctx : undefined;
+}
+
+/**
+ * Links the active span (a loop's run) to the work it turned out to do for others, known only once it has
+ * claimed its rows; nothing when there is no span or no link.
+ */
+export function linkActiveSpan(links: Link[]): void {
+  if (links.length) trace.getActiveSpan()?.addLinks(links);
 }
 
 export { SpanKind };
