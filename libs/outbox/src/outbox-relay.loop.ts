@@ -5,7 +5,17 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, EventsStreamLimits, messagingAttributes, NatsClient, traceHeaders } from '@app/messaging';
 import { runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
-import { activeTraceContext, inSpan, LOGGER, Metrics, SpanKind, tracingOn } from '@app/observability';
+import {
+  activeTraceContext,
+  contextFromTraceParent,
+  inSpan,
+  linkActiveSpan,
+  linkTo,
+  LOGGER,
+  Metrics,
+  SpanKind,
+  tracingOn,
+} from '@app/observability';
 import { PeriodicLoop, repeatDuring } from '@app/platform';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
@@ -39,6 +49,9 @@ export interface OutboxEvent {
   trace?: Context;
 }
 
+/** A claimed row: its event and the traceparent stored by the work that wrote it (NULL with tracing off). */
+type ClaimedRow = OutboxEvent & { traceParent: string | null };
+
 /** The oldest unpublished rows nobody holds, leased to this relay; answered in created order. */
 const CLAIM = statement(
   'outbox_claim',
@@ -50,8 +63,8 @@ const CLAIM = statement(
        ORDER BY created_at, id
        LIMIT $1
        FOR UPDATE SKIP LOCKED)
-     RETURNING id, type, envelope::text AS envelope, created_at)
-   SELECT id, type, envelope FROM claimed ORDER BY created_at, id`,
+     RETURNING id, type, envelope::text AS envelope, trace_parent, created_at)
+   SELECT id, type, envelope, trace_parent AS "traceParent" FROM claimed ORDER BY created_at, id`,
 );
 const MARK_PUBLISHED = statement(
   'outbox_mark_published',
@@ -72,7 +85,8 @@ const RELEASE = statement(
  *   (`OutboxWriter`), and once that transaction commits the relay publishes it from memory and marks it, with no
  *   claim: one statement per batch of events instead of two, and no poll between the commit and the publish.
  * - By claim: rows nobody holds (written elsewhere, released after a failed publish, or left by a relay that
- *   died, once their lease ran out) are claimed with FOR UPDATE SKIP LOCKED and a short lease.
+ *   died, once their lease ran out) are claimed with FOR UPDATE SKIP LOCKED and a short lease. With tracing on
+ *   each is published in the trace of the work that wrote it (the traceparent stored on the row).
  * Either way a live relay renews the lease while its batch is out, so concurrent relays (replicas) never publish
  * the same row at the same time and the rows of a relay that died are taken over within one lease; publishing
  * happens outside any transaction; the message id is the event id, so a re-publish after a crash is
@@ -176,11 +190,11 @@ export class OutboxRelayLoop extends PeriodicLoop {
     const js = await this.jetstream();
     // Leases and marks commit without waiting for the WAL flush: lost in a database crash, they only make an
     // event go out again, which JetStream's duplicate window (message id = event id) drops.
-    const rows = await runQueueClaim<OutboxEvent>(this.dataSource, CLAIM, [this.batchSize(), this.leaseSeconds()], {
+    const rows = await runQueueClaim<ClaimedRow>(this.dataSource, CLAIM, [this.batchSize(), this.leaseSeconds()], {
       asyncCommit: true,
     });
     if (!rows.length) return 0;
-    await this.publishRows(js, rows);
+    await this.publishRows(js, tracingOn() ? withStoredTraces(rows) : rows);
     return rows.length;
   }
 
@@ -240,9 +254,24 @@ export class OutboxRelayLoop extends PeriodicLoop {
 }
 
 /**
+ * Claimed rows with the context each one's writer stored: its publish is a child of that work (so the event's
+ * consumers join the trace of the request that committed it), and the relay's run links to each. A row with
+ * no stored context, or a malformed one, is published in the run's trace.
+ */
+function withStoredTraces(rows: ClaimedRow[]): OutboxEvent[] {
+  const events = rows.map(({ traceParent, ...row }) => {
+    const trace = contextFromTraceParent(traceParent);
+    return trace ? { ...row, trace } : row;
+  });
+  linkActiveSpan(events.flatMap((e) => linkTo(e.trace)));
+  return events;
+}
+
+/**
  * `msgID` is sent as the Nats-Msg-Id header: JetStream's duplicate window drops a second copy. With tracing on
- * each publish is a span (a child of the work that committed the row, or of the relay's run for a claimed
- * one) whose context the message carries in its headers to the consumers.
+ * each publish is a span (a child of the work that committed the row: of its transaction for a direct
+ * publish, of the context stored on the row for a claimed one, else of the relay's run) whose context the
+ * message carries in its headers to the consumers.
  */
 function publishRow(js: JetStreamClient, row: OutboxEvent): Promise<PubAck> {
   if (!tracingOn()) return js.publish(row.type, Buffer.from(row.envelope), { msgID: row.id });

@@ -12,4 +12,6 @@ export class OutboxRow {
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true }) publishedAt: Date | null;
   @Column({ type: 'int', default: 0 }) attempts: number;
   @Column({ name: 'last_error', type: 'text', nullable: true }) lastError: string | null;
+  /** With tracing on: the W3C traceparent of the work that wrote the row (its publish is a child of it). */
+  @Column({ name: 'trace_parent', type: 'text', nullable: true }) traceParent: string | null;
 }

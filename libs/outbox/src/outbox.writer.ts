@@ -3,17 +3,23 @@ import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventEnvelope, EventType } from '@app/contracts';
 import { afterCommit, beforeCommit, deferStatement, statement, transactionState } from '@app/database';
+import { traceParentOf } from '@app/observability';
 import { OutboxEvent, OutboxRelayLoop } from './outbox-relay.loop';
 
-const INSERT_EVENT = statement('outbox_insert', 'INSERT INTO outbox (id, type, envelope) VALUES ($1, $2, $3)');
+/** $4: the traceparent of the work that writes the row (NULL with tracing off). */
+const INSERT_EVENT = statement(
+  'outbox_insert',
+  'INSERT INTO outbox (id, type, envelope, trace_parent) VALUES ($1, $2, $3, $4)',
+);
 /**
  * The rows of a direct publish, all the events of one transaction in one statement: born leased to this
- * process's relay (one claim, counted in `attempts`).
+ * process's relay (one claim, counted in `attempts`). $5: the transaction's traceparent, the parent of their
+ * direct publish too (NULL with tracing off).
  */
 const INSERT_LEASED = statement(
   'outbox_insert_leased',
-  `INSERT INTO outbox (id, type, envelope, claimed_until, attempts)
-   SELECT e.id, e.type, j.envelope, clock_timestamp() + make_interval(secs => $4), 1
+  `INSERT INTO outbox (id, type, envelope, claimed_until, attempts, trace_parent)
+   SELECT e.id, e.type, j.envelope, clock_timestamp() + make_interval(secs => $4), 1, $5::text
    FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS e(id, type, i)
    JOIN json_array_elements($3::json) WITH ORDINALITY AS j(envelope, i) USING (i)`,
 );
@@ -47,7 +53,9 @@ export class OutboxWriter {
     // it to them if this process dies first. The transaction's events are inserted together, before its COMMIT.
     if (this.relay.publishesDirectly() && this.gathered(manager)?.push(row)) return envelope;
     // Sent with the commit inside a pipelined transaction: nothing reads the row back before it.
-    await deferStatement(manager, INSERT_EVENT, [row.id, type, row.envelope]);
+    // With tracing on the row keeps the writer's trace context: the claim that publishes it makes the publish
+    // a child of that work.
+    await deferStatement(manager, INSERT_EVENT, [row.id, type, row.envelope, traceParentOf()]);
     // Publishing soon after commit keeps event latency low; the poll loop is the safety net.
     if (manager.queryRunner?.isTransactionActive) this.relay.kickAfterCommit();
     else this.relay.kick();
@@ -65,6 +73,9 @@ export class OutboxWriter {
           // One JSON array, not a text[]: the driver would escape every quote of every envelope for an array literal.
           `[${rows.map((r) => r.envelope).join(',')}]`,
           this.relay.leaseSeconds(),
+          // The context the direct publish takes too (afterCommit runs in the same one), kept for a claim that
+          // takes the rows over.
+          traceParentOf(),
         ]),
       );
       afterCommit(manager, () => rows.forEach((r) => this.relay.publishCommitted(r)));

@@ -1,4 +1,9 @@
-import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
+import {
+  CreateOutbox1763700000000,
+  OutboxClaimIndex1766400000000,
+  OutboxJsonEnvelope1765000000000,
+  OutboxTraceParent1768100000000,
+} from '@app/outbox';
 import { Billing1766100000000 } from './1766100000000-billing';
 import { CreateUsageEvents1766200000000 } from './1766200000000-usage-events';
 import { RenewalLease1766300000000 } from './1766300000000-renewal-lease';
@@ -17,4 +22,5 @@ export const migrations = [
   IdempotencyFingerprint1767300000000,
   RenewalPark1767400000000,
   UsageOpenTotals1767500000000,
+  OutboxTraceParent1768100000000,
 ];

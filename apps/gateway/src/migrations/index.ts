@@ -1,4 +1,9 @@
-import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
+import {
+  CreateOutbox1763700000000,
+  OutboxClaimIndex1766400000000,
+  OutboxJsonEnvelope1765000000000,
+  OutboxTraceParent1768100000000,
+} from '@app/outbox';
 import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
@@ -20,4 +25,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   OutboxClaimIndex1766400000000,
   WebhookRecovery1767000000000,
   MerchantAllowedOrigins1768000000000,
+  OutboxTraceParent1768100000000,
 ];

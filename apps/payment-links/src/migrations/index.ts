@@ -1,5 +1,10 @@
 import { CreateSandboxClocks1765100000000 } from '@app/clock';
-import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
+import {
+  CreateOutbox1763700000000,
+  OutboxClaimIndex1766400000000,
+  OutboxJsonEnvelope1765000000000,
+  OutboxTraceParent1768100000000,
+} from '@app/outbox';
 import { CreatePaymentLinks1766000000000 } from './1766000000000-payment-links';
 import { IdempotencyKeysShared1767300000000 } from './1767300000000-idempotency-keys-shared';
 
@@ -11,4 +16,5 @@ export const migrations = [
   CreatePaymentLinks1766000000000,
   OutboxClaimIndex1766400000000,
   IdempotencyKeysShared1767300000000,
+  OutboxTraceParent1768100000000,
 ];

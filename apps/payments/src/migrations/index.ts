@@ -1,5 +1,10 @@
 import { CreateSandboxClocks1765100000000 } from '@app/clock';
-import { CreateOutbox1763700000000, OutboxJsonEnvelope1765000000000, OutboxClaimIndex1766400000000 } from '@app/outbox';
+import {
+  CreateOutbox1763700000000,
+  OutboxClaimIndex1766400000000,
+  OutboxJsonEnvelope1765000000000,
+  OutboxTraceParent1768100000000,
+} from '@app/outbox';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { CreateStoredCards1764100000000 } from './1764100000000-stored-cards';
 import { CreateCardNonces1764100000001 } from './1764100000001-card-nonces';
@@ -23,4 +28,5 @@ export const migrations = [
   OutboxClaimIndex1766400000000,
   IdempotencyJsonAnswer1766500000000,
   NonceRealExpiry1767200000001,
+  OutboxTraceParent1768100000000,
 ];
