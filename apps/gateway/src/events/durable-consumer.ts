@@ -8,7 +8,7 @@ import {
   NatsClient,
   traceContextOf,
 } from '@app/messaging';
-import { inSpan, linkTo, SpanKind, tracingOn } from '@app/observability';
+import { inSpan, linkTo, SpanKind, traceParentOf, tracingOn } from '@app/observability';
 import { parseEventEnvelope, PoisonEventError } from './event-envelope';
 import { TurnBatcher } from './turn-batcher';
 
@@ -25,9 +25,13 @@ export interface DurableConsumerOptions {
   stream?: EventsStreamLimits;
 }
 
-export type EventHandler = (event: EventEnvelope) => Promise<unknown>;
+/**
+ * Handles one event. `traceParent` (null with tracing off) names the context it was consumed in, for work the
+ * handler leaves to later (a webhook delivery links to it).
+ */
+export type EventHandler = (event: EventEnvelope, traceParent: string | null) => Promise<unknown>;
 /** Handles events that arrived together, in order; if it throws, each event is retried alone with the handler. */
-export type BatchEventHandler = (events: EventEnvelope[]) => Promise<unknown>;
+export type BatchEventHandler = (events: EventEnvelope[], traceParents: Array<string | null>) => Promise<unknown>;
 
 const RETRY_START_MS = 1_000;
 const NAK_DELAY_MS = 2_000;
@@ -132,7 +136,9 @@ export class DurableEventConsumer {
 
   /**
    * With tracing on, a batch is handled in one span: the child of its event's publish when it holds one event,
-   * else a trace of its own linked to each event's publish.
+   * else a trace of its own linked to each event's publish. Each event is handed the traceparent it was
+   * consumed in: that span's when it came alone, its own publish's when it came in a batch (the batch's span
+   * is a trace of its own, not the event's).
    */
   private handleBatch(batch: JsMsg[]): Promise<void> {
     if (!tracingOn()) return this.handleBatchIn(batch);
@@ -146,15 +152,19 @@ export class DurableEventConsumer {
           ? { parent: traceContextOf(batch[0]) }
           : { root: true, links: batch.flatMap((m) => linkTo(traceContextOf(m))) }),
       },
-      () => this.handleBatchIn(batch),
+      () =>
+        this.handleBatchIn(
+          batch,
+          batch.length === 1 ? [traceParentOf()] : batch.map((m) => traceParentOf(traceContextOf(m))),
+        ),
     );
   }
 
-  private async handleBatchIn(batch: JsMsg[]): Promise<void> {
-    const parsed: Array<{ m: JsMsg; event: EventEnvelope }> = [];
-    for (const m of batch) {
+  private async handleBatchIn(batch: JsMsg[], traceParents?: Array<string | null>): Promise<void> {
+    const parsed: Array<{ m: JsMsg; event: EventEnvelope; traceParent: string | null }> = [];
+    for (const [i, m] of batch.entries()) {
       try {
-        parsed.push({ m, event: parseEventEnvelope(m.data, m.subject) });
+        parsed.push({ m, event: parseEventEnvelope(m.data, m.subject), traceParent: traceParents?.[i] ?? null });
       } catch (e) {
         if (e instanceof PoisonEventError) {
           this.logger.warn({ subject: m.subject, seq: m.seq, reason: e.message }, 'Dropping an invalid event');
@@ -167,19 +177,22 @@ export class DurableEventConsumer {
     }
     if (this.batchHandler && parsed.length > 1) {
       try {
-        await this.batchHandler(parsed.map((p) => p.event));
+        await this.batchHandler(
+          parsed.map((p) => p.event),
+          parsed.map((p) => p.traceParent),
+        );
         parsed.forEach((p) => p.m.ack());
         return;
       } catch (e) {
         this.logger.warn({ err: e, events: parsed.length }, 'Event batch not handled; handling its events one by one');
       }
     }
-    for (const { m, event } of parsed) await this.handle(m, event);
+    for (const { m, event, traceParent } of parsed) await this.handle(m, event, traceParent);
   }
 
-  private async handle(m: JsMsg, event: EventEnvelope): Promise<void> {
+  private async handle(m: JsMsg, event: EventEnvelope, traceParent: string | null): Promise<void> {
     try {
-      await this.handler(event);
+      await this.handler(event, traceParent);
       m.ack();
     } catch (e) {
       this.logger.warn({ err: e, eventId: event.id, eventType: event.type }, 'Event not handled; redelivering');

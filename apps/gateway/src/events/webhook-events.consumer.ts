@@ -23,9 +23,9 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnModuleDe
     this.consumer = new DurableEventConsumer(
       nats,
       { durable: options.consumerName, stream: options.stream },
-      (event) => fanout.accept(event),
+      (event, traceParent) => fanout.accept(event, traceParent),
       logger,
-      (events) => fanout.acceptAll(events),
+      (events, traceParents) => fanout.acceptAll(events, traceParents),
     );
   }
 

@@ -11,6 +11,7 @@ import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';
 import { MerchantIds1766000000000 } from './1766000000000-merchant-ids';
 import { WebhookRecovery1767000000000 } from './1767000000000-webhook-recovery';
 import { MerchantAllowedOrigins1768000000000 } from './1768000000000-merchant-allowed-origins';
+import { WebhookDeliveryTraceParent1768100000001 } from './1768100000001-webhook-delivery-trace-parent';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 
 /** Every migration of the gateway database, in order; the secrets' encryption needs the deployment's keys. */
@@ -26,4 +27,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   WebhookRecovery1767000000000,
   MerchantAllowedOrigins1768000000000,
   OutboxTraceParent1768100000000,
+  WebhookDeliveryTraceParent1768100000001,
 ];

@@ -40,6 +40,8 @@ export interface ClaimedAttempt {
   secrets: string[];
   endpointDeleted: boolean;
   endpointDisabled: boolean;
+  /** The context the event was consumed in (null with tracing off): the try's span links to it. */
+  traceParent: string | null;
 }
 
 type ClaimedRow = Omit<ClaimedAttempt, 'secrets'> & {
@@ -84,7 +86,8 @@ const CLAIM_DUE = statement(
             THEN COALESCE(e.previous_secret_key_id, s.previous_secret_key_id) END AS "previousKeyId",
           CASE WHEN COALESCE(e.previous_secret_expires_at, s.previous_secret_expires_at) > now()
             THEN COALESCE(e.previous_secret_sealed, s.previous_secret_sealed) END AS "previousBlob",
-          (e.deleted_at IS NOT NULL) AS "endpointDeleted", COALESCE(e.disabled, false) AS "endpointDisabled"
+          (e.deleted_at IS NOT NULL) AS "endpointDeleted", COALESCE(e.disabled, false) AS "endpointDisabled",
+          d.trace_parent AS "traceParent"
    FROM claimed c
    JOIN webhook_deliveries d ON d.id = c.delivery_id
    LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
@@ -143,17 +146,24 @@ export class WebhookDeliveriesRepository {
   /**
    * Inserts one delivery per target and its first try, due now, in one transaction. UNIQUE (event_id, target)
    * with ON CONFLICT DO NOTHING makes a second call for the same event (a redelivery, another replica) a no-op.
+   * `traceParent` (null with tracing off) is kept on each delivery: every try of it, resends too, links to it.
    * Returns the first tries that were created.
    */
-  async insertDeliveries(envelope: WebhookEnvelope, body: string, targets: DeliveryTarget[]): Promise<AttemptRow[]> {
+  async insertDeliveries(
+    envelope: WebhookEnvelope,
+    body: string,
+    targets: DeliveryTarget[],
+    traceParent: string | null,
+  ): Promise<AttemptRow[]> {
     if (!targets.length) return [];
     return this.db.transaction(async (m) => {
       const created: AttemptRow[] = [];
       for (const t of targets) {
         const rows: Array<{ id: string }> = await m.query(
           `INSERT INTO webhook_deliveries
-             (id, event_id, event_type, merchant_code, environment, target, endpoint_id, url, body, status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending')
+             (id, event_id, event_type, merchant_code, environment, target, endpoint_id, url, body, status,
+              trace_parent)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
            ON CONFLICT (event_id, target) DO NOTHING RETURNING id`,
           [
             uuidv7(),
@@ -165,6 +175,7 @@ export class WebhookDeliveriesRepository {
             t.endpointId,
             t.url,
             body,
+            traceParent,
           ],
         );
         if (!rows.length) continue;

@@ -23,6 +23,8 @@ export class WebhookDelivery {
   @Column('text') body: string;
   @Column('text') status: DeliveryStatus;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  /** With tracing on: the W3C traceparent of the event's consumption; each try's span links to it. */
+  @Column({ name: 'trace_parent', type: 'text', nullable: true }) traceParent: string | null;
 }
 
 /** One try of a delivery; the `pending` row is the next try and is what the worker claims. */

@@ -1,6 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
-import { failSpan, inSpan, LOGGER, Metrics, SpanKind, tracingOn } from '@app/observability';
+import {
+  contextFromTraceParent,
+  failSpan,
+  inSpan,
+  linkTo,
+  LOGGER,
+  Metrics,
+  SpanKind,
+  tracingOn,
+} from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { decideAttempt, SendOutcome } from './delivery-policy';
 import { ClaimedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -50,7 +59,10 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
     return Math.ceil(this.options.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
   }
 
-  /** With tracing on, each try is a span of the loop's run. */
+  /**
+   * With tracing on, each try is a span of the loop's run, linked to the context the event was consumed in
+   * (stored on the delivery: a resend's tries link to it too).
+   */
   private async deliverTraced(claim: ClaimedAttempt): Promise<void> {
     if (!tracingOn()) {
       await this.deliver(claim);
@@ -61,7 +73,8 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
       'webhook.event.id': claim.eventId,
       'webhook.attempt': claim.attempt,
     };
-    return inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const links = linkTo(contextFromTraceParent(claim.traceParent));
+    return inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes, links }, async (span) => {
       if (!(await this.deliver(claim))) failSpan(span, undefined, 'webhook attempt failed');
     });
   }

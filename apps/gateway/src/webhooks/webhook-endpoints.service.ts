@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock, uuidv7 } from '@app/clock';
 import { CallerContext, WEBHOOK_PING_EVENT, WebhookEnvelope, WebhookPingData, PageQuery } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { traceParentOf } from '@app/observability';
 import { resolveTarget, TargetRefused } from './target-guard';
 import { newSigningSecret } from './signature';
 import { AttemptRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -163,9 +164,13 @@ export class WebhookEndpointsService {
       merchantCode: caller.merchantCode,
       data: { endpointId: endpoint.id, message: 'Test event from the webhook settings' },
     };
-    const [attempt] = await this.deliveries.insertDeliveries(ping, webhookBody(ping), [
-      { target: `endpoint:${endpoint.id}`, endpointId: endpoint.id, url: endpoint.url },
-    ]);
+    // Its tries link to this request's trace.
+    const [attempt] = await this.deliveries.insertDeliveries(
+      ping,
+      webhookBody(ping),
+      [{ target: `endpoint:${endpoint.id}`, endpointId: endpoint.id, url: endpoint.url }],
+      traceParentOf(),
+    );
     this.deliveryLoop.kick();
     return toDeliveryView(attempt);
   }

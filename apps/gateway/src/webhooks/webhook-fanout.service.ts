@@ -42,18 +42,23 @@ export class WebhookFanout {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Returns how many deliveries were created (0 for a redelivered event). */
-  accept(event: EventEnvelope): Promise<number> {
-    return this.acceptAll([event]);
+  /**
+   * Returns how many deliveries were created (0 for a redelivered event). `traceParent` (null with tracing
+   * off) is the context the event was consumed in, kept on its deliveries: each try's span links to it.
+   */
+  accept(event: EventEnvelope, traceParent: string | null = null): Promise<number> {
+    return this.acceptAll([event], [traceParent]);
   }
 
   /** `accept` for events that arrived together: one lookup for all of them. Returns the deliveries created. */
-  async acceptAll(events: EventEnvelope[]): Promise<number> {
+  async acceptAll(events: EventEnvelope[], traceParents: Array<string | null> = []): Promise<number> {
     const targets = await this.deliveries.subscribedEndpoints(events);
     const bodies = events.map(webhookBody);
     await this.events.record(events.flatMap((e, i) => (targets[i] ? [{ envelope: e, body: bodies[i] }] : [])));
     let created = 0;
-    for (let i = 0; i < events.length; i++) created += await this.deliver(events[i], bodies[i], targets[i]);
+    for (let i = 0; i < events.length; i++) {
+      created += await this.deliver(events[i], bodies[i], targets[i], traceParents[i] ?? null);
+    }
     return created;
   }
 
@@ -61,14 +66,19 @@ export class WebhookFanout {
    * `targets` is undefined for a merchant this gateway does not know: it cannot have endpoints or keys here
    * (another deployment or a test stack sharing the NATS server), so nothing is delivered.
    */
-  private async deliver(event: EventEnvelope, body: string, targets: DeliveryTarget[] | undefined): Promise<number> {
+  private async deliver(
+    event: EventEnvelope,
+    body: string,
+    targets: DeliveryTarget[] | undefined,
+    traceParent: string | null,
+  ): Promise<number> {
     if (!targets) return 0;
     const webhookUrl = (event.data as { webhookUrl?: unknown } | null)?.webhookUrl;
     if (typeof webhookUrl === 'string' && webhookUrl) {
       targets.push({ target: `url:${webhookUrl}`, endpointId: null, url: webhookUrl });
     }
     if (!targets.length) return 0;
-    const created = await this.deliveries.insertDeliveries(event, body, targets);
+    const created = await this.deliveries.insertDeliveries(event, body, targets, traceParent);
     if (created.length) {
       this.logger.debug(
         { eventId: event.id, eventType: event.type, deliveries: created.length },
