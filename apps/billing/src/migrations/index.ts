@@ -10,6 +10,7 @@ import { RenewalLease1766300000000 } from './1766300000000-renewal-lease';
 import { IdempotencyFingerprint1767300000000 } from './1767300000000-idempotency-fingerprint';
 import { RenewalPark1767400000000 } from './1767400000000-renewal-park';
 import { UsageOpenTotals1767500000000 } from './1767500000000-usage-open-totals';
+import { SubscriptionTraceParent1768100000001 } from './1768100000001-subscription-trace-parent';
 
 /** Every migration of the billing database, in order. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   RenewalPark1767400000000,
   UsageOpenTotals1767500000000,
   OutboxTraceParent1768100000000,
+  SubscriptionTraceParent1768100000001,
 ];

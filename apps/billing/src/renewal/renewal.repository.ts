@@ -38,7 +38,7 @@ const CLAIM = statement(
       FOR UPDATE SKIP LOCKED)
    UPDATE subscriptions s SET renewal_lease_until = $4
      FROM due WHERE s.id = due.id
-   RETURNING s.id, s.next_billing_date AS "dueAt"`,
+   RETURNING s.id, s.next_billing_date AS "dueAt", s.trace_parent AS "traceParent"`,
 );
 
 const RELEASE = statement(
@@ -69,6 +69,8 @@ const BILLED_THROUGH = statement(
 export interface DueRow {
   id: string;
   dueAt: Date;
+  /** The traceparent of the request that created the subscription (null with tracing off). */
+  traceParent: string | null;
 }
 
 /** The scheduler's SQL: claiming due subscriptions under a lease, and what a renewal step reads locked. */
@@ -78,7 +80,7 @@ export class RenewalRepository {
 
   /** Due rows, earliest first, leased until `leaseUntil` (one short transaction of its own). */
   async claim(upTo: Date, realNow: Date, limit: number, leaseUntil: Date, scope?: Scope): Promise<DueRow[]> {
-    const rows = await runQueueClaim<{ id: string; dueAt: Date }>(this.db, CLAIM, [
+    const rows = await runQueueClaim<DueRow>(this.db, CLAIM, [
       upTo,
       realNow,
       limit,
@@ -86,7 +88,7 @@ export class RenewalRepository {
       scope?.merchantCode ?? null,
       scope?.environment ?? null,
     ]);
-    return rows.map((r) => ({ id: r.id, dueAt: new Date(r.dueAt) })).sort((a, b) => +a.dueAt - +b.dueAt);
+    return rows.map((r) => ({ ...r, dueAt: new Date(r.dueAt) })).sort((a, b) => +a.dueAt - +b.dueAt);
   }
 
   /** How many of a scope's subscriptions are due by `upTo`, leased or not (a clock advance waits for them). */

@@ -11,6 +11,7 @@ import {
   PaymentResponse,
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { traceParentOf } from '@app/observability';
 import { BillingEvents } from '../billing-events';
 import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
 import { paidInvoice } from '../invoice/invoice-factory';
@@ -333,6 +334,8 @@ function newSubscription(
     pendingPlanId: null,
     renewalParkedAt: null,
     renewalParkedReason: null,
+    // With tracing on, the renewals of this subscription link to the trace of the request creating it.
+    traceParent: traceParentOf(),
     metadata: body.metadata ?? {},
     createdAt: now,
     updatedAt: now,

@@ -45,6 +45,12 @@ export class SubscriptionEntity {
   /** Set when a renewal failed for a reason a retry cannot change (renewal-parking.service.ts). */
   @Column({ name: 'renewal_parked_at', type: 'timestamptz', nullable: true }) renewalParkedAt: Date | null;
   @Column({ name: 'renewal_parked_reason', type: 'text', nullable: true }) renewalParkedReason: string | null;
+  /**
+   * With tracing on: the W3C traceparent of the request that created it (the renewal batches that charge it
+   * link to that trace). Written once, on insert; not read with the row (the renewal claim returns it).
+   */
+  @Column({ name: 'trace_parent', type: 'text', nullable: true, select: false, update: false })
+  traceParent?: string | null;
   @Column('jsonb') metadata: Record<string, string>;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

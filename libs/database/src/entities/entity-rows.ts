@@ -42,15 +42,15 @@ export function entityUpdateGathered<T extends object>(
 ): (manager: EntityManager, entity: T) => Promise<void> {
   let prepared: Prepared | undefined;
   return (manager, entity) => {
-    prepared ??= prepare(manager, target, updateMany(name));
+    prepared ??= prepare(manager, target, updateMany(name), updatable);
     return gatherRow(manager, prepared.st, entityRow(prepared.columns, entity));
   };
 }
 
 /**
- * Updates every column of each entity by its primary key (one column), in one statement;
- * `also` adds assignments of columns the entity does not map (`renewal_lease_until = NULL`), in the same row
- * version.
+ * Updates every column of each entity by its primary key (one column), in one statement, except the columns
+ * the entity marks `update: false` (written once, on insert); `also` adds assignments of columns the entity
+ * does not map (`renewal_lease_until = NULL`), in the same row version.
  */
 export function entityUpdateMany<T extends object>(
   target: new () => T,
@@ -60,7 +60,7 @@ export function entityUpdateMany<T extends object>(
   let prepared: Prepared | undefined;
   return async (manager, entities) => {
     if (!entities.length) return;
-    prepared ??= prepare(manager, target, updateMany(name, also));
+    prepared ??= prepare(manager, target, updateMany(name, also), updatable);
     await deferStatement(manager, prepared.st, [rowsJson(prepared.columns, entities)]);
   };
 }
@@ -93,10 +93,18 @@ interface Prepared {
   columns: ColumnMetadata[];
 }
 
-function prepare<T extends object>(manager: EntityManager, target: new () => T, build: Build): Prepared {
+/** The columns an UPDATE writes: the key, and every column not marked `update: false`. */
+const updatable = (c: ColumnMetadata): boolean => c.isUpdate || c.isPrimary;
+
+function prepare<T extends object>(
+  manager: EntityManager,
+  target: new () => T,
+  build: Build,
+  keep: (c: ColumnMetadata) => boolean = () => true,
+): Prepared {
   const meta = manager.connection.getMetadata(target);
   if (meta.primaryColumns.length !== 1) throw new Error(`${meta.tableName}: one primary key column expected`);
-  const columns = meta.columns;
+  const columns = meta.columns.filter(keep);
   const types = columns.map((c) => `"${c.databaseName}" ${sqlType(c)}`).join(', ');
   return {
     st: build(meta.tableName, columns, `jsonb_to_recordset($1::jsonb) AS v(${types})`, meta.primaryColumns[0]),
