@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { call, sandboxKey } from '../faults/drain-helpers';
 import { waitUntil } from '../support/wait';
 import { cardData, paymentBody } from '../payments/payments-fixtures';
 import { AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
+import { selfSignedCert, WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
 
@@ -31,7 +35,9 @@ const CONSUMER = 5;
 /**
  * The four apps as real processes, exporting their traces over OTLP/HTTP to a collector stand-in that keeps
  * the spans in memory: a purchase is one trace across gateway, NATS and payments, with each hop the child of
- * the one before; a renewal batch is a trace of its own; a malformed incoming traceparent is ignored.
+ * the one before; a renewal batch is a trace of its own, linked to the requests that created its
+ * subscriptions; an event published by the relay's claim is in the trace of the request that committed it; a
+ * webhook delivery try links to the trace of its event; a malformed incoming traceparent is ignored.
  */
 describe('distributed traces (OTLP export from the real processes)', () => {
   let sink: Awaited<ReturnType<typeof startOtlpSink>>;
@@ -39,10 +45,14 @@ describe('distributed traces (OTLP export from the real processes)', () => {
   let gateway: AppProcess;
   let payments: AppProcess;
   let merchant: { merchantCode: string; key: string };
+  let receiver: WebhookReceiver;
+  const certDir = mkdtempSync(join(tmpdir(), 'tracing-ca-'));
 
   beforeAll(async () => {
     ensureBuild();
     sink = await startOtlpSink({ keep: true });
+    receiver = await WebhookReceiver.start();
+    writeFileSync(join(certDir, 'ca.pem'), selfSignedCert().cert);
     suite = await ProcessSuite.start({
       apps: ['gateway', 'payments', 'payment-links', 'billing'],
       env: {
@@ -53,7 +63,14 @@ describe('distributed traces (OTLP export from the real processes)', () => {
         RENEWAL_BATCH: '2',
       },
     });
-    gateway = await suite.startApp('gateway');
+    // The gateway delivers webhooks to the receiver on this host, trusting its self-signed certificate.
+    gateway = await suite.startApp('gateway', {
+      env: {
+        NODE_EXTRA_CA_CERTS: join(certDir, 'ca.pem'),
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_DISPATCH_POLL_MS: '100',
+      },
+    });
     payments = await suite.startApp('payments', { env: { LOG_LEVEL: 'debug' } });
     await suite.startApp('billing');
     merchant = await sandboxKey(gateway);
@@ -61,6 +78,8 @@ describe('distributed traces (OTLP export from the real processes)', () => {
   afterAll(async () => {
     await suite?.stop();
     await sink?.close();
+    await receiver?.close();
+    rmSync(certDir, { recursive: true, force: true });
   });
 
   const byId = (id: string | undefined) => sink.spans.find((s) => s.spanId === id);
@@ -79,6 +98,37 @@ describe('distributed traces (OTLP export from the real processes)', () => {
       return found !== undefined;
     });
     return found!;
+  }
+  const api = (method: string, path: string, body?: unknown) =>
+    call(gateway.url, method, path, {
+      key: merchant.key,
+      body,
+      headers: method === 'POST' ? { 'idempotency-key': randomUUID() } : {},
+    });
+  const monthlyPlan = async (): Promise<number> => {
+    const plan = await api('POST', '/v1/subscription/plan', {
+      name: 'Pro',
+      interval: 'month',
+      amount: 2500,
+      currency: 'USD',
+    });
+    expect(plan.status).toBe(201);
+    return Number(plan.body.id);
+  };
+  /** Creates a subscription; answers its id and the gateway's span of the request that created it. */
+  async function subscribe(planId: number, email: string): Promise<{ id: string; request: SinkSpan }> {
+    const res = await fetch(`${gateway.url}/v1/subscription`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${merchant.key}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      body: JSON.stringify({ planId, customerEmail: email, card: cardData() }),
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { id: string };
+    return { id: body.id, request: await spanOfRequest(res.headers.get('x-request-id')!) };
   }
   const purchase = (headers: Record<string, string> = {}) =>
     fetch(`${gateway.url}/v1/payment/purchase`, {
@@ -171,30 +221,84 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     }
   });
 
-  it('a renewal batch is a trace of its own, its charges inside it', async () => {
-    const api = (method: string, path: string, body?: unknown) =>
-      call(gateway.url, method, path, {
-        key: merchant.key,
-        body,
-        headers: method === 'POST' ? { 'idempotency-key': randomUUID() } : {},
-      });
-    const plan = await api('POST', '/v1/subscription/plan', {
-      name: 'Pro',
-      interval: 'month',
-      amount: 2500,
-      currency: 'USD',
+  it("an event written outside a pipelined transaction is published by the relay's claim in the request's trace", async () => {
+    // Billing records a new subscription in a plain transaction: its events are written with INSERT_EVENT
+    // and published by the relay's claim, in a run of the relay that is a trace of its own.
+    const { request } = await subscribe(await monthlyPlan(), 'claimed@example.com');
+    const publishOf = () =>
+      sink.spans.find(
+        (s) => s.app === 'billing' && s.name === 'subscription.created publish' && s.traceId === request.traceId,
+      );
+    // The relay's run that claimed it (a trace of its own) links to the context stored on the row.
+    const runsOf = (publish: SinkSpan) =>
+      sink.spans.filter(
+        (s) =>
+          s.app === 'billing' &&
+          s.name === 'loop outbox_relay' &&
+          s.links.some((l) => l.traceId === request.traceId && l.spanId === publish.parentSpanId),
+      );
+    await waitUntil('the subscription.created publish, in the request trace', async () => {
+      const publish = publishOf();
+      return publish !== undefined && ancestors(publish).includes(request) && runsOf(publish).length > 0;
     });
-    expect(plan.status).toBe(201);
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const s = await api('POST', '/v1/subscription', {
-        planId: plan.body.id,
-        customerEmail: `jane${i}@example.com`,
-        card: cardData(),
-      });
-      expect(s.status).toBe(201);
-      ids.push(s.body.id);
+    const publish = publishOf()!;
+    expect(publish).toMatchObject({ kind: PRODUCER });
+    for (const run of runsOf(publish)) {
+      expect(run.parentSpanId).toBeUndefined();
+      expect(run.traceId).not.toBe(request.traceId);
     }
+    // The gateway's consumer takes it as a child of that publish (or, with the subscription's other events in
+    // one batch, links to it).
+    await waitUntil('the event consumed', async () =>
+      sink.spans.some(
+        (s) =>
+          s.app === 'gateway' &&
+          s.kind === CONSUMER &&
+          (s.parentSpanId === publish.spanId || s.links.some((l) => l.spanId === publish.spanId)),
+      ),
+    );
+  });
+
+  it('a webhook delivery try links to the trace of the purchase whose event it delivers', async () => {
+    const path = `/traced-${randomUUID()}`;
+    const endpoint = await api('POST', '/v1/webhook-endpoint', {
+      url: receiver.url(path),
+      events: ['payment.captured'],
+    });
+    expect(endpoint.status).toBe(201);
+    const res = await purchase();
+    expect(res.status).toBe(200);
+    const payment = (await res.json()) as { id: string };
+    const http = await spanOfRequest(res.headers.get('x-request-id')!);
+    let eventId: string | undefined;
+    await waitUntil(
+      'the webhook delivered',
+      async () => {
+        const post = receiver.received.find((r) => r.path === path && JSON.parse(r.body).data?.id === payment.id);
+        eventId = post && String(post.headers['webhook-id']);
+        return eventId !== undefined;
+      },
+      90_000,
+    );
+    // The try is in the delivery loop's run (a trace of its own), linked to where the event was consumed: its
+    // consumer's span (or its publish, had it come in a batch), in the purchase's trace.
+    const attemptOf = () =>
+      sink.spans.find((s) => s.name === 'webhook delivery' && s.attributes['webhook.event.id'] === eventId);
+    await waitUntil('the delivery try traced, linked into the purchase trace', async () => {
+      const linked = attemptOf() && byId(attemptOf()!.links[0]?.spanId);
+      return linked !== undefined && ancestors(linked).includes(http);
+    });
+    const attempt = attemptOf()!;
+    expect(attempt).toMatchObject({ app: 'gateway', kind: CLIENT });
+    expect(attempt.traceId).not.toBe(http.traceId);
+    expect(attempt.links.map((l) => l.traceId)).toEqual([http.traceId]);
+  });
+
+  it('a renewal batch is a trace of its own, its charges inside it, linked to the requests that created them', async () => {
+    const planId = await monthlyPlan();
+    const created: Array<{ id: string; request: SinkSpan }> = [];
+    for (let i = 0; i < 3; i++) created.push(await subscribe(planId, `jane${i}@example.com`));
+    const ids = created.map((c) => c.id);
     // Due an hour ago in real time, as the renewal loop sees them (bench/renewals.js seeds the same way).
     const db = new Client({ connectionString: suite.databaseUrl('billing') });
     await db.connect();
@@ -229,6 +333,9 @@ describe('distributed traces (OTLP export from the real processes)', () => {
       expect(ancestors(charge)).toContain(b);
     }
     expect(new Set(batches().map((b) => b.traceId)).size).toBe(batches().length);
+    // Each subscription's renewal links its batch to the trace of the request that created it.
+    const linked = new Set(batches().flatMap((b) => b.links.map((l) => l.traceId)));
+    expect(linked).toEqual(new Set(created.map((c) => c.request.traceId)));
     // The many runs of the loops that found nothing (the relay polls every 50 ms here) are not exported.
     const loopRuns = sink.spans.filter((s) => s.name.startsWith('loop '));
     const idleRuns = loopRuns.filter((r) =>
