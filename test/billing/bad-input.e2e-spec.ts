@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { TestStack } from '../support/stack';
-import { billingMerchant, BillingClient } from './billing-fixtures';
+import { billingStack, BillingClient } from './billing-fixtures';
 
 /**
  * Every billing route answers arbitrary JSON with a 4xx envelope (or a 2xx when it happens to be valid),
@@ -14,8 +14,7 @@ describe('billing routes under arbitrary input', () => {
   let invoiceId: string;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'billing'] });
-    m = await billingMerchant(stack);
+    [stack, m] = await billingStack();
     planId = (await m.plan()).id;
     const s = await m.subscription({ planId });
     subscriptionId = s.id;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cardData, sdkNonce } from '../payments/payments-fixtures';
-import { HttpResult, TestStack } from '../support/stack';
+import { HttpResult, StackOptions, TestStack } from '../support/stack';
 import { queryRows } from '../support/db';
 
 export { cardData, expectError, VISA } from '../payments/payments-fixtures';
@@ -80,6 +80,10 @@ export class BillingClient {
     return { token: r.body.token.token, paymentId: r.body.id };
   }
 }
+
+/** A stack of payments and billing (`o` adds to that) and a sandbox merchant's billing client on it. */
+export const billingStack = (o: StackOptions = {}): Promise<[TestStack, BillingClient]> =>
+  TestStack.startWith(billingMerchant, { services: ['payments', 'billing'], ...o });
 
 /** A merchant with a sandbox (default) or production private key. */
 export async function billingMerchant(

@@ -1,6 +1,6 @@
 import { TestStack } from '../support/stack';
 import { billingQuery, cardData, CARDS, expectError } from './billing-fixtures';
-import { minute, TimeClient } from './renewal-fixtures';
+import { minute, TimeClient, timeStack } from './renewal-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -8,12 +8,7 @@ jest.setTimeout(120_000);
 describe('dunning over time', () => {
   let stack: TestStack;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({
-      services: ['payments', 'payment-links', 'billing'],
-      env: { RENEWAL_POLL_MS: '0' },
-    });
-  });
+  beforeAll(async () => (stack = await timeStack()));
   afterAll(() => stack?.stop());
 
   async function pastDue(c: TimeClient, card: string = CARDS.mitInsufficientFunds) {

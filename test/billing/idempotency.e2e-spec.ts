@@ -7,6 +7,7 @@ import { BillingIdempotencyService } from '../../apps/billing/src/idempotency/bi
 import { TestStack } from '../support/stack';
 import {
   billingMerchant,
+  billingStack,
   BillingClient,
   billingQuery,
   cardData,
@@ -24,8 +25,7 @@ describe('billing idempotency', () => {
   let dear: Record<string, any>;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'billing'] });
-    m = await billingMerchant(stack);
+    [stack, m] = await billingStack();
     plan = await m.plan({ amount: 1000 });
     dear = await m.plan({ amount: 9000 });
   });

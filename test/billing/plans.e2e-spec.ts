@@ -2,17 +2,14 @@ import { BillingSubjects } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
 import { TestStack } from '../support/stack';
-import { billingMerchant, BillingClient, cardData, expectError } from './billing-fixtures';
+import { billingMerchant, billingStack, BillingClient, cardData, expectError } from './billing-fixtures';
 
 /** Plans and meters: defaults, immutables, archive, country filter, subscriber counts, scoping. */
 describe('billing plans and meters', () => {
   let stack: TestStack;
   let m: BillingClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'billing'] });
-    m = await billingMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await billingStack()));
   afterAll(() => stack.stop());
 
   it('creates a plan with the defaults and the merchant’s integer merchantId', async () => {

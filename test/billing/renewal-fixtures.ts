@@ -1,6 +1,9 @@
-import { HttpResult } from '../support/stack';
+import { HttpResult, TestStack } from '../support/stack';
 import { BillingClient, billingMerchant, billingQuery, paymentsDb } from './billing-fixtures';
-import type { TestStack } from '../support/stack';
+
+/** The stack of the tests of billing over time: every service, renewals run only by clock advances. */
+export const timeStack = (): Promise<TestStack> =>
+  TestStack.start({ services: ['payments', 'payment-links', 'billing'], env: { RENEWAL_POLL_MS: '0' } });
 
 /** A sandbox merchant whose clock the test moves (each test gets its own merchant, so its own clock). */
 export class TimeClient {

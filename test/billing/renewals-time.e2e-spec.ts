@@ -1,5 +1,5 @@
 import { TestStack } from '../support/stack';
-import { minute, periods, TimeClient } from './renewal-fixtures';
+import { minute, periods, TimeClient, timeStack } from './renewal-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -7,12 +7,7 @@ jest.setTimeout(120_000);
 describe('renewals over time', () => {
   let stack: TestStack;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({
-      services: ['payments', 'payment-links', 'billing'],
-      env: { RENEWAL_POLL_MS: '0' },
-    });
-  });
+  beforeAll(async () => (stack = await timeStack()));
   afterAll(() => stack?.stop());
 
   it('monthly from Jan 31 through a leap February: anchored periods, one paid invoice and MIT each', async () => {

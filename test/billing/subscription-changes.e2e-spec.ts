@@ -1,7 +1,7 @@
 import { ManualClock } from '@app/clock';
 import { TestStack } from '../support/stack';
 import {
-  billingMerchant,
+  billingStack,
   BillingClient,
   billingQuery,
   cardData,
@@ -19,10 +19,7 @@ describe('subscription changes: change-plan and payment-method', () => {
   let stack: TestStack;
   let m: BillingClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'billing'], clock });
-    m = await billingMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await billingStack({ clock })));
   afterAll(() => stack.stop());
 
   const at = (iso: string) => clock.set(new Date(iso));

@@ -1,6 +1,7 @@
 import { TestStack } from '../support/stack';
 import {
   billingMerchant,
+  billingStack,
   BillingClient,
   billingQuery,
   cardData,
@@ -34,8 +35,7 @@ describe('subscription creation', () => {
   let trial: Record<string, any>;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'billing'] });
-    m = await billingMerchant(stack);
+    [stack, m] = await billingStack();
     monthly = await m.plan({ amount: 1999 });
     trial = await m.plan({ amount: 500, trialPeriodDays: 14 });
   });

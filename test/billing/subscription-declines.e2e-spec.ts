@@ -1,6 +1,6 @@
 import { TestStack } from '../support/stack';
 import {
-  billingMerchant,
+  billingStack,
   BillingClient,
   billingQuery,
   cardData,
@@ -18,8 +18,7 @@ describe('subscription creation that fails', () => {
   let trial: Record<string, any>;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'billing'] });
-    m = await billingMerchant(stack);
+    [stack, m] = await billingStack();
     monthly = await m.plan({ amount: 1999 });
     trial = await m.plan({ amount: 500, trialPeriodDays: 14 });
   });

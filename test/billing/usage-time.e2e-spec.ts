@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pricing, rate } from '../../apps/billing/src/pricing/pricing';
 import { TestStack } from '../support/stack';
 import { expectError } from './billing-fixtures';
-import { TimeClient } from './renewal-fixtures';
+import { TimeClient, timeStack } from './renewal-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -67,12 +67,7 @@ const METERS: MeterCase[] = [
 describe('usage rating at renewal', () => {
   let stack: TestStack;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({
-      services: ['payments', 'payment-links', 'billing'],
-      env: { RENEWAL_POLL_MS: '0' },
-    });
-  });
+  beforeAll(async () => (stack = await timeStack()));
   afterAll(() => stack?.stop());
 
   it('each aggregation and pricing scheme with included units: one line per meter; then the period is closed', async () => {

@@ -33,8 +33,7 @@ describe('billing usage', () => {
   }
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'billing', 'payment-links'] });
-    m = await billingMerchant(stack);
+    [stack, m] = await TestStack.startWith(billingMerchant, { services: ['payments', 'billing', 'payment-links'] });
     subscription = await meteredSubscription(m);
   });
   afterAll(() => stack.stop());

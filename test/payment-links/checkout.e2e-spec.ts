@@ -22,10 +22,13 @@ describe('paying a payment link', () => {
   let stack: TestStack;
   let m: LinksClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments', 'payment-links'], env: { LINK_EXPIRY_SWEEP_MS: '0' } });
-    m = await linksMerchant(stack);
-  });
+  beforeAll(
+    async () =>
+      ([stack, m] = await TestStack.startWith(linksMerchant, {
+        services: ['payments', 'payment-links'],
+        env: { LINK_EXPIRY_SWEEP_MS: '0' },
+      })),
+  );
   afterAll(() => stack.stop());
 
   const paymentsOf = (linkId: string) =>

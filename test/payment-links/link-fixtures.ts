@@ -45,6 +45,13 @@ export async function linksMerchant(stack: TestStack): Promise<LinksClient> {
   return new LinksClient(stack, await sandboxMerchant(stack));
 }
 
+/** A stack of every service, expiring links only when a test asks, and a sandbox merchant's links client on it. */
+export const linksStack = (): Promise<[TestStack, LinksClient]> =>
+  TestStack.startWith(linksMerchant, {
+    services: ['payments', 'payment-links', 'billing'],
+    env: { LINK_EXPIRY_SWEEP_MS: '0' },
+  });
+
 /** The link-scoped client token the checkout page carries (read from the page, as the browser does). */
 export async function checkoutToken(stack: TestStack, linkId: string): Promise<string> {
   const page = await stack.http<string>('GET', `/checkout/${linkId}`);

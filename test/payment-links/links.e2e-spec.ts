@@ -1,6 +1,6 @@
 import { expectError } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
-import { linkEvents, LinksClient, linksMerchant, linksQuery, newKey } from './link-fixtures';
+import { linkEvents, LinksClient, linksMerchant, linksStack, linksQuery, newKey } from './link-fixtures';
 import { usd } from '../support/amounts';
 
 const HOUR = 3_600_000;
@@ -10,13 +10,7 @@ describe('payment links', () => {
   let stack: TestStack;
   let m: LinksClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({
-      services: ['payments', 'payment-links', 'billing'],
-      env: { LINK_EXPIRY_SWEEP_MS: '0' },
-    });
-    m = await linksMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await linksStack()));
   afterAll(() => stack.stop());
 
   it('creates a one-time fixed link with the defaults: 201, single use, 24 hours, checkout url', async () => {

@@ -7,6 +7,7 @@ import {
   linkEvents,
   LinksClient,
   linksMerchant,
+  linksStack,
   nonceFor,
   pay,
 } from './link-fixtures';
@@ -16,13 +17,7 @@ describe('subscription links', () => {
   let stack: TestStack;
   let m: LinksClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({
-      services: ['payments', 'payment-links', 'billing'],
-      env: { LINK_EXPIRY_SWEEP_MS: '0' },
-    });
-    m = await linksMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await linksStack()));
   afterAll(() => stack.stop());
 
   async function plan(owner: LinksClient, o: Record<string, unknown> = {}): Promise<any> {

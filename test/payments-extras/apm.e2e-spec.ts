@@ -3,7 +3,7 @@ import {
   cardData,
   expectError,
   PaymentsClient,
-  paymentsQuery,
+  paymentEventTypes,
   sandboxMerchant,
   VISA,
 } from '../payments/payments-fixtures';
@@ -35,22 +35,18 @@ describe('APMs: pix, boleto and ach wait for the payer; the sandbox settles them
   let client: PaymentsClient;
   const clock = new ManualClock(new Date('2030-05-10T15:00:00.000Z'));
 
-  beforeAll(async () => {
-    stack = await TestStack.start({ clock, env: { PUBLIC_BASE_URL: 'https://pay.example.test' } });
-    client = await sandboxMerchant(stack);
-  });
+  beforeAll(
+    async () =>
+      ([stack, client] = await TestStack.startWith(sandboxMerchant, {
+        clock,
+        env: { PUBLIC_BASE_URL: 'https://pay.example.test' },
+      })),
+  );
   afterAll(() => stack.stop());
 
   const settle = (id: string, outcome: string, key = client.key) =>
     stack.http('POST', `/v1/sandbox/payment/${id}/settle`, { key, body: { outcome } });
-  const events = async (id: string) =>
-    (
-      await paymentsQuery<{ type: string }>(
-        stack,
-        "SELECT type FROM outbox WHERE envelope->'data'->>'id' = $1 ORDER BY created_at, id",
-        [id],
-      )
-    ).map((e) => e.type);
+  const events = (id: string) => paymentEventTypes(stack, id);
 
   it('pix: pending_action with a QR code (EMV BR Code) and its hosted page', async () => {
     const r = await client.purchase(PIX);

@@ -49,8 +49,7 @@ describe('no PAN or CVV in clear, anywhere', () => {
   let client: PaymentsClient;
 
   beforeAll(async () => {
-    stack = await TestStack.start();
-    client = await sandboxMerchant(stack);
+    [stack, client] = await TestStack.startWith(sandboxMerchant);
     const card = (i: number, extra: Record<string, unknown> = {}) => ({
       cardData: { ...CARDS[i], ...FUTURE, ...extra },
     });

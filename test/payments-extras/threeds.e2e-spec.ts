@@ -3,6 +3,7 @@ import {
   cardData,
   expectError,
   PaymentsClient,
+  paymentEventTypes,
   paymentsQuery,
   sandboxMerchant,
   uid,
@@ -20,10 +21,13 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
   let client: PaymentsClient;
   const clock = new ManualClock();
 
-  beforeAll(async () => {
-    stack = await TestStack.start({ clock, env: { PUBLIC_BASE_URL: 'https://pay.example.test/' } });
-    client = await sandboxMerchant(stack);
-  });
+  beforeAll(
+    async () =>
+      ([stack, client] = await TestStack.startWith(sandboxMerchant, {
+        clock,
+        env: { PUBLIC_BASE_URL: 'https://pay.example.test/' },
+      })),
+  );
   afterAll(() => stack.stop());
 
   const resume = (sessionId: unknown, headers: Record<string, string> = {}) =>
@@ -36,14 +40,7 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
     expect(r.body.status).toBe('pending_3ds');
     return r.body;
   };
-  const events = async (id: string) =>
-    (
-      await paymentsQuery<{ type: string }>(
-        stack,
-        "SELECT type FROM outbox WHERE envelope->'data'->>'id' = $1 ORDER BY created_at, id",
-        [id],
-      )
-    ).map((e) => e.type);
+  const events = (id: string) => paymentEventTypes(stack, id);
 
   it('a challenge card answers pending_3ds with a 15-minute session on the hosted page', async () => {
     const p = await challenged();

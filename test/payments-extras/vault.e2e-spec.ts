@@ -22,10 +22,9 @@ describe('the card vault: tokenize, charge a token, rotate keys', () => {
   let stack: TestStack;
   let client: PaymentsClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({ env: { VAULT_KEYS: `k1:${K1}` } });
-    client = await sandboxMerchant(stack);
-  });
+  beforeAll(
+    async () => ([stack, client] = await TestStack.startWith(sandboxMerchant, { env: { VAULT_KEYS: `k1:${K1}` } })),
+  );
   afterAll(() => stack.stop());
 
   const tokenize = async (cardNumber = VISA, o: Record<string, unknown> = {}) => {

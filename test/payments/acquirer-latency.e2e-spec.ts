@@ -19,8 +19,9 @@ describe('payments under a slow acquirer', () => {
   let db: Client;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ env: { SANDBOX_ACQUIRER_LATENCY_MS: String(LATENCY_MS) } });
-    m = await sandboxMerchant(stack);
+    [stack, m] = await TestStack.startWith(sandboxMerchant, {
+      env: { SANDBOX_ACQUIRER_LATENCY_MS: String(LATENCY_MS) },
+    });
     db = new Client({ connectionString: stack.env.PAYMENTS_DATABASE_URL });
     await db.connect();
   });

@@ -36,10 +36,7 @@ describe('address field aliases', () => {
   let stack: TestStack;
   let m: PaymentsClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({ services: ['payments'] });
-    m = await sandboxMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await TestStack.startWith(sandboxMerchant, { services: ['payments'] })));
   afterAll(() => stack.stop());
 
   const storedAddress = async (paymentId: string) =>

@@ -19,8 +19,7 @@ describe('crash recovery of acquirer calls', () => {
 
   beforeAll(async () => {
     // The gateway here; the payments service as a child process (the gateway waits 3 s for it).
-    stack = await TestStack.start({ services: [], env: { RPC_TIMEOUT_MS: '3000' } });
-    m = await sandboxMerchant(stack);
+    [stack, m] = await TestStack.startWith(sandboxMerchant, { services: [], env: { RPC_TIMEOUT_MS: '3000' } });
   });
   afterEach(async () => {
     await child?.stop();

@@ -19,10 +19,7 @@ describe('payment events in the outbox', () => {
   let stack: TestStack;
   let m: PaymentsClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start();
-    m = await sandboxMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await TestStack.startWith(sandboxMerchant)));
   afterAll(() => stack.stop());
 
   const eventsOf = (paymentId: string): Promise<OutboxEvent[]> =>

@@ -14,8 +14,10 @@ describe('authorization hold expiry', () => {
     let sweeper: HoldExpiryService;
 
     beforeAll(async () => {
-      stack = await TestStack.start({ clock, env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0' } });
-      m = await sandboxMerchant(stack);
+      [stack, m] = await TestStack.startWith(sandboxMerchant, {
+        clock,
+        env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0' },
+      });
       sweeper = stack.services.get('payments')![0].get(HoldExpiryService);
     });
     afterAll(() => stack.stop());

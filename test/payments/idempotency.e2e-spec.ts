@@ -10,8 +10,7 @@ describe('idempotency', () => {
   let production: PaymentsClient;
 
   beforeAll(async () => {
-    stack = await TestStack.start();
-    m = await sandboxMerchant(stack);
+    [stack, m] = await TestStack.startWith(sandboxMerchant);
     production = new PaymentsClient(
       stack,
       (await stack.key([m.merchantCode], 'private', 'production')).key,

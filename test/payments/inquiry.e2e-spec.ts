@@ -8,8 +8,7 @@ describe('payment inquiry and scoping', () => {
   let production: PaymentsClient;
 
   beforeAll(async () => {
-    stack = await TestStack.start();
-    m = await sandboxMerchant(stack);
+    [stack, m] = await TestStack.startWith(sandboxMerchant);
     other = await sandboxMerchant(stack);
     production = new PaymentsClient(
       stack,

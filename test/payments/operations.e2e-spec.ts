@@ -6,10 +6,7 @@ describe('payment operations', () => {
   let stack: TestStack;
   let m: PaymentsClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start();
-    m = await sandboxMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await TestStack.startWith(sandboxMerchant)));
   afterAll(() => stack.stop());
 
   const authorized = async (value = 1000): Promise<{ id: string; orderCode: string; paymentCode: string }> =>

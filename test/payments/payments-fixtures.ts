@@ -75,6 +75,16 @@ export async function sandboxMerchant(stack: TestStack): Promise<PaymentsClient>
 export const paymentsQuery = <T = Record<string, unknown>>(stack: TestStack, sql: string, params: unknown[] = []) =>
   queryRows<T>(stack.env.PAYMENTS_DATABASE_URL, sql, params);
 
+/** The types of a payment's events in the outbox, in the order they were written. */
+export const paymentEventTypes = async (stack: TestStack, paymentId: string): Promise<string[]> =>
+  (
+    await paymentsQuery<{ type: string }>(
+      stack,
+      "SELECT type FROM outbox WHERE envelope->'data'->>'id' = $1 ORDER BY created_at, id",
+      [paymentId],
+    )
+  ).map((e) => e.type);
+
 /**
  * A single-use nonce for a card (the fields of `cardData`), made as the browser SDK does with `token`, a client
  * token; `{key}` mints one with that private key first (POST /v1/sdk/session).

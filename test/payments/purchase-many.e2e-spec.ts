@@ -25,8 +25,7 @@ describe('purchaseMany: several purchases in one command, each answering on its 
   let token: string;
 
   beforeAll(async () => {
-    stack = await TestStack.start();
-    client = await sandboxMerchant(stack);
+    [stack, client] = await TestStack.startWith(sandboxMerchant);
     rpc = stack.gateways[0].get(RpcClient);
     const tokenized = await client.purchase({
       card: cardData(VISA, { tokenize: true }),

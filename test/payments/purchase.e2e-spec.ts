@@ -14,10 +14,7 @@ describe('POST /v1/payment/purchase and /authorization', () => {
   let stack: TestStack;
   let m: PaymentsClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start();
-    m = await sandboxMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await TestStack.startWith(sandboxMerchant)));
   afterAll(() => stack.stop());
 
   it('a purchase answers 200 with the whole Payment, captured', async () => {

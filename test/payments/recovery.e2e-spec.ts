@@ -17,8 +17,7 @@ describe('recovery of capture, refund, cancel and resume attempts', () => {
   let sandbox: SandboxAcquirerConnector;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ env: { RECOVERY_SWEEP_MS: '0' } });
-    m = await sandboxMerchant(stack);
+    [stack, m] = await TestStack.startWith(sandboxMerchant, { env: { RECOVERY_SWEEP_MS: '0' } });
     const app = stack.services.get('payments')![0];
     sweeper = app.get(RecoveryLoop);
     sandbox = app.get(SandboxAcquirerConnector);

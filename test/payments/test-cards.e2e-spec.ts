@@ -6,10 +6,7 @@ describe('sandbox test cards', () => {
   let stack: TestStack;
   let m: PaymentsClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start();
-    m = await sandboxMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await TestStack.startWith(sandboxMerchant)));
   afterAll(() => stack.stop());
 
   it.each([

@@ -14,10 +14,7 @@ describe('wire rules', () => {
   let stack: TestStack;
   let m: PaymentsClient;
 
-  beforeAll(async () => {
-    stack = await TestStack.start();
-    m = await sandboxMerchant(stack);
-  });
+  beforeAll(async () => ([stack, m] = await TestStack.startWith(sandboxMerchant)));
   afterAll(() => stack.stop());
 
   it('a merchantCode that the route requires is 400 VALIDATION_FAILED when absent, whatever the key', async () => {

@@ -55,6 +55,17 @@ export interface HttpResult<T = any> {
   body: T;
 }
 
+export interface StackOptions {
+  services?: ServiceName[];
+  env?: Record<string, string>;
+  gateway?: boolean;
+  webhookCa?: string;
+  clock?: Clock;
+  connectors?: readonly Connector[];
+  /** Faults injected into the services this start starts (not into replicas started later). */
+  faults?: Partial<Record<ServiceName, Faults>>;
+}
+
 /**
  * The real suite in this process: gateway and services on fresh databases of their own (dropped after the
  * run), talking over the run's real NATS server. Every app's log lines are captured for assertions.
@@ -80,18 +91,7 @@ export class TestStack {
     readonly dbPrefix: string,
   ) {}
 
-  static async start(
-    o: {
-      services?: ServiceName[];
-      env?: Record<string, string>;
-      gateway?: boolean;
-      webhookCa?: string;
-      clock?: Clock;
-      connectors?: readonly Connector[];
-      /** Faults injected into the services this start starts (not into replicas started later). */
-      faults?: Partial<Record<ServiceName, Faults>>;
-    } = {},
-  ): Promise<TestStack> {
+  static async start(o: StackOptions = {}): Promise<TestStack> {
     const state = runState();
     // Random, not a counter: Jest gives every test file a fresh module registry, so a module-level counter
     // would hand the same databases to the first stack of every file.
@@ -133,6 +133,17 @@ export class TestStack {
     for (const s of o.services ?? ['payments']) await stack.startService(s, {}, o.faults?.[s]);
     if (o.gateway !== false) await stack.startGateway();
     return stack;
+  }
+
+  /** A started stack and what `client` makes on it (a merchant's client); the stack stops if that fails. */
+  static async startWith<C>(client: (stack: TestStack) => Promise<C>, o?: StackOptions): Promise<[TestStack, C]> {
+    const stack = await TestStack.start(o);
+    try {
+      return [stack, await client(stack)];
+    } catch (e) {
+      await stack.stop();
+      throw e;
+    }
   }
 
   log(app: string): LogCapture {

@@ -2,10 +2,9 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DestinationStream } from 'pino';
-import { Clock, uuidv7 } from '@app/clock';
-import { createLogger, Draining, Metrics, PinoNestLogger, startTracing } from '@app/observability';
-import { stopOnSignals } from '@app/platform';
+import { uuidv7 } from '@app/clock';
+import { Draining, Metrics, PinoNestLogger } from '@app/observability';
+import { AppStartOptions, runMain, startAppLogging, stopOnSignals } from '@app/platform';
 import { loadGatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import { installSdkCors } from './checkout/sdk-cors';
@@ -18,25 +17,15 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** The request line and headers together: room for a long query string of unknown fields (named back, encoded). */
 export const HEADER_LIMIT_BYTES = 64 * 1024;
 
-export interface StartGatewayOptions {
-  env?: NodeJS.ProcessEnv;
-  logDestination?: DestinationStream;
-  clock?: Clock;
+export interface StartGatewayOptions extends AppStartOptions {
   print?: (text: string) => void;
   /** Tests only: extra CA (PEM) trusted for webhook targets; deployments use NODE_EXTRA_CA_CERTS. */
   webhookCa?: string;
-  /** The process entry point: stop gracefully on SIGTERM/SIGINT, then exit. */
-  stopOnSignals?: boolean;
 }
 
 export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
   const config = loadGatewayConfig(o.env);
-  const logger = createLogger({ app: 'gateway', level: config.LOG_LEVEL, destination: o.logDestination });
-  await startTracing({
-    app: 'gateway',
-    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
-  });
+  const logger = await startAppLogging('gateway', config, o.logDestination);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     http: { maxHeaderSize: HEADER_LIMIT_BYTES },
@@ -99,9 +88,4 @@ export function gatewayAdminUrl(app: NestFastifyApplication): string {
   return url;
 }
 
-if (require.main === module) {
-  startGateway({ stopOnSignals: true }).catch((e: Error) => {
-    process.stderr.write(`gateway failed to start: ${e.message}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runMain('gateway', startGateway);

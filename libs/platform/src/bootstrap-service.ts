@@ -1,11 +1,50 @@
 import { DynamicModule, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'pino';
+import { DestinationStream, Logger } from 'pino';
+import { Clock } from '@app/clock';
+import { commonEnv, ConfigOf } from '@app/config';
 import { ServiceName } from '@app/contracts';
 import { CommandServer, CommandsModule } from '@app/messaging';
-import { PinoNestLogger } from '@app/observability';
+import { createLogger, PinoNestLogger, startTracing } from '@app/observability';
 import { stopOnSignals } from './stop-on-signals';
+
+/** How an app is started: a test gives its env, log destination and clock; the process entry point its signals. */
+export interface AppStartOptions {
+  env?: NodeJS.ProcessEnv;
+  logDestination?: DestinationStream;
+  clock?: Clock;
+  /** The process entry point: stop gracefully on SIGTERM/SIGINT, then exit. */
+  stopOnSignals?: boolean;
+}
+
+type ObservedConfig = Pick<
+  ConfigOf<typeof commonEnv>,
+  'LOG_LEVEL' | 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_TRACES_SAMPLER_ARG' | 'SHUTDOWN_TIMEOUT_MS'
+>;
+
+/** The first step of every app's start: its logger, and its tracing when an OTLP endpoint is set. */
+export async function startAppLogging(
+  app: string,
+  config: ObservedConfig,
+  destination?: DestinationStream,
+): Promise<Logger> {
+  const logger = createLogger({ app, level: config.LOG_LEVEL, destination });
+  await startTracing({
+    app,
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
+  return logger;
+}
+
+/** An app's process entry point: start it, stopping on SIGTERM/SIGINT; a failed start says why and exits 1. */
+export function runMain(app: string, start: (o: { stopOnSignals: true }) => Promise<unknown>): void {
+  start({ stopOnSignals: true }).catch((e: Error) => {
+    process.stderr.write(`${app} failed to start: ${e.message}\n`);
+    process.exit(1);
+  });
+}
 
 export interface ServiceBootOptions {
   service: ServiceName;
@@ -47,4 +86,21 @@ export async function bootstrapService(o: ServiceBootOptions): Promise<INestAppl
   }
   o.logger.info({ service: o.service, url: await app.getUrl() }, 'service started');
   return app;
+}
+
+/** A service started from its loaded config: its logging and tracing, then its module built with that logger. */
+export async function startService(
+  service: ServiceName,
+  config: ObservedConfig,
+  o: AppStartOptions & { httpPort: number; module: (logger: Logger) => DynamicModule },
+): Promise<INestApplication> {
+  const logger = await startAppLogging(service, config, o.logDestination);
+  return bootstrapService({
+    service,
+    module: o.module(logger),
+    httpPort: o.httpPort,
+    logger,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    stopOnSignals: o.stopOnSignals,
+  });
 }

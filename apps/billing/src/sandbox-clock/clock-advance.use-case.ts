@@ -5,9 +5,9 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
-import { whileAdvancing, WorkBound } from '@app/database';
+import { WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
-import { sandboxAdvanceScope } from '@app/platform';
+import { whileAdvancingSandbox } from '@app/platform';
 import { RenewalRunner } from '../renewal/renewal-runner.service';
 import { RenewalRepository } from '../renewal/renewal.repository';
 import type { Scope } from '../scope';
@@ -39,11 +39,7 @@ export class BillingClockAdvanceUseCase {
   ) {}
 
   async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
-    const scope = sandboxAdvanceScope(ctx);
-    const bound = WorkBound.of(body, () => this.clock.now());
-    const run = await whileAdvancing(this.db, ctx.merchantCode, bound, () =>
-      this.runDue(scope, new Date(body.to), bound),
-    );
+    const run = await whileAdvancingSandbox(this.db, this.clock, ctx, body, (...due) => this.runDue(...due));
     const result: ClockAdvancedResult = run.busy ? { ran: 0, unfinished: true, busy: true } : run.result;
     this.logger.info(
       { merchantCode: ctx.merchantCode, to: body.to, ...result },

@@ -4,9 +4,8 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/contracts';
 import { Clock, SandboxClockCopy } from '@app/clock';
-import { runDueInTimeOrder, whileAdvancing, WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
-import { sandboxAdvanceScope } from '@app/platform';
+import { advanceSandboxClock } from '@app/platform';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 
 /**
@@ -23,18 +22,8 @@ export class ClockAdvanceUseCase {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
-    const scope = sandboxAdvanceScope(ctx);
-    const to = new Date(body.to);
-    const bound = WorkBound.of(body, () => this.clock.now());
-    const run = await whileAdvancing(this.db, ctx.merchantCode, bound, () =>
-      runDueInTimeOrder(this.db, [this.expiry.dueWork(scope)], to, bound),
-    );
-    if (run.busy) return { ran: 0, unfinished: true, busy: true };
-    const { ran, unfinished } = run.result;
-    // Stopped by its bound, the advance fails and the clock stays; what ran stays done.
-    if (!unfinished) await this.clocks.record(ctx.merchantCode, body.offsetMs, to);
-    this.logger.info({ merchantCode: ctx.merchantCode, to: body.to, ran, unfinished }, 'sandbox clock advanced');
-    return { ran, unfinished };
+  run(ctx: CallerContext, body: ClockAdvancedCommand): Promise<ClockAdvancedResult> {
+    const deps = { db: this.db, clock: this.clock, clocks: this.clocks, logger: this.logger };
+    return advanceSandboxClock(deps, ctx, body, (scope) => [this.expiry.dueWork(scope)]);
   }
 }

@@ -56,6 +56,22 @@ const whole = (p: PaymentSnapshot, value: number): AmountJson => ({
   exponent: p.exponent,
 });
 
+/** The whole authorization voided through `trigger` (a cancel, an expired hold): the totals stay. */
+const voided = (
+  p: PaymentSnapshot,
+  trigger: 'cancel' | 'expire_hold',
+  { to, event }: { to: PaymentStatus; event: EventType },
+): Decision => ({
+  kind: 'cancel',
+  trigger,
+  to,
+  event,
+  amount: whole(p, p.amountValue),
+  amountCaptured: p.amountCaptured,
+  amountRefunded: p.amountRefunded,
+  result: 'cancelled',
+});
+
 /**
  * Capture: once, of an authorized payment that is not a zero-value verification, within the hold, at most
  * the authorized value. A smaller amount is a partial capture and releases the rest of the hold.
@@ -121,16 +137,7 @@ export function decideCancel(p: PaymentSnapshot, requested?: AmountDto): Decisio
       throw DomainError.validation(`A cancel voids the whole authorization of ${p.amountValue}`, 'amount.value');
     }
   }
-  return {
-    kind: 'cancel',
-    trigger: 'cancel',
-    to,
-    event,
-    amount: whole(p, p.amountValue),
-    amountCaptured: p.amountCaptured,
-    amountRefunded: p.amountRefunded,
-    result: 'cancelled',
-  };
+  return voided(p, 'cancel', { to, event });
 }
 
 /** Reverses the whole payment: cancels an authorization, or refunds what is left of a capture. */
@@ -158,14 +165,5 @@ export function decideHoldExpiry(p: PaymentSnapshot, now: Date): Decision {
   if (!p.holdExpiresAt || p.holdExpiresAt.getTime() > now.getTime()) {
     throw DomainError.invalidState('The authorization hold has not expired');
   }
-  return {
-    kind: 'cancel',
-    trigger: 'expire_hold',
-    to,
-    event,
-    amount: whole(p, p.amountValue),
-    amountCaptured: p.amountCaptured,
-    amountRefunded: p.amountRefunded,
-    result: 'cancelled',
-  };
+  return voided(p, 'expire_hold', { to, event });
 }

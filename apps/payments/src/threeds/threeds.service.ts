@@ -13,6 +13,7 @@ import {
 import { DomainError } from '@app/errors';
 import { VaultCipher } from '../vault/vault-cipher';
 import { randomToken } from '../vault/random-token';
+import type { VaultedCard } from '../vault/vault.service';
 import { PaymentSession, SessionKind } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { challengeUrl, isExpired, THREE_DS_SESSION_TTL_MS } from './session-links';
@@ -128,15 +129,7 @@ export class ThreeDsService implements ThreeDsPort {
 }
 
 /** The card a challenged payment will vault if approved; never the CVV. */
-export interface CardToVault {
-  cardNumber: string;
-  expiryMonth: string;
-  expiryYear: string;
-  cardholderName: string | null;
-  brand: string;
-  type: string;
-  shopperId: string;
-}
+export type CardToVault = VaultedCard;
 
 function toVault(t: ThreeDsTokenizeRequest): CardToVault {
   const { card } = t;

@@ -23,9 +23,8 @@ export interface CardToStore {
   networkReferenceId?: string | null;
 }
 
-/** A stored card opened for a charge: the PAN lives only in memory for the acquirer call. */
-export interface StoredCardInstrument {
-  token: string;
+/** The card fields the vault keeps of a card; never the CVV. */
+export interface VaultedCard {
   cardNumber: string;
   expiryMonth: string;
   expiryYear: string;
@@ -33,6 +32,11 @@ export interface StoredCardInstrument {
   brand: string;
   type: string;
   shopperId: string;
+}
+
+/** A stored card opened for a charge: the PAN lives only in memory for the acquirer call. */
+export interface StoredCardInstrument extends VaultedCard {
+  token: string;
   networkTransactionId: string | null;
   networkReferenceId: string | null;
 }
