@@ -37,7 +37,8 @@ const CONSUMER = 5;
  * the spans in memory: a purchase is one trace across gateway, NATS and payments, with each hop the child of
  * the one before; a renewal batch is a trace of its own, linked to the requests that created its
  * subscriptions; an event published by the relay's claim is in the trace of the request that committed it; a
- * webhook delivery try links to the trace of its event; a malformed incoming traceparent is ignored.
+ * webhook delivery try links to the trace of its event; the crash-recovery sweep's run links to the trace of
+ * the request that reserved the acquirer attempt it resolves; a malformed incoming traceparent is ignored.
  */
 describe('distributed traces (OTLP export from the real processes)', () => {
   let sink: Awaited<ReturnType<typeof startOtlpSink>>;
@@ -71,7 +72,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
         WEBHOOK_DISPATCH_POLL_MS: '100',
       },
     });
-    payments = await suite.startApp('payments', { env: { LOG_LEVEL: 'debug' } });
+    payments = await suite.startApp('payments', { env: { LOG_LEVEL: 'debug', RECOVERY_SWEEP_MS: '300' } });
     await suite.startApp('billing');
     merchant = await sandboxKey(gateway);
   }, 300_000);
@@ -345,5 +346,51 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     );
     expect(loopRuns.length).toBeGreaterThan(0);
     expect(idleRuns.map((r) => r.name)).toEqual([]);
+  });
+
+  it("the recovery sweep's run links to the trace of the request that reserved the attempt it resolves", async () => {
+    // An attempt left behind as by a purchase whose process died between reserve and record (the crash tests
+    // kill a process there: test/payments/crash-recovery.e2e-spec.ts), reserved an hour ago in a real
+    // purchase's trace, with a request reference the acquirer never saw: the sweep releases it.
+    const res = await purchase();
+    expect(res.status).toBe(200);
+    const payment = (await res.json()) as { id: string };
+    const http = await spanOfRequest(res.headers.get('x-request-id')!);
+    const attemptId = randomUUID();
+    const db = new Client({ connectionString: suite.databaseUrl('payments') });
+    await db.connect();
+    const remaining = async () =>
+      Number((await db.query('SELECT count(*) AS n FROM acquirer_attempts WHERE id = $1', [attemptId])).rows[0].n);
+    try {
+      await db.query(
+        `INSERT INTO acquirer_attempts (id, payment_id, merchant_code, environment, operation, request_reference,
+           connection_code, acquirer, idempotency_key, detail, reserved_at, trace_parent)
+         SELECT $1, gen_random_uuid(), merchant_code, environment, 'purchase', $2, connection_code, acquirer, NULL,
+           $3, now() - interval '1 hour', $4
+         FROM payments WHERE id = $5`,
+        [
+          attemptId,
+          `rq_lost_${attemptId}`,
+          { kind: 'authorize', connectionName: 'lost', earlier: [] },
+          `00-${http.traceId}-${http.spanId}-01`,
+          payment.id,
+        ],
+      );
+      const runs = () =>
+        sink.spans.filter(
+          (s) =>
+            s.app === 'payments' &&
+            s.name === 'loop acquirer_recovery' &&
+            s.links.some((l) => l.traceId === http.traceId && l.spanId === http.spanId),
+        );
+      await waitUntil('the recovery run traced, linked to the request', async () => runs().length > 0, 60_000);
+      for (const run of runs()) {
+        expect(run.parentSpanId).toBeUndefined();
+        expect(run.traceId).not.toBe(http.traceId);
+      }
+      await waitUntil('the attempt resolved', async () => (await remaining()) === 0);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
-import { LOGGER } from '@app/observability';
+import { contextFromTraceParent, linkActiveSpan, linkTo, LOGGER, tracingOn } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from '../config';
 import { LapsedUseCheck } from './lapsed-use.check';
@@ -17,8 +17,9 @@ const LEASE_MS = 60_000;
  * Settles reservations whose time ran out without an answer: the service stopped between the purchase and
  * its settlement, a purchase timed out, or a 3DS payment was resumed elsewhere or abandoned; each one is
  * checked with payments (LapsedUseCheck). Claimed with a lease (FOR UPDATE SKIP LOCKED, then committed), so
- * no transaction stays open across the NATS calls. Runs
- * every LINK_EXPIRY_SWEEP_MS (0 turns it off).
+ * no transaction stays open across the NATS calls. Runs every LINK_EXPIRY_SWEEP_MS (0 turns it off). With
+ * tracing on, a run (a trace of its own) links to the trace of the checkout request that reserved each use it
+ * claimed.
  */
 @Injectable()
 export class LinkUseReconcileLoop extends PeriodicLoop {
@@ -47,6 +48,7 @@ export class LinkUseReconcileLoop extends PeriodicLoop {
   async runOnce(): Promise<number> {
     const now = this.clock.now();
     const lapsed = await this.db.transaction((m) => this.uses.claimLapsed(m, now, LEASE_MS, BATCH));
+    if (tracingOn()) linkActiveSpan(lapsed.flatMap((use) => linkTo(contextFromTraceParent(use.traceParent))));
     for (const use of lapsed) {
       try {
         await this.checks.settle(use);

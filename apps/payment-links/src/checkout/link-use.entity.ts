@@ -20,6 +20,12 @@ export class LinkUseEntity {
   @Column({ name: 'amount_value', type: 'bigint', nullable: true, transformer: bigintNumber })
   amountValue: number | null;
   @Column({ name: 'reserved_until', type: 'timestamptz' }) reservedUntil: Date;
+  /**
+   * With tracing on: the W3C traceparent of the checkout request that reserved it (the reconcile run that checks
+   * it once lapsed links to that trace). Written once, on insert; read only by the lapsed claim.
+   */
+  @Column({ name: 'trace_parent', type: 'text', nullable: true, select: false, update: false })
+  traceParent?: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { PaymentLinkResponse, PayLinkRequest, PaymentResponse } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { LOGGER } from '@app/observability';
+import { LOGGER, traceParentOf } from '@app/observability';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 import { LinkRecorder } from '../link/link-recorder';
 import { isDue, payTrigger, transition } from '../link/payment-link-state';
@@ -92,6 +92,8 @@ export class LinkUseLedger {
         reservedUntil: new Date(now.getTime() + RESERVATION_MS),
         createdAt: now,
         updatedAt: now,
+        // With tracing on, the reconcile run that checks this reservation once lapsed links to this request.
+        traceParent: traceParentOf(),
       } satisfies LinkUseEntity);
       await this.uses.insert(manager, use);
       return { expired: false as const, reservation: { use, link, amountValue } };

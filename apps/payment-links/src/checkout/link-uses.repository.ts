@@ -26,12 +26,14 @@ export class LinkUsesRepository {
 
   /**
    * Reservations whose time ran out by `now`, earliest first, leased for `leaseMs` (their place held again
-   * while they are checked); replicas skip rows another one holds (FOR UPDATE SKIP LOCKED).
+   * while they are checked); replicas skip rows another one holds (FOR UPDATE SKIP LOCKED). Each comes with the
+   * traceparent of the request that reserved it (null with tracing off).
    */
   async claimLapsed(manager: EntityManager, now: Date, leaseMs: number, limit: number): Promise<LinkUseEntity[]> {
     const uses = await manager
       .getRepository(LinkUseEntity)
       .createQueryBuilder('u')
+      .addSelect('u.traceParent')
       .setLock('pessimistic_write')
       .setOnLocked('skip_locked')
       .where("u.status = 'reserved' AND u.reserved_until <= :now", { now })

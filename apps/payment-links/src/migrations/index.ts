@@ -7,6 +7,7 @@ import {
 } from '@app/outbox';
 import { CreatePaymentLinks1766000000000 } from './1766000000000-payment-links';
 import { IdempotencyKeysShared1767300000000 } from './1767300000000-idempotency-keys-shared';
+import { LinkUseTraceParent1768100000003 } from './1768100000003-link-use-trace-parent';
 
 /** Every migration of the payment-links database, in order. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   OutboxClaimIndex1766400000000,
   IdempotencyKeysShared1767300000000,
   OutboxTraceParent1768100000000,
+  LinkUseTraceParent1768100000003,
 ];

@@ -53,6 +53,7 @@ export class PurchaseReservation {
     method: PaymentMethod,
     amount: Amount,
     connection: ConnectionEntity,
+    traceParent: string | null,
   ): Promise<Reserved> {
     // One batch, BEGIN to COMMIT (a nonce card aside): the key's row, the payment and its attempt, all deferred,
     // so the transaction never waits on this process. The unique indexes decide: a key with a row already
@@ -64,7 +65,7 @@ export class PurchaseReservation {
     const now = this.clock.now(ctx);
     const card = method === 'card' ? await this.instruments.resolveInstrument(ctx, body.card!, m) : undefined;
     const payment = newPayment(ctx, body, intent, method, amount, card, connection, now);
-    const attempt = this.attemptFor(ctx, payment, connection, requestHash, []);
+    const attempt = this.attemptFor(ctx, payment, connection, requestHash, [], traceParent);
     await this.payments.insertReserved(m, payment);
     await this.attempts.insert(m, attempt);
     return { payment, attempt, card, requestHash };
@@ -77,10 +78,17 @@ export class PurchaseReservation {
     connection: ConnectionEntity,
     declined: AcquirerOutcome,
   ): Promise<void> {
-    const next = this.attemptFor(ctx, r.payment, connection, r.requestHash, [
-      ...(r.attempt.detail.kind === 'authorize' ? r.attempt.detail.earlier : []),
-      { ...r.payment.attempts[r.payment.attempts.length - 1], outcome: 'declined', declined },
-    ]);
+    const next = this.attemptFor(
+      ctx,
+      r.payment,
+      connection,
+      r.requestHash,
+      [
+        ...(r.attempt.detail.kind === 'authorize' ? r.attempt.detail.earlier : []),
+        { ...r.payment.attempts[r.payment.attempts.length - 1], outcome: 'declined', declined },
+      ],
+      r.attempt.traceParent ?? null,
+    );
     await pipelinedTransaction(this.db, async (m) => {
       await this.attempts.settle(m, r.attempt.id);
       await this.attempts.insert(m, next);
@@ -101,6 +109,7 @@ export class PurchaseReservation {
     connection: ConnectionEntity,
     requestHash: string | undefined,
     earlier: Extract<AcquirerAttempt['detail'], { kind: 'authorize' }>['earlier'],
+    traceParent: string | null,
   ): AcquirerAttempt {
     return {
       id: uuidv7(),
@@ -113,6 +122,7 @@ export class PurchaseReservation {
       acquirer: connection.acquirer,
       idempotencyKey: ctx.idempotencyKey ?? null,
       detail: { kind: 'authorize', connectionName: connection.connectionName, earlier },
+      traceParent,
     };
   }
 }

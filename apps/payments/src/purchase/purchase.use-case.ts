@@ -5,6 +5,7 @@ import { Clock } from '@app/clock';
 import { CallerContext, PaymentResponse, PurchaseRequest } from '@app/contracts';
 import { GroupedTransactions } from '@app/database';
 import { IdempotencyService } from '@app/idempotency';
+import { traceParentOf } from '@app/observability';
 import { AcquirerOutcome } from '../connector/connector';
 import { isAcquirerFailure } from '../connector/acquirer-call';
 import { PaymentIntent } from '../payment/payment.entity';
@@ -53,9 +54,11 @@ export class PurchaseUseCase {
       connectionCode: body.connectionCode,
     });
     let reserved: Reserved;
+    // Taken here, in the request's context: a grouped transaction runs its works in its group's.
+    const traceParent = traceParentOf();
     try {
       reserved = await this.grouped.run((m) =>
-        this.reservations.reserve(m, ctx, body, intent, method, amount, connections[0]),
+        this.reservations.reserve(m, ctx, body, intent, method, amount, connections[0], traceParent),
       );
     } catch (e) {
       // A replay answers what the original answered, whatever this attempt ran into.

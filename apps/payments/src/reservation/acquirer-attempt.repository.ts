@@ -2,17 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { deferStatement, gatherRow, runQueueClaim, runStatement, statement } from '@app/database';
+import { traceParentOf } from '@app/observability';
 import { AcquirerAttempt, ModificationDetail } from './acquirer-attempt';
 
-/** All the attempts of a transaction in one statement (gatherRow). */
+/**
+ * All the attempts of a transaction in one statement (gatherRow); each keeps the traceparent of the request
+ * that reserved it (null with tracing off).
+ */
 const INSERT = statement(
   'acquirer_attempts_insert_many',
   `INSERT INTO acquirer_attempts (id, payment_id, merchant_code, environment, operation, request_reference,
-     connection_code, acquirer, idempotency_key, detail)
+     connection_code, acquirer, idempotency_key, detail, trace_parent)
    SELECT id, payment_id, merchant_code, environment, operation, request_reference, connection_code, acquirer,
-     idempotency_key, detail
+     idempotency_key, detail, trace_parent
    FROM json_to_recordset($1::json) AS v(id uuid, payment_id uuid, merchant_code text, environment text,
-     operation text, request_reference text, connection_code text, acquirer text, idempotency_key text, detail jsonb)`,
+     operation text, request_reference text, connection_code text, acquirer text, idempotency_key text, detail jsonb,
+     trace_parent text)`,
 );
 // Deletes a transaction's settled attempts (a JSON array of ids, gatherRow), and fails (division by zero) when
 // one is gone: the recovery sweep resolved it meanwhile, and this record must not apply the answer a second
@@ -41,7 +46,7 @@ export class AttemptAlreadyResolved extends Error {
 
 const COLUMNS = `id, payment_id AS "paymentId", merchant_code AS "merchantCode", environment, operation,
   request_reference AS "requestReference", connection_code AS "connectionCode", acquirer,
-  idempotency_key AS "idempotencyKey", detail`;
+  idempotency_key AS "idempotencyKey", detail, trace_parent AS "traceParent"`;
 
 /** Stale attempts, oldest first, leased for $3 ms (claimed in index order: see runQueueClaim). */
 const CLAIM_STALE = statement(
@@ -61,7 +66,10 @@ const CLAIM_STALE = statement(
 export class AcquirerAttemptRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Deferred to the commit of the reserve transaction. */
+  /**
+   * Deferred to the commit of the reserve transaction. With tracing on the row keeps the request's traceparent:
+   * the one the attempt carries, else the active context's (null with tracing off).
+   */
   insert(manager: EntityManager, a: AcquirerAttempt): Promise<void> {
     return gatherRow(manager, INSERT, {
       id: a.id,
@@ -74,6 +82,7 @@ export class AcquirerAttemptRepository {
       acquirer: a.acquirer,
       idempotency_key: a.idempotencyKey,
       detail: a.detail,
+      trace_parent: a.traceParent ?? traceParentOf(),
     });
   }
 
@@ -101,7 +110,8 @@ export class AcquirerAttemptRepository {
   /**
    * Attempts reserved more than `olderThanMs` ago (database time), oldest first, leased for `leaseMs`: sweeps on
    * several replicas skip each other's rows (FOR UPDATE SKIP LOCKED, then the lease), and no transaction is
-   * held while the acquirer is asked. A crashed sweeper's lease lapses.
+   * held while the acquirer is asked. A crashed sweeper's lease lapses. Each comes with the traceparent of the
+   * request that reserved it (null with tracing off).
    */
   claimStale(olderThanMs: number, limit: number, leaseMs: number): Promise<AcquirerAttempt[]> {
     return runQueueClaim<AcquirerAttempt>(this.db, CLAIM_STALE, [olderThanMs, limit, leaseMs]);

@@ -21,6 +21,12 @@ export interface AcquirerAttempt {
   acquirer: string;
   idempotencyKey: string | null;
   detail: AttemptDetail;
+  /**
+   * With tracing on, the W3C traceparent of the request that reserved the attempt (null when off): the recovery
+   * sweep's run links to it. Set when the attempt is built outside the request's own context (a grouped
+   * purchase's transaction runs in its group's); otherwise the insert takes the active one.
+   */
+  traceParent?: string | null;
 }
 
 /** An authorization: the tries before this one of a cascade (a `retry` decline moved on to this connection). */

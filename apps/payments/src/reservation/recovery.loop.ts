@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
-import { LOGGER } from '@app/observability';
+import { contextFromTraceParent, linkActiveSpan, linkTo, LOGGER, tracingOn } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerAttemptRepository, AttemptAlreadyResolved } from './acquirer-attempt.repository';
@@ -13,7 +13,8 @@ const GRACE_MS = 2_000;
 /**
  * Every RECOVERY_SWEEP_MS, resolves the acquirer attempts older than the acquirer deadline (ACQUIRER_TIMEOUT_MS):
  * their request died between reserve and record. Attempts are claimed with FOR UPDATE SKIP LOCKED and a lease,
- * so replicas share the work and none holds a transaction while the acquirer is asked.
+ * so replicas share the work and none holds a transaction while the acquirer is asked. With tracing on, a run
+ * (a trace of its own) links to the trace of the request that reserved each attempt it claimed.
  */
 @Injectable()
 export class RecoveryLoop extends PeriodicLoop {
@@ -40,6 +41,7 @@ export class RecoveryLoop extends PeriodicLoop {
   async runOnce(): Promise<number> {
     const deadline = this.config.ACQUIRER_TIMEOUT_MS + GRACE_MS;
     const claimed = await this.attempts.claimStale(deadline, BATCH, 2 * deadline);
+    if (tracingOn()) linkActiveSpan(claimed.flatMap((a) => linkTo(contextFromTraceParent(a.traceParent))));
     for (const attempt of claimed) {
       try {
         const resolution = await this.recovery.resolve(attempt);
