@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { call, sandboxKey } from '../faults/drain-helpers';
+import { usd } from '../support/amounts';
 import { waitUntil } from '../support/wait';
 import { cardData, paymentBody } from '../payments/payments-fixtures';
 import { AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
@@ -38,7 +39,8 @@ const CONSUMER = 5;
  * the one before; a renewal batch is a trace of its own, linked to the requests that created its
  * subscriptions; an event published by the relay's claim is in the trace of the request that committed it; a
  * webhook delivery try links to the trace of its event; the crash-recovery sweep's run links to the trace of
- * the request that reserved the acquirer attempt it resolves; a malformed incoming traceparent is ignored.
+ * the request that reserved the acquirer attempt it resolves, and the link-use reconcile's run to the checkout
+ * request of each lapsed use; a malformed incoming traceparent is ignored.
  */
 describe('distributed traces (OTLP export from the real processes)', () => {
   let sink: Awaited<ReturnType<typeof startOtlpSink>>;
@@ -74,6 +76,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     });
     payments = await suite.startApp('payments', { env: { LOG_LEVEL: 'debug', RECOVERY_SWEEP_MS: '300' } });
     await suite.startApp('billing');
+    await suite.startApp('payment-links', { env: { LINK_EXPIRY_SWEEP_MS: '300' } });
     merchant = await sandboxKey(gateway);
   }, 300_000);
   afterAll(async () => {
@@ -389,6 +392,47 @@ describe('distributed traces (OTLP export from the real processes)', () => {
         expect(run.traceId).not.toBe(http.traceId);
       }
       await waitUntil('the attempt resolved', async () => (await remaining()) === 0);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it("the link-use reconcile's run links to the trace of the request that reserved the lapsed use", async () => {
+    // A use left reserved as by a checkout whose service stopped before the purchase (no payment made), in the
+    // trace of a real request of the link's merchant, an hour past its time: the reconcile releases it.
+    const res = await fetch(`${gateway.url}/v1/payment-link`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${merchant.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: usd(990), title: 'Traced' }),
+    });
+    expect(res.status).toBe(201);
+    const link = (await res.json()) as { id: string };
+    const http = await spanOfRequest(res.headers.get('x-request-id')!);
+    const useId = randomUUID();
+    const db = new Client({ connectionString: suite.databaseUrl('payment-links') });
+    await db.connect();
+    const status = async () =>
+      (await db.query('SELECT status FROM payment_link_uses WHERE id = $1', [useId])).rows[0]?.status as string;
+    try {
+      await db.query(
+        `INSERT INTO payment_link_uses (id, link_id, status, reserved_until, created_at, updated_at, trace_parent)
+         VALUES ($1, $2, 'reserved', now() - interval '1 hour', now() - interval '2 hours', now() - interval '2 hours',
+           $3)`,
+        [useId, link.id, `00-${http.traceId}-${http.spanId}-01`],
+      );
+      const runs = () =>
+        sink.spans.filter(
+          (s) =>
+            s.app === 'payment-links' &&
+            s.name === 'loop link_use_reconcile' &&
+            s.links.some((l) => l.traceId === http.traceId && l.spanId === http.spanId),
+        );
+      await waitUntil('the reconcile run traced, linked to the request', async () => runs().length > 0, 60_000);
+      for (const run of runs()) {
+        expect(run.parentSpanId).toBeUndefined();
+        expect(run.traceId).not.toBe(http.traceId);
+      }
+      await waitUntil('the use released', async () => (await status()) === 'released');
     } finally {
       await db.end();
     }
