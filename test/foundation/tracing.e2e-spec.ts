@@ -134,6 +134,21 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     const body = (await res.json()) as { id: string };
     return { id: body.id, request: await spanOfRequest(res.headers.get('x-request-id')!) };
   }
+  /** Waits for a run of `loop` in `app`, a trace of its own, whose span links to `request`'s span. */
+  async function expectLinkedRun(app: string, loop: string, request: SinkSpan): Promise<void> {
+    const runs = () =>
+      sink.spans.filter(
+        (s) =>
+          s.app === app &&
+          s.name === `loop ${loop}` &&
+          s.links.some((l) => l.traceId === request.traceId && l.spanId === request.spanId),
+      );
+    await waitUntil(`a ${loop} run linked to the request`, async () => runs().length > 0, 60_000);
+    for (const run of runs()) {
+      expect(run.parentSpanId).toBeUndefined();
+      expect(run.traceId).not.toBe(request.traceId);
+    }
+  }
   const purchase = (headers: Record<string, string> = {}) =>
     fetch(`${gateway.url}/v1/payment/purchase`, {
       method: 'POST',
@@ -379,18 +394,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
           payment.id,
         ],
       );
-      const runs = () =>
-        sink.spans.filter(
-          (s) =>
-            s.app === 'payments' &&
-            s.name === 'loop acquirer_recovery' &&
-            s.links.some((l) => l.traceId === http.traceId && l.spanId === http.spanId),
-        );
-      await waitUntil('the recovery run traced, linked to the request', async () => runs().length > 0, 60_000);
-      for (const run of runs()) {
-        expect(run.parentSpanId).toBeUndefined();
-        expect(run.traceId).not.toBe(http.traceId);
-      }
+      await expectLinkedRun('payments', 'acquirer_recovery', http);
       await waitUntil('the attempt resolved', async () => (await remaining()) === 0);
     } finally {
       await db.end();
@@ -420,18 +424,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
            $3)`,
         [useId, link.id, `00-${http.traceId}-${http.spanId}-01`],
       );
-      const runs = () =>
-        sink.spans.filter(
-          (s) =>
-            s.app === 'payment-links' &&
-            s.name === 'loop link_use_reconcile' &&
-            s.links.some((l) => l.traceId === http.traceId && l.spanId === http.spanId),
-        );
-      await waitUntil('the reconcile run traced, linked to the request', async () => runs().length > 0, 60_000);
-      for (const run of runs()) {
-        expect(run.parentSpanId).toBeUndefined();
-        expect(run.traceId).not.toBe(http.traceId);
-      }
+      await expectLinkedRun('payment-links', 'link_use_reconcile', http);
       await waitUntil('the use released', async () => (await status()) === 'released');
     } finally {
       await db.end();
