@@ -172,9 +172,14 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     expect(http.parentSpanId).toBeUndefined();
     const inTrace = () => sink.spans.filter((s) => s.traceId === http.traceId);
     // The gateway's new durable consumer first reads what earlier test files left in the run's EVENTS stream.
+    // Each app exports on its own schedule: the payments spans may reach the collector after the gateway's.
     await waitUntil(
-      'the event consumed by the gateway',
-      async () => inTrace().some((s) => s.app === 'gateway' && s.kind === CONSUMER),
+      'the event consumed by the gateway, and the payments spans exported',
+      async () =>
+        inTrace().some((s) => s.app === 'gateway' && s.kind === CONSUMER) &&
+        ['cmd.payments.purchase', 'acquirer purchase', 'payment.captured publish'].every((name) =>
+          inTrace().some((s) => s.app === 'payments' && s.name === name),
+        ),
       90_000,
     );
 
