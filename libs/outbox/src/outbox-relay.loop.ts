@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
 import { JetStreamClient, PubAck } from 'nats';
-import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, EventsStreamLimits, messagingAttributes, NatsClient, traceHeaders } from '@app/messaging';
 import { runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
@@ -11,7 +10,6 @@ import {
   inSpan,
   linkActiveSpan,
   linkTo,
-  LOGGER,
   Metrics,
   SpanKind,
   tracingOn,
@@ -108,7 +106,6 @@ export class OutboxRelayLoop extends PeriodicLoop {
     private readonly nats: NatsClient,
     private readonly metrics: Metrics,
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super();
   }
@@ -123,7 +120,7 @@ export class OutboxRelayLoop extends PeriodicLoop {
 
   override onApplicationBootstrap(): void {
     // Not awaited: a service starts (and answers commands) while NATS is still coming up.
-    this.jetstream().catch((e: unknown) => this.logger.warn({ err: e }, 'EVENTS stream not ready yet'));
+    this.jetstream().catch((e: unknown) => this.log.warn({ err: e }, 'EVENTS stream not ready yet'));
     this.startLoop();
   }
 
@@ -141,7 +138,7 @@ export class OutboxRelayLoop extends PeriodicLoop {
     try {
       while ((await this.publishBatch()) >= this.batchSize());
     } catch (e) {
-      this.logger.warn({ err: e }, 'Outbox relay could not publish before stopping; another relay will');
+      this.log.warn({ err: e }, 'Outbox relay could not publish before stopping; another relay will');
     }
   }
 
@@ -168,7 +165,7 @@ export class OutboxRelayLoop extends PeriodicLoop {
     const rows = this.committed;
     this.committed = [];
     const batch = this.publishRows(this.js!, rows).catch((e: unknown) =>
-      this.logger.warn({ err: e }, 'Outbox relay could not publish committed events; the next claim will'),
+      this.log.warn({ err: e }, 'Outbox relay could not publish committed events; the next claim will'),
     );
     this.direct.add(batch);
     void batch.finally(() => this.direct.delete(batch));
@@ -224,7 +221,7 @@ export class OutboxRelayLoop extends PeriodicLoop {
     const renew = () => {
       renewal = renewal
         .then(() => runStatement(this.dataSource, RENEW, [ids, this.leaseSeconds()]))
-        .catch((e: unknown) => this.logger.warn({ err: e }, 'Outbox lease not renewed'));
+        .catch((e: unknown) => this.log.warn({ err: e }, 'Outbox lease not renewed'));
     };
     try {
       return await repeatDuring((this.leaseSeconds() * 1000) / 3, renew, work);
@@ -245,7 +242,7 @@ export class OutboxRelayLoop extends PeriodicLoop {
     const nc = await this.nats.get();
     if (!this.streamReady) {
       const warning = await ensureEventsStream(nc, this.options.stream);
-      if (warning) this.logger.warn({ limits: this.options.stream }, warning);
+      if (warning) this.log.warn({ limits: this.options.stream }, warning);
       this.streamReady = true;
     }
     this.js ??= nc.jetstream();

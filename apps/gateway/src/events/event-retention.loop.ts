@@ -1,6 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Logger } from 'pino';
-import { LOGGER } from '@app/observability';
+import { Injectable } from '@nestjs/common';
 import { PeriodicLoop } from '@app/platform';
 import { EventsRepository } from './events.repository';
 
@@ -14,10 +12,7 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 export class EventRetentionLoop extends PeriodicLoop {
   readonly loopName = 'event_retention';
 
-  constructor(
-    private readonly events: EventsRepository,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {
+  constructor(private readonly events: EventsRepository) {
     super();
   }
 
@@ -32,7 +27,7 @@ export class EventRetentionLoop extends PeriodicLoop {
   /** One batch; answers whether it was full (more may be due). */
   async sweep(): Promise<boolean> {
     const deleted = await this.events.prune(EVENT_RETENTION_DAYS, BATCH_SIZE);
-    if (deleted) this.logger.info({ deleted }, 'Expired events deleted');
+    if (deleted) this.log.info({ deleted }, 'Expired events deleted');
     return deleted === BATCH_SIZE;
   }
 }

@@ -1,15 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Logger } from 'pino';
-import {
-  contextFromTraceParent,
-  failSpan,
-  inSpan,
-  linkTo,
-  LOGGER,
-  Metrics,
-  SpanKind,
-  tracingOn,
-} from '@app/observability';
+import { contextFromTraceParent, failSpan, inSpan, linkTo, Metrics, SpanKind, tracingOn } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { decideAttempt, SendOutcome } from './delivery-policy';
 import { ClaimedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -34,7 +24,6 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly sender: WebhookSender,
     @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
-    @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
   ) {
     super();
@@ -50,7 +39,7 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
     const results = await Promise.allSettled(claimed.map((c) => this.deliverTraced(c)));
     // An unrecorded try keeps its lease and is sent again once it lapses (at least once).
     for (const r of results) {
-      if (r.status === 'rejected') this.logger.warn({ err: r.reason }, 'Webhook try not recorded; retried later');
+      if (r.status === 'rejected') this.log.warn({ err: r.reason }, 'Webhook try not recorded; retried later');
     }
     return claimed.length === BATCH_SIZE;
   }
@@ -107,12 +96,9 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
       attempt: claim.attempt,
       status: decision.attempt,
     };
-    if (outcome.ok) this.logger.info({ ...log, responseStatus: outcome.responseStatus }, 'Webhook delivered');
+    if (outcome.ok) this.log.info({ ...log, responseStatus: outcome.responseStatus }, 'Webhook delivered');
     else
-      this.logger.warn(
-        { ...log, responseStatus: outcome.responseStatus, error: outcome.error },
-        'Webhook attempt failed',
-      );
+      this.log.warn({ ...log, responseStatus: outcome.responseStatus, error: outcome.error }, 'Webhook attempt failed');
     return outcome.ok;
   }
 }

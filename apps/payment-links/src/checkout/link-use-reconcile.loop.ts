@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
-import { contextFromTraceParent, linkActiveSpan, linkTo, LOGGER, tracingOn } from '@app/observability';
+import { contextFromTraceParent, linkActiveSpan, linkTo, tracingOn } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from '../config';
 import { LapsedUseCheck } from './lapsed-use.check';
@@ -31,7 +30,6 @@ export class LinkUseReconcileLoop extends PeriodicLoop {
     private readonly checks: LapsedUseCheck,
     private readonly clock: Clock,
     @Inject(PAYMENT_LINKS_CONFIG) private readonly config: PaymentLinksConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super();
   }
@@ -53,7 +51,7 @@ export class LinkUseReconcileLoop extends PeriodicLoop {
       try {
         await this.checks.settle(use);
       } catch (e) {
-        this.logger.warn({ err: e, useId: use.id }, 'could not check a lapsed link reservation; the lease will retry');
+        this.log.warn({ err: e, useId: use.id }, 'could not check a lapsed link reservation; the lease will retry');
       }
     }
     return lapsed.length;

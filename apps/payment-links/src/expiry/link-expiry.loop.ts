@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Logger } from 'pino';
-import { LOGGER } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from '../config';
 import { LinkExpiry } from './link-expiry.service';
@@ -13,7 +11,6 @@ export class LinkExpiryLoop extends PeriodicLoop {
   constructor(
     private readonly expiry: LinkExpiry,
     @Inject(PAYMENT_LINKS_CONFIG) private readonly config: PaymentLinksConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super();
   }
@@ -23,8 +20,7 @@ export class LinkExpiryLoop extends PeriodicLoop {
   }
 
   protected async work(): Promise<boolean> {
-    const swept = await this.expiry.runOnce();
-    if (swept) this.logger.info({ swept }, 'expired payment links swept');
+    this.swept(await this.expiry.runOnce(), 'expired payment links swept');
     return false;
   }
 }

@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Logger } from 'pino';
-import { LOGGER } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { HoldExpiryService } from './hold-expiry.service';
@@ -13,7 +11,6 @@ export class HoldExpiryLoop extends PeriodicLoop {
   constructor(
     private readonly expiry: HoldExpiryService,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super();
   }
@@ -23,8 +20,7 @@ export class HoldExpiryLoop extends PeriodicLoop {
   }
 
   protected async work(): Promise<boolean> {
-    const swept = await this.expiry.runOnce();
-    if (swept) this.logger.info({ swept }, 'expired authorization holds cancelled');
+    this.swept(await this.expiry.runOnce(), 'expired authorization holds cancelled');
     return false;
   }
 }

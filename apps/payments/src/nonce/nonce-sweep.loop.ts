@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { LOGGER } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { NonceRepository } from './nonce.repository';
@@ -21,7 +19,6 @@ export class NonceSweepLoop extends PeriodicLoop {
     private readonly nonces: NonceRepository,
     private readonly clock: Clock,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super();
   }
@@ -31,9 +28,7 @@ export class NonceSweepLoop extends PeriodicLoop {
   }
 
   protected async work(): Promise<boolean> {
-    const swept = await this.sweepOnce();
-    if (swept) this.logger.info({ swept }, 'expired card nonces deleted');
-    return swept >= BATCH;
+    return this.swept(await this.sweepOnce(), 'expired card nonces deleted', BATCH);
   }
 
   /** One batch, by the service's clock without any sandbox offset (real time). */

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Logger } from 'pino';
-import { contextFromTraceParent, linkActiveSpan, linkTo, LOGGER, tracingOn } from '@app/observability';
+import { contextFromTraceParent, linkActiveSpan, linkTo, tracingOn } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerAttemptRepository, AttemptAlreadyResolved } from './acquirer-attempt.repository';
@@ -24,7 +23,6 @@ export class RecoveryLoop extends PeriodicLoop {
     private readonly attempts: AcquirerAttemptRepository,
     private readonly recovery: RecoveryService,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super();
   }
@@ -45,14 +43,14 @@ export class RecoveryLoop extends PeriodicLoop {
     for (const attempt of claimed) {
       try {
         const resolution = await this.recovery.resolve(attempt);
-        this.logger.info(
+        this.log.info(
           { paymentId: attempt.paymentId, operation: attempt.operation, resolution },
           'acquirer attempt recovered',
         );
       } catch (e) {
         // Recorded meanwhile: nothing left to do. Anything else: the lease lapses and a later sweep retries.
         if (!(e instanceof AttemptAlreadyResolved)) {
-          this.logger.warn({ err: e, paymentId: attempt.paymentId }, 'acquirer attempt not recovered yet');
+          this.log.warn({ err: e, paymentId: attempt.paymentId }, 'acquirer attempt not recovered yet');
         }
       }
     }

@@ -24,7 +24,8 @@ import { inSpan, LOGGER, Metrics, tracingOn } from '@app/observability';
 export abstract class PeriodicLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   @Inject(SchedulerRegistry) private readonly schedulerRegistry!: SchedulerRegistry;
   @Inject(Metrics) private readonly loopMetrics!: Metrics;
-  @Inject(LOGGER) private readonly loopLogger!: Logger;
+  /** The app's logger, for the subclass's own lines too. */
+  @Inject(LOGGER) protected readonly log!: Logger;
 
   /** The loop's label in the metrics and its interval's name in the SchedulerRegistry (snake_case). */
   abstract readonly loopName: string;
@@ -37,6 +38,15 @@ export abstract class PeriodicLoop implements OnApplicationBootstrap, BeforeAppl
 
   /** One run: claims a batch and does it; answers whether more is waiting (the loop then runs again at once). */
   protected abstract work(): Promise<boolean>;
+
+  /**
+   * The end of a sweep's run: logs how many rows it took under `message` when it took any, and answers whether
+   * it took a full `batch` (more is waiting; a sweep without a batch size takes all in one run).
+   */
+  protected swept(count: number, message: string, batch = Infinity): boolean {
+    if (count) this.log.info({ swept: count }, message);
+    return count >= batch;
+  }
 
   onApplicationBootstrap(): void {
     this.startLoop();
@@ -102,10 +112,7 @@ export abstract class PeriodicLoop implements OnApplicationBootstrap, BeforeAppl
       return more;
     } catch (e) {
       this.loopMetrics.loopRan(this.loopName, seconds(), false);
-      this.loopLogger.warn(
-        { err: e, loop: this.loopName },
-        'background loop run failed; it runs again at its next tick',
-      );
+      this.log.warn({ err: e, loop: this.loopName }, 'background loop run failed; it runs again at its next tick');
       return false;
     }
   }
