@@ -35,8 +35,9 @@ describe('runQueueClaim', () => {
 
   /**
    * Waits until no other session of this database holds a snapshot (an autovacuum worker analyzing the new
-   * database's catalogs, on a busy server): while one does, the row versions the rounds left are not yet dead
-   * to every session, so no scan can mark their index entries dead and the planner sees another table.
+   * database's catalogs, say): while one does, the row versions the rounds left are not yet dead to every
+   * session, so no scan can mark their index entries dead. Beside heavy write load in other databases the
+   * planner has still been seen to choose the ordered scan by itself; the test assumes a quiet server.
    */
   const noOtherSnapshot = () =>
     waitUntil('no other session of the test database holds a snapshot', async () => {
