@@ -7,7 +7,7 @@ import { call, sandboxKey } from '../faults/drain-helpers';
 import { usd } from '../support/amounts';
 import { waitUntil } from '../support/wait';
 import { cardData, paymentBody } from '../payments/payments-fixtures';
-import { AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
+import { AppName, AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
 import { selfSignedCert, WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
@@ -40,7 +40,8 @@ const CONSUMER = 5;
  * subscriptions; an event published by the relay's claim is in the trace of the request that committed it; a
  * webhook delivery try links to the trace of its event; the crash-recovery sweep's run links to the trace of
  * the request that reserved the acquirer attempt it resolves, and the link-use reconcile's run to the checkout
- * request of each lapsed use; a malformed incoming traceparent is ignored.
+ * request of each lapsed use; the expiry sweeps' runs (authorization holds, 3DS sessions, payment links) link to
+ * the trace of the request that created what they end; a malformed incoming traceparent is ignored.
  */
 describe('distributed traces (OTLP export from the real processes)', () => {
   let sink: Awaited<ReturnType<typeof startOtlpSink>>;
@@ -74,7 +75,14 @@ describe('distributed traces (OTLP export from the real processes)', () => {
         WEBHOOK_DISPATCH_POLL_MS: '100',
       },
     });
-    payments = await suite.startApp('payments', { env: { LOG_LEVEL: 'debug', RECOVERY_SWEEP_MS: '300' } });
+    payments = await suite.startApp('payments', {
+      env: {
+        LOG_LEVEL: 'debug',
+        RECOVERY_SWEEP_MS: '300',
+        HOLD_EXPIRY_SWEEP_MS: '300',
+        THREEDS_EXPIRY_SWEEP_MS: '300',
+      },
+    });
     await suite.startApp('billing');
     await suite.startApp('payment-links', { env: { LINK_EXPIRY_SWEEP_MS: '300' } });
     merchant = await sandboxKey(gateway);
@@ -134,14 +142,22 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     const body = (await res.json()) as { id: string };
     return { id: body.id, request: await spanOfRequest(res.headers.get('x-request-id')!) };
   }
-  /** Waits for a run of `loop` in `app`, a trace of its own, whose span links to `request`'s span. */
+  /** The span is `request`'s, or one inside it (the service's handler of the request's command). */
+  const within = (request: SinkSpan) => (spanId: string) => {
+    const span = byId(spanId);
+    return span !== undefined && (span === request || ancestors(span).includes(request));
+  };
+  /**
+   * Waits for a run of `loop` in `app`, a trace of its own, whose span links to `request`'s span or to one of its
+   * descendants (where the service stored the context).
+   */
   async function expectLinkedRun(app: string, loop: string, request: SinkSpan): Promise<void> {
     const runs = () =>
       sink.spans.filter(
         (s) =>
           s.app === app &&
           s.name === `loop ${loop}` &&
-          s.links.some((l) => l.traceId === request.traceId && l.spanId === request.spanId),
+          s.links.some((l) => l.traceId === request.traceId && within(request)(l.spanId)),
       );
     await waitUntil(`a ${loop} run linked to the request`, async () => runs().length > 0, 60_000);
     for (const run of runs()) {
@@ -149,8 +165,8 @@ describe('distributed traces (OTLP export from the real processes)', () => {
       expect(run.traceId).not.toBe(request.traceId);
     }
   }
-  const purchase = (headers: Record<string, string> = {}) =>
-    fetch(`${gateway.url}/v1/payment/purchase`, {
+  const purchase = (headers: Record<string, string> = {}, route = 'purchase', body: Record<string, unknown> = {}) =>
+    fetch(`${gateway.url}/v1/payment/${route}`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${merchant.key}`,
@@ -158,8 +174,34 @@ describe('distributed traces (OTLP export from the real processes)', () => {
         'idempotency-key': randomUUID(),
         ...headers,
       },
-      body: JSON.stringify(paymentBody(merchant.merchantCode)),
+      body: JSON.stringify(paymentBody(merchant.merchantCode, body)),
     });
+  /** Runs `work` with a client of `app`'s database. */
+  async function withDb<T>(app: AppName, work: (db: Client) => Promise<T>): Promise<T> {
+    const db = new Client({ connectionString: suite.databaseUrl(app) });
+    await db.connect();
+    try {
+      return await work(db);
+    } finally {
+      await db.end();
+    }
+  }
+  /**
+   * Moves the expiry of a row created by `request` an hour into the past, after checking that the row kept the
+   * trace of that request, and answers a reader of the row's status.
+   */
+  async function expireRow(app: AppName, table: string, column: string, id: string, request: SinkSpan) {
+    const where = `${table === 'payment_sessions' ? 'payment_id' : 'id'} = $1`;
+    await withDb(app, async (db) => {
+      const stored = await db.query(`SELECT trace_parent FROM ${table} WHERE ${where}`, [id]);
+      expect(stored.rows).toEqual([{ trace_parent: expect.stringMatching(`^00-${request.traceId}-[0-9a-f]{16}-01$`) }]);
+      const [, , spanId] = String(stored.rows[0].trace_parent).split('-');
+      await waitUntil('the span the row names, exported', async () => within(request)(spanId));
+      await db.query(`UPDATE ${table} SET ${column} = now() - interval '1 hour' WHERE ${where}`, [id]);
+    });
+  }
+  const statusOf = (app: AppName, table: string, id: string) =>
+    withDb(app, async (db) => (await db.query(`SELECT status FROM ${table} WHERE id = $1`, [id])).rows[0]?.status);
 
   it('a purchase is one trace: gateway request → NATS command → payments handler → acquirer, transactions, event', async () => {
     const res = await purchase();
@@ -434,5 +476,54 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     } finally {
       await db.end();
     }
+  });
+
+  it('the hold-expiry run links to the trace of the request that authorized the payment it voids', async () => {
+    const res = await purchase({}, 'authorization');
+    expect(res.status).toBe(200);
+    const payment = (await res.json()) as { id: string; status: string };
+    expect(payment.status).toBe('authorized');
+    const http = await spanOfRequest(res.headers.get('x-request-id')!);
+    await expireRow('payments', 'payments', 'hold_expires_at', payment.id, http);
+    await expectLinkedRun('payments', 'hold_expiry', http);
+    await waitUntil(
+      'the hold voided',
+      async () => (await statusOf('payments', 'payments', payment.id)) === 'cancelled',
+    );
+  });
+
+  it('the 3DS expiry run links to the trace of the purchase whose challenge nobody finished', async () => {
+    const res = await purchase({}, 'purchase', { card: cardData('4000002500003155') });
+    expect(res.status).toBe(200);
+    const payment = (await res.json()) as { id: string; status: string };
+    expect(payment.status).toBe('pending_3ds');
+    const http = await spanOfRequest(res.headers.get('x-request-id')!);
+    await expireRow('payments', 'payment_sessions', 'expires_at', payment.id, http);
+    await expectLinkedRun('payments', 'threeds_expiry', http);
+    await waitUntil(
+      'the payment abandoned',
+      async () => (await statusOf('payments', 'payments', payment.id)) === 'cancelled',
+    );
+  });
+
+  it('the link-expiry run links to the trace of the request that created the link it expires', async () => {
+    const res = await fetch(`${gateway.url}/v1/payment-link`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${merchant.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        amount: usd(1250),
+        title: 'Expiring',
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      }),
+    });
+    expect(res.status).toBe(201);
+    const link = (await res.json()) as { id: string };
+    const http = await spanOfRequest(res.headers.get('x-request-id')!);
+    await expireRow('payment-links', 'payment_links', 'expires_at', link.id, http);
+    await expectLinkedRun('payment-links', 'link_expiry', http);
+    await waitUntil(
+      'the link expired',
+      async () => (await statusOf('payment-links', 'payment_links', link.id)) === 'expired',
+    );
   });
 });

@@ -8,6 +8,11 @@ export const paymentsEnv = {
   HOLD_EXPIRY_SWEEP_MS: int(60_000, 'How often expired authorization holds are looked for, in ms (0 turns it off)', {
     min: 0,
   }),
+  THREEDS_EXPIRY_SWEEP_MS: int(
+    30_000,
+    'How often 3DS sessions nobody resumed within their 15 minutes are looked for, in ms (0 turns it off)',
+    { min: 0 },
+  ),
   NONCE_SWEEP_MS: int(
     60_000,
     'How often SDK card nonces past their 15-minute life (in real time) are deleted, in ms: a sealed card lives at most that life plus this',

@@ -184,4 +184,17 @@ export function linkActiveSpan(links: Link[]): void {
   if (links.length) trace.getActiveSpan()?.addLinks(links);
 }
 
+/** A row that keeps the W3C `traceparent` of the request that handed it to later work (null with tracing off). */
+export interface StoredTrace {
+  traceParent?: string | null;
+}
+
+/**
+ * Links the active span (a loop's run) to the stored trace of each row it claimed, so the request that left
+ * the work behind can be found from the run and the other way round; nothing with tracing off.
+ */
+export function linkRunTo(claimed: readonly StoredTrace[]): void {
+  if (tracingOn()) linkActiveSpan(claimed.flatMap((row) => linkTo(contextFromTraceParent(row.traceParent))));
+}
+
 export { SpanKind };

@@ -3,7 +3,7 @@ import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { PaymentResponse } from '@app/contracts';
 import { batchOrEach } from '@app/database';
-import { contextFromTraceParent, linkActiveSpan, linkTo, LOGGER, tracingOn } from '@app/observability';
+import { linkRunTo, LOGGER } from '@app/observability';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import type { Scope } from '../scope';
 import { ChargeAttempt } from './charge-attempt';
@@ -56,7 +56,7 @@ export class RenewalRunner {
     if (!rows.length) return 0;
     // With tracing on, the batch's span (the loop's run, a trace of its own) links to the trace of the request
     // that created each subscription it renews or retries.
-    if (tracingOn()) linkActiveSpan(rows.flatMap((row) => linkTo(contextFromTraceParent(row.traceParent))));
+    linkRunTo(rows);
     const atOf = new Map(rows.map((row) => [row.id, stepTime(row)]));
     const failures: unknown[] = [];
     const failed = async (subscriptionId: string, e: unknown): Promise<void> => {

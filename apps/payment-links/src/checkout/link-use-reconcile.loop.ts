@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
-import { contextFromTraceParent, linkActiveSpan, linkTo, tracingOn } from '@app/observability';
+import { linkRunTo } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from '../config';
 import { LapsedUseCheck } from './lapsed-use.check';
@@ -46,7 +46,7 @@ export class LinkUseReconcileLoop extends PeriodicLoop {
   async runOnce(): Promise<number> {
     const now = this.clock.now();
     const lapsed = await this.db.transaction((m) => this.uses.claimLapsed(m, now, LEASE_MS, BATCH));
-    if (tracingOn()) linkActiveSpan(lapsed.flatMap((use) => linkTo(contextFromTraceParent(use.traceParent))));
+    linkRunTo(lapsed);
     for (const use of lapsed) {
       try {
         await this.checks.settle(use);

@@ -11,6 +11,7 @@ import {
   PaymentLinkResponse,
 } from '@app/contracts';
 import { IdempotencyService } from '@app/idempotency';
+import { traceParentOf } from '@app/observability';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 import { BillingClient } from './billing.client';
 import { LinkRecorder } from './link-recorder';
@@ -64,6 +65,8 @@ export class LinksService {
         cancelledAt: null,
         createdAt: now,
         updatedAt: now,
+        // With tracing on, the expiry run that expires it links to this request.
+        traceParent: traceParentOf(),
       } satisfies Partial<PaymentLinkEntity>);
       return this.recorder.created(manager, link, EventTypes.paymentLinkCreated);
     });

@@ -39,4 +39,10 @@ export class PaymentLinkEntity {
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+  /**
+   * With tracing on: the W3C traceparent of the request that created it (the expiry run that expires it links to
+   * that trace). Written once, on insert; read only by the expiry claim.
+   */
+  @Column({ name: 'trace_parent', type: 'text', nullable: true, select: false, update: false })
+  traceParent?: string | null;
 }

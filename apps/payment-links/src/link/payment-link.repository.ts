@@ -91,6 +91,7 @@ export class PaymentLinkRepository {
     const q = manager
       .getRepository(PaymentLinkEntity)
       .createQueryBuilder('l')
+      .addSelect('l.traceParent')
       .setLock('pessimistic_write')
       .where("l.status = 'active' AND l.expires_at IS NOT NULL AND l.expires_at <= :upTo", { upTo });
     if (!o.waitForLocks) q.setOnLocked('skip_locked');

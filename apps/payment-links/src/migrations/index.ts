@@ -8,6 +8,7 @@ import {
 import { CreatePaymentLinks1766000000000 } from './1766000000000-payment-links';
 import { IdempotencyKeysShared1767300000000 } from './1767300000000-idempotency-keys-shared';
 import { LinkUseTraceParent1768100000003 } from './1768100000003-link-use-trace-parent';
+import { PaymentLinkTraceParent1768200000001 } from './1768200000001-payment-link-trace-parent';
 
 /** Every migration of the payment-links database, in order. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   IdempotencyKeysShared1767300000000,
   OutboxTraceParent1768100000000,
   LinkUseTraceParent1768100000003,
+  PaymentLinkTraceParent1768200000001,
 ];

@@ -14,6 +14,7 @@ import { AcquirerAttempts1766100000000 } from './1766100000000-acquirer-attempts
 import { IdempotencyJsonAnswer1766500000000 } from './1766500000000-idempotency-json-answer';
 import { NonceRealExpiry1767200000001 } from './1767200000001-nonce-real-expiry';
 import { AcquirerAttemptTraceParent1768100000002 } from './1768100000002-acquirer-attempt-trace-parent';
+import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-parent';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   NonceRealExpiry1767200000001,
   OutboxTraceParent1768100000000,
   AcquirerAttemptTraceParent1768100000002,
+  PaymentTraceParent1768200000000,
 ];

@@ -62,6 +62,12 @@ export class PaymentEntity {
   /** End of the authorization hold (AUTH_HOLD_DAYS after approval); null when nothing is held. */
   @Column({ name: 'hold_expires_at', type: 'timestamptz', nullable: true }) holdExpiresAt: Date | null;
   @Column({ name: 'cancel_reason', type: 'text', nullable: true }) cancelReason: CancelReason | null;
+  /**
+   * With tracing on: the W3C traceparent of the request that created it (the hold-expiry run that voids it links
+   * to that trace). Written once, on insert; read only by the hold-expiry claim.
+   */
+  @Column({ name: 'trace_parent', type: 'text', nullable: true, select: false, update: false })
+  traceParent?: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

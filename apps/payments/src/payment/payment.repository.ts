@@ -160,6 +160,7 @@ export class PaymentRepository {
     const q = manager
       .getRepository(PaymentEntity)
       .createQueryBuilder('p')
+      .addSelect('p.traceParent')
       .setLock('pessimistic_write')
       .where("p.status = 'authorized' AND p.hold_expires_at IS NOT NULL AND p.hold_expires_at <= :now", { now })
       // A capture or cancel in flight decides the hold's fate; the sweep comes back if it recorded nothing.

@@ -91,6 +91,7 @@ export class AuthorizationRecord {
         amount,
         maskedCard: payment.card?.cardData.cardNumber ?? '',
         now,
+        traceParent: payment.traceParent,
         // A challenged card that asked to be tokenized is vaulted if the resume approves it.
         tokenize: card?.tokenize && body?.shopper?.id ? { card, shopperId: body.shopper.id } : undefined,
       });

@@ -65,6 +65,8 @@ export class PurchaseReservation {
     const now = this.clock.now(ctx);
     const card = method === 'card' ? await this.instruments.resolveInstrument(ctx, body.card!, m) : undefined;
     const payment = newPayment(ctx, body, intent, method, amount, card, connection, now);
+    // With tracing on, the hold-expiry run that may void it one day links to this request.
+    payment.traceParent = traceParent;
     const attempt = this.attemptFor(ctx, payment, connection, requestHash, [], traceParent);
     await this.payments.insertReserved(m, payment);
     await this.attempts.insert(m, attempt);

@@ -56,6 +56,8 @@ export class AttemptRecorder {
     const earlier = detail.earlier.map(({ declined: _declined, ...tried }) => tried);
     const outcome = found ?? detail.earlier[detail.earlier.length - 1]?.declined;
     if (!payment || !outcome) return this.releases.recovered(m, ctx, a);
+    // The reserving request's trace (not read back with the row), for a 3DS session this record opens.
+    payment.traceParent = a.traceParent;
     if (found) {
       payment.connectionCode = a.connectionCode;
       payment.connectionName = detail.connectionName;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { contextFromTraceParent, linkActiveSpan, linkTo, tracingOn } from '@app/observability';
+import { linkRunTo } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerAttemptRepository, AttemptAlreadyResolved } from './acquirer-attempt.repository';
@@ -39,7 +39,7 @@ export class RecoveryLoop extends PeriodicLoop {
   async runOnce(): Promise<number> {
     const deadline = this.config.ACQUIRER_TIMEOUT_MS + GRACE_MS;
     const claimed = await this.attempts.claimStale(deadline, BATCH, 2 * deadline);
-    if (tracingOn()) linkActiveSpan(claimed.flatMap((a) => linkTo(contextFromTraceParent(a.traceParent))));
+    linkRunTo(claimed);
     for (const attempt of claimed) {
       try {
         const resolution = await this.recovery.resolve(attempt);

@@ -47,4 +47,10 @@ export class PaymentSession {
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true }) completedAt: Date | null;
   @Column({ name: 'consumed_at', type: 'timestamptz', nullable: true }) consumedAt: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  /**
+   * With tracing on: the W3C traceparent of the request that opened it (the 3DS expiry run that ends it links to
+   * that trace). Written once, on insert; read only by the expiry claim.
+   */
+  @Column({ name: 'trace_parent', type: 'text', nullable: true, select: false, update: false })
+  traceParent?: string | null;
 }

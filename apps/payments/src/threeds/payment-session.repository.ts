@@ -55,6 +55,7 @@ export class PaymentSessionRepository {
     const q = manager
       .getRepository(PaymentSession)
       .createQueryBuilder('s')
+      .addSelect('s.traceParent')
       .setLock('pessimistic_write')
       .where({
         kind: 'threeds',

@@ -14,6 +14,8 @@ export interface ThreeDsChallengeRequest {
   /** e.g. 400000****3155, for the challenge page. */
   maskedCard: string;
   now: Date;
+  /** With tracing on, the traceparent of the request that created the payment (the 3DS expiry run links to it). */
+  traceParent?: string | null;
 }
 
 /**

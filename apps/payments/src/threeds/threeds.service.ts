@@ -77,6 +77,7 @@ export class ThreeDsService implements ThreeDsPort {
       completedAt: null,
       consumedAt: null,
       createdAt: r.now,
+      traceParent: r.traceParent ?? null,
     });
     return action;
   }

@@ -1,11 +1,13 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { linkRunTo, StoredTrace } from '@app/observability';
 
 /**
  * The shape of every expiry sweep: claim up to `batchSize` due rows (FOR UPDATE SKIP LOCKED, so replicas
  * split the work), handle each in the same transaction, and go on until a batch comes back short.
+ * With tracing on, the run links to the stored trace of each row it claimed (the request that created it).
  * Answers how many rows were handled.
  */
-export async function sweepInBatches<T>(
+export async function sweepInBatches<T extends StoredTrace>(
   ds: DataSource,
   batchSize: number,
   claim: (manager: EntityManager, limit: number) => Promise<T[]>,
@@ -15,6 +17,7 @@ export async function sweepInBatches<T>(
   for (;;) {
     const handled = await ds.transaction(async (manager) => {
       const due = await claim(manager, batchSize);
+      linkRunTo(due);
       for (const row of due) await handle(manager, row);
       return due.length;
     });
