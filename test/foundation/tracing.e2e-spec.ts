@@ -187,21 +187,32 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     }
   }
   /**
-   * Moves the expiry of a row created by `request` an hour into the past, after checking that the row kept the
-   * trace of that request, and answers a reader of the row's status.
+   * What an expiry sweep ends, created by a real request (`created`, answered `status`): checks that its row kept
+   * the trace of that request, moves its expiry (`table`.`column`; a 3DS session is found by its payment) an hour
+   * into the past, and waits for a run of `loop` linked to that request and for the row (`ends` in its own
+   * table, or the payment's) to reach `ended`.
    */
-  async function expireRow(app: AppName, table: string, column: string, id: string, request: SinkSpan) {
-    const where = `${table === 'payment_sessions' ? 'payment_id' : 'id'} = $1`;
-    await withDb(app, async (db) => {
-      const stored = await db.query(`SELECT trace_parent FROM ${table} WHERE ${where}`, [id]);
+  async function expectSweepLinked(
+    created: Response,
+    o: { app: AppName; loop: string; status: string; table: string; column: string; ended: string; ends?: string },
+  ): Promise<void> {
+    expect(created.status).toBeLessThan(300);
+    const row = (await created.json()) as { id: string; status: string };
+    expect(row.status).toBe(o.status);
+    const request = await spanOfRequest(created.headers.get('x-request-id')!);
+    const where = `${o.table === 'payment_sessions' ? 'payment_id' : 'id'} = $1`;
+    await withDb(o.app, async (db) => {
+      const stored = await db.query(`SELECT trace_parent FROM ${o.table} WHERE ${where}`, [row.id]);
       expect(stored.rows).toEqual([{ trace_parent: expect.stringMatching(`^00-${request.traceId}-[0-9a-f]{16}-01$`) }]);
       const [, , spanId] = String(stored.rows[0].trace_parent).split('-');
       await waitUntil('the span the row names, exported', async () => within(request)(spanId));
-      await db.query(`UPDATE ${table} SET ${column} = now() - interval '1 hour' WHERE ${where}`, [id]);
+      await db.query(`UPDATE ${o.table} SET ${o.column} = now() - interval '1 hour' WHERE ${where}`, [row.id]);
+      await expectLinkedRun(o.app, o.loop, request);
+      const statusOf = async () =>
+        (await db.query(`SELECT status FROM ${o.ends ?? o.table} WHERE id = $1`, [row.id])).rows[0]?.status;
+      await waitUntil(`${o.loop} ended it`, async () => (await statusOf()) === o.ended);
     });
   }
-  const statusOf = (app: AppName, table: string, id: string) =>
-    withDb(app, async (db) => (await db.query(`SELECT status FROM ${table} WHERE id = $1`, [id])).rows[0]?.status);
 
   it('a purchase is one trace: gateway request → NATS command → payments handler → acquirer, transactions, event', async () => {
     const res = await purchase();
@@ -479,51 +490,41 @@ describe('distributed traces (OTLP export from the real processes)', () => {
   });
 
   it('the hold-expiry run links to the trace of the request that authorized the payment it voids', async () => {
-    const res = await purchase({}, 'authorization');
-    expect(res.status).toBe(200);
-    const payment = (await res.json()) as { id: string; status: string };
-    expect(payment.status).toBe('authorized');
-    const http = await spanOfRequest(res.headers.get('x-request-id')!);
-    await expireRow('payments', 'payments', 'hold_expires_at', payment.id, http);
-    await expectLinkedRun('payments', 'hold_expiry', http);
-    await waitUntil(
-      'the hold voided',
-      async () => (await statusOf('payments', 'payments', payment.id)) === 'cancelled',
-    );
+    await expectSweepLinked(await purchase({}, 'authorization'), {
+      app: 'payments',
+      loop: 'hold_expiry',
+      status: 'authorized',
+      table: 'payments',
+      column: 'hold_expires_at',
+      ended: 'cancelled',
+    });
   });
 
   it('the 3DS expiry run links to the trace of the purchase whose challenge nobody finished', async () => {
-    const res = await purchase({}, 'purchase', { card: cardData('4000002500003155') });
-    expect(res.status).toBe(200);
-    const payment = (await res.json()) as { id: string; status: string };
-    expect(payment.status).toBe('pending_3ds');
-    const http = await spanOfRequest(res.headers.get('x-request-id')!);
-    await expireRow('payments', 'payment_sessions', 'expires_at', payment.id, http);
-    await expectLinkedRun('payments', 'threeds_expiry', http);
-    await waitUntil(
-      'the payment abandoned',
-      async () => (await statusOf('payments', 'payments', payment.id)) === 'cancelled',
-    );
+    await expectSweepLinked(await purchase({}, 'purchase', { card: cardData('4000002500003155') }), {
+      app: 'payments',
+      loop: 'threeds_expiry',
+      status: 'pending_3ds',
+      table: 'payment_sessions',
+      column: 'expires_at',
+      ends: 'payments',
+      ended: 'cancelled',
+    });
   });
 
   it('the link-expiry run links to the trace of the request that created the link it expires', async () => {
-    const res = await fetch(`${gateway.url}/v1/payment-link`, {
+    const created = await fetch(`${gateway.url}/v1/payment-link`, {
       method: 'POST',
       headers: { authorization: `Bearer ${merchant.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        amount: usd(1250),
-        title: 'Expiring',
-        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-      }),
+      body: JSON.stringify({ amount: usd(1250), title: 'Expiring', expiresAt: new Date(Date.now() + 86_400_000) }),
     });
-    expect(res.status).toBe(201);
-    const link = (await res.json()) as { id: string };
-    const http = await spanOfRequest(res.headers.get('x-request-id')!);
-    await expireRow('payment-links', 'payment_links', 'expires_at', link.id, http);
-    await expectLinkedRun('payment-links', 'link_expiry', http);
-    await waitUntil(
-      'the link expired',
-      async () => (await statusOf('payment-links', 'payment_links', link.id)) === 'expired',
-    );
+    await expectSweepLinked(created, {
+      app: 'payment-links',
+      loop: 'link_expiry',
+      status: 'active',
+      table: 'payment_links',
+      column: 'expires_at',
+      ended: 'expired',
+    });
   });
 });
