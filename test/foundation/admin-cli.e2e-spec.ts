@@ -21,9 +21,12 @@ describe('admin API and CLI', () => {
     expect(dup.body.error.code).toBe('DUPLICATE_MERCHANT_CODE');
     const bad = await stack.admin('POST', '/merchants', { merchantCode: 'has space', name: 'x' });
     expect(bad.body.error).toMatchObject({ code: 'VALIDATION_FAILED', param: 'merchantCode' });
-    const noToken = await stack.http('POST', '/v1/admin/merchants', { body: { merchantCode: 'z', name: 'z' } });
+    const noToken = await stack.http('POST', '/v1/admin/merchants', {
+      port: 'internal',
+      body: { merchantCode: 'z', name: 'z' },
+    });
     expect(noToken.body.error.code).toBe('AUTH_MISSING');
-    const wrong = await stack.http('GET', '/v1/admin/merchants', { key: 'not-the-token' });
+    const wrong = await stack.http('GET', '/v1/admin/merchants', { port: 'internal', key: 'not-the-token' });
     expect(wrong.body.error.code).toBe('AUTH_INVALID');
     const list = await stack.admin('GET', '/merchants');
     expect(list.body.map((m: { merchantCode: string }) => m.merchantCode)).toContain('acme');
@@ -37,7 +40,7 @@ describe('admin API and CLI', () => {
 
   it('a merchant key is not an admin token', async () => {
     const { key } = await stack.key([await stack.merchant()]);
-    const r = await stack.http('GET', '/v1/admin/merchants', { key });
+    const r = await stack.http('GET', '/v1/admin/merchants', { port: 'internal', key });
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe('AUTH_INVALID');
   });

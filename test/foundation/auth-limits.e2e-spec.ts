@@ -61,22 +61,27 @@ describe('limits on guessing credentials and on requests per key', () => {
     const adminFrom = '127.0.0.14';
     for (let i = 0; i < FAILURES; i++) {
       expectError(
-        await stack.http('GET', '/v1/admin/merchants', { key: `guess-${i}`, from: adminFrom }),
+        await stack.http('GET', '/v1/admin/merchants', { port: 'internal', key: `guess-${i}`, from: adminFrom }),
         401,
         'AUTH_INVALID',
       );
     }
     expectRateLimitFields(
-      await stack.http('GET', '/v1/admin/merchants', { key: ADMIN_TOKEN, from: adminFrom }),
+      await stack.http('GET', '/v1/admin/merchants', { port: 'internal', key: ADMIN_TOKEN, from: adminFrom }),
       FAILURES,
     );
-    expect((await stack.http('GET', '/v1/admin/merchants', { key: ADMIN_TOKEN, from: '127.0.0.15' })).status).toBe(200);
+    expect(
+      (await stack.http('GET', '/v1/admin/merchants', { port: 'internal', key: ADMIN_TOKEN, from: '127.0.0.15' }))
+        .status,
+    ).toBe(200);
   });
 
   it('successful authentications never count toward the failure limit', async () => {
     const from = '127.0.0.16';
     for (let i = 0; i < FAILURES * 2; i++) {
-      expect((await stack.http('GET', '/v1/admin/merchants', { key: ADMIN_TOKEN, from })).status).toBe(200);
+      expect(
+        (await stack.http('GET', '/v1/admin/merchants', { port: 'internal', key: ADMIN_TOKEN, from })).status,
+      ).toBe(200);
     }
   });
 

@@ -23,6 +23,7 @@ describe('the gateway edge: error envelope, ignored fields, request ids, docs', 
 
   it('malformed JSON → 400 VALIDATION_FAILED', async () => {
     const r = await stack.http('POST', '/v1/admin/merchants', {
+      port: 'internal',
       key: 'test-admin-token',
       rawBody: '{"merchantCode": "x",',
     });

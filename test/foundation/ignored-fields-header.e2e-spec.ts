@@ -69,6 +69,7 @@ describe('X-Ignored-Fields under hostile field names', () => {
   it('every route answers 2xx or a 4xx envelope and names the fields, encoded, in the body and the query', async () => {
     for (const o of operations) {
       const r = await stack.http(o.method, `${caller.pathOf(o)}?${hostileQuery}`, {
+        port: o.port,
         key: caller.credential(o),
         body: o.body ? withHostile() : undefined,
       });

@@ -1,4 +1,35 @@
+import { request } from 'node:http';
 import { ADMIN_TOKEN, TestStack } from '../support/stack';
+
+/** A request with its path exactly as written: fetch and URL would resolve `./`, `//` and some escapes first. */
+function raw(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; requestId: unknown; body: any }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON: keep the text
+        }
+        resolve({ status: res.statusCode ?? 0, requestId: res.headers['x-request-id'], body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 /** The admin API, /metrics and the full API description answer on the internal port only. */
 describe('the gateway internal port', () => {
@@ -25,7 +56,7 @@ describe('the gateway internal port', () => {
       expect(r.body.error).toMatchObject({
         status: 404,
         code: 'NOT_FOUND',
-        message: `Cannot ${method} ${path.split('?')[0]}`,
+        message: `Cannot ${method} ${path}`,
       });
       expect(Object.keys(r.body.error).sort()).toEqual(Object.keys(unknown.body.error).sort());
     }
@@ -33,6 +64,64 @@ describe('the gateway internal port', () => {
     const merchants = await stack.admin('GET', '/merchants?limit=100');
     expect(merchants.status).toBe(200);
     expect(JSON.stringify(merchants.body)).not.toContain('pubport');
+  });
+
+  it('the public port has no admin route and no /metrics under any spelling of the path', async () => {
+    const unknown = await stack.http('GET', '/v1/nope', admin);
+    const spellings: Array<[string, string]> = [
+      ['GET', '/%6detrics'],
+      ['GET', '/%6Detrics'],
+      ['GET', '//metrics'],
+      ['GET', '/metrics/'],
+      ['GET', '/%6d%65%74%72%69%63%73'],
+      ['GET', '/v1/%61dmin/merchants'],
+      ['POST', '/v1/%61dmin/merchants'],
+      ['GET', '/v%31/admin/merchants'],
+      ['POST', '/v%31/admin/merchants'],
+      ['GET', '//v1/admin/merchants'],
+      ['POST', '//v1/admin/merchants'],
+      ['GET', '/v1//admin/merchants'],
+      ['POST', '/v1//admin/merchants'],
+      ['GET', '/V1/ADMIN/MERCHANTS'],
+      ['POST', '/V1/ADMIN/MERCHANTS'],
+      ['GET', '/v1/admin%2fmerchants'],
+      ['POST', '/v1/admin%2fmerchants'],
+      ['GET', '/v1/./admin/merchants'],
+      ['POST', '/v1/./admin/merchants'],
+      ['POST', '/v1/%61dmin/keys'],
+    ];
+    for (const [i, [method, path]] of spellings.entries()) {
+      const body =
+        method === 'POST' ? JSON.stringify({ merchantCode: `rawport${i}`, name: 'Raw public port' }) : undefined;
+      const headers = {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      };
+      const r = await raw(stack.url, method, path, headers, body);
+      expect({ method, path, status: r.status }).toEqual({ method, path, status: 404 });
+      expect({ method, path, error: r.body.error }).toEqual({
+        method,
+        path,
+        error: expect.objectContaining({ status: 404, code: 'NOT_FOUND', requestId: r.requestId }),
+      });
+      expect(r.body.error.message).toMatch(new RegExp(`^Cannot ${method} /`));
+      expect(Object.keys(r.body.error).sort()).toEqual(Object.keys(unknown.body.error).sort());
+    }
+    // The same request on the internal port is served: the spellings above reach a route only there.
+    expect((await raw(stack.adminUrl, 'GET', '/metrics')).status).toBe(200);
+    expect(
+      (await raw(stack.adminUrl, 'GET', '/v1/admin/merchants', { authorization: `Bearer ${ADMIN_TOKEN}` })).status,
+    ).toBe(200);
+    const merchants = await stack.admin('GET', '/merchants?limit=100');
+    expect(merchants.status).toBe(200);
+    expect(JSON.stringify(merchants.body)).not.toContain('rawport');
+  });
+
+  it('both ports answer the health checks: the probes use the public one', async () => {
+    for (const base of [stack.url, stack.adminUrl]) {
+      expect((await raw(base, 'GET', '/health/live')).status).toBe(200);
+      expect((await raw(base, 'GET', '/health/ready')).status).toBe(200);
+    }
   });
 
   it('the internal port serves the admin API and /metrics', async () => {

@@ -1,5 +1,4 @@
 import { request } from 'node:http';
-import { isInternalOnly } from '../../apps/gateway/src/http/internal-port';
 import { ApiOperation } from '../support/openapi-routes';
 import { TestStack } from '../support/stack';
 import { RouteCaller } from './route-caller';
@@ -107,7 +106,7 @@ describe('bodies over the limit: every sender reads 413', () => {
     const jobs = posts.flatMap((o) =>
       Array.from({ length: ATTEMPTS }, (__, i) => async () => {
         const path = caller.pathOf(o);
-        const url = isInternalOnly(path) ? stack.adminUrl : stack.url;
+        const url = o.port === 'internal' ? stack.adminUrl : stack.url;
         const outcome = await postLarge(url, path, size, i % 2 === 1, caller.credential(o));
         return { route: `${o.method} ${o.path}`, chunked: i % 2 === 1, ...outcome };
       }),

@@ -55,6 +55,7 @@ describe('the error codes the OpenAPI document lists are the ones the routes ans
 
   const call = (o: ApiOperation, extra: { key?: string; body?: unknown; rawBody?: string; query?: string } = {}) =>
     stack.http(o.method, `${caller.pathOf(o)}${extra.query ?? ''}`, {
+      port: o.port,
       key: 'key' in extra ? extra.key : caller.credential(o),
       body: extra.rawBody !== undefined ? undefined : 'body' in extra ? extra.body : exampleBody(o),
       rawBody: extra.rawBody,
@@ -121,6 +122,7 @@ describe('the error codes the OpenAPI document lists are the ones the routes ans
       });
       expectDocumented(o.method, o.path, malformed, 'malformed JSON');
       const xml = await stack.http(o.method, caller.pathOf(o), {
+        port: o.port,
         key: caller.credential(o),
         rawBody: '<amount>1999</amount>',
         headers: { 'content-type': 'application/xml' },

@@ -168,7 +168,7 @@ describe('every text limit, on every route that takes the field', () => {
                 if (/(^|\.)nonceData\./.test(param)) setAt(body, 'card', { nonceData: { nonce: 'n' } });
                 if (/(^|\.)tokenData\./.test(param)) setAt(body, 'card', { tokenData: { token: 't' } });
                 setAt(body, param, isArray ? [value] : value);
-                return stack.http(o.method, caller.pathOf(o), { key: caller.credential(o), body });
+                return stack.http(o.method, caller.pathOf(o), { port: o.port, key: caller.credential(o), body });
               },
             });
           }
@@ -185,6 +185,7 @@ describe('every text limit, on every route that takes the field', () => {
           max,
           send: (value) =>
             stack.http(o.method, `${caller.pathOf(o)}?${q}=${encodeURIComponent(value)}`, {
+              port: o.port,
               key: caller.credential(o),
             }),
         });

@@ -76,7 +76,7 @@ describe('connections and routing', () => {
     it('404 for an unknown merchant; 401 without the admin token', async () => {
       expectError(await addConnection('no-such-merchant', connection()), 404, 'NOT_FOUND', 'merchantCode');
       expectError(await connections('no-such-merchant'), 404, 'NOT_FOUND');
-      const r = await stack.http('GET', '/v1/admin/merchants/x/connections', {});
+      const r = await stack.http('GET', '/v1/admin/merchants/x/connections', { port: 'internal' });
       expectError(r, 401, 'AUTH_MISSING');
     });
   });

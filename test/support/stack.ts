@@ -5,7 +5,6 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock } from '@app/clock';
 import { ServiceName } from '@app/contracts';
 import { startBilling } from '../../apps/billing/src/main';
-import { isInternalOnly } from '../../apps/gateway/src/http/internal-port';
 import { gatewayAdminUrl, startGateway } from '../../apps/gateway/src/main';
 import { startPaymentLinks } from '../../apps/payment-links/src/main';
 import { Connector } from '../../apps/payments/src/connector/connector';
@@ -215,7 +214,7 @@ export class TestStack {
       body?: unknown;
       rawBody?: string;
       headers?: Record<string, string>;
-      /** Which gateway port: the internal one for the admin API and /metrics unless a test says otherwise. */
+      /** Which gateway server: the public one unless a test says internal (admin API, /metrics, full docs). */
       port?: 'public' | 'internal';
       /** The local address the request leaves from (127.0.0.2, …): another client address for the gateway. */
       from?: string;
@@ -226,8 +225,7 @@ export class TestStack {
     let body: string | undefined = o.rawBody;
     if (o.body !== undefined) body = JSON.stringify(o.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const internal = (o.port ?? (isInternalOnly(path) ? 'internal' : 'public')) === 'internal';
-    const url = `${internal ? this.adminUrl : this.url}${path}`;
+    const url = `${o.port === 'internal' ? this.adminUrl : this.url}${path}`;
     const res = o.from
       ? await requestFrom(o.from, method, url, headers, body)
       : await fetch(url, { method, headers, body });
@@ -242,7 +240,7 @@ export class TestStack {
   }
 
   admin<T = any>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
-    return this.http<T>(method, `/v1/admin${path}`, { key: ADMIN_TOKEN, body });
+    return this.http<T>(method, `/v1/admin${path}`, { key: ADMIN_TOKEN, body, port: 'internal' });
   }
 
   async merchant(code = `m${Math.random().toString(36).slice(2, 10)}`): Promise<string> {

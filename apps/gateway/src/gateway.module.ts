@@ -9,9 +9,7 @@ import { Metrics } from '@app/observability';
 import { eventsStreamLimits, RPC_TIMEOUT_MS } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
-import { AdminController } from './admin/admin.controller';
 import { billingControllers } from './billing/billing.wiring';
-import { ADMIN_TOKEN, AdminGuard } from './admin/admin.guard';
 import { PrivateKeyGuard, RATE_LIMITER } from './auth/api-key.guard';
 import { ApiKey } from './auth/api-key.entity';
 import { ApiKeysService, KEY_CACHE_TTL_MS } from './auth/api-keys.service';
@@ -42,7 +40,7 @@ export interface GatewayModuleOptions {
   webhookCa?: string;
 }
 
-/** Merchants, keys and the admin API: what both the HTTP gateway and the CLI need. */
+/** Merchants and keys: what the HTTP gateway (both its servers) and the CLI need. */
 @Module({})
 export class AccountsModule {
   static forRoot({ config, logger, clock }: GatewayModuleOptions): DynamicModule {
@@ -56,6 +54,8 @@ export class AccountsModule {
           clock,
           // A dependency's outage answers clients 503 SERVICE_UNAVAILABLE; the gateway stays in the Service.
           dependenciesGateReadiness: false,
+          // The internal server answers /metrics (internal/internal.module.ts): the public one has no such route.
+          serveMetrics: false,
         }),
         serviceDatabase(() => ({
           app: 'gateway',
@@ -84,7 +84,6 @@ export class GatewayModule {
         OutboxModule.forRoot({ pollMs: config.OUTBOX_POLL_MS, stream: eventsStreamLimits(config) }),
       ],
       controllers: [
-        AdminController,
         PingController,
         ...paymentControllers,
         ...billingControllers,
@@ -96,7 +95,6 @@ export class GatewayModule {
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_PIPE, useClass: GatewayValidationPipe },
-        { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
         { provide: RPC_TIMEOUT_MS, useValue: config.RPC_TIMEOUT_MS },
         { provide: RATE_LIMITER, useValue: new RateLimiter(config.RATE_LIMIT_PER_SECOND) },
         {
@@ -112,7 +110,6 @@ export class GatewayModule {
             print: o.print ?? ((t: string) => process.stdout.write(`${t}\n`)),
           },
         },
-        AdminGuard,
         PrivateKeyGuard,
         BearerStrategy,
         ...sandboxClockProviders(config),

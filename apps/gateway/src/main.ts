@@ -1,17 +1,18 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { uuidv7 } from '@app/clock';
 import { Draining, Metrics, PinoNestLogger } from '@app/observability';
 import { AppStartOptions, runMain, startAppLogging, stopOnSignals } from '@app/platform';
-import { loadGatewayConfig } from './config';
+import { GatewayConfig, loadGatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import { installSdkCors } from './checkout/sdk-cors';
-import { drainHttp } from './http/drain';
+import { closeWhenIdle, drainHttp } from './http/drain';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
-import { closeInternal, guardInternalPaths, internalUrl, listenInternal } from './http/internal-port';
 import { mountOpenApi } from './http/openapi';
+import { InternalModule } from './internal/internal.module';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** The request line and headers together: room for a long query string of unknown fields (named back, encoded). */
@@ -26,37 +27,28 @@ export interface StartGatewayOptions extends AppStartOptions {
 export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
   const config = loadGatewayConfig(o.env);
   const logger = await startAppLogging('gateway', config, o.logDestination);
-  const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
-    http: { maxHeaderSize: HEADER_LIMIT_BYTES },
-    // The client address is the socket's unless the hop is a configured proxy (the ingress): anyone else's
-    // X-Forwarded-For is ignored, so an address-based limit cannot be dodged by a header.
-    trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
-      requestIdFrom(req.headers['x-request-id'], uuidv7),
-    requestIdHeader: false,
-    // Stopping: a request that still arrives on an open keep-alive connection is served (with
-    // `Connection: close`), not refused; the listener is closed, so no new connection comes.
-    return503OnClosing: false,
-  });
+  // A failed start throws to the caller (main below exits 1; a test sees the error) instead of Nest exiting.
+  const nestOptions = { logger: new PinoNestLogger(logger), abortOnError: false };
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.forRoot({ config, logger, clock: o.clock, print: o.print, webhookCa: o.webhookCa }),
-    adapter,
-    // A failed start throws to the caller (main below exits 1; a test sees the error) instead of Nest exiting.
-    { logger: new PinoNestLogger(logger), abortOnError: false },
+    gatewayAdapter(config),
+    nestOptions,
   );
   const fastify = app.getHttpAdapter().getInstance();
-  installHooks(fastify, logger, app.get(Metrics), app.get(Draining));
-  guardInternalPaths(fastify);
-  installSdkCors(fastify);
-  mountOpenApi(app, config.PUBLIC_BASE_URL);
-  let internal: Server | undefined;
+  let internal: NestFastifyApplication | undefined;
+  // The internal server stops with the public one (drainHttp, app.close()), before NATS and the database.
   fastify.addHook('onClose', async () => internal && closeInternal(internal));
-  await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
   try {
-    internal = await listenInternal(fastify, config.ADMIN_PORT, config.ADMIN_HOST ?? config.HOST ?? '0.0.0.0', {
-      maxHeaderSize: HEADER_LIMIT_BYTES,
-    });
+    internal = await NestFactory.create<NestFastifyApplication>(
+      InternalModule.forRoot(app, config),
+      gatewayAdapter(config),
+      nestOptions,
+    );
+    installHooks([fastify, internal.getHttpAdapter().getInstance()], logger, app.get(Metrics), app.get(Draining));
+    installSdkCors(fastify);
+    mountOpenApi(app, internal, config.PUBLIC_BASE_URL);
+    await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
+    await internal.listen(config.ADMIN_PORT, config.ADMIN_HOST ?? config.HOST ?? '0.0.0.0');
   } catch (e) {
     await app.close();
     throw e;
@@ -77,6 +69,35 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     'gateway started',
   );
   return app;
+}
+
+/** The Fastify settings of both servers: the same limits, request ids and client addresses on each. */
+function gatewayAdapter(config: GatewayConfig): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    http: { maxHeaderSize: HEADER_LIMIT_BYTES },
+    // The client address is the socket's unless the hop is a configured proxy (the ingress): anyone else's
+    // X-Forwarded-For is ignored, so an address-based limit cannot be dodged by a header.
+    trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      requestIdFrom(req.headers['x-request-id'], uuidv7),
+    requestIdHeader: false,
+    // Stopping: a request that still arrives on an open keep-alive connection is served (with
+    // `Connection: close`), not refused; the listener is closed, so no new connection comes.
+    return503OnClosing: false,
+  });
+}
+
+/** `http://127.0.0.1:<port>` of the listening internal server. */
+function internalUrl(internal: NestFastifyApplication): string {
+  return `http://127.0.0.1:${((internal.getHttpServer() as Server).address() as AddressInfo).port}`;
+}
+
+/** Closes the internal server once: its listener, its keep-alive connections once idle, its application. */
+async function closeInternal(internal: NestFastifyApplication): Promise<void> {
+  const server = internal.getHttpServer() as Server;
+  if (!server.listening) return;
+  await closeWhenIdle(server, () => internal.close());
 }
 
 const internalUrls = new WeakMap<NestFastifyApplication, string>();

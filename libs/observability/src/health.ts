@@ -35,7 +35,7 @@ export class Draining {
   }
 }
 
-/** GET /health/live, /health/ready and /metrics, the same in every app. */
+/** GET /health/live and /health/ready, the same in every app. */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
@@ -76,6 +76,13 @@ export class HealthController {
     const status = ok ? 'ok' : ready ? 'degraded' : 'unavailable';
     await reply.status(ready ? 200 : 503).send({ status, checks: Object.fromEntries(results) });
   }
+}
+
+/** GET /metrics: the app's registry in the Prometheus text format. */
+@ApiExcludeController()
+@Controller()
+export class MetricsController {
+  constructor(private readonly metrics: Metrics) {}
 
   @Get('metrics')
   async scrape(@Res() reply: FastifyReply): Promise<void> {

@@ -14,6 +14,7 @@ import {
   HealthController,
   LOGGER,
   Metrics,
+  MetricsController,
   TracingFlush,
 } from '@app/observability';
 
@@ -26,6 +27,11 @@ export interface PlatformOptions {
   clock?: Clock;
   /** Whether a dependency that is down makes the app unready (default true; see DEPENDENCIES_GATE_READINESS). */
   dependenciesGateReadiness?: boolean;
+  /**
+   * Whether the app's HTTP server answers GET /metrics (default true). False: another server of the app serves
+   * the registry (the gateway's internal one), so the public listener has no such route at all.
+   */
+  serveMetrics?: boolean;
 }
 
 /**
@@ -53,7 +59,7 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       imports: [ScheduleModule.forRoot()],
-      controllers: [HealthController],
+      controllers: o.serveMetrics === false ? [HealthController] : [HealthController, MetricsController],
       providers: [
         { provide: LOGGER, useValue: o.logger },
         { provide: Metrics, useValue: new Metrics(o.app) },

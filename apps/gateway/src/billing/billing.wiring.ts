@@ -1,12 +1,6 @@
-import { ParkedRenewalsController } from '../admin/parked-renewals.controller';
 import { DunningController } from './dunning.controller';
 import { PlansController } from './plans.controller';
 import { SubscriptionsController } from './subscriptions.controller';
 
 /** The billing routes (all forwarded to the billing service). */
-export const billingControllers = [
-  PlansController,
-  SubscriptionsController,
-  DunningController,
-  ParkedRenewalsController,
-];
+export const billingControllers = [PlansController, SubscriptionsController, DunningController];

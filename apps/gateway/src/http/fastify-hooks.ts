@@ -18,18 +18,30 @@ export function requestIdFrom(header: string | string[] | undefined, generate: (
 /**
  * Edge behaviour that happens outside Nest's pipeline: the request id header, the ignored-fields header,
  * access logs and metrics, and the error envelope for errors raised before routing (body parsing, limits).
+ * Installed on each of the gateway's servers (public and internal) alike; they count their requests in
+ * progress together, as one process.
  */
-export function installHooks(app: FastifyInstance, logger: Logger, metrics: Metrics, draining: Draining): void {
-  let inProgress = 0;
-  metrics.inProgress('http', () => inProgress);
+export function installHooks(servers: FastifyInstance[], logger: Logger, metrics: Metrics, draining: Draining): void {
+  const inProgress = { count: 0 };
+  metrics.inProgress('http', () => inProgress.count);
+  for (const server of servers) installServerHooks(server, logger, metrics, draining, inProgress);
+}
+
+function installServerHooks(
+  app: FastifyInstance,
+  logger: Logger,
+  metrics: Metrics,
+  draining: Draining,
+  inProgress: { count: number },
+): void {
   // The rest of the request (body parsing, guards, pipes, handler) runs inside its context: the requestId
   // reaches every log line and the validation pipe records ignored fields for the header below. Fastify
   // carries the context across body parsing, so no Nest interceptor (and its per-request rxjs chain) is needed.
   app.addHook('onRequest', (request: FastifyRequest & { store?: RequestStore }, reply, done) => {
     void reply.header('x-request-id', request.id);
-    inProgress++;
+    inProgress.count++;
     // 'close' comes once per response, sent or abandoned (onResponse misses a client that went away).
-    reply.raw.once('close', () => inProgress--);
+    reply.raw.once('close', () => inProgress.count--);
     const store: RequestStore = { requestId: String(request.id) };
     request.store = store;
     if (tracingOn() && isTraced(request)) startRequestSpan(request, reply, () => requestContext.run(store, done));

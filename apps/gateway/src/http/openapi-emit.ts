@@ -4,6 +4,7 @@ import { OpenAPIObject } from '@nestjs/swagger';
 import { createLogger } from '@app/observability';
 import { loadGatewayConfig } from '../config';
 import { GatewayModule } from '../gateway.module';
+import { InternalModule } from '../internal/internal.module';
 import { buildOpenApiDocument } from './openapi';
 import { requireUniqueOperationIds } from './openapi-tidy';
 
@@ -11,21 +12,22 @@ import { requireUniqueOperationIds } from './openapi-tidy';
 export const COMMITTED_SERVER_URL = 'http://localhost:3000';
 
 /**
- * The gateway's OpenAPI document without a database or NATS: Nest's preview mode builds the module graph
- * (controllers and their route decorators) without instantiating a provider, so nothing connects.
+ * The gateway's OpenAPI document (both its servers' routes) without a database or NATS: Nest's preview mode
+ * builds the module graph (controllers and their route decorators) without instantiating a provider, so
+ * nothing connects and the internal module borrows nothing.
  */
 export async function emitOpenApiDocument(serverUrl = COMMITTED_SERVER_URL): Promise<OpenAPIObject> {
   const config = loadGatewayConfig({ NODE_ENV: 'development', PUBLIC_BASE_URL: serverUrl });
   const logger = createLogger({ app: 'gateway', level: 'silent' });
-  const app = await NestFactory.create(GatewayModule.forRoot({ config, logger }), new FastifyAdapter(), {
-    preview: true,
-    logger: false,
-  });
+  const preview = { preview: true, logger: false } as const;
+  const app = await NestFactory.create(GatewayModule.forRoot({ config, logger }), new FastifyAdapter(), preview);
+  const internal = await NestFactory.create(InternalModule.forRoot(app, config), new FastifyAdapter(), preview);
   try {
-    const document = buildOpenApiDocument(app, serverUrl);
+    const document = buildOpenApiDocument([internal, app], serverUrl);
     requireUniqueOperationIds(document);
     return document;
   } finally {
+    await internal.close();
     await app.close();
   }
 }

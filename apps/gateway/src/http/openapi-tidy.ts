@@ -68,9 +68,14 @@ export function requireUniqueOperationIds(document: OpenAPIObject): void {
 
 /** The merchant document: the same, without the internal routes and the tags only they used. */
 export function withoutInternalOperations(document: OpenAPIObject): OpenAPIObject {
+  return withoutOperations(document, (op) => !!op['x-internal']);
+}
+
+/** A copy of the document without the operations `drop` picks, and the paths left with none. */
+export function withoutOperations(document: OpenAPIObject, drop: (op: Operation) => boolean): OpenAPIObject {
   const copy = JSON.parse(JSON.stringify(document)) as OpenAPIObject;
   for (const { path, method, op } of operationsOf(copy)) {
-    if (op['x-internal']) delete copy.paths[path][method];
+    if (drop(op)) delete copy.paths[path][method];
   }
   for (const [path, item] of Object.entries(copy.paths)) {
     if (!HTTP_METHODS.some((m) => item[m])) delete copy.paths[path];

@@ -1,16 +1,22 @@
 import { INestApplication } from '@nestjs/common';
-import type { IncomingMessage } from 'node:http';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { arrivedInternally, publicDocument } from './internal-port';
-import { markInternalOperations, operationIdOf } from './openapi-tidy';
+import { markInternalOperations, operationIdOf, withoutOperations } from './openapi-tidy';
 import { describeErrors } from './openapi-errors';
 import { describeExamples } from './openapi-examples';
 
+/** Tags of the sandbox tools: served on the public port to sandbox keys, but not described there. */
+const SANDBOX_TAG = 'sandbox';
+
 /**
- * The OpenAPI document of the gateway's routes. Admin, sandbox, hosted-page and browser-only routes carry
- * `x-internal: true`: they stay documented here, and the merchant client leaves them out.
+ * The OpenAPI document of the routes of the given applications (the gateway's internal and public ones for the
+ * full document). Admin, sandbox, hosted-page and browser-only routes carry `x-internal: true`: they stay
+ * documented here, and the merchant client leaves them out.
  */
-export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string, problems?: string[]): OpenAPIObject {
+export function buildOpenApiDocument(
+  apps: INestApplication[],
+  publicBaseUrl: string,
+  problems?: string[],
+): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Payments platform API')
     .setDescription(
@@ -31,24 +37,37 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
       'clientToken',
     )
     .build();
-  const document = describeExamples(
-    describeErrors(SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf }), problems),
-  );
+  const parts = apps.map((app) => SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf }));
+  const document = describeExamples(describeErrors(merged(parts), problems));
   markInternalOperations(document);
   return document;
 }
 
-/** The OpenAPI document at /openapi.json and a docs page at /docs, built from the route decorators. */
-export function mountOpenApi(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
+/** One document of several applications' routes: their paths, schemas and tags, in the given order. */
+function merged([first, ...rest]: OpenAPIObject[]): OpenAPIObject {
+  const paths = { ...first.paths };
+  const schemas = { ...first.components?.schemas };
+  const tags = [...(first.tags ?? [])];
+  for (const part of rest) {
+    for (const [path, item] of Object.entries(part.paths)) paths[path] = { ...paths[path], ...item };
+    Object.assign(schemas, part.components?.schemas);
+    tags.push(...(part.tags ?? []).filter((t) => !tags.some((known) => known.name === t.name)));
+  }
+  return { ...first, paths, tags, components: { ...first.components, schemas } };
+}
+
+/**
+ * The OpenAPI document at /openapi.json and a docs page at /docs on each server, built from the route
+ * decorators: the public server describes its own routes but the sandbox tools, the internal server every
+ * route of both (the admin API first).
+ */
+export function mountOpenApi(publicApp: INestApplication, internalApp: INestApplication, publicBaseUrl: string): void {
   // Served as well as it can be described: the committed document is the strict one (openapi-emit.ts).
-  const document = buildOpenApiDocument(app, publicBaseUrl, []);
-  const publicDoc = publicDocument(document);
-  SwaggerModule.setup('docs', app, document, {
-    jsonDocumentUrl: 'openapi.json',
-    yamlDocumentUrl: 'openapi.yaml',
-    // The public port describes the merchant API; the internal port adds the admin and sandbox routes.
-    patchDocumentOnRequest: (req, _res, doc) =>
-      arrivedInternally(req as IncomingMessage | { raw: IncomingMessage }) ? doc : publicDoc,
-  });
-  return document;
+  const full = buildOpenApiDocument([internalApp, publicApp], publicBaseUrl, []);
+  const merchantFacing = withoutOperations(buildOpenApiDocument([publicApp], publicBaseUrl, []), (op) =>
+    (op.tags ?? []).includes(SANDBOX_TAG),
+  );
+  const urls = { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' };
+  SwaggerModule.setup('docs', publicApp, merchantFacing, urls);
+  SwaggerModule.setup('docs', internalApp, full, urls);
 }

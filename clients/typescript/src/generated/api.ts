@@ -873,6 +873,131 @@ export interface components {
             createdAt: string;
             revokedAt?: string | null;
         };
+        ConnectionRequest: {
+            /** @example sandbox-eu */
+            connectionCode: string;
+            /** @example Sandbox Europe */
+            connectionName: string;
+            /** @enum {string} */
+            acquirer: "sandbox";
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /**
+             * @description Empty: every currency
+             * @example [
+             *       "EUR",
+             *       "USD"
+             *     ]
+             */
+            currencies: string[];
+            /**
+             * @description Empty: every method
+             * @example [
+             *       "card"
+             *     ]
+             */
+            methods: ("card" | "pix" | "boleto" | "ach")[];
+            /**
+             * @description Lower numbers are tried first
+             * @example 10
+             */
+            priority: number;
+        };
+        ConnectionResponse: {
+            connectionCode: string;
+            connectionName: string;
+            /** @enum {string} */
+            acquirer: "sandbox";
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            currencies: string[];
+            methods: ("card" | "pix" | "boleto" | "ach")[];
+            priority: number;
+            /** @description The built-in default connection every merchant gets */
+            isDefault: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        RetryParkedRenewalRequest: {
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+        };
+        ScheduledPlanChangeView: {
+            planId: number;
+            effectiveAt: string;
+        };
+        RenewalParkedView: {
+            /** @description When the renewal was parked */
+            at: string;
+            /**
+             * @description Why, readable
+             * @example Usage sum 9007199254740992 exceeds Number.MAX_SAFE_INTEGER
+             */
+            reason: string;
+        };
+        PlanView: {
+            id: number;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
+            name: string;
+            description?: string | null;
+            /** @enum {string} */
+            interval: "day" | "week" | "month" | "year";
+            intervalCount: number;
+            amount: number;
+            currency: string;
+            exponent: number;
+            trialPeriodDays: number;
+            introAmount?: number | null;
+            introBillingCycles: number;
+            maxBillingCycles: number;
+            availableCountries: string[];
+            isActive: boolean;
+            meterCodes: string[];
+            /** @description When the plan was archived (DELETE) */
+            archivedAt?: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        SubscriptionView: {
+            /** Format: uuid */
+            id: string;
+            /** @description The merchant’s numeric id */
+            merchantId: number | null;
+            planId: number;
+            customerEmail: string;
+            customerName?: string | null;
+            customerDocument?: string | null;
+            cardBrand?: string | null;
+            /** @enum {string} */
+            status: "pending" | "trialing" | "active" | "past_due" | "suspended" | "paused" | "cancelled" | "completed";
+            currentPeriodStart?: string | null;
+            currentPeriodEnd?: string | null;
+            nextBillingDate?: string | null;
+            trialStart?: string | null;
+            trialEnd?: string | null;
+            dunningAttemptCount: number;
+            activatedAt?: string | null;
+            cancelledAt?: string | null;
+            pausedAt?: string | null;
+            suspendedAt?: string | null;
+            completedAt?: string | null;
+            startAt?: string | null;
+            cyclesCompleted: number;
+            parentSubscriptionId?: string | null;
+            propagateLifecycle: boolean;
+            pendingPlanId?: number | null;
+            scheduledPlanChange?: components["schemas"]["ScheduledPlanChangeView"] | null;
+            /** @description Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted */
+            renewalParked?: components["schemas"]["RenewalParkedView"] | null;
+            metadata: {
+                [key: string]: string;
+            };
+            createdAt: string;
+            updatedAt: string;
+            /** @description On single-subscription answers */
+            plan?: components["schemas"]["PlanView"];
+        };
         PingResponse: {
             /** @example payments */
             service: string;
@@ -1158,51 +1283,6 @@ export interface components {
             merchantCode?: string;
             reference?: string;
         };
-        ConnectionRequest: {
-            /** @example sandbox-eu */
-            connectionCode: string;
-            /** @example Sandbox Europe */
-            connectionName: string;
-            /** @enum {string} */
-            acquirer: "sandbox";
-            /** @enum {string} */
-            environment: "production" | "sandbox";
-            /**
-             * @description Empty: every currency
-             * @example [
-             *       "EUR",
-             *       "USD"
-             *     ]
-             */
-            currencies: string[];
-            /**
-             * @description Empty: every method
-             * @example [
-             *       "card"
-             *     ]
-             */
-            methods: ("card" | "pix" | "boleto" | "ach")[];
-            /**
-             * @description Lower numbers are tried first
-             * @example 10
-             */
-            priority: number;
-        };
-        ConnectionResponse: {
-            connectionCode: string;
-            connectionName: string;
-            /** @enum {string} */
-            acquirer: "sandbox";
-            /** @enum {string} */
-            environment: "production" | "sandbox";
-            currencies: string[];
-            methods: ("card" | "pix" | "boleto" | "ach")[];
-            priority: number;
-            /** @description The built-in default connection every merchant gets */
-            isDefault: boolean;
-            createdAt: string;
-            updatedAt: string;
-        };
         CreatePlanRequest: {
             merchantCode?: string;
             /** @example Pro monthly */
@@ -1240,30 +1320,6 @@ export interface components {
             isActive?: boolean;
             /** @description Codes of the merchant’s meters priced on this plan */
             meterCodes?: string[];
-        };
-        PlanView: {
-            id: number;
-            /** @description The merchant’s numeric id */
-            merchantId: number | null;
-            name: string;
-            description?: string | null;
-            /** @enum {string} */
-            interval: "day" | "week" | "month" | "year";
-            intervalCount: number;
-            amount: number;
-            currency: string;
-            exponent: number;
-            trialPeriodDays: number;
-            introAmount?: number | null;
-            introBillingCycles: number;
-            maxBillingCycles: number;
-            availableCountries: string[];
-            isActive: boolean;
-            meterCodes: string[];
-            /** @description When the plan was archived (DELETE) */
-            archivedAt?: string | null;
-            createdAt: string;
-            updatedAt: string;
         };
         UpdatePlanRequest: {
             merchantCode: string;
@@ -1364,19 +1420,6 @@ export interface components {
                 [key: string]: string;
             };
         };
-        ScheduledPlanChangeView: {
-            planId: number;
-            effectiveAt: string;
-        };
-        RenewalParkedView: {
-            /** @description When the renewal was parked */
-            at: string;
-            /**
-             * @description Why, readable
-             * @example Usage sum 9007199254740992 exceeds Number.MAX_SAFE_INTEGER
-             */
-            reason: string;
-        };
         InvoiceLineView: {
             description: string;
             /**
@@ -1467,45 +1510,6 @@ export interface components {
             /** @description Record mode only */
             firstCycle?: components["schemas"]["FirstCycleView"];
         };
-        SubscriptionView: {
-            /** Format: uuid */
-            id: string;
-            /** @description The merchant’s numeric id */
-            merchantId: number | null;
-            planId: number;
-            customerEmail: string;
-            customerName?: string | null;
-            customerDocument?: string | null;
-            cardBrand?: string | null;
-            /** @enum {string} */
-            status: "pending" | "trialing" | "active" | "past_due" | "suspended" | "paused" | "cancelled" | "completed";
-            currentPeriodStart?: string | null;
-            currentPeriodEnd?: string | null;
-            nextBillingDate?: string | null;
-            trialStart?: string | null;
-            trialEnd?: string | null;
-            dunningAttemptCount: number;
-            activatedAt?: string | null;
-            cancelledAt?: string | null;
-            pausedAt?: string | null;
-            suspendedAt?: string | null;
-            completedAt?: string | null;
-            startAt?: string | null;
-            cyclesCompleted: number;
-            parentSubscriptionId?: string | null;
-            propagateLifecycle: boolean;
-            pendingPlanId?: number | null;
-            scheduledPlanChange?: components["schemas"]["ScheduledPlanChangeView"] | null;
-            /** @description Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted */
-            renewalParked?: components["schemas"]["RenewalParkedView"] | null;
-            metadata: {
-                [key: string]: string;
-            };
-            createdAt: string;
-            updatedAt: string;
-            /** @description On single-subscription answers */
-            plan?: components["schemas"]["PlanView"];
-        };
         RequiredMerchantBody: {
             merchantCode: string;
         };
@@ -1524,10 +1528,6 @@ export interface components {
         PaymentMethodRequest: {
             merchantCode: string;
             card: components["schemas"]["SubscriptionCardDto"];
-        };
-        RetryParkedRenewalRequest: {
-            /** @enum {string} */
-            environment: "production" | "sandbox";
         };
         CreateWebhookEndpointRequest: {
             /** @description Needed when the key belongs to several merchants */
@@ -2123,6 +2123,13 @@ export type SchemaAllowedOriginsRequest = components['schemas']['AllowedOriginsR
 export type SchemaCreateKeyRequest = components['schemas']['CreateKeyRequest'];
 export type SchemaCreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type SchemaKeyResponse = components['schemas']['KeyResponse'];
+export type SchemaConnectionRequest = components['schemas']['ConnectionRequest'];
+export type SchemaConnectionResponse = components['schemas']['ConnectionResponse'];
+export type SchemaRetryParkedRenewalRequest = components['schemas']['RetryParkedRenewalRequest'];
+export type SchemaScheduledPlanChangeView = components['schemas']['ScheduledPlanChangeView'];
+export type SchemaRenewalParkedView = components['schemas']['RenewalParkedView'];
+export type SchemaPlanView = components['schemas']['PlanView'];
+export type SchemaSubscriptionView = components['schemas']['SubscriptionView'];
 export type SchemaPingResponse = components['schemas']['PingResponse'];
 export type SchemaAmountDto = components['schemas']['AmountDto'];
 export type SchemaCardAddressDto = components['schemas']['CardAddressDto'];
@@ -2146,10 +2153,7 @@ export type SchemaOperationResult = components['schemas']['OperationResult'];
 export type SchemaRefundRequest = components['schemas']['RefundRequest'];
 export type SchemaCancelRequest = components['schemas']['CancelRequest'];
 export type SchemaCancelOrRefundRequest = components['schemas']['CancelOrRefundRequest'];
-export type SchemaConnectionRequest = components['schemas']['ConnectionRequest'];
-export type SchemaConnectionResponse = components['schemas']['ConnectionResponse'];
 export type SchemaCreatePlanRequest = components['schemas']['CreatePlanRequest'];
-export type SchemaPlanView = components['schemas']['PlanView'];
 export type SchemaUpdatePlanRequest = components['schemas']['UpdatePlanRequest'];
 export type SchemaPlanListItem = components['schemas']['PlanListItem'];
 export type SchemaPricingTierDto = components['schemas']['PricingTierDto'];
@@ -2158,19 +2162,15 @@ export type SchemaCreateMeterRequest = components['schemas']['CreateMeterRequest
 export type SchemaMeterView = components['schemas']['MeterView'];
 export type SchemaSubscriptionCardDto = components['schemas']['SubscriptionCardDto'];
 export type SchemaCreateSubscriptionRequest = components['schemas']['CreateSubscriptionRequest'];
-export type SchemaScheduledPlanChangeView = components['schemas']['ScheduledPlanChangeView'];
-export type SchemaRenewalParkedView = components['schemas']['RenewalParkedView'];
 export type SchemaInvoiceLineView = components['schemas']['InvoiceLineView'];
 export type SchemaInvoiceAttemptView = components['schemas']['InvoiceAttemptView'];
 export type SchemaInvoiceView = components['schemas']['InvoiceView'];
 export type SchemaFirstCycleView = components['schemas']['FirstCycleView'];
 export type SchemaCreatedSubscriptionView = components['schemas']['CreatedSubscriptionView'];
-export type SchemaSubscriptionView = components['schemas']['SubscriptionView'];
 export type SchemaRequiredMerchantBody = components['schemas']['RequiredMerchantBody'];
 export type SchemaOptionalMerchantBody = components['schemas']['OptionalMerchantBody'];
 export type SchemaChangePlanRequest = components['schemas']['ChangePlanRequest'];
 export type SchemaPaymentMethodRequest = components['schemas']['PaymentMethodRequest'];
-export type SchemaRetryParkedRenewalRequest = components['schemas']['RetryParkedRenewalRequest'];
 export type SchemaCreateWebhookEndpointRequest = components['schemas']['CreateWebhookEndpointRequest'];
 export type SchemaCreatedWebhookEndpointResponse = components['schemas']['CreatedWebhookEndpointResponse'];
 export type SchemaWebhookEndpointResponse = components['schemas']['WebhookEndpointResponse'];

@@ -1,0 +1,62 @@
+import { DynamicModule, INestApplicationContext, InjectionToken, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import {
+  DEPENDENCIES_GATE_READINESS,
+  Draining,
+  HEALTH_CHECKS,
+  HealthController,
+  LOGGER,
+  Metrics,
+  MetricsController,
+} from '@app/observability';
+import { RpcClient } from '@app/messaging';
+import { AdminController } from '../admin/admin.controller';
+import { ADMIN_TOKEN, AdminGuard } from '../admin/admin.guard';
+import { ConnectionsController } from '../admin/connections.controller';
+import { ParkedRenewalsController } from '../admin/parked-renewals.controller';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { AuthFailures } from '../auth/auth-failures';
+import { MerchantsService } from '../auth/merchants.service';
+import { GatewayConfig } from '../config';
+import { HttpExceptionFilter } from '../http/http-exception.filter';
+import { GatewayValidationPipe } from '../http/validation.pipe';
+import { lentFrom } from './lend';
+
+/** The operators' API: merchants and keys, routing connections, parked renewals. */
+export const internalControllers = [AdminController, ConnectionsController, ParkedRenewalsController];
+
+/** What the internal server's controllers, guard and filter use: the public application's own instances. */
+const SHARED: readonly InjectionToken[] = [
+  MerchantsService,
+  ApiKeysService,
+  RpcClient,
+  AuthFailures,
+  LOGGER,
+  Metrics,
+  Draining,
+  HEALTH_CHECKS,
+  DEPENDENCIES_GATE_READINESS,
+];
+
+/**
+ * The gateway's internal server (ADMIN_PORT): the admin API, /metrics and health, as an application of its own
+ * on a listener of its own, so none of its routes exists on the public listener under any spelling of a path.
+ * It owns no connection, pool, loop or registry: it borrows the public application's (its logger, NATS
+ * client, database services, metrics and readiness), which starts and stops them once.
+ */
+@Module({})
+export class InternalModule {
+  static forRoot(publicApp: INestApplicationContext, config: GatewayConfig): DynamicModule {
+    return {
+      module: InternalModule,
+      controllers: [...internalControllers, HealthController, MetricsController],
+      providers: [
+        ...lentFrom(publicApp, SHARED),
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+        { provide: APP_PIPE, useClass: GatewayValidationPipe },
+        { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
+        AdminGuard,
+      ],
+    };
+  }
+}
