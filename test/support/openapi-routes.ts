@@ -21,7 +21,10 @@ function internalOperationIds(): Set<string> {
   return new Set(
     internalControllers.flatMap((controller) =>
       Object.getOwnPropertyNames(controller.prototype)
-        .filter((name) => Reflect.getMetadata(METHOD_METADATA, controller.prototype[name]) !== undefined)
+        .filter((name) => {
+          const handler: unknown = Object.getOwnPropertyDescriptor(controller.prototype, name)?.value;
+          return typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) !== undefined;
+        })
         .map((name) => operationIdOf(controller.name, name)),
     ),
   );
