@@ -31,7 +31,7 @@ function raw(
   });
 }
 
-/** The admin API, /metrics and the full API description answer on the internal port only. */
+/** The admin API, /metrics and the full API description are routes of the internal server only. */
 describe('the gateway internal port', () => {
   let stack: TestStack;
 
@@ -158,5 +158,21 @@ describe('the gateway internal port', () => {
     expect((await stack.http('GET', '/v1/ping', { key, port: 'public' })).status).toBe(200);
     const clock = await stack.http('GET', '/v1/sandbox/clock', { key, port: 'public' });
     expect(clock.status).not.toBe(404);
+    expect((await raw(stack.url, 'GET', '/v1/sdk/js')).status).toBe(200);
+    expect((await raw(stack.url, 'GET', '/docs')).status).toBe(200);
+    // The internal server has the operators' routes only.
+    const onInternal = await stack.http('GET', '/v1/ping', { key, port: 'internal' });
+    expect(onInternal.status).toBe(404);
+  });
+
+  // Last: a second gateway in this process takes over the passport strategy of the first, whose key checks
+  // then fail once the second one is stopped.
+  it('stopping a gateway closes its internal server with its public one', async () => {
+    const second = await stack.startGateway();
+    const { url, adminUrl } = stack;
+    expect((await raw(adminUrl, 'GET', '/health/live')).status).toBe(200);
+    await stack.stopGateway(second);
+    await expect(raw(url, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
+    await expect(raw(adminUrl, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
   });
 });
