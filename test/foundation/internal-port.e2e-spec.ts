@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ADMIN_TOKEN, TestStack } from '../support/stack';
 
 /** A request with its path exactly as written: fetch and URL would resolve `./`, `//` and some escapes first. */
@@ -166,7 +167,7 @@ describe('the gateway internal port', () => {
   });
 
   // Last: a second gateway in this process takes over the passport strategy of the first, whose key checks
-  // then fail once the second one is stopped.
+  // then fail once the second one is stopped (or failed to start).
   it('stopping a gateway closes its internal server with its public one', async () => {
     const second = await stack.startGateway();
     const { url, adminUrl } = stack;
@@ -174,5 +175,16 @@ describe('the gateway internal port', () => {
     await stack.stopGateway(second);
     await expect(raw(url, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
     await expect(raw(adminUrl, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('a gateway whose internal port is taken does not start', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      await expect(stack.startGateway({ ADMIN_PORT: port, ADMIN_HOST: '127.0.0.1' })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

@@ -4,7 +4,7 @@ import { markInternalOperations, operationIdOf, withoutOperations } from './open
 import { describeErrors } from './openapi-errors';
 import { describeExamples } from './openapi-examples';
 
-/** Tags of the sandbox tools: served on the public port to sandbox keys, but not described there. */
+/** The tag of the sandbox tools: the public server serves them to sandbox keys, but leaves them out of its description. */
 const SANDBOX_TAG = 'sandbox';
 
 /**
