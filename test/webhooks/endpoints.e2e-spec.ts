@@ -117,11 +117,8 @@ describe('webhook endpoints, signing and retries', () => {
     expect(over.body.error).toMatchObject({ status: 422, code: 'WEBHOOK_ENDPOINT_LIMIT' });
     expect(over.body.error.message).toMatch(/At most 16 webhook endpoints per merchant and environment/);
     expect(over.body.error.requestId).toBe(over.headers.get('x-request-id'));
-    const disabled = await stack.http('PATCH', `/v1/webhook-endpoint/${made[1]}`, {
-      key: a.key,
-      body: { disabled: true },
-    });
-    expect(disabled.status).toBe(200);
+    const disable = { key: a.key, body: { disabled: true } };
+    expect((await stack.http('PATCH', `/v1/webhook-endpoint/${made[1]}`, disable)).status).toBe(200);
     expect((await create({ url: receiver.url('/bound16'), events: ['*'] }, a.key)).status).toBe(422);
     // The other environment counts its own.
     const prod = (await stack.key([a.code], 'private', 'production')).key;
