@@ -104,6 +104,80 @@ describe('webhook endpoints, signing and retries', () => {
     expect(r.body.error).toMatchObject({ code: 'VALIDATION_FAILED', param });
   });
 
+  it('at most 16 endpoints per merchant and environment: the 17th is 422, a deleted one frees its place', async () => {
+    const a = await account();
+    const made: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      const r = await create({ url: receiver.url(`/bound${i}`), events: ['*'] }, a.key);
+      expect(r.status).toBe(201);
+      made.push(r.body.id);
+    }
+    const over = await create({ url: receiver.url('/bound16'), events: ['*'] }, a.key);
+    expect(over.status).toBe(422);
+    expect(over.body.error).toMatchObject({ status: 422, code: 'WEBHOOK_ENDPOINT_LIMIT' });
+    expect(over.body.error.message).toMatch(/At most 16 webhook endpoints per merchant and environment/);
+    expect(over.body.error.requestId).toBe(over.headers.get('x-request-id'));
+    const disable = { key: a.key, body: { disabled: true } };
+    expect((await stack.http('PATCH', `/v1/webhook-endpoint/${made[1]}`, disable)).status).toBe(200);
+    expect((await create({ url: receiver.url('/bound16'), events: ['*'] }, a.key)).status).toBe(422);
+    // The other environment counts its own.
+    const prod = (await stack.key([a.code], 'private', 'production')).key;
+    expect((await create({ url: receiver.url('/bound0'), events: ['*'] }, prod)).status).toBe(201);
+    await stack.http('DELETE', `/v1/webhook-endpoint/${made[0]}`, { key: a.key });
+    expect((await create({ url: receiver.url('/bound16'), events: ['*'] }, a.key)).status).toBe(201);
+    expect((await create({ url: receiver.url('/bound17'), events: ['*'] }, a.key)).status).toBe(422);
+  });
+
+  it('one url once per merchant and environment: 409 DUPLICATE_WEBHOOK_URL, however it is spelled', async () => {
+    const a = await account();
+    const url = receiver.url('/Same');
+    const first = await create({ url, events: ['payment.captured'] }, a.key);
+    expect(first.status).toBe(201);
+    const spelled = url.replace('https://', 'HTTPS://').replace('/Same', '/x/../Same');
+    for (const twin of [url, spelled]) {
+      const r = await create({ url: twin, events: ['invoice.paid'] }, a.key);
+      expect(r.status).toBe(409);
+      expect(r.body.error).toMatchObject({ code: 'DUPLICATE_WEBHOOK_URL', param: 'url' });
+    }
+    // Another path is another url; moving it onto a taken one is refused too.
+    const other = await create({ url: receiver.url('/same'), events: ['*'] }, a.key);
+    expect(other.status).toBe(201);
+    const moved = await stack.http('PATCH', `/v1/webhook-endpoint/${other.body.id}`, { key: a.key, body: { url } });
+    expect(moved.status).toBe(409);
+    expect(moved.body.error).toMatchObject({ code: 'DUPLICATE_WEBHOOK_URL', param: 'url' });
+    // Another merchant or environment may use it, and so may this one once the first is deleted.
+    expect((await create({ url, events: ['*'] }, (await account()).key)).status).toBe(201);
+    expect(
+      (await create({ url, events: ['*'] }, (await stack.key([a.code], 'private', 'production')).key)).status,
+    ).toBe(201);
+    await stack.http('DELETE', `/v1/webhook-endpoint/${first.body.id}`, { key: a.key });
+    expect((await create({ url: spelled, events: ['*'] }, a.key)).body.url).toBe(url);
+  });
+
+  it('creations in parallel cannot pass the bound nor register one url twice', async () => {
+    const a = await account();
+    const many = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => create({ url: receiver.url(`/race${i}`), events: ['*'] }, a.key)),
+    );
+    const statuses = many.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(16);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(14);
+    const b = await account();
+    const twins = await Promise.all(
+      Array.from({ length: 10 }, () => create({ url: receiver.url('/twin'), events: ['*'] }, b.key)),
+    );
+    expect(twins.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
+    const live = await stack.gateway!.get(DataSource).query(
+      `SELECT merchant_code, count(*)::int AS n FROM webhook_endpoints
+         WHERE merchant_code = ANY($1) AND deleted_at IS NULL GROUP BY 1 ORDER BY 2 DESC`,
+      [[a.code, b.code]],
+    );
+    expect(live).toEqual([
+      { merchant_code: a.code, n: 16 },
+      { merchant_code: b.code, n: 1 },
+    ]);
+  });
+
   it('needs a private key', async () => {
     expect((await stack.http('GET', '/v1/webhook-endpoint')).status).toBe(401);
     const pub = (await stack.key([m], 'public')).key;

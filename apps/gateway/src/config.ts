@@ -121,6 +121,11 @@ export const gatewayEnv = {
     min: 10,
     max: 60_000,
   }),
+  WEBHOOK_MAX_ENDPOINTS: int(
+    16,
+    'Most webhook endpoints a merchant may have in one environment; one more answers 422 WEBHOOK_ENDPOINT_LIMIT',
+    { min: 1, max: 1000 },
+  ),
   WEBHOOK_CONSUMER_NAME: str(
     'gateway-webhooks',
     'Durable JetStream consumer the webhook dispatcher reads EVENTS with',

@@ -10,5 +10,5 @@ export {
   verifyWebhookSignature,
   WebhookVerificationError,
 } from './webhooks';
-export type { VerifyOptions, WebhookEvent } from './webhooks';
+export type { ConstructOptions, VerifyOptions, WebhookEvent } from './webhooks';
 export type { components, operations, paths } from './generated/api';

@@ -74,7 +74,10 @@ export function verifyWebhookSignature(
   });
 }
 
-/** `X-Therius-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`: true when some sha256 value matches. */
+/**
+ * `X-Therius-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`: true when some sha256 value matches. It has
+ * no timestamp: a delivery captured once verifies forever, so prefer {@link verifyWebhookSignature}.
+ */
 export function verifyTheriusSignature(rawBody: RawBody, header: string | undefined | null, secret: Secrets): boolean {
   if (!header) return false;
   const candidates = pairsOf(header)
@@ -97,20 +100,38 @@ function headerOf(headers: HeaderBag, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
+export interface ConstructOptions extends VerifyOptions {
+  /**
+   * Also accept a delivery that carries only `X-Therius-Signature` (default false). That header signs the body
+   * without a timestamp, so a delivery captured once, however long ago, verifies again: a replay. Turn this on
+   * only behind something that sheds deliveries without `Webhook-Signature` (the platform sends it on every
+   * one), and then refuse an event id already handled.
+   */
+  acceptTheriusSignature?: boolean;
+}
+
 /**
  * The event of a delivery whose signature checks out, else a thrown {@link WebhookVerificationError}. It
- * checks `Webhook-Signature` when the delivery has one (it also bounds the delivery's age), else
- * `X-Therius-Signature`. Pass the raw body exactly as received, before any JSON parsing.
+ * checks `Webhook-Signature`, which also bounds the delivery's age (`toleranceSeconds`), so an old delivery
+ * sent again is refused. A delivery with only `X-Therius-Signature` (no timestamp: a replay verifies) is
+ * refused unless `acceptTheriusSignature` is set. Pass the raw body exactly as received, before JSON parsing.
  */
 export function constructWebhookEvent<T = Record<string, unknown>>(
   rawBody: RawBody,
   headers: HeaderBag,
   secret: Secrets,
-  o: VerifyOptions = {},
+  o: ConstructOptions = {},
 ): WebhookEvent<T> {
   const standard = headerOf(headers, 'webhook-signature');
   const therius = headerOf(headers, 'x-therius-signature');
-  if (!standard && !therius) throw new WebhookVerificationError('The delivery carries no signature header');
+  if (!standard && !(therius && o.acceptTheriusSignature)) {
+    throw new WebhookVerificationError(
+      therius
+        ? 'The delivery carries no Webhook-Signature; X-Therius-Signature has no timestamp, so it is accepted ' +
+            'only with { acceptTheriusSignature: true }'
+        : 'The delivery carries no Webhook-Signature header',
+    );
+  }
   const ok = standard
     ? verifyWebhookSignature(rawBody, standard, secret, o)
     : verifyTheriusSignature(rawBody, therius, secret);

@@ -60,11 +60,26 @@ describe('X-Therius-Signature (sha256=<hex HMAC of the raw body>)', () => {
 });
 
 describe('constructWebhookEvent', () => {
-  it('answers the parsed event when a signature header checks out, whatever the header case', () => {
+  it('answers the parsed event when Webhook-Signature checks out, whatever the header case', () => {
     const standard = { 'Webhook-Signature': `t=${t},v1=${hex(secret, `${t}.${body}`)}` };
     expect(constructWebhookEvent(body, standard, secret, { now }).type).toBe('payment.captured');
-    const headers = new Headers({ 'x-therius-signature': `sha256=${hex(secret, body)}` });
-    expect(constructWebhookEvent(body, headers, secret).data).toEqual({ id: 'p1', note: 'ünïcode' });
+    const headers = new Headers(standard);
+    expect(constructWebhookEvent(body, headers, secret, { now }).data).toEqual({ id: 'p1', note: 'ünïcode' });
+  });
+
+  it('refuses a valid X-Therius-Signature without Webhook-Signature (a replay verifies), unless opted in', () => {
+    const therius = new Headers({ 'x-therius-signature': `sha256=${hex(secret, body)}` });
+    expect(() => constructWebhookEvent(body, therius, secret)).toThrow(WebhookVerificationError);
+    expect(() => constructWebhookEvent(body, therius, secret)).toThrow(/acceptTheriusSignature/);
+    expect(() => constructWebhookEvent(body, therius, secret, { acceptTheriusSignature: false })).toThrow(
+      WebhookVerificationError,
+    );
+    const accepted = constructWebhookEvent(body, therius, secret, { acceptTheriusSignature: true });
+    expect(accepted.data).toEqual({ id: 'p1', note: 'ünïcode' });
+    const wrong = { 'X-Therius-Signature': `sha256=${hex(oldSecret, body)}` };
+    expect(() => constructWebhookEvent(body, wrong, secret, { acceptTheriusSignature: true })).toThrow(
+      /does not match/,
+    );
   });
 
   it('throws on a missing or wrong signature, and a Webhook-Signature that fails is not rescued by the other', () => {
@@ -74,5 +89,8 @@ describe('constructWebhookEvent', () => {
       'x-therius-signature': `sha256=${hex(secret, body)}`,
     };
     expect(() => constructWebhookEvent(body, both, secret, { now })).toThrow(/does not match/);
+    expect(() => constructWebhookEvent(body, both, secret, { now, acceptTheriusSignature: true })).toThrow(
+      /does not match/,
+    );
   });
 });

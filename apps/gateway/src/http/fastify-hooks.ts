@@ -50,9 +50,24 @@ function installServerHooks(
 
   app.addHook('onSend', (request: FastifyRequest & { store?: RequestStore }, reply, payload, done) => {
     setIgnoredFields(request, reply, logger);
-    // Stopping: the client's next request goes to a new connection, hence to another replica.
-    if (draining.active) void reply.header('connection', 'close');
-    done(null, payload);
+    const send = () => {
+      // Stopping: the client's next request goes to a new connection, hence to another replica.
+      if (draining.active) void reply.header('connection', 'close');
+      done(null, payload);
+    };
+    if (request.raw.complete) return send();
+    // Answered before the body was read: a body over the limit, or a refusal before parsing (a path of the
+    // other port, an unknown media type). Whoever answers, the answer passes here: the rest of the body is read
+    // and dropped first, so a client still writing reads the answer instead of a reset, and the connection
+    // stays usable. Beyond the bound the answer closes the connection.
+    void discardBody(request.raw).then((ended) => {
+      if (ended) void reply.removeHeader('connection');
+      else {
+        logger.warn({ requestId: request.id }, 'Body not read to its end before the answer: answering and closing');
+        void reply.header('connection', 'close');
+      }
+      send();
+    });
   });
 
   app.addHook('onResponse', (request: FastifyRequest & RequestWithSpan, reply: FastifyReply, done) => {
@@ -79,17 +94,7 @@ function installServerHooks(
   app.setErrorHandler((error, request, reply) => {
     const response = toErrorResponse(error, String(request.id));
     if (response.unexpected) logger.error({ err: error, requestId: request.id }, 'Unexpected error');
-    if ((error as { code?: string }).code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, response);
-    // 413 while the client may still be sending: read the rest first, so it can read the answer. A body
-    // beyond the bound is answered at once and the connection closed.
-    void discardBody(request.raw).then((ended) => {
-      if (ended) void reply.removeHeader('connection');
-      else {
-        logger.warn({ requestId: request.id }, 'Body over the limit not read to its end: answering and closing');
-        void reply.header('connection', 'close');
-      }
-      sendError(reply, response);
-    });
+    sendError(reply, response);
   });
 }
 

@@ -21,6 +21,18 @@ export interface ResolvedTarget {
   addresses: LookupAddress[];
 }
 
+/**
+ * The URL in the form a request to it is sent (lower-case scheme and host, no default port, dot segments
+ * resolved): two spellings of one target compare equal. A string that is no URL is left as it is.
+ */
+export function canonicalUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
 const LOOKUP_TIMEOUT_MS = 5_000;

@@ -25,6 +25,7 @@ import { ApiErrors } from '../http/api-errors';
 const NO_ENDPOINT = { NOT_FOUND: 'no such webhook endpoint for this merchant and environment' };
 const BAD_URL = { VALIDATION_FAILED: '`url` is not https or names a private address, or an event type is unknown' };
 const BAD_EXPIRY = { VALIDATION_FAILED: '`expiresInSeconds` is outside 0..86400' };
+const TAKEN_URL = { DUPLICATE_WEBHOOK_URL: 'another live endpoint of this merchant and environment has this `url`' };
 const ID = { name: 'id', description: 'Webhook endpoint id', format: 'uuid' };
 
 @ApiTags('webhooks')
@@ -36,10 +37,14 @@ export class WebhookEndpointsController {
   @Post()
   @ApiOperation({
     summary: 'Register a webhook endpoint',
-    description: 'Deliveries of the listed event types are POSTed to `url`, signed with the `secret` shown only here.',
+    description:
+      'Deliveries of the listed event types are POSTed to `url`, signed with the `secret` shown only here. A ' +
+      'merchant has at most WEBHOOK_MAX_ENDPOINTS (default 16) endpoints per environment, each with its own `url`.',
   })
   @ApiCreatedResponse({ type: CreatedWebhookEndpointResponse })
-  @ApiErrors(BAD_URL)
+  @ApiErrors(BAD_URL, TAKEN_URL, {
+    WEBHOOK_ENDPOINT_LIMIT: 'the merchant has WEBHOOK_MAX_ENDPOINTS endpoints in this environment; delete one first',
+  })
   create(
     @Body() body: CreateWebhookEndpointRequest,
     @Caller() caller: CallerContext,
@@ -78,7 +83,7 @@ export class WebhookEndpointsController {
   })
   @ApiParam(ID)
   @ApiOkResponse({ type: WebhookEndpointResponse })
-  @ApiErrors(BAD_URL)
+  @ApiErrors(BAD_URL, TAKEN_URL)
   @ApiErrors(NO_ENDPOINT)
   update(
     @Param('id') id: string,

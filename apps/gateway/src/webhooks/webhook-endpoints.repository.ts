@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CallerContext } from '@app/contracts';
+import { uniqueViolation } from '@app/database';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookSecretCipher } from './webhook-secret-cipher';
 
@@ -22,6 +23,17 @@ const rollSet = (row = ''): string => `previous_secret_key_id = CASE WHEN $6::in
   secret_key_id = $1, secret_sealed = $2`;
 
 export type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
+
+/** One live endpoint per merchant, environment and URL (migrations/1768300000034-webhook-endpoint-unique-url.ts). */
+const LIVE_URL_INDEX = 'webhook_endpoints_live_url';
+/**
+ * Key space of the advisory lock one merchant's endpoints in one environment are created under
+ * (`pg_advisory_xact_lock(class, key)`), so it cannot collide with another feature's locks.
+ */
+const ENDPOINTS_LOCK_CLASS = 0x77686570; // "whep"
+
+/** Why an endpoint was not stored: the scope holds the most it may, or a live endpoint has its URL. */
+export type InsertRefusal = 'limit' | 'duplicate-url';
 
 /** Everything but the sealed secret, which only the delivery worker opens. */
 const ENDPOINT_COLUMNS = `id, merchant_code AS "merchantCode", environment, url, events, description, disabled,
@@ -52,12 +64,45 @@ export class WebhookEndpointsRepository {
     private readonly cipher: WebhookSecretCipher,
   ) {}
 
-  /** Stores the endpoint with its signing secret sealed: the clear secret never reaches the database. */
-  async insert(endpoint: EndpointRow, secret: string): Promise<void> {
+  /**
+   * Stores the endpoint with its signing secret sealed (the clear secret never reaches the database), unless its
+   * scope already has `max` live endpoints or one with its URL. The count is taken under a lock of the scope,
+   * held until the insert commits, so creations in parallel cannot pass the bound together.
+   */
+  async insert(endpoint: EndpointRow, secret: string, max: number): Promise<InsertRefusal | undefined> {
     const sealed = this.cipher.seal({ endpointId: endpoint.id }, secret);
-    await this.db
-      .getRepository(WebhookEndpoint)
-      .insert({ ...endpoint, secretKeyId: sealed.keyId, secretSealed: sealed.blob });
+    return this.db.transaction(async (m) => {
+      await m.query(`SELECT pg_advisory_xact_lock(${ENDPOINTS_LOCK_CLASS}, hashtext($1 || '/' || $2))`, [
+        endpoint.merchantCode,
+        endpoint.environment,
+      ]);
+      const [{ live }]: [{ live: number }] = await m.query(
+        `SELECT count(*)::int AS live FROM webhook_endpoints
+         WHERE merchant_code = $1 AND environment = $2 AND deleted_at IS NULL`,
+        [endpoint.merchantCode, endpoint.environment],
+      );
+      if (live >= max) return 'limit';
+      const inserted: unknown[] = await m.query(
+        `INSERT INTO webhook_endpoints (id, merchant_code, environment, url, events, description, disabled,
+           secret_key_id, secret_sealed, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (merchant_code, environment, url) WHERE deleted_at IS NULL DO NOTHING
+         RETURNING id`,
+        [
+          endpoint.id,
+          endpoint.merchantCode,
+          endpoint.environment,
+          endpoint.url,
+          endpoint.events,
+          endpoint.description,
+          endpoint.disabled,
+          sealed.keyId,
+          sealed.blob,
+          endpoint.createdAt,
+        ],
+      );
+      return inserted.length ? undefined : 'duplicate-url';
+    });
   }
 
   /** Live endpoints, newest first, after the cursor endpoint when given (the caller checked it exists). */
@@ -86,8 +131,8 @@ export class WebhookEndpointsRepository {
     return rows[0];
   }
 
-  /** Applies the changes to a live endpoint; undefined when there is none. */
-  async update(scope: Scope, id: string, changes: EndpointChanges): Promise<EndpointRow | undefined> {
+  /** Applies the changes to a live endpoint; undefined when there is none, 'duplicate-url' when its new URL is taken. */
+  async update(scope: Scope, id: string, changes: EndpointChanges): Promise<EndpointRow | 'duplicate-url' | undefined> {
     const params: unknown[] = [id, scope.merchantCode, scope.environment];
     const sets = Object.entries(changes)
       .filter(([, v]) => v !== undefined)
@@ -96,13 +141,18 @@ export class WebhookEndpointsRepository {
         return `${column} = $${params.length}`;
       });
     if (!sets.length) return this.find(scope, id);
-    const [rows]: [EndpointRow[], number] = await this.db.query(
-      `UPDATE webhook_endpoints SET ${sets.join(', ')}
-       WHERE id = $1 AND merchant_code = $2 AND environment = $3 AND deleted_at IS NULL
-       RETURNING ${ENDPOINT_COLUMNS}`,
-      params,
-    );
-    return rows[0];
+    try {
+      const [rows]: [EndpointRow[], number] = await this.db.query(
+        `UPDATE webhook_endpoints SET ${sets.join(', ')}
+         WHERE id = $1 AND merchant_code = $2 AND environment = $3 AND deleted_at IS NULL
+         RETURNING ${ENDPOINT_COLUMNS}`,
+        params,
+      );
+      return rows[0];
+    } catch (e) {
+      if (uniqueViolation(e) === LIVE_URL_INDEX) return 'duplicate-url';
+      throw e;
+    }
   }
 
   /**

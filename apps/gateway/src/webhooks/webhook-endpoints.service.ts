@@ -3,7 +3,7 @@ import { Clock, uuidv7 } from '@app/clock';
 import { CallerContext, WEBHOOK_PING_EVENT, WebhookEnvelope, WebhookPingData, PageQuery } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { traceParentOf } from '@app/observability';
-import { resolveTarget, TargetRefused } from './target-guard';
+import { canonicalUrl, resolveTarget, TargetRefused } from './target-guard';
 import { newSigningSecret } from './signature';
 import { AttemptRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryLoop } from './webhook-delivery.loop';
@@ -28,6 +28,13 @@ export const DEFAULT_LIMIT = 20;
 
 const scopeOf = (c: CallerContext): Scope => ({ merchantCode: c.merchantCode, environment: c.environment });
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+const duplicateUrl = () =>
+  new DomainError(
+    'DUPLICATE_WEBHOOK_URL',
+    'Another webhook endpoint of this merchant and environment has this url',
+    'url',
+  );
 
 /** How long a rolled secret keeps signing when the roll does not say. */
 export const DEFAULT_SECRET_GRACE_SECONDS = 24 * 3600;
@@ -67,12 +74,11 @@ export class WebhookEndpointsService {
   ) {}
 
   async create(caller: CallerContext, body: CreateWebhookEndpointRequest): Promise<CreatedWebhookEndpointResponse> {
-    await this.checkTarget(body.url);
     const endpoint: EndpointRow = {
       id: uuidv7(),
       merchantCode: caller.merchantCode,
       environment: caller.environment,
-      url: body.url,
+      url: await this.checkTarget(body.url),
       events: [...new Set(body.events)],
       description: body.description ?? null,
       disabled: false,
@@ -80,7 +86,15 @@ export class WebhookEndpointsService {
       deletedAt: null,
     };
     const secret = newSigningSecret();
-    await this.endpoints.insert(endpoint, secret);
+    const max = this.options.maxEndpoints;
+    const refused = await this.endpoints.insert(endpoint, secret, max);
+    if (refused === 'limit') {
+      throw new DomainError(
+        'WEBHOOK_ENDPOINT_LIMIT',
+        `At most ${max} webhook endpoints per merchant and environment; delete one first`,
+      );
+    }
+    if (refused) throw duplicateUrl();
     return { ...toEndpointView(endpoint), secret };
   }
 
@@ -100,13 +114,14 @@ export class WebhookEndpointsService {
     body: UpdateWebhookEndpointRequest,
   ): Promise<WebhookEndpointResponse> {
     await this.require(caller, id);
-    if (body.url !== undefined) await this.checkTarget(body.url);
+    const url = body.url === undefined ? undefined : await this.checkTarget(body.url);
     const updated = await this.endpoints.update(scopeOf(caller), id, {
-      url: body.url,
+      url,
       events: body.events && [...new Set(body.events)],
       description: body.description === undefined ? undefined : body.description || null,
       disabled: body.disabled,
     });
+    if (updated === 'duplicate-url') throw duplicateUrl();
     if (!updated) throw DomainError.notFound('webhook endpoint', 'id');
     return toEndpointView(updated);
   }
@@ -186,9 +201,11 @@ export class WebhookEndpointsService {
     return { secret: s.secret, createdAt: iso(s.createdAt)!, previousSecretExpiresAt: iso(s.previousSecretExpiresAt) };
   }
 
-  private async checkTarget(url: string): Promise<void> {
+  /** The URL in the form a request to it is sent (lower-case host, no default port), once it is allowed. */
+  private async checkTarget(url: string): Promise<string> {
     try {
       await resolveTarget(url, { allowPrivate: this.options.allowPrivateTargets, requireResolution: false });
+      return canonicalUrl(url);
     } catch (e) {
       if (e instanceof TargetRefused) throw DomainError.validation(e.message, 'url');
       throw e;

@@ -8,6 +8,8 @@ export interface WebhookOptions {
   allowPrivateTargets: boolean;
   /** Seconds to wait after attempt n before attempt n+1; after the last one fails the delivery is dead. */
   retrySchedule: number[];
+  /** WEBHOOK_MAX_ENDPOINTS: live endpoints one merchant may have in one environment. */
+  maxEndpoints: number;
   timeoutMs: number;
   pollMs: number;
   /** Durable JetStream consumer name; every gateway replica shares it, so each event is taken by one. */

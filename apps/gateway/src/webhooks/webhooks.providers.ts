@@ -29,6 +29,7 @@ export function webhookProviders(config: GatewayConfig, extraCa?: string): Provi
   const options: WebhookOptions = {
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+    maxEndpoints: config.WEBHOOK_MAX_ENDPOINTS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
     consumerName: config.WEBHOOK_CONSUMER_NAME ?? 'gateway-webhooks',

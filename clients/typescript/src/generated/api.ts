@@ -421,7 +421,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Deliveries of the listed event types are POSTed to `url`, signed with the `secret` shown only here.
+         * @description Deliveries of the listed event types are POSTed to `url`, signed with the `secret` shown only here. A merchant has at most WEBHOOK_MAX_ENDPOINTS (default 16) endpoints per environment, each with its own `url`.
          */
         post: operations["webhookEndpointsCreate"];
         delete?: never;
@@ -807,7 +807,7 @@ export interface components {
              * @example INVALID_STATE
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "DUPLICATE_WEBHOOK_URL" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "WEBHOOK_ENDPOINT_LIMIT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
             /** @example Only an authorized payment can be captured */
             message: string;
             /** @example amount.value */
@@ -7079,6 +7079,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -7090,6 +7099,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `WEBHOOK_ENDPOINT_LIMIT`: the merchant has WEBHOOK_MAX_ENDPOINTS endpoints in this environment; delete one first */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7451,6 +7469,15 @@ export interface operations {
             };
             /** @description `NOT_FOUND`: no such webhook endpoint for this merchant and environment */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
