@@ -12,6 +12,7 @@ import { MerchantIds1766000000000 } from './1766000000000-merchant-ids';
 import { WebhookRecovery1767000000000 } from './1767000000000-webhook-recovery';
 import { MerchantAllowedOrigins1768000000000 } from './1768000000000-merchant-allowed-origins';
 import { WebhookDeliveryTraceParent1768100000001 } from './1768100000001-webhook-delivery-trace-parent';
+import { CheckoutAttempts1768300000034 } from './1768300000034-checkout-attempts';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 
 /** Every migration of the gateway database, in order; the secrets' encryption needs the deployment's keys. */
@@ -28,4 +29,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   MerchantAllowedOrigins1768000000000,
   OutboxTraceParent1768100000000,
   WebhookDeliveryTraceParent1768100000001,
+  CheckoutAttempts1768300000034,
 ];
