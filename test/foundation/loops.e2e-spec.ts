@@ -3,7 +3,7 @@ import { TestStack } from '../support/stack';
 
 /** Every background loop of each app, by the name its metrics carry. */
 const LOOPS: Record<string, string[]> = {
-  gateway: ['outbox_relay', 'outbox_prune', 'webhook_delivery', 'event_retention'],
+  gateway: ['outbox_relay', 'outbox_prune', 'webhook_delivery', 'event_retention', 'checkout_attempts_prune'],
   payments: [
     'outbox_relay',
     'outbox_prune',

@@ -3,7 +3,7 @@ import { HttpResult, TestStack } from '../support/stack';
 import { launchBrowser, shot, watchProblems } from './browser';
 import { queryRows } from '../support/db';
 import { freePort } from '../support/ports';
-import { APPROVED, DECLINED, LinksClient, linksMerchant } from './link-fixtures';
+import { APPROVED, CHALLENGE, CHALLENGE_FAILS, DECLINED, LinksClient, linksMerchant } from './link-fixtures';
 
 const PER_ADDRESS = 3;
 const PER_LINK = 5;
@@ -55,18 +55,23 @@ describe('card testing on the payment-link checkout', () => {
       async attempt(card: string): Promise<HttpResult> {
         const nonce = await this.nonce(card);
         if (nonce.status !== 201) return nonce;
-        const body = { nonce: nonce.body.nonce };
-        return stack.http('POST', `/v1/checkout/${linkId}/pay`, { key: token, body, from, headers });
+        return this.pay(nonce.body.nonce);
+      },
+      pay(nonce: string): Promise<HttpResult> {
+        return stack.http('POST', `/v1/checkout/${linkId}/pay`, { key: token, body: { nonce }, from, headers });
+      },
+      resume(sessionId: string): Promise<HttpResult> {
+        return stack.http('POST', `/v1/checkout/${linkId}/resume`, { key: token, body: { sessionId }, from, headers });
       },
     };
   }
 
-  const expectBlocked = (r: HttpResult) => {
+  const expectBlocked = (r: HttpResult, longest = 600) => {
     expectError(r, 429, 'RATE_LIMITED');
     expect(r.body.error.message).toMatch(/Too many declined payments/);
     const retryAfter = Number(r.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(retryAfter).toBeLessThanOrEqual(longest);
     expect(r.headers.get('ratelimit-remaining')).toBe('0');
     expect(Number(r.headers.get('ratelimit-limit'))).toBeGreaterThan(0);
     expect(r.headers.get('ratelimit-reset')).toBe(String(retryAfter));
@@ -141,6 +146,82 @@ describe('card testing on the payment-link checkout', () => {
     expect(paid.status).toBe(200);
     expect(paid.body.outcome).toBe('succeeded');
     expect((await m.get(link.id)).body).toMatchObject({ status: 'used', usesCount: 1 });
+  });
+
+  /** `count` nonces of `card` made one after another (no decline counts yet), then paid all at once. */
+  async function burst(v: ReturnType<typeof visitor>, count: number, card = DECLINED): Promise<HttpResult[]> {
+    const nonces: string[] = [];
+    for (let i = 0; i < count; i++) nonces.push((await v.nonce(card)).body.nonce);
+    return Promise.all(nonces.map((n) => v.pay(n)));
+  }
+
+  it('28 parallel declining attempts from one address get the limit and no more; another address pays', async () => {
+    const target = await m.link({ reusable: true });
+    const answers = await burst(visitor(target.id, '127.0.2.1'), 28);
+    const ran = answers.filter((r) => r.status === 200);
+    expect(ran).toHaveLength(PER_ADDRESS);
+    for (const r of ran) expect(r.body.outcome).toBe('declined');
+    for (const r of answers.filter((a) => a.status !== 200)) expectBlocked(r);
+    expect(await paymentsOn(target.id)).toHaveLength(PER_ADDRESS);
+    expect((await gatewayEvents(target.id)).map((e) => e.envelope.data.block.scope)).toEqual(['address']);
+    // The same link from another address: its declines count against the link, not this payer's address.
+    expect((await visitor(target.id, '127.0.2.2').attempt(APPROVED)).body.outcome).toBe('succeeded');
+  });
+
+  it('parallel declining attempts from many addresses on one link get the link limit and no more', async () => {
+    const target = await m.link({ reusable: true });
+    const visitors = Array.from({ length: 12 }, (_, i) => visitor(target.id, `127.0.3.${i + 1}`));
+    const nonces = await Promise.all(visitors.map(async (v) => (await v.nonce(DECLINED)).body.nonce as string));
+    const answers = await Promise.all(visitors.map((v, i) => v.pay(nonces[i])));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(PER_LINK);
+    for (const r of answers.filter((a) => a.status !== 200)) expectBlocked(r);
+    expect(await paymentsOn(target.id)).toHaveLength(PER_LINK);
+  });
+
+  it('failed 3DS challenges count as declines; the keyless resume refuses a link’s session', async () => {
+    const target = await m.link({ reusable: true, reference: 'order-77', metadata: { campaign: 'x' } });
+    const tester = visitor(target.id, '127.0.4.1');
+    for (let i = 0; i < PER_ADDRESS; i++) {
+      const r = await tester.attempt(CHALLENGE_FAILS);
+      expect(r.body.outcome).toBe('requires_action');
+      const { sessionId } = r.body.payment.actionRequired;
+      await stack.http('POST', `/v1/3ds/challenge/${sessionId}`, { body: { outcome: 'failed' }, from: '127.0.4.1' });
+      // The way around the checkout's count: refused, with nothing of the merchant's view.
+      const keyless = await stack.http('POST', '/v1/payment/resume', { body: { sessionId }, from: '127.0.4.1' });
+      expectError(keyless, 409, 'INVALID_STATE');
+      expect(JSON.stringify(keyless.body)).not.toMatch(/refusalCode|reference|metadata|orderCode|order-77|Q1/);
+      const resumed = await tester.resume(sessionId);
+      expect(resumed.body.outcome).toBe('declined');
+      expect(JSON.stringify(resumed.body)).not.toMatch(/refusalCode|reference|metadata|orderCode|order-77|Q1/);
+    }
+    expectBlocked(await tester.attempt(CHALLENGE_FAILS));
+    expect((await gatewayEvents(target.id)).map((e) => e.envelope.data.block.scope)).toEqual(['address']);
+  });
+
+  it('open 3DS challenges hold their places; once their sessions end unfinished they count as declines', async () => {
+    const target = await m.link({ reusable: true });
+    const tester = visitor(target.id, '127.0.5.1');
+    // In parallel too: every challenge issued holds a place until the checkout's resume settles it.
+    const answers = await burst(tester, PER_ADDRESS + 4, CHALLENGE);
+    expect(answers.filter((r) => r.body.outcome === 'requires_action')).toHaveLength(PER_ADDRESS);
+    const fifteenMinutes = 15 * 60;
+    for (const r of answers.filter((a) => a.status !== 200)) expectBlocked(r, fifteenMinutes + 600);
+    expectBlocked(await tester.attempt(APPROVED), fifteenMinutes + 600);
+    expect((await visitor(target.id, '127.0.5.2').attempt(APPROVED)).body.outcome).toBe('succeeded');
+
+    // The sessions end unfinished (the gateway's clock passes their end): the abandoned challenges are declines.
+    const age = (seconds: number) =>
+      queryRows(
+        stack.env.GATEWAY_DATABASE_URL,
+        `UPDATE checkout_attempts SET challenge_ends_at = challenge_ends_at - make_interval(secs => $2),
+           counts_until = counts_until - make_interval(secs => $2) WHERE address = $1`,
+        ['127.0.5.1', seconds],
+      );
+    await age(fifteenMinutes + 1);
+    expectBlocked(await tester.attempt(APPROVED));
+    // And like any decline they stop counting once the window has passed.
+    await age(600);
+    expect((await tester.attempt(APPROVED)).body.outcome).toBe('succeeded');
   });
 
   it('a forged X-Forwarded-For from an untrusted hop changes nothing', async () => {

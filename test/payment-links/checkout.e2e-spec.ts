@@ -203,6 +203,11 @@ describe('paying a payment link', () => {
     );
     const done = await stack.http('POST', `/v1/3ds/challenge/${sessionId}`, { body: { outcome: 'authenticated' } });
     expect(done.status).toBe(200);
+    // The keyless resume refuses a link's session without touching it: only the link's checkout finishes it.
+    const keyless = await stack.http('POST', '/v1/payment/resume', { body: { sessionId } });
+    expectError(keyless, 409, 'INVALID_STATE');
+    expect(keyless.body.error.message).toMatch(/payment link/);
+    expect(JSON.stringify(keyless.body)).not.toMatch(/refusalCode|reference|metadata|orderCode|captured/);
     const resumed = await stack.http('POST', `/v1/checkout/${link.id}/resume`, { key: token, body: { sessionId } });
     expect(resumed.status).toBe(200);
     expect(resumed.body.outcome).toBe('succeeded');
@@ -232,9 +237,11 @@ describe('paying a payment link', () => {
     expect((await payWithCard(stack, link.id)).body.outcome).toBe('succeeded');
   });
 
-  it('a lapsed reservation is settled from payments: a 3DS payment resumed elsewhere still counts', async () => {
+  it('a lapsed reservation is settled from payments: a 3DS payment whose answer the link lost still counts', async () => {
     const { LinkUseReconcileLoop } = await import('../../apps/payment-links/src/checkout/link-use-reconcile.loop');
-    const reconciler = stack.services.get('payment-links')![0].get(LinkUseReconcileLoop);
+    const { PaymentsClient } = await import('../../apps/payment-links/src/checkout/payments.client');
+    const links = stack.services.get('payment-links')![0];
+    const reconciler = links.get(LinkUseReconcileLoop);
     const lapse = (linkId: string) =>
       linksQuery(
         stack,
@@ -246,8 +253,8 @@ describe('paying a payment link', () => {
       const r = await pay(stack, linkId, token, { nonce: await nonceFor(stack, token, card) });
       const { sessionId } = r.body.payment.actionRequired;
       await stack.http('POST', `/v1/3ds/challenge/${sessionId}`, { body: { outcome } });
-      // The keyless resume of payments, not the link's: the link does not hear about it.
-      return (await stack.http('POST', '/v1/payment/resume', { body: { sessionId } })).body;
+      // Payments resumes it for payment-links, whose answer is then lost: the link does not hear about it.
+      return links.get(PaymentsClient).resume('lost-answer', sessionId);
     };
 
     const paid = await m.link();

@@ -86,12 +86,12 @@ export const gatewayEnv = {
   ),
   CHECKOUT_DECLINES_PER_ADDRESS: int(
     8,
-    'Declined checkout payments from one client address within the window before its further attempts answer 429, per gateway replica; 0 turns it off',
+    'Checkout payments counted against one client address (declines within the window, attempts in flight, open 3DS challenges) before its further attempts answer 429, across all gateway replicas; 0 turns it off',
     { min: 0 },
   ),
   CHECKOUT_DECLINES_PER_LINK: int(
     20,
-    'Declined checkout payments on one payment link within the window before its further attempts answer 429, per gateway replica; 0 turns it off',
+    'Checkout payments counted against one payment link (declines within the window, attempts in flight, open 3DS challenges) before its further attempts answer 429, across all gateway replicas; 0 turns it off',
     { min: 0 },
   ),
   CHECKOUT_DECLINE_WINDOW_SECONDS: int(600, 'The window the checkout decline limits count in, in seconds', {

@@ -114,7 +114,10 @@ export const ClockAdvancedSubjects: readonly string[] = [
 /** SDK nonces, 3DS sessions, APM settlement and the hosted pages (payments service). */
 export const PaymentsExtrasSubjects = {
   createNonce: 'cmd.payments.nonce.create',
+  /** POST /v1/payment/resume (keyless): refuses the session of a payment link's payment. */
   resume: 'cmd.payments.resume',
+  /** The checkout's resume, through payment-links: the only way a payment link's session is resumed. */
+  resumeLinkPayment: 'cmd.payments.resume-link-payment',
   sessionView: 'cmd.payments.session.view',
   /** The hosted challenge page's buttons (keyless: the session is the credential). */
   completeChallenge: 'cmd.payments.threeds.complete',

@@ -103,17 +103,20 @@ export class CheckoutController {
     @Req() request: FastifyRequest,
     @ClientCaller() caller: CallerContext,
   ): Promise<PayerResult> {
-    const address = clientAddress(request);
-    this.defence.assertOpen(address, id);
-    return this.answer(address, caller, id, () =>
-      this.rpc.send<CheckoutResult, PayLinkCommand>(PaymentLinksSubjects.pay, keylessContext(String(request.id)), {
-        ...body,
-        linkId: id,
-      }),
+    return this.answer(() =>
+      this.defence.attempt(clientAddress(request), caller, id, () =>
+        this.rpc.send<CheckoutResult, PayLinkCommand>(PaymentLinksSubjects.pay, keylessContext(String(request.id)), {
+          ...body,
+          linkId: id,
+        }),
+      ),
     );
   }
 
-  /** Finishes an attempt already made, so it is never refused for earlier declines; its decline counts. */
+  /**
+   * Finishes an attempt already made, so it is never refused for earlier declines; a declined or expired
+   * challenge counts as a decline. The only route that resumes a link payment's session.
+   */
   @Post('v1/checkout/:id/resume')
   @HttpCode(200)
   @LinkClientRoute()
@@ -134,23 +137,20 @@ export class CheckoutController {
     @Req() request: FastifyRequest,
     @ClientCaller() caller: CallerContext,
   ): Promise<PayerResult> {
-    return this.answer(clientAddress(request), caller, id, () =>
-      this.rpc.send<CheckoutResult, ResumeLinkCommand>(
-        PaymentLinksSubjects.resume,
-        keylessContext(String(request.id)),
-        { sessionId: body.sessionId, linkId: id },
+    return this.answer(() =>
+      this.defence.resumed(clientAddress(request), caller, id, body.sessionId, () =>
+        this.rpc.send<CheckoutResult, ResumeLinkCommand>(
+          PaymentLinksSubjects.resume,
+          keylessContext(String(request.id)),
+          { sessionId: body.sessionId, linkId: id },
+        ),
       ),
     );
   }
 
-  private async answer(
-    address: string,
-    caller: CallerContext,
-    linkId: string,
-    run: () => Promise<CheckoutResult>,
-  ): Promise<PayerResult> {
+  private async answer(run: () => Promise<CheckoutResult>): Promise<PayerResult> {
     try {
-      return toPayerResult(await this.defence.counted(address, caller, linkId, run));
+      return toPayerResult(await run());
     } catch (e) {
       throw toPayerError(e);
     }

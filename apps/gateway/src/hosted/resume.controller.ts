@@ -17,12 +17,13 @@ export class ResumeController {
     summary: 'Resume a payment after its 3DS challenge (no API key)',
     description:
       'The `sessionId` from `actionRequired` is the credential. A pending_3ds session is single-use and valid 15 ' +
-      'minutes; the answer is the final Payment. A pending_action session answers the Payment as it stands.',
+      'minutes; the answer is the final Payment. A pending_action session answers the Payment as it stands. ' +
+      'A payment link’s session is refused (409): the link’s checkout finishes it (POST /v1/checkout/{id}/resume).',
   })
   @ApiOkResponse({ type: PaymentResponse })
   @PaymentErrors(ACQUIRER_ERRORS, 'SESSION_EXPIRED', 'CHALLENGE_NOT_COMPLETED', {
     NOT_FOUND: 'unknown session',
-    INVALID_STATE: 'the session was already used',
+    INVALID_STATE: 'the session was already used, or it is a payment link’s (its checkout resumes it)',
   })
   resume(@Body() body: ResumeRequest, @Req() request: FastifyRequest): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsExtrasSubjects.resume, keylessContext(String(request.id)), {

@@ -13,6 +13,7 @@ import { WebhookRecovery1767000000000 } from './1767000000000-webhook-recovery';
 import { MerchantAllowedOrigins1768000000000 } from './1768000000000-merchant-allowed-origins';
 import { WebhookDeliveryTraceParent1768100000001 } from './1768100000001-webhook-delivery-trace-parent';
 import { WebhookEndpointUniqueUrl1768300000034 } from './1768300000034-webhook-endpoint-unique-url';
+import { CheckoutAttempts1768300000035 } from './1768300000035-checkout-attempts';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 
 /** Every migration of the gateway database, in order; the secrets' encryption needs the deployment's keys. */
@@ -30,4 +31,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   OutboxTraceParent1768100000000,
   WebhookDeliveryTraceParent1768100000001,
   WebhookEndpointUniqueUrl1768300000034,
+  CheckoutAttempts1768300000035,
 ];

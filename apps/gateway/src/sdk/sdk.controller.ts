@@ -55,14 +55,14 @@ export class SdkController {
     VALIDATION_FAILED: 'a card field fails its check (Luhn, past expiry, format); `param` names it',
     RATE_LIMITED: 'with a payment link’s client token, too many declined payments from this address or on that link',
   })
-  nonce(
+  async nonce(
     @Body() body: CreateNonceRequest,
     @ClientCaller() caller: CallerContext,
     @ClientTokenLink() linkId: string | undefined,
     @Req() request: FastifyRequest,
   ): Promise<NonceResponse> {
     // A payment link's checkout is open to anyone: its card-testing defence stops new cards here too.
-    if (linkId) this.defence.assertOpen(clientAddress(request), linkId);
+    if (linkId) await this.defence.assertOpen(clientAddress(request), linkId);
     return this.rpc.send<NonceResponse>(PaymentsExtrasSubjects.createNonce, caller, body);
   }
 }

@@ -5,7 +5,10 @@ import { HostedPagesController } from '../hosted/threeds-challenge.controller';
 import { ResumeController } from '../hosted/resume.controller';
 import { SandboxPaymentsController } from '../sandbox/sandbox-payments.controller';
 import { SandboxOnlyGuard } from '../sandbox/sandbox-route';
-import { CARD_TESTING_LIMITS, CardTestingDefence } from '../checkout/card-testing';
+import { CARD_TESTING_LIMITS, CheckoutAttemptLimit } from '../checkout/attempt-limit';
+import { CardTestingDefence } from '../checkout/card-testing';
+import { CheckoutAttemptsPruneLoop } from '../checkout/checkout-attempts-prune.loop';
+import { CheckoutAttemptsRepository } from '../checkout/checkout-attempts.repository';
 import { CheckoutController } from '../checkout/checkout.controller';
 import { CHECKOUT_PAGE_OPTIONS } from '../checkout/page-headers';
 import { PaymentLinksController } from '../payment-links/payment-links.controller';
@@ -52,8 +55,13 @@ export function sdkProviders(config: GatewayConfig): Provider[] {
         perAddress: config.CHECKOUT_DECLINES_PER_ADDRESS,
         perLink: config.CHECKOUT_DECLINES_PER_LINK,
         windowSeconds: config.CHECKOUT_DECLINE_WINDOW_SECONDS,
+        // Past the longest a pay call may take: a place still in flight then was left by a stopped replica.
+        inFlightSeconds: Math.ceil(config.RPC_TIMEOUT_MS / 1000) + 60,
       },
     },
+    CheckoutAttemptsRepository,
+    CheckoutAttemptLimit,
     CardTestingDefence,
+    CheckoutAttemptsPruneLoop,
   ];
 }

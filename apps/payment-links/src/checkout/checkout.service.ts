@@ -4,6 +4,7 @@ import {
   CallerContext,
   CheckoutResult,
   CheckoutView,
+  LINK_PAYMENT_METADATA,
   PayLinkCommand,
   PaymentResponse,
   ResumeLinkCommand,
@@ -116,7 +117,10 @@ export class CheckoutService {
       card: {
         nonceData: { nonce: command.nonce, ...(command.customerName ? { cardholderName: command.customerName } : {}) },
       },
-      metadata: { paymentLinkId: link.id, ...(link.reference ? { paymentLinkReference: link.reference } : {}) },
+      metadata: {
+        [LINK_PAYMENT_METADATA]: link.id,
+        ...(link.reference ? { paymentLinkReference: link.reference } : {}),
+      },
     };
   }
 

@@ -20,9 +20,11 @@ export class PaymentsClient {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.purchase, ctx, body);
   }
 
-  /** The keyless resume: the session is the credential and decides the merchant. */
+  /** The resume of a link payment's 3DS session: the session is the credential and decides the merchant. */
   resume(requestId: string, sessionId: string): Promise<PaymentResponse> {
-    return this.rpc.send<PaymentResponse>(PaymentsExtrasSubjects.resume, keylessContext(requestId), { sessionId });
+    return this.rpc.send<PaymentResponse>(PaymentsExtrasSubjects.resumeLinkPayment, keylessContext(requestId), {
+      sessionId,
+    });
   }
 
   /** Every attempt with this order code, newest first. */

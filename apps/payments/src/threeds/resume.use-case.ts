@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock, SandboxClockCopy } from '@app/clock';
-import { PaymentResponse } from '@app/contracts';
+import { LINK_PAYMENT_METADATA, PaymentResponse } from '@app/contracts';
+import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
 import { AcquirerOutcome } from '../connector/connector';
 import { ConnectorRegistry } from '../connector/connector.registry';
@@ -13,6 +14,9 @@ import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { SessionUse } from './session-use';
 import { sessionNotFound } from './threeds.service';
+
+/** `keyless`: POST /v1/payment/resume; `link-checkout`: a payment link's checkout, through payment-links. */
+export type ResumeRoute = 'keyless' | 'link-checkout';
 
 /**
  * POST /v1/payment/resume (docs/api.md, 3DS). The session id is the credential. A 3DS session: expiry is
@@ -32,14 +36,24 @@ export class ResumeUseCase {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async run(sessionId: string): Promise<PaymentResponse> {
+  async run(sessionId: string, via: ResumeRoute): Promise<PaymentResponse> {
     const found = await this.sessions.find(sessionId);
     if (!found) throw sessionNotFound();
-    if (found.kind === 'apm') return toPaymentResponse(await this.payments.get(found, found.paymentId));
+    const payment = await this.payments.get(found, found.paymentId);
+    // A link's payment is finished by its checkout, which counts a declined or abandoned challenge against
+    // the card-testing limit and answers the anonymous payer without the merchant's fields. Refused before the
+    // session is touched, so the checkout can still resume it.
+    if (via === 'keyless' && payment.metadata?.[LINK_PAYMENT_METADATA] !== undefined) {
+      throw new DomainError(
+        'INVALID_STATE',
+        'This session belongs to a payment link: its checkout page finishes the payment',
+        'sessionId',
+      );
+    }
+    if (found.kind === 'apm') return toPaymentResponse(payment);
 
     // No key, so no clock offset from the gateway: the session's merchant decides whose clock this is.
     const clockScope = await this.clocks.clockScopeOf(found);
-    const payment = await this.payments.get(found, found.paymentId);
     // Reserve (the session used up, an attempt row naming the request reference), call, record.
     const { session, card, attempt } = await this.uses.consume(sessionId, clockScope, payment);
     const outcome = await this.completeWithAcquirer(session, attempt, {

@@ -29,7 +29,13 @@ export class PaymentSessionsHandler {
 
   @MessagePattern(PaymentsExtrasSubjects.resume)
   resume(@CommandBody() body: ResumeRequest): Promise<PaymentResponse> {
-    return this.resumeUseCase.run(body.sessionId);
+    return this.resumeUseCase.run(body.sessionId, 'keyless');
+  }
+
+  /** Only payment-links may send it (NATS permissions): its checkout's resume of a link payment. */
+  @MessagePattern(PaymentsExtrasSubjects.resumeLinkPayment)
+  resumeLinkPayment(@CommandBody() body: ResumeRequest): Promise<PaymentResponse> {
+    return this.resumeUseCase.run(body.sessionId, 'link-checkout');
   }
 
   @MessagePattern(PaymentsExtrasSubjects.sessionView)

@@ -660,7 +660,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a payment after its 3DS challenge (no API key)
-         * @description The `sessionId` from `actionRequired` is the credential. A pending_3ds session is single-use and valid 15 minutes; the answer is the final Payment. A pending_action session answers the Payment as it stands.
+         * @description The `sessionId` from `actionRequired` is the credential. A pending_3ds session is single-use and valid 15 minutes; the answer is the final Payment. A pending_action session answers the Payment as it stands. A payment link’s session is refused (409): the link’s checkout finishes it (POST /v1/checkout/{id}/resume).
          */
         post: operations["paymentsResume"];
         delete?: never;
@@ -8833,7 +8833,7 @@ export interface operations {
             /**
              * @description `CHALLENGE_NOT_COMPLETED`: the cardholder has not finished the 3DS challenge yet
              *
-             *     `INVALID_STATE`: the session was already used
+             *     `INVALID_STATE`: the session was already used, or it is a payment link’s (its checkout resumes it)
              */
             409: {
                 headers: {

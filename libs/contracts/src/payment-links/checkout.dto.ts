@@ -16,6 +16,12 @@ import { PaymentResponse } from '../payments/payment.dto';
 import { AmountMode, LinkStatus, LinkType, PaymentLinkResponse } from './payment-link.dto';
 import { TextLimits } from '../text-limits';
 
+/**
+ * The metadata key that names a payment's link on every payment a link's checkout makes. Payments resumes the
+ * 3DS session of such a payment only for payment-links (the checkout's resume), never on the keyless route.
+ */
+export const LINK_PAYMENT_METADATA = 'paymentLinkId';
+
 /** POST /v1/checkout/{id}/pay: the hosted checkout (or any page with the link's client token) pays the link. */
 @TextLimits()
 export class PayLinkRequest {
