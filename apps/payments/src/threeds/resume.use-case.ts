@@ -12,6 +12,7 @@ import { ChallengeRecord } from './challenge-record';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { SessionUse } from './session-use';
+import { assertSessionSimulated } from './simulated-sessions';
 import { sessionNotFound } from './threeds.service';
 
 /**
@@ -35,6 +36,7 @@ export class ResumeUseCase {
   async run(sessionId: string): Promise<PaymentResponse> {
     const found = await this.sessions.find(sessionId);
     if (!found) throw sessionNotFound();
+    assertSessionSimulated(found);
     if (found.kind === 'apm') return toPaymentResponse(await this.payments.get(found, found.paymentId));
 
     // No key, so no clock offset from the gateway: the session's merchant decides whose clock this is.
