@@ -116,7 +116,7 @@ describe('text that cannot be stored, on every route: 400 VALIDATION_FAILED nami
       body: '{"sessionId": "ses_\\u0000"}',
     });
     expect(r.status).toBe(400);
-    expect((await r.json()).error).toMatchObject({ code: 'VALIDATION_FAILED', param: 'sessionId' });
+    expect(((await r.json()) as any).error).toMatchObject({ code: 'VALIDATION_FAILED', param: 'sessionId' });
   });
 
   it('a NUL in a stored header (Idempotency-Key) never reaches a handler', async () => {
