@@ -45,4 +45,29 @@ describe('command server (NATS commands into a service)', () => {
     const r = await send(PaymentsSubjects.purchase, { id: 'p-3', data: { ctx, body } });
     expect(r.err).toMatchObject({ code: 'VALIDATION_FAILED', param: 'amount.value' });
   });
+  it('refuses text that cannot be stored (NUL, an unpaired surrogate) anywhere in a command, naming the field', async () => {
+    const body = {
+      merchantCode: 'cmdmerchant',
+      orderCode: 'o-2',
+      amount: { currency: 'USD', value: 500, exponent: 2 },
+      card: { cardData: { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2040', cvv: '123' } },
+    };
+    const cases: Array<[unknown, unknown, string]> = [
+      [ctx, { ...body, orderCode: 'o\u0000' }, 'orderCode'],
+      [ctx, { ...body, metadata: { note: 'x\uD800' } }, 'metadata.note'],
+      [ctx, { ...body, metadata: { ['k\uDC00']: 'v' } }, 'metadata'],
+      [
+        ctx,
+        { ...body, card: { cardData: { ...body.card.cardData, cardholderName: 'A\u0000' } } },
+        'card.cardData.cardholderName',
+      ],
+      [{ ...ctx, idempotencyKey: 'k\u0000' }, body, 'ctx.idempotencyKey'],
+    ];
+    for (const [i, [c, b, param]] of cases.entries()) {
+      const r = await send(PaymentsSubjects.purchase, { id: `p-4-${i}`, data: { ctx: c, body: b } });
+      expect(r.err).toMatchObject({ code: 'VALIDATION_FAILED', param });
+    }
+    const ok = await send(PaymentsSubjects.purchase, { id: 'p-5', data: { ctx, body } });
+    expect(ok.response).toMatchObject({ status: 'captured' });
+  });
 });

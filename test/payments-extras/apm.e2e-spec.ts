@@ -4,6 +4,7 @@ import {
   expectError,
   PaymentsClient,
   paymentEventTypes,
+  paymentsQuery,
   sandboxMerchant,
   VISA,
 } from '../payments/payments-fixtures';
@@ -147,5 +148,42 @@ describe('APMs: pix, boleto and ach wait for the payer; the sandbox settles them
     expect(card.status).toBe('captured');
     expectError(await settle(card.id, 'paid'), 409, 'INVALID_STATE');
     expect((await settle(p.id, 'paid')).body.status).toBe('captured');
+  });
+  describe('the instructions are simulated: sandbox payments only', () => {
+    it.each([
+      ['pix', PIX],
+      ['boleto', BOLETO],
+      ['ach', ACH],
+    ])('a production %s payment is 400 naming paymentMethod; nothing is kept', async (method, body) => {
+      const prod = new PaymentsClient(
+        stack,
+        (await stack.key([client.merchantCode], 'private', 'production')).key,
+        client.merchantCode,
+      );
+      const r = await prod.purchase(body);
+      expectError(r, 400, 'VALIDATION_FAILED', 'paymentMethod');
+      expect(r.body.error.message).toMatch(new RegExp(`${method} payments are simulated .*sandbox only`));
+      const kept = await paymentsQuery(
+        stack,
+        `SELECT id FROM payments WHERE environment = 'production' AND payment_method = $1`,
+        [method],
+      );
+      expect(kept).toEqual([]);
+    });
+
+    it('a production session (one opened before the rule): its page and resume are 403, it never settles anonymously', async () => {
+      const p = (await client.purchase(PIX)).body;
+      const sid: string = p.actionRequired.sessionId;
+      await paymentsQuery(stack, `UPDATE payment_sessions SET environment = 'production' WHERE id = $1`, [sid]);
+      expectError(await stack.http('GET', `/v1/apm/${sid}`), 403, 'AUTH_INSUFFICIENT_SCOPE', 'sessionId');
+      const poll = await stack.http('POST', '/v1/payment/resume', { body: { sessionId: sid } });
+      expectError(poll, 403, 'AUTH_INSUFFICIENT_SCOPE', 'sessionId');
+      expect((await client.get(p.id)).body.status).toBe('pending_action');
+      await paymentsQuery(stack, `UPDATE payment_sessions SET environment = 'sandbox' WHERE id = $1`, [sid]);
+      // A sandbox one is unchanged: its page shows, and it settles.
+      const q = (await client.purchase(PIX)).body;
+      expect((await fetch(`${stack.url}/v1/apm/${q.actionRequired.sessionId}`)).status).toBe(200);
+      expect((await settle(q.id, 'paid')).body.status).toBe('captured');
+    });
   });
 });

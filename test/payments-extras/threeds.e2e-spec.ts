@@ -155,6 +155,55 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
     expect(sessions[0].card_sealed).toBeNull();
   });
 
+  describe('the challenge is simulated: sandbox payments only', () => {
+    const production = async () => {
+      const prod = await stack.key([client.merchantCode], 'private', 'production');
+      return new PaymentsClient(stack, prod.key, client.merchantCode);
+    };
+    const click = (sid: string) =>
+      stack.http('POST', `/v1/3ds/challenge/${sid}`, { body: { outcome: 'authenticated' } });
+
+    it('a production purchase or authorization with the challenge card is declined at once, without a session', async () => {
+      const prod = await production();
+      for (const r of [
+        await prod.purchase({ card: cardData(CHALLENGE) }),
+        await prod.authorize({ card: cardData(CHALLENGE) }),
+      ]) {
+        expect(r.status).toBe(200);
+        expect(r.body.status).toBe('declined');
+        expect(r.body.refusalCode).toMatchObject({ reasonCode: '1A', recoveryAction: 'switch_method' });
+        expect(r.body.refusalCode.reason).toMatch(/3-D Secure challenge .*sandbox only/);
+        expect(r.body.actionRequired).toBeUndefined();
+        expect(
+          await paymentsQuery(stack, 'SELECT id FROM payment_sessions WHERE payment_id = $1', [r.body.id]),
+        ).toEqual([]);
+        expect(await events(r.body.id)).toEqual(['payment.refused']);
+      }
+    });
+
+    it('a production session (one opened before the rule) is refused by the page, its buttons and resume: never captured', async () => {
+      const p = await challenged();
+      const sid: string = p.actionRequired.sessionId;
+      // The only way to a production session now: one left by an older release, made here from a sandbox one.
+      await paymentsQuery(stack, `UPDATE payment_sessions SET environment = 'production' WHERE id = $1`, [sid]);
+      expectError(await stack.http('GET', `/v1/3ds/challenge/${sid}`), 403, 'AUTH_INSUFFICIENT_SCOPE', 'sessionId');
+      expectError(await click(sid), 403, 'AUTH_INSUFFICIENT_SCOPE', 'sessionId');
+      expectError(await resume(sid), 403, 'AUTH_INSUFFICIENT_SCOPE', 'sessionId');
+      // Finished before the rule: still never resumed.
+      await paymentsQuery(stack, `UPDATE payment_sessions SET status = 'authenticated' WHERE id = $1`, [sid]);
+      expectError(await resume(sid), 403, 'AUTH_INSUFFICIENT_SCOPE', 'sessionId');
+      expect((await client.get(p.id)).body.status).toBe('pending_3ds');
+      // Back as it was, for the expiry sweeps of the tests that follow.
+      await paymentsQuery(stack, `UPDATE payment_sessions SET environment = 'sandbox' WHERE id = $1`, [sid]);
+    });
+
+    it('the same card in sandbox still goes through the anonymous challenge route to captured', async () => {
+      const p = await challenged();
+      expect((await click(p.actionRequired.sessionId)).status).toBe(200);
+      expect((await resume(p.actionRequired.sessionId)).body.status).toBe('captured');
+    });
+  });
+
   describe('expiry (15 minutes on the clock; expiry wins over every other check)', () => {
     it('an unfinished, a finished and a used session all answer 400 SESSION_EXPIRED after 15 minutes', async () => {
       const orderCode = `order-${uid()}`;

@@ -1,3 +1,4 @@
 export * from './domain-error';
 export * from './validation';
 export * from './unavailable';
+export * from './storable-text';

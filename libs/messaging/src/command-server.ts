@@ -5,7 +5,14 @@ import type { ClassConstructor } from 'class-transformer';
 import { Msg, Subscription } from 'nats';
 import { Logger } from 'pino';
 import { CommandMessage, ENVIRONMENTS, queueGroupOf, ServiceName } from '@app/contracts';
-import { DomainError, isDatabaseUnavailable, RpcErrorPayload, toRpcError, validatedBody } from '@app/errors';
+import {
+  assertStorableText,
+  DomainError,
+  isDatabaseUnavailable,
+  RpcErrorPayload,
+  toRpcError,
+  validatedBody,
+} from '@app/errors';
 import { failSpan, inSpan, LOGGER, Metrics, requestContext, SpanKind, tracingOn } from '@app/observability';
 import { COMMAND_PARAMS, CommandParam } from './command';
 import { NatsClient } from './nats-connection';
@@ -28,7 +35,8 @@ interface Packet {
 
 /**
  * Serves the `@MessagePattern` handlers of the service's `@CommandHandler` classes over NATS, every replica
- * in the service's queue group. Each command is checked for a well-formed caller, its body validated against
+ * in the service's queue group. Each command is checked for a well-formed caller and for text that cannot be
+ * stored (NUL, unpaired surrogates: 400 naming the field), its body validated against
  * the handler's declared class, run inside the request's context (its requestId reaches every log line),
  * counted in the metrics, and answered with the result or the error payload; an unexpected error is logged
  * and answered as INTERNAL_ERROR, never leaked. A plain subscription per subject: no per-message framework
@@ -129,6 +137,9 @@ export class CommandServer implements OnModuleDestroy {
       if (!ctx || typeof ctx.merchantCode !== 'string' || !ENVIRONMENTS.includes(ctx.environment)) {
         throw DomainError.validation('Command without a valid caller context', 'ctx');
       }
+      // A command bypasses the gateway's checks: text PostgreSQL cannot store is refused here too, by path.
+      assertStorableText(message.ctx, 'ctx');
+      assertStorableText(message.body);
       const response = await requestContext.run({ requestId: ctx.requestId }, () => route.run(message!));
       reply = { id: packet.id, response, isDisposed: true };
     } catch (e) {

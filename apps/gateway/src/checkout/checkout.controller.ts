@@ -129,6 +129,7 @@ export class CheckoutController {
   @ApiOkResponse({ type: PayerResult })
   @ApiErrors(LINKS, 'SESSION_EXPIRED', 'CHALLENGE_NOT_COMPLETED', {
     NOT_FOUND: 'not a session this link started',
+    AUTH_INSUFFICIENT_SCOPE: 'a production payment’s 3DS session: the challenge is simulated, sandbox only',
     INVALID_STATE: 'the session was already used',
   })
   resume(

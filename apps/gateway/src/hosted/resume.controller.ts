@@ -23,6 +23,7 @@ export class ResumeController {
   @ApiOkResponse({ type: PaymentResponse })
   @PaymentErrors(ACQUIRER_ERRORS, 'SESSION_EXPIRED', 'CHALLENGE_NOT_COMPLETED', {
     NOT_FOUND: 'unknown session',
+    AUTH_INSUFFICIENT_SCOPE: 'a production payment’s 3DS session: the challenge is simulated, sandbox only',
     INVALID_STATE: 'the session was already used, or it is a payment link’s (its checkout resumes it)',
   })
   resume(@Body() body: ResumeRequest, @Req() request: FastifyRequest): Promise<PaymentResponse> {

@@ -15,7 +15,10 @@ import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
 
 const PAYMENTS = forwardedTo('payments');
-const UNKNOWN_SESSION = { NOT_FOUND: 'unknown session' };
+const UNKNOWN_SESSION = {
+  NOT_FOUND: 'unknown session',
+  AUTH_INSUFFICIENT_SCOPE: 'a production payment’s session: the page is a simulation, for sandbox payments only',
+};
 
 /**
  * Hosted pages the cardholder's browser opens from `actionRequired.url`. No key: the session id in the path

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
+import { assertStorableText } from '@app/errors';
 import { Draining, Metrics, requestContext, RequestStore, tracingOn } from '@app/observability';
 import { discardBody } from './discard-body';
 import { toErrorResponse } from './error-response';
@@ -16,10 +17,10 @@ export function requestIdFrom(header: string | string[] | undefined, generate: (
 }
 
 /**
- * Edge behaviour that happens outside Nest's pipeline: the request id header, the ignored-fields header,
- * access logs and metrics, and the error envelope for errors raised before routing (body parsing, limits).
- * Installed on each of the gateway's servers (public and internal) alike; they count their requests in
- * progress together, as one process.
+ * Edge behaviour that happens outside Nest's pipeline: the request id header, text that cannot be stored, the
+ * ignored-fields header, access logs and metrics, and the error envelope for errors raised before routing (body
+ * parsing, limits). Installed on each of the gateway's servers (public and internal) alike; they count their
+ * requests in progress together, as one process.
  */
 export function installHooks(servers: FastifyInstance[], logger: Logger, metrics: Metrics, draining: Draining): void {
   const inProgress = { count: 0 };
@@ -46,6 +47,19 @@ function installServerHooks(
     request.store = store;
     if (tracingOn() && isTraced(request)) startRequestSpan(request, reply, () => requestContext.run(store, done));
     else requestContext.run(store, done);
+  });
+
+  // Every route, before its guards and pipes: a string PostgreSQL cannot store (NUL, an unpaired surrogate) in
+  // the path, the query or the parsed body is 400 VALIDATION_FAILED naming the field, whatever the route does.
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      assertStorableText(request.params);
+      assertStorableText(request.query);
+      assertStorableText(request.body);
+      done();
+    } catch (e) {
+      done(e as Error);
+    }
   });
 
   app.addHook('onSend', (request: FastifyRequest & { store?: RequestStore }, reply, payload, done) => {

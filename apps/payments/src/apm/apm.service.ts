@@ -13,6 +13,7 @@ import {
   CallerContext,
 } from '@app/contracts';
 import { ApmPort, ApmStartRequest } from '../purchase/apm.port';
+import { assertApmSimulated } from '../threeds/simulated-sessions';
 import { randomToken } from '../vault/random-token';
 import { PaymentSessionRepository } from '../threeds/payment-session.repository';
 import { apmUrl } from '../threeds/session-links';
@@ -48,8 +49,12 @@ export class ApmService implements ApmPort {
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
   ) {}
 
-  /** Before anything is charged: the `apm` object against its method, and the method's currency; see parseApm. */
+  /**
+   * Before anything is charged: the environment (the instructions are simulated), the `apm` object against its
+   * method, and the method's currency; see parseApm.
+   */
   validate(method: ApmMethod, apm: ApmRequestDto | undefined, amount: AmountDto, ctx: CallerContext): void {
+    assertApmSimulated(ctx, method);
     parseApm(method, apm, amount, isoDate(this.clock.now(ctx)));
   }
 

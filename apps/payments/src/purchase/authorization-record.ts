@@ -9,6 +9,7 @@ import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentEntity } from '../payment/payment.entity';
 import { PaymentRepository } from '../payment/payment.repository';
 import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repository';
+import { withoutSimulatedChallenge } from '../threeds/simulated-sessions';
 import { THREE_DS_PORT, ThreeDsPort } from '../threeds/threeds.port';
 import { APM_PORT, ApmPort } from './apm.port';
 import { CARD_VAULT_PORT, CardVaultPort } from './card-vault.port';
@@ -44,11 +45,12 @@ export class AuthorizationRecord {
     ctx: CallerContext,
     attemptId: string,
     payment: PaymentEntity,
-    outcome: AcquirerOutcome,
+    answered: AcquirerOutcome,
     now: Date,
     extras: RequestExtras = {},
   ): Promise<PaymentResponse> {
     const { card, body } = extras;
+    const outcome = withoutSimulatedChallenge(ctx, answered);
     await this.attempts.settle(manager, attemptId);
     // The payment comes into being with the acquirer's answer: its hold, if any, starts then too.
     payment.createdAt = now;

@@ -13,6 +13,7 @@ import { ChallengeRecord } from './challenge-record';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { SessionUse } from './session-use';
+import { assertSessionSimulated } from './simulated-sessions';
 import { sessionNotFound } from './threeds.service';
 
 /** `keyless`: POST /v1/payment/resume; `link-checkout`: a payment link's checkout, through payment-links. */
@@ -39,6 +40,7 @@ export class ResumeUseCase {
   async run(sessionId: string, via: ResumeRoute): Promise<PaymentResponse> {
     const found = await this.sessions.find(sessionId);
     if (!found) throw sessionNotFound();
+    assertSessionSimulated(found);
     const payment = await this.payments.get(found, found.paymentId);
     // A link's payment is finished by its checkout, which counts a declined or abandoned challenge against
     // the card-testing limit and answers the anonymous payer without the merchant's fields. Refused before the

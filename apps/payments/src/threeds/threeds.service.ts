@@ -16,6 +16,7 @@ import { randomToken } from '../vault/random-token';
 import type { VaultedCard } from '../vault/vault.service';
 import { PaymentSession, SessionKind } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
+import { assertSessionSimulated } from './simulated-sessions';
 import { challengeUrl, isExpired, THREE_DS_SESSION_TTL_MS } from './session-links';
 import { ThreeDsChallengeRequest, ThreeDsPort, ThreeDsTokenizeRequest } from './threeds.port';
 
@@ -90,6 +91,7 @@ export class ThreeDsService implements ThreeDsPort {
     return this.db.transaction(async (m) => {
       const s = await this.sessions.lock(m, sessionId);
       if (!s || s.kind !== 'threeds' || (scope && !sameScope(s, scope))) throw sessionNotFound();
+      assertSessionSimulated(s);
       // The sandbox route's context carries the merchant's clock offset; the hosted page's has no merchant.
       const now = this.clock.now(scope ?? (await this.clocks.clockScopeOf(s)));
       if (s.status === 'expired' || isExpired(s, now)) throw sessionExpired();
@@ -112,6 +114,7 @@ export class ThreeDsService implements ThreeDsPort {
   async view(sessionId: string, kind: SessionKind): Promise<SessionView> {
     const s = await this.sessions.find(sessionId, kind);
     if (!s) throw sessionNotFound();
+    assertSessionSimulated(s);
     const now = this.clock.now(await this.clocks.clockScopeOf(s));
     return {
       sessionId: s.id,

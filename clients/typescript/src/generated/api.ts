@@ -8821,6 +8821,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `AUTH_INSUFFICIENT_SCOPE`: a production payment’s 3DS session: the challenge is simulated, sandbox only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `NOT_FOUND`: unknown session */
             404: {
                 headers: {

@@ -1,0 +1,57 @@
+import { CallerContext, Environment, PaymentMethod, RefusalCodeDto } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { AcquirerOutcome } from '../connector/connector';
+import type { PaymentSession } from './payment-session.entity';
+
+/**
+ * The hosted 3-D Secure challenge and the APM instructions (Pix key, boleto of bank 999, bank-debit page) are
+ * simulations: whoever opens the page decides the outcome. They act on sandbox payments only. Until a
+ * connector supplies a real challenge or real instructions, a production payment that would need one is
+ * declined or refused when it is made, and a production session is refused on every keyless route.
+ */
+const SIMULATED_IN: Environment = 'sandbox';
+
+/** Why a production payment the acquirer sent to 3-D Secure is declined at once. */
+export const CHALLENGE_UNAVAILABLE: RefusalCodeDto = {
+  reasonCode: '1A',
+  reason: 'Additional authentication required: the 3-D Secure challenge is simulated and runs in sandbox only',
+  originalReasonCode: '1A',
+  originalReason: 'THREEDS_CHALLENGE_UNAVAILABLE',
+  recoveryAction: 'switch_method',
+};
+
+/**
+ * The acquirer's answer as the payment records it: in production a `challenge_required` becomes a decline
+ * (CHALLENGE_UNAVAILABLE), so no challenge session is opened and the payment never waits on the simulated page.
+ */
+export function withoutSimulatedChallenge(
+  ctx: Pick<CallerContext, 'environment'>,
+  outcome: AcquirerOutcome,
+): AcquirerOutcome {
+  if (outcome.kind !== 'challenge_required' || ctx.environment === SIMULATED_IN) return outcome;
+  return { kind: 'declined', acquirerReference: outcome.acquirerReference, refusalCode: CHALLENGE_UNAVAILABLE };
+}
+
+/** Before anything is reserved or charged: an APM payment in production is 400 naming `paymentMethod`. */
+export function assertApmSimulated(ctx: Pick<CallerContext, 'environment'>, method: PaymentMethod): void {
+  if (ctx.environment === SIMULATED_IN) return;
+  throw DomainError.validation(
+    `${method} payments are simulated and taken in sandbox only: no connector supplies real ${method} instructions`,
+    'paymentMethod',
+  );
+}
+
+/**
+ * The keyless routes of a session (hosted pages, the challenge's buttons, resume) act on sandbox sessions only:
+ * a production one (opened before this rule) is 403 AUTH_INSUFFICIENT_SCOPE, as a production key on a sandbox
+ * route is.
+ */
+export function assertSessionSimulated(s: Pick<PaymentSession, 'environment' | 'kind'>): void {
+  if (s.environment === SIMULATED_IN) return;
+  const what = s.kind === 'threeds' ? 'The 3-D Secure challenge' : 'The APM instructions page';
+  throw new DomainError(
+    'AUTH_INSUFFICIENT_SCOPE',
+    `${what} is simulated and acts on sandbox payments only`,
+    'sessionId',
+  );
+}
