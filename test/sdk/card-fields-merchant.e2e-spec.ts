@@ -89,6 +89,10 @@ describe('card fields serve the merchant they were opened for', () => {
     expect(nonceRequests).toEqual([a.merchantCode]);
     const paid = await a.purchase({ card: { nonceData: { nonce } } });
     expect(paid.body).toMatchObject({ status: 'captured', card: { cardData: { brand: 'visa' } } });
+    // A card the page collected itself goes from the page (another origin), which names no frame.
+    const card = { cardNumber: VISA, ...FUTURE, cvv: '123' };
+    const direct = await page.evaluate(`window.sdk.createNonce(${JSON.stringify(card)}).then((r) => r.nonce)`);
+    expect(direct).toMatch(/^nonce_/);
   });
 
   it('a frame opened for the shop’s merchant refuses another merchant’s token at init', async () => {
@@ -152,8 +156,19 @@ describe('card fields serve the merchant they were opened for', () => {
       headers: named(b),
     });
     expect(own.status).toBe(201);
+    // A request from the gateway's own origin is a frame's: it cannot leave its merchant out.
+    const unnamed = await stack.http('POST', '/v1/sdk/nonce', {
+      key: await clientToken(b),
+      body: cardData(),
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    expectError(unnamed, 403, 'AUTH_INSUFFICIENT_SCOPE');
     // The SDK's createNonce(card) from the merchant's own page names no frame.
-    const direct = await stack.http('POST', '/v1/sdk/nonce', { key: await clientToken(a), body: cardData() });
+    const direct = await stack.http('POST', '/v1/sdk/nonce', {
+      key: await clientToken(a),
+      body: cardData(),
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(direct.status).toBe(201);
   });
 });

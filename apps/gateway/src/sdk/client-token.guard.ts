@@ -132,17 +132,23 @@ export const FIELD_MERCHANT_HEADER = 'x-payments-field-merchant';
 /**
  * After the ClientTokenGuard: a request naming a card-field frame's merchant passes only with a client token of
  * that merchant (else 403 AUTH_INSUFFICIENT_SCOPE). A script on a shop's page can hand the shop's frames any
- * token; this keeps the card typed into them from becoming a nonce of another merchant's account.
+ * token; this keeps the card typed into them from becoming a nonce of another merchant's account. The
+ * gateway's own pages ask for nonces only through the frames, so a request the browser marks as coming from
+ * this origin (`Sec-Fetch-Site: same-origin`, which no script can set) must name that merchant: a frame
+ * cannot pass for the merchant's page by leaving the header out.
  */
 @Injectable()
 export class FieldMerchantGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<SdkRequest>();
     const named = request.headers[FIELD_MERCHANT_HEADER];
-    if (named === undefined || named === request.clientToken?.merchantCode) return true;
+    if (named === undefined && request.headers['sec-fetch-site'] !== 'same-origin') return true;
+    if (named !== undefined && named === request.clientToken?.merchantCode) return true;
     throw new DomainError(
       'AUTH_INSUFFICIENT_SCOPE',
-      'This client token is of another merchant than the one these card fields were opened for',
+      named === undefined
+        ? `A nonce asked for from this gateway's own pages must name the card fields' merchant in ${FIELD_MERCHANT_HEADER}`
+        : 'This client token is of another merchant than the one these card fields were opened for',
     );
   }
 }
@@ -157,7 +163,7 @@ export const FieldFrameRoute = (): MethodDecorator & ClassDecorator =>
       required: false,
       description:
         'Sent by the card-field frames: the merchant the frame was opened for. A client token of another merchant ' +
-        'is refused (403 AUTH_INSUFFICIENT_SCOPE).',
+        'is refused (403 AUTH_INSUFFICIENT_SCOPE), and so is a request from the gateway’s own origin without it.',
     }),
   );
 
