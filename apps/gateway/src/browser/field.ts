@@ -3,7 +3,9 @@
  * leaves this origin: the embedding page gets only the field's state (empty, complete, valid, brand, error)
  * and, from the card number's frame, the nonce. Messages to and from the page are checked against the one
  * origin the gateway allowed to embed this frame; the frames of one mount talk to each other over a
- * BroadcastChannel, which only pages of the gateway's origin can join. docs/card-fields.md describes the flow.
+ * BroadcastChannel, which only pages of the gateway's origin can join. The card number's frame makes nonces
+ * for one merchant only, the one whose registered origin the gateway served it to, with the client token of
+ * its first `init`. docs/card-fields.md describes the flow.
  */
 import {
   brandOf,
@@ -50,12 +52,20 @@ const root = document.getElementById('field') as HTMLElement;
 const field = root.dataset.field as FieldType;
 const pageOrigin = root.dataset.origin as string;
 const channelId = root.dataset.channel as string;
+const frameMerchant = root.dataset.merchant ?? '';
 const input = document.getElementById('input') as HTMLInputElement;
 const errorText = document.getElementById('error') as HTMLElement;
 const siblings = new BroadcastChannel(`payments-fields:${channelId}`);
 
 let brand: CardBrand = 'unknown';
+/**
+ * The card number's frame takes its client token from the page once, with the first `init`, and only a token
+ * of the frame's merchant: any script on the page can post to the frame, and a token of another merchant
+ * would turn the card typed here into a nonce of that merchant's account.
+ */
 let clientToken = '';
+let tokenTaken = false;
+let tokenRefused = false;
 let style: StyleInput = {};
 let focused = false;
 let touched = false;
@@ -66,6 +76,25 @@ function embeddedAsAllowed(): boolean {
   if (window.parent === window) return false;
   const ancestors = window.location.ancestorOrigins;
   return !ancestors || ancestors[0] === pageOrigin;
+}
+
+/** The merchant a client token names (its payload is readable; the gateway verifies the signature). */
+function merchantOf(token: string): string | undefined {
+  try {
+    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const code = JSON.parse(atob(payload)).merchantCode;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function takeToken(m: PageMessage): void {
+  if (field !== 'cardNumber' || m.type !== 'init' || tokenTaken) return;
+  tokenTaken = true;
+  const token = typeof m.clientToken === 'string' ? m.clientToken : '';
+  if (frameMerchant && merchantOf(token) === frameMerchant) clientToken = token;
+  else tokenRefused = true;
 }
 
 function send(message: Record<string, unknown>): void {
@@ -202,6 +231,12 @@ const LABELS: Record<FieldType, string> = {
 
 /** The card number's frame turns the card into a nonce: the other frames hand it their values. */
 async function tokenize(m: PageMessage): Promise<Record<string, unknown>> {
+  if (!clientToken) {
+    const message = tokenRefused
+      ? 'The client token is of another merchant than the one these card fields were opened for'
+      : 'The card fields have no client token yet';
+    return { error: { code: tokenRefused ? 'AUTH_INSUFFICIENT_SCOPE' : 'AUTH_MISSING', message, status: 0 } };
+  }
   const mounted = (m.fields ?? []).filter((f) => f !== 'cardNumber' && f in LABELS);
   siblings.postMessage({ type: 'show-errors' } satisfies SiblingMessage);
   touched = true;
@@ -234,7 +269,12 @@ async function tokenize(m: PageMessage): Promise<Record<string, unknown>> {
   try {
     response = await fetch('/v1/sdk/nonce', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${clientToken}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${clientToken}`,
+        // The gateway refuses the nonce too when the token is of another merchant than this frame's.
+        'x-payments-field-merchant': frameMerchant,
+      },
       body: JSON.stringify({ cardData }),
       credentials: 'omit',
     });
@@ -265,7 +305,7 @@ function onPageMessage(event: MessageEvent<PageMessage>): void {
         (document.getElementById('label') as HTMLElement).textContent = m.label;
         document.title = m.label;
       }
-      if (field === 'cardNumber' && typeof m.clientToken === 'string') clientToken = m.clientToken;
+      takeToken(m);
       render(stateOf(input.value));
       resized();
       lastSent = '';

@@ -113,7 +113,8 @@ export class BrowserAssetsController {
     if (!origin) throw DomainError.validation('origin must be a web origin (scheme, host and port)', 'origin');
     const channel = typeof query.channel === 'string' && /^[0-9a-f]{16,64}$/.test(query.channel) ? query.channel : '';
     if (!channel) throw DomainError.validation('channel must be 16 to 64 hex digits', 'channel');
-    if (typeof query.merchant !== 'string' || !(await this.allowed(query.merchant, origin))) {
+    const merchant = query.merchant;
+    if (typeof merchant !== 'string' || !(await this.allowed(merchant, origin))) {
       throw new DomainError(
         'AUTH_INSUFFICIENT_SCOPE',
         'This page’s origin is not registered to show this merchant’s card fields (docs/card-fields.md)',
@@ -121,7 +122,7 @@ export class BrowserAssetsController {
       );
     }
     fieldFrameHeaders(reply, origin);
-    return fieldFramePage({ field, origin, channel });
+    return fieldFramePage({ field, origin, channel, merchant });
   }
 
   @Get('v1/sdk/fields/:asset')

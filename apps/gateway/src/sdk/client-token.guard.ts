@@ -7,7 +7,7 @@ import {
   Injectable,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
@@ -122,6 +122,50 @@ export class LinkScopeGuard implements CanActivate {
 /** A route of one payment link's checkout: the client token the checkout page got for that link. */
 export const LinkClientRoute = (): MethodDecorator & ClassDecorator =>
   applyDecorators(ClientTokenRoute(), UseGuards(LinkScopeGuard));
+
+/**
+ * The header in which a card-field frame names the merchant it was opened for: the gateway served that frame
+ * only to a page origin this merchant registered.
+ */
+export const FIELD_MERCHANT_HEADER = 'x-payments-field-merchant';
+
+/**
+ * After the ClientTokenGuard: a request naming a card-field frame's merchant passes only with a client token of
+ * that merchant (else 403 AUTH_INSUFFICIENT_SCOPE). A script on a shop's page can hand the shop's frames any
+ * token; this keeps the card typed into them from becoming a nonce of another merchant's account. The
+ * gateway's own pages ask for nonces only through the frames, so a request the browser marks as coming from
+ * this origin (`Sec-Fetch-Site: same-origin`, which no script can set) must name that merchant: a frame
+ * cannot pass for the merchant's page by leaving the header out.
+ */
+@Injectable()
+export class FieldMerchantGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<SdkRequest>();
+    const named = request.headers[FIELD_MERCHANT_HEADER];
+    if (named === undefined && request.headers['sec-fetch-site'] !== 'same-origin') return true;
+    if (named !== undefined && named === request.clientToken?.merchantCode) return true;
+    throw new DomainError(
+      'AUTH_INSUFFICIENT_SCOPE',
+      named === undefined
+        ? `A nonce asked for from this gateway's own pages must name the card fields' merchant in ${FIELD_MERCHANT_HEADER}`
+        : 'This client token is of another merchant than the one these card fields were opened for',
+    );
+  }
+}
+
+/** A browser SDK route the card-field frames call: a client token, of the frame's merchant when one is named. */
+export const FieldFrameRoute = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    ClientTokenRoute(),
+    UseGuards(FieldMerchantGuard),
+    ApiHeader({
+      name: FIELD_MERCHANT_HEADER,
+      required: false,
+      description:
+        'Sent by the card-field frames: the merchant the frame was opened for. A client token of another merchant ' +
+        'is refused (403 AUTH_INSUFFICIENT_SCOPE), and so is a request from the gateway’s own origin without it.',
+    }),
+  );
 
 /** A browser SDK route: client token required. */
 export const ClientTokenRoute = (): MethodDecorator & ClassDecorator =>

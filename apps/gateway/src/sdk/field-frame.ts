@@ -18,6 +18,11 @@ export interface FrameQuery {
   origin: string;
   /** The mount's id: the frames of one mount share it. */
   channel: string;
+  /**
+   * The merchant whose registered origin may embed the frame: the frame makes nonces for this merchant only,
+   * whatever client token its page hands it.
+   */
+  merchant: string;
 }
 
 /** The page of one card field (served at /v1/sdk/fields/frame); its script is the browser's field.ts. */
@@ -30,7 +35,7 @@ export function fieldFramePage(q: FrameQuery): string {
 <script type="module" src="/v1/sdk/fields/field.js"></script>
 </head>
 <body>
-<main id="field" data-field="${q.field}" data-origin="${escapeHtml(q.origin)}" data-channel="${escapeHtml(q.channel)}">
+<main id="field" data-field="${q.field}" data-origin="${escapeHtml(q.origin)}" data-channel="${escapeHtml(q.channel)}" data-merchant="${escapeHtml(q.merchant)}">
 <label id="label" for="input" class="visually-hidden">${escapeHtml(input.label)}</label>
 <input id="input" name="${input.name}" autocomplete="${input.autocomplete}"${numeric} aria-describedby="error" spellcheck="false" autocapitalize="off" autocorrect="off">
 <span id="error" class="visually-hidden" aria-live="polite"></span>

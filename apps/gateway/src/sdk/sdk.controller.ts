@@ -13,7 +13,7 @@ import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { CardTestingDefence } from '../checkout/card-testing';
 import { clientAddress } from '../http/client-address';
-import { ClientCaller, ClientTokenLink, ClientTokenRoute } from './client-token.guard';
+import { ClientCaller, ClientTokenLink, FieldFrameRoute } from './client-token.guard';
 import { ClientTokens } from './client-tokens.service';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
@@ -43,12 +43,13 @@ export class SdkController {
 
   @Post('nonce')
   @HttpCode(201)
-  @ClientTokenRoute()
+  @FieldFrameRoute()
   @ApiOperation({
     summary: 'Turn a card into a single-use nonce (browser SDK)',
     description:
       'Authenticated by a client token (`Authorization: Bearer <clientToken>`), never by an API key. The nonce is ' +
-      'valid 15 minutes for one purchase or authorization (`card.nonceData.nonce`); used or expired it is 404.',
+      'valid 15 minutes for one purchase or authorization (`card.nonceData.nonce`); used or expired it is 404. ' +
+      'The card fields name the merchant they were opened for; a token of another merchant is refused.',
   })
   @ApiCreatedResponse({ type: NonceResponse })
   @ApiErrors(forwardedTo('payments'), {

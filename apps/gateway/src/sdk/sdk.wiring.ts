@@ -14,7 +14,7 @@ import { CHECKOUT_PAGE_OPTIONS } from '../checkout/page-headers';
 import { PaymentLinksController } from '../payment-links/payment-links.controller';
 import { BrowserAssets } from './browser-assets';
 import { BrowserAssetsController } from './browser-assets.controller';
-import { ClientTokenGuard, LinkScopeGuard } from './client-token.guard';
+import { ClientTokenGuard, FieldMerchantGuard, LinkScopeGuard } from './client-token.guard';
 import { CLIENT_TOKEN_OPTIONS, ClientTokens } from './client-tokens.service';
 import { SdkController } from './sdk.controller';
 
@@ -46,6 +46,7 @@ export function sdkProviders(config: GatewayConfig): Provider[] {
       useFactory: (tokens: ClientTokens) => (credential: string) => tokens.isClientToken(credential),
     },
     ClientTokenGuard,
+    FieldMerchantGuard,
     LinkScopeGuard,
     SandboxOnlyGuard,
     { provide: CHECKOUT_PAGE_OPTIONS, useValue: { publicBaseUrl: config.PUBLIC_BASE_URL } },

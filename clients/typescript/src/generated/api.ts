@@ -640,7 +640,7 @@ export interface paths {
         put?: never;
         /**
          * Turn a card into a single-use nonce (browser SDK)
-         * @description Authenticated by a client token (`Authorization: Bearer <clientToken>`), never by an API key. The nonce is valid 15 minutes for one purchase or authorization (`card.nonceData.nonce`); used or expired it is 404.
+         * @description Authenticated by a client token (`Authorization: Bearer <clientToken>`), never by an API key. The nonce is valid 15 minutes for one purchase or authorization (`card.nonceData.nonce`); used or expired it is 404. The card fields name the merchant they were opened for; a token of another merchant is refused.
          */
         post: operations["sdkNonce"];
         delete?: never;
@@ -8652,7 +8652,10 @@ export interface operations {
     sdkNonce: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sent by the card-field frames: the merchant the frame was opened for. A client token of another merchant is refused (403 AUTH_INSUFFICIENT_SCOPE), and so is a request from the gateway’s own origin without it. */
+                "x-payments-field-merchant"?: string;
+            };
             path?: never;
             cookie?: never;
         };
