@@ -259,10 +259,19 @@ describe('@app/idempotency on PostgreSQL', () => {
       `SELECT idempotency_key AS k FROM idempotency_keys WHERE merchant_code = 'sweep' ORDER BY 1`,
     )) as Array<{ k: string }>;
     expect(left.map((r) => r.k)).toEqual(['old-in-progress', 'old-leased', 'young']);
-    // A batch at a time, each claimed with SKIP LOCKED: two sweepers side by side take different rows.
+    // A batch at a time, claimed with SKIP LOCKED: rows another sweeper holds are passed over, never waited for.
     for (let i = 0; i < 5; i++) await insert(`many-${i}`, '25 hours', 200);
-    const [a, b] = await Promise.all([keys.deleteExpired(24, 2), keys.deleteExpired(24, 2)]);
-    expect([a, b]).toEqual([2, 2]);
-    expect(await keys.deleteExpired(24, 2)).toBe(1);
+    const other = ds.createQueryRunner();
+    await other.startTransaction();
+    try {
+      await other.query(`SELECT 1 FROM idempotency_keys WHERE idempotency_key IN ('many-0', 'many-1') FOR UPDATE`);
+      const waited = new Promise((r) => setTimeout(() => r('waited for the locked rows'), 3000));
+      expect(await Promise.race([keys.deleteExpired(24, 2), waited])).toBe(2);
+      expect(await keys.deleteExpired(24, 2)).toBe(1);
+    } finally {
+      await other.rollbackTransaction();
+      await other.release();
+    }
+    expect(await keys.deleteExpired(24, 2)).toBe(2);
   });
 });
