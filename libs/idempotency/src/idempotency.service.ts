@@ -180,7 +180,8 @@ export class IdempotencyService {
     const hash = { current: this.fingerprints.of(request), keep: this.fingerprints.earlierForms(request, operation) };
     const taken = await this.keys.lease(ctx, key, operation, hash, uuidv7(), lease.ms);
     if (!taken) return this.leaseReplay<T>(ctx, key, operation, request);
-    // From the keyed fingerprint (or the earlier one a released row kept), so nothing of the body is in it.
+    // From the stored fingerprint, keyed, so the body cannot be traced from the call keys; a released row of an
+    // earlier release keeps its plain one (24 hours at most) so that its retry sends the same keys again.
     const derived = sha256(`${ctx.environment}\n${ctx.merchantCode}\n${key}\n${taken.requestHash}`).slice(0, 40);
     const keyed = { ...ctx, idempotencyKey: key };
     try {
