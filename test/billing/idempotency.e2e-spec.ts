@@ -2,8 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import type { CallerContext } from '@app/contracts';
-import { IdempotencySweepLoop } from '@app/idempotency';
-import { BillingIdempotencyService } from '../../apps/billing/src/idempotency/billing-idempotency.service';
+import { IdempotencyService, IdempotencySweepLoop } from '@app/idempotency';
 import { TestStack } from '../support/stack';
 import {
   billingMerchant,
@@ -72,13 +71,14 @@ describe('billing idempotency', () => {
     expectError(other, 422, 'IDEMPOTENCY_KEY_REUSED');
   });
 
-  it('keys written with the fingerprint before the upgrade still replay, and keep their payments keys', async () => {
-    const service = stack.services.get('billing')![0].get(BillingIdempotencyService);
+  it('keys a replica of the previous release writes (its own table) reach the shared one: replayed, kept', async () => {
+    const service = stack.services.get('billing')![0].get(IdempotencyService);
     const ctx = (key: string) =>
       ({ merchantCode: m.merchantCode, environment: 'sandbox', requestId: 'r', idempotencyKey: key }) as CallerContext;
     const body = { planId: 7, metadata: { cart: 'c-1', channel: 'web' } };
     const op = 'subscription.create';
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    // Billing's first fingerprint: the operation and the body as sent, unversioned.
     const oldHash = sha(`${op}\n${JSON.stringify(body)}`);
     const insert = (key: string, response: unknown, resourceId: string) =>
       billingQuery(
@@ -91,22 +91,23 @@ describe('billing idempotency', () => {
     const answered = randomUUID();
     await insert(answered, { id: 'before-upgrade' }, uuidv7());
     const work = jest.fn(() => Promise.resolve({ id: 'new' }));
-    expect(await service.run(ctx(answered), op, { ...body }, work)).toEqual({ id: 'before-upgrade' });
-    await expect(service.run(ctx(answered), op, { ...body, planId: 8 }, work)).rejects.toMatchObject({
+    expect(await service.leased(ctx(answered), op, { ...body }, work)).toEqual({ id: 'before-upgrade' });
+    await expect(service.leased(ctx(answered), op, { ...body, planId: 8 }, work)).rejects.toMatchObject({
       code: 'IDEMPOTENCY_KEY_REUSED',
     });
     expect(work).not.toHaveBeenCalled();
-    // Released by a failed attempt before the upgrade: the retry keeps the resource id and the payments keys.
+    // Released by a failed attempt on the old replica: the retry keeps the resource id and the payments keys.
     const released = randomUUID();
     const resourceId = uuidv7();
     await insert(released, null, resourceId);
     const db = stack.services.get('billing')![0].get(DataSource);
-    const seen = await service.run(ctx(released), op, body, async (run) => {
+    const seen = await service.leased(ctx(released), op, body, async (run) => {
       await db.transaction((manager) => run.answer(manager, { id: 'after-upgrade' }));
-      return [run.resourceId, run.paymentsKey('cit')];
+      return [run.resourceId, run.callKey('cit')];
     });
-    const derived = sha(`sandbox\n${m.merchantCode}\n${released}\n${oldHash}`).slice(0, 40);
+    const derived = sha(`sandbox\n${m.merchantCode}\n${released}\nv1-as-sent:${oldHash}`).slice(0, 40);
     expect(seen).toEqual([resourceId, `billing_${derived}_cit`]);
+    expect(await service.leased(ctx(released), op, body, work)).toEqual({ id: 'after-upgrade' });
   });
 
   it('cancel twice with one key is 200 twice with the same answer; with a new key it is 409', async () => {
@@ -135,7 +136,7 @@ describe('billing idempotency', () => {
     try {
       // The second request is sent only once the first one's reservation is committed: sent earlier, it could
       // reserve the key itself and wait on the table lock with the first.
-      const reserved = `SELECT count(*) AS n FROM billing_idempotency WHERE key = $1 AND reserved_until IS NOT NULL`;
+      const reserved = `SELECT count(*) AS n FROM idempotency_keys WHERE idempotency_key = $1 AND reserved_until IS NOT NULL`;
       for (let i = 0; i < 400 && (await count(reserved, [key])) === 0; i++) {
         await new Promise((r) => setTimeout(r, 25));
       }
@@ -161,7 +162,7 @@ describe('billing idempotency', () => {
     const corrected = await m.subscribe({ planId: plan.id }, key);
     expect(corrected.status).toBe(201);
     expectError(await m.subscribe({ planId: 424242 }, randomUUID()), 404, 'NOT_FOUND');
-    expect(await count(`SELECT count(*) AS n FROM billing_idempotency WHERE reserved_until IS NOT NULL`, [])).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM idempotency_keys WHERE reserved_until IS NOT NULL`, [])).toBe(0);
   });
 
   it('change-plan and payment-method replays charge once', async () => {
@@ -212,8 +213,8 @@ describe('billing idempotency', () => {
     const insert = (key: string, age: string, reserved: string | null) =>
       billingQuery(
         stack,
-        `INSERT INTO billing_idempotency
-           (merchant_code, environment, key, operation, request_hash, resource_id, reserved_until, created_at)
+        `INSERT INTO idempotency_keys (merchant_code, environment, idempotency_key, operation, request_hash,
+           resource_id, reserved_until, created_at)
          VALUES ($1, 'sandbox', $2, 'subscription.create', repeat('0', 64), $3, $4, now() - $5::interval)`,
         [m.merchantCode, key, uuidv7(), reserved, age],
       );
@@ -224,7 +225,8 @@ describe('billing idempotency', () => {
     expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
     const left = await billingQuery(
       stack,
-      'SELECT key FROM billing_idempotency WHERE merchant_code = $1 AND key IN ($2, $3, $4) ORDER BY key',
+      `SELECT idempotency_key AS key FROM idempotency_keys
+       WHERE merchant_code = $1 AND idempotency_key IN ($2, $3, $4) ORDER BY 1`,
       [m.merchantCode, 'old', 'old-reserved', 'young'],
     );
     expect(left.map((r) => r.key)).toEqual(['old-reserved', 'young']);

@@ -72,7 +72,7 @@ describe('subscription creation that fails', () => {
         (
           await billingQuery(
             stack,
-            'SELECT count(*)::int AS n FROM billing_idempotency WHERE merchant_code = $1 AND reserved_until IS NOT NULL',
+            'SELECT count(*)::int AS n FROM idempotency_keys WHERE merchant_code = $1 AND reserved_until IS NOT NULL',
             [m.merchantCode],
           )
         )[0].n,

@@ -1,7 +1,19 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { IdempotencySweepLoop } from '@app/idempotency';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { canonicalJson, IdempotencySweepLoop } from '@app/idempotency';
 import { TestStack } from '../support/stack';
-import { cardData, expectError, PaymentsClient, paymentsQuery, sandboxMerchant, uid, usd } from './payments-fixtures';
+import {
+  cardData,
+  expectError,
+  paymentBody,
+  PaymentsClient,
+  paymentsQuery,
+  sandboxMerchant,
+  uid,
+  usd,
+} from './payments-fixtures';
+
+/** The deployment's IDEMPOTENCY_FINGERPRINT_KEY in this file's stack. */
+const SECRET = randomBytes(32).toString('base64');
 
 /** Idempotency-Key on the payment money operations (docs/api.md, Idempotency-Key). */
 describe('idempotency', () => {
@@ -10,7 +22,7 @@ describe('idempotency', () => {
   let production: PaymentsClient;
 
   beforeAll(async () => {
-    [stack, m] = await TestStack.startWith(sandboxMerchant);
+    [stack, m] = await TestStack.startWith(sandboxMerchant, { env: { IDEMPOTENCY_FINGERPRINT_KEY: SECRET } });
     production = new PaymentsClient(
       stack,
       (await stack.key([m.merchantCode], 'private', 'production')).key,
@@ -36,6 +48,27 @@ describe('idempotency', () => {
       first.body.id,
     ]);
     expect(events).toHaveLength(1);
+  });
+
+  it('stores a fingerprint of a purchase with card data that cannot be recomputed without the secret', async () => {
+    const key = randomUUID();
+    const sent = paymentBody(m.merchantCode, { card: cardData('4111111111111111', { cvv: '737' }) });
+    const first = await m.purchase(sent, key);
+    expect(first.status).toBe(200);
+    const [row] = await paymentsQuery(
+      stack,
+      'SELECT request_hash, response_body FROM idempotency_keys WHERE merchant_code = $1 AND idempotency_key = $2',
+      [m.merchantCode, key],
+    );
+    // Whoever holds the request but the secret (all of it but the digits and CVV they try) cannot reach it.
+    const plain = createHash('sha256').update(canonicalJson(sent)).digest('hex');
+    expect(row.request_hash).not.toContain(plain);
+    expect(row.request_hash).toBe(`v3:${createHmac('sha256', SECRET).update(canonicalJson(sent)).digest('hex')}`);
+    // The answer kept for a replay shows no more of the card than the answer did: first six and last four.
+    expect(row.response_body).toEqual(first.body);
+    expect(first.body.card.cardData.cardNumber).toBe('411111****1111');
+    expect(JSON.stringify(row)).not.toMatch(/4111111111111111|"737"|cvv|Jane Doe/i);
+    expect((await m.purchase(sent, key)).body).toEqual(first.body);
   });
 
   it('a declined payment is a 200 answer: stored and replayed', async () => {

@@ -3,7 +3,7 @@ import { Logger } from 'pino';
 import { Clock } from '@app/clock';
 import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
-import { EXPIRING_KEYS, IdempotencySweepLoop } from '@app/idempotency';
+import { idempotencyProviders } from '@app/idempotency';
 import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
@@ -18,8 +18,6 @@ import { PlanHandler } from './plan/plan.handler';
 import { PlanRepository } from './plan/plan.repository';
 import { PlanService } from './plan/plan.service';
 import { BillingEvents } from './billing-events';
-import { BillingIdempotencyRepository } from './idempotency/billing-idempotency.repository';
-import { BillingIdempotencyService } from './idempotency/billing-idempotency.service';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
 import { PaymentsClient } from './payments/payments.client';
@@ -72,11 +70,12 @@ export class BillingModule {
         MeterService,
         PaymentsClient,
         BillingEvents,
-        BillingIdempotencyRepository,
-        BillingIdempotencyService,
-        // Billing keeps its keys in its own table (leases, resource ids); the shared sweep empties it.
-        { provide: EXPIRING_KEYS, useExisting: BillingIdempotencyRepository },
-        IdempotencySweepLoop,
+        // A subscription POST calls payments before its transaction: its key is leased (60 s, longer than any
+        // payments call billing waits for), and a failed attempt keeps the subscription id for the retry.
+        ...idempotencyProviders({
+          fingerprintKey: config.IDEMPOTENCY_FINGERPRINT_KEY,
+          lease: { ms: 60_000, keepResourceId: true, callKeyPrefix: 'billing' },
+        }),
         SubscriptionRepository,
         InvoiceRepository,
         SubscriptionQueries,

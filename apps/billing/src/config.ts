@@ -1,7 +1,8 @@
-import { commonEnv, ConfigOf, databaseUrl, int, loadConfig } from '@app/config';
+import { commonEnv, idempotencyEnv, ConfigOf, databaseUrl, int, loadConfig } from '@app/config';
 
 export const billingEnv = {
   ...commonEnv,
+  ...idempotencyEnv,
   BILLING_HTTP_PORT: int(3003, 'Port of the billing service health and metrics endpoints', { min: 0, max: 65535 }),
   BILLING_DATABASE_URL: databaseUrl('billing'),
   PAYMENTS_RPC_TIMEOUT_MS: int(

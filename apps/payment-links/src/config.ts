@@ -1,7 +1,8 @@
-import { commonEnv, ConfigOf, databaseUrl, int, loadConfig, url } from '@app/config';
+import { commonEnv, idempotencyEnv, ConfigOf, databaseUrl, int, loadConfig, url } from '@app/config';
 
 export const paymentLinksEnv = {
   ...commonEnv,
+  ...idempotencyEnv,
   PAYMENT_LINKS_HTTP_PORT: int(3002, 'Port of the payment-links service health and metrics endpoints', {
     min: 0,
     max: 65535,

@@ -56,7 +56,7 @@ export class PaymentLinksModule {
         PaymentLinkRepository,
         LinkUsesRepository,
         LinkRecorder,
-        ...idempotencyProviders(),
+        ...idempotencyProviders({ fingerprintKey: config.IDEMPOTENCY_FINGERPRINT_KEY }),
         LinkExpiry,
         LinkExpiryLoop,
         BillingClient,

@@ -1,7 +1,8 @@
-import { commonEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, url } from '@app/config';
+import { commonEnv, idempotencyEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, url } from '@app/config';
 
 export const paymentsEnv = {
   ...commonEnv,
+  ...idempotencyEnv,
   PAYMENTS_HTTP_PORT: int(3001, 'Port of the payments service health and metrics endpoints', { min: 0, max: 65535 }),
   PAYMENTS_DATABASE_URL: databaseUrl('payments'),
   AUTH_HOLD_DAYS: int(7, 'Days an uncaptured authorization is held before it is voided', { min: 1, max: 30 }),

@@ -111,7 +111,7 @@ export class PaymentsModule {
         PaymentRepository,
         PaymentRecorder,
         // Every payment money operation must be safe to retry: production requests carry a key.
-        ...idempotencyProviders({ requireKeyInProduction: true }),
+        ...idempotencyProviders({ fingerprintKey: config.IDEMPOTENCY_FINGERPRINT_KEY, requireKeyInProduction: true }),
         ConnectionRepository,
         RoutingService,
         ConnectionsUseCase,

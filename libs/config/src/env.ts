@@ -110,6 +110,26 @@ export function keyList(description: string): EnvVar<string | undefined> {
   };
 }
 
+/**
+ * A secret the deployment must set in production (refused there when missing, public or weak); elsewhere
+ * `developmentDefault`, a public value, so a laptop and the tests need no setup.
+ */
+export function deploymentSecret(developmentDefault: string, description: string): EnvVar<string> {
+  return {
+    description,
+    secret: true,
+    parse(raw, name, env) {
+      if (!present(raw)) {
+        if (isProduction(env)) throw new Error(`${name} is required in production (e.g. openssl rand -base64 32)`);
+        return developmentDefault;
+      }
+      const v = raw.trim();
+      if (isProduction(env)) assertProductionSecret(name, [v]);
+      return v;
+    },
+  };
+}
+
 export function required(description: string, opts: { secret?: boolean } = {}): EnvVar<string> {
   return {
     description,
@@ -242,6 +262,17 @@ export const commonEnv = {
   ALLOW_AUTOVACUUM_OFF: bool(
     false,
     'true: a production start accepts a PostgreSQL server running with autovacuum off (vacuumed and analyzed some other way); otherwise it refuses to start, and elsewhere it only warns',
+  ),
+};
+
+/** The public development value of IDEMPOTENCY_FINGERPRINT_KEY (a production start refuses it). */
+export const DEVELOPMENT_FINGERPRINT_KEY = 'insecure-development-idempotency-fingerprint-key';
+
+/** Every app that keeps Idempotency-Keys (payments, payment-links, billing). */
+export const idempotencyEnv = {
+  IDEMPOTENCY_FINGERPRINT_KEY: deploymentSecret(
+    DEVELOPMENT_FINGERPRINT_KEY,
+    "Secret that keys the fingerprint stored with each Idempotency-Key (an HMAC-SHA256 of the request), so a stored fingerprint reveals nothing of a request's card data; required in production (at least 32 random bytes), the same on every replica of an app; changing it makes a retry of a key younger than 24 hours answer 422",
   ),
 };
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ describe('NATS settings', () => {
   writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\n');
 
   it('in production, refuses a NATS URL without TLS or without a credential, naming the variable', () => {
-    const production = { NODE_ENV: 'production' };
+    const production = { NODE_ENV: 'production', IDEMPOTENCY_FINGERPRINT_KEY: randomBytes(32).toString('base64') };
     expect(problemsOf({ ...production, NATS_URL: 'nats://nats:4222', NATS_NKEY_SEED: seed() })).toMatch(
       /NATS_URL must use tls:\/\/ in production/,
     );

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { nkeys } from 'nats';
 import { loadGatewayConfig } from '../../../apps/gateway/src/config';
+import { loadBillingConfig } from '../../../apps/billing/src/config';
+import { loadPaymentLinksConfig } from '../../../apps/payment-links/src/config';
 import { loadPaymentsConfig } from '../../../apps/payments/src/config';
+import { DEVELOPMENT_FINGERPRINT_KEY } from './env';
 import { estimatedBits } from './secrets';
 
 const strong = (): string => randomBytes(32).toString('base64');
@@ -11,6 +14,7 @@ const production = {
   NODE_ENV: 'production',
   NATS_URL: 'tls://nats:4222',
   NATS_NKEY_SEED: Buffer.from(nkeys.createUser().getSeed()).toString(),
+  IDEMPOTENCY_FINGERPRINT_KEY: strong(),
 };
 
 const problemsOf = (load: () => unknown): string => {
@@ -73,6 +77,25 @@ describe('secrets in production', () => {
         PAYMENTS_DATABASE_URL: `postgres://p:${randomBytes(12).toString('hex')}@db/x`,
       }),
     ).toBeDefined();
+  });
+
+  it('IDEMPOTENCY_FINGERPRINT_KEY: required in production, never a public or weak value; a development one elsewhere', () => {
+    const { IDEMPOTENCY_FINGERPRINT_KEY: _, ...without } = production;
+    expect(problemsOf(() => loadBillingConfig(without))).toMatch(
+      /IDEMPOTENCY_FINGERPRINT_KEY is required in production/,
+    );
+    for (const value of [DEVELOPMENT_FINGERPRINT_KEY, 'CHANGE_ME', 'short-but-unique-0123']) {
+      const message = problemsOf(() => loadPaymentLinksConfig({ ...production, IDEMPOTENCY_FINGERPRINT_KEY: value }));
+      expect(message).toMatch(/IDEMPOTENCY_FINGERPRINT_KEY (holds a public|is too weak)/);
+      expect(message).not.toContain(value);
+    }
+    const secret = strong();
+    expect(loadPaymentsConfig({ ...production, IDEMPOTENCY_FINGERPRINT_KEY: secret }).IDEMPOTENCY_FINGERPRINT_KEY).toBe(
+      secret,
+    );
+    expect(loadBillingConfig({ NODE_ENV: 'development' }).IDEMPOTENCY_FINGERPRINT_KEY).toBe(
+      DEVELOPMENT_FINGERPRINT_KEY,
+    );
   });
 
   it('names every bad secret at once', () => {

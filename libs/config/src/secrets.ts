@@ -17,6 +17,8 @@ export const PUBLIC_SECRET_VALUES: readonly string[] = [
   // The built-in development keys of the vault and of webhook secrets, in base64
   Buffer.from('insecure-development-vault-key!!').toString('base64'),
   Buffer.from('insecure-development-hook-key!!!').toString('base64'),
+  // The built-in development key of Idempotency-Key fingerprints (DEVELOPMENT_FINGERPRINT_KEY)
+  'insecure-development-idempotency-fingerprint-key',
   // docker-compose.yml (development): the apps' NATS nkey seeds
   'SUAEGXAP3QSCXPDOITLRHRBMMD7EMFQSY4HKN532TWG5ZALBSSA646KVLU',
   'SUAB5IGX37PAA7ZN3SO6ZZPADJMIVASB2PG3SAN3UY6WM6XY2V2OZVAU64',

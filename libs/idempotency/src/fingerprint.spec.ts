@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { DomainError } from '@app/errors';
-import { canonicalJson, fingerprint, sameRequest } from './fingerprint';
+import { canonicalJson, RequestFingerprints } from './fingerprint';
 import { checkIdempotencyKey, replayOf } from './idempotency-key';
 
 /** The same value with every object's keys in another order (rotated by `by`), at every level. */
@@ -22,6 +22,11 @@ const codeOf = (fn: () => unknown): string | undefined => {
   }
   return undefined;
 };
+
+const SECRET = 'a deployment secret';
+const fingerprints = new RequestFingerprints(SECRET);
+const fingerprint = (request: unknown) => fingerprints.of(request);
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('request fingerprint', () => {
   it('never changes with key order or whitespace', () => {
@@ -44,23 +49,44 @@ describe('request fingerprint', () => {
     );
   });
 
-  it('is versioned, and a row written before the version matches by the legacy algorithm', () => {
+  it('of a purchase with card data cannot be recomputed from the request without the secret', () => {
+    const purchase = {
+      orderCode: 'o-1',
+      amount: { currency: 'EUR', value: 1250, exponent: 2 },
+      card: { cardNumber: '4111111111111111', cvv: '737', expiryMonth: '03', expiryYear: '2030', holderName: 'A B' },
+    };
+    const stored = fingerprint(purchase);
+    expect(stored).toMatch(/^v3:[0-9a-f]{64}$/);
+    // What anyone holding the request (all but the digits and CVV it tries) could compute: never the stored value.
+    expect(stored).not.toContain(sha256(canonicalJson(purchase)));
+    expect(stored).not.toContain(sha256(JSON.stringify(purchase)));
+    // With the secret it is an HMAC-SHA256 of the canonical request; another secret gives another fingerprint.
+    expect(stored).toBe(`v3:${createHmac('sha256', SECRET).update(canonicalJson(purchase)).digest('hex')}`);
+    expect(new RequestFingerprints('another secret').of(purchase)).not.toBe(stored);
+    expect(() => new RequestFingerprints('')).toThrow();
+  });
+
+  it('matches rows of earlier releases by the algorithm their prefix names', () => {
     const body = { metadata: { cart: 'c1', channel: 'web', tier: 'gold' }, planId: 7 };
     const again = { planId: 7, metadata: { tier: 'gold', channel: 'web', cart: 'c1' } };
-    expect(fingerprint(body)).toMatch(/^v2:[0-9a-f]{64}$/);
-    expect(sameRequest(fingerprint(body), again, 'op')).toBe(true);
-    // The unversioned hash of payments and payment-links before.
-    const unversioned = createHash('sha256').update(canonicalJson(body)).digest('hex');
-    expect(sameRequest(unversioned, again, 'op')).toBe(true);
-    expect(sameRequest(unversioned, { ...again, planId: 8 }, 'op')).toBe(false);
-    // A service's own earlier algorithm (billing's: the body as sent).
-    const asSent = (r: unknown, op: string) =>
-      createHash('sha256')
-        .update(`${op}\n${JSON.stringify(r)}`)
-        .digest('hex');
-    expect(sameRequest(asSent(body, 'op'), body, 'op', asSent)).toBe(true);
-    expect(sameRequest(asSent(body, 'op'), again, 'op', asSent)).toBe(false);
-    expect(sameRequest(fingerprint(body), again, 'op', asSent)).toBe(true);
+    const other = { ...again, planId: 8 };
+    expect(fingerprints.matches(fingerprint(body), again, 'op')).toBe(true);
+    expect(fingerprints.matches(fingerprint(body), other, 'op')).toBe(false);
+    // A plain SHA-256 of the canonical body, versioned (v2:) and before the version (payments, payment-links).
+    for (const earlier of [`v2:${sha256(canonicalJson(body))}`, sha256(canonicalJson(body))]) {
+      expect(fingerprints.matches(earlier, again, 'op')).toBe(true);
+      expect(fingerprints.matches(earlier, other, 'op')).toBe(false);
+    }
+    // Billing's first one, the body as sent, marked by the migration that moved billing's keys.
+    const asSent = `v1-as-sent:${sha256(`op\n${JSON.stringify(body)}`)}`;
+    expect(fingerprints.matches(asSent, body, 'op')).toBe(true);
+    expect(fingerprints.matches(asSent, again, 'op')).toBe(false);
+    expect(fingerprints.matches(asSent, body, 'other-op')).toBe(false);
+    expect(fingerprints.earlierForms(body, 'op')).toEqual(
+      expect.arrayContaining([`v2:${sha256(canonicalJson(body))}`, asSent]),
+    );
+    // A v3 fingerprint is never taken for an earlier algorithm's value.
+    expect(fingerprints.matches(`v3:${sha256(canonicalJson(body))}`, body, 'op')).toBe(false);
   });
 
   it('writes undefined as JSON does', () => {
@@ -87,9 +113,10 @@ describe('idempotency keys', () => {
 
   it('replay the answer of the same request; 409 in progress first, then 422 for another request', () => {
     const earlier = { operation: 'purchase', requestHash: fingerprint({ a: 1 }), answered: true, body: { id: 'p' } };
-    expect(replayOf(earlier, 'purchase', { a: 1 })).toEqual({ id: 'p' });
-    expect(codeOf(() => replayOf(earlier, 'purchase', { a: 2 }))).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(codeOf(() => replayOf(earlier, 'refund', { a: 1 }))).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(codeOf(() => replayOf({ ...earlier, answered: false }, 'refund', { a: 2 }))).toBe('IDEMPOTENCY_IN_PROGRESS');
+    expect(replayOf(earlier, 'purchase', { a: 1 }, fingerprints)).toEqual({ id: 'p' });
+    expect(codeOf(() => replayOf(earlier, 'purchase', { a: 2 }, fingerprints))).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(codeOf(() => replayOf(earlier, 'refund', { a: 1 }, fingerprints))).toBe('IDEMPOTENCY_KEY_REUSED');
+    const inProgress = { ...earlier, answered: false };
+    expect(codeOf(() => replayOf(inProgress, 'refund', { a: 2 }, fingerprints))).toBe('IDEMPOTENCY_IN_PROGRESS');
   });
 });

@@ -1,6 +1,6 @@
 import { isValidIdempotencyKey } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { LegacyFingerprint, sameRequest } from './fingerprint';
+import { RequestFingerprints } from './fingerprint';
 
 /** What a request found under its Idempotency-Key, as far as deciding the answer goes. */
 export interface EarlierRequest {
@@ -39,10 +39,10 @@ export function replayOf<T>(
   earlier: EarlierRequest,
   operation: string,
   request: unknown,
-  legacy?: LegacyFingerprint,
+  fingerprints: RequestFingerprints,
 ): T {
   if (!earlier.answered) throw keyInProgress();
-  if (earlier.operation !== operation || !sameRequest(earlier.requestHash, request, operation, legacy)) {
+  if (earlier.operation !== operation || !fingerprints.matches(earlier.requestHash, request, operation)) {
     throw keyReused(earlier.operation === operation);
   }
   return earlier.body as T;

@@ -1,15 +1,14 @@
 import { Provider } from '@nestjs/common';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IDEMPOTENCY_OPTIONS, IdempotencyOptions, IdempotencyService } from './idempotency.service';
-import { EXPIRING_KEYS, IdempotencySweepLoop } from './idempotency-sweep.loop';
+import { IdempotencySweepLoop } from './idempotency-sweep.loop';
 
 /** A service's Idempotency-Keys in its `idempotency_keys` table: the records, the claims and the sweep. */
-export function idempotencyProviders(options: IdempotencyOptions = {}): Provider[] {
+export function idempotencyProviders(options: IdempotencyOptions): Provider[] {
   return [
     { provide: IDEMPOTENCY_OPTIONS, useValue: options },
     IdempotencyRepository,
     IdempotencyService,
-    { provide: EXPIRING_KEYS, useExisting: IdempotencyRepository },
     IdempotencySweepLoop,
   ];
 }

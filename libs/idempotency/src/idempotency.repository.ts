@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Environment } from '@app/contracts';
-import type { ExpiringKeys } from './idempotency-sweep.loop';
 import { deferStatement, gatherRow, runStatement, statement, uniqueViolation } from '@app/database';
 
 /** Whose a key is: keys belong to a merchant and an environment. */
@@ -18,6 +17,16 @@ export interface IdempotencyRow {
   responseStatus: number | null;
   responseBody: unknown;
   createdAt: Date;
+  /** Leased keys only (see `lease`): the id of what the request creates, kept across its attempts. */
+  resourceId: string | null;
+  /** Leased keys only: in progress while this is in the future; null once answered or released. */
+  reservedUntil: Date | null;
+}
+
+/** A leased key taken by this request: its resource id and the fingerprint the row keeps. */
+export interface Lease {
+  resourceId: string;
+  requestHash: string;
 }
 
 /** The key's row, in progress (no response yet): it waits for an uncommitted holder, then does nothing. */
@@ -38,13 +47,39 @@ const HOLD = statement(
 const FIND = statement(
   'idempotency_find',
   `SELECT operation, request_hash AS "requestHash", response_status AS "responseStatus",
-          response_body AS "responseBody", created_at AS "createdAt"
+          response_body AS "responseBody", created_at AS "createdAt", resource_id AS "resourceId",
+          reserved_until AS "reservedUntil"
    FROM idempotency_keys WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3`,
+);
+/**
+ * A leased key, committed on its own: a new row, a released one of the same operation (a failed attempt, even
+ * with a corrected body) or a lapsed lease. The row keeps its resource id, and its fingerprint when that is this
+ * request's by an earlier release's algorithm ($8), so a retry derives the same downstream keys.
+ */
+const LEASE = statement(
+  'idempotency_lease',
+  `INSERT INTO idempotency_keys
+     (merchant_code, environment, idempotency_key, operation, request_hash, resource_id, reserved_until)
+   VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::float8 / 1000))
+   ON CONFLICT (merchant_code, environment, idempotency_key) DO UPDATE
+     SET request_hash = CASE WHEN idempotency_keys.request_hash = ANY ($8::text[])
+                             THEN idempotency_keys.request_hash ELSE EXCLUDED.request_hash END,
+         reserved_until = EXCLUDED.reserved_until
+     WHERE idempotency_keys.response_status IS NULL AND idempotency_keys.resource_id IS NOT NULL
+       AND idempotency_keys.operation = EXCLUDED.operation
+       AND (idempotency_keys.reserved_until IS NULL OR idempotency_keys.reserved_until < now())
+   RETURNING resource_id AS "resourceId", request_hash AS "requestHash"`,
+);
+/** A leased key released with its row, which keeps the resource id for the retry. */
+const UNLEASE = statement(
+  'idempotency_unlease',
+  `UPDATE idempotency_keys SET reserved_until = NULL
+   WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3 AND response_status IS NULL`,
 );
 /** The answers of requests in progress, all of a transaction's in one statement (gatherRow). */
 const COMPLETE = statement(
   'idempotency_complete_many',
-  `UPDATE idempotency_keys i SET response_status = v.s, response_body = v.b
+  `UPDATE idempotency_keys i SET response_status = v.s, response_body = v.b, reserved_until = NULL
    FROM json_to_recordset($1::json) AS v(m text, e text, k text, s int, b json)
    WHERE i.merchant_code = v.m AND i.environment = v.e AND i.idempotency_key = v.k AND i.response_status IS NULL`,
 );
@@ -52,6 +87,23 @@ const RELEASE = statement(
   'idempotency_release',
   `DELETE FROM idempotency_keys
    WHERE merchant_code = $1 AND environment = $2 AND idempotency_key = $3 AND response_status IS NULL`,
+);
+
+/**
+ * Keys older than the retention, in batches (replicas side by side: SKIP LOCKED), never one in progress: a key
+ * without an answer, unless it is leased and its lease was released or has lapsed.
+ */
+const SWEEP = statement(
+  'idempotency_sweep',
+  `DELETE FROM idempotency_keys WHERE (merchant_code, environment, idempotency_key) IN (
+     SELECT merchant_code, environment, idempotency_key FROM idempotency_keys
+     WHERE created_at < now() - make_interval(hours => $1)
+       AND (response_status IS NOT NULL
+            OR (resource_id IS NOT NULL AND (reserved_until IS NULL OR reserved_until < now())))
+     ORDER BY created_at
+     LIMIT $2
+     FOR UPDATE SKIP LOCKED)
+   RETURNING 1`,
 );
 
 /** The Idempotency-Key already has a row: an earlier request's answer, or a request still in progress. */
@@ -63,12 +115,12 @@ export class KeyTaken extends Error {
 }
 
 /**
- * The `idempotency_keys` table of a service's database (created by each service's migrations): one row per
- * key, its fingerprint, and the answer once the work is recorded. The statements are prepared and gathered
- * so that a pipelined transaction sends them with the rest of its batch.
+ * The `idempotency_keys` table of a service's database (created by this library's migrations, which every
+ * service lists): one row per key, its fingerprint, and the answer once the work is recorded. The statements
+ * are prepared and gathered so that a pipelined transaction sends them with the rest of its batch.
  */
 @Injectable()
-export class IdempotencyRepository implements ExpiringKeys {
+export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** True when this request now holds the key (its row in progress); false when a row was already there. */
@@ -120,13 +172,42 @@ export class IdempotencyRepository implements ExpiringKeys {
     return deferStatement(manager, RELEASE, [scope.merchantCode, scope.environment, key]);
   }
 
-  /** Deletes answered records older than `hours` (database time: retention is wall-clock); returns how many. */
-  async deleteExpired(hours: number): Promise<number> {
-    const result: [unknown[], number] = await this.db.query(
-      `DELETE FROM idempotency_keys
-       WHERE created_at < now() - make_interval(hours => $1) AND response_status IS NOT NULL`,
-      [hours],
-    );
-    return result[1] ?? 0;
+  /**
+   * Takes a leased key in a statement committed on its own; null when the key is not free (answered, in
+   * progress, or used with another operation). `keep`: the forms this request's fingerprint had in earlier
+   * releases.
+   */
+  async lease(
+    scope: KeyScope,
+    key: string,
+    operation: string,
+    hash: { current: string; keep: string[] },
+    resourceId: string,
+    leaseMs: number,
+  ): Promise<Lease | null> {
+    const rows = await runStatement<Lease>(this.db, LEASE, [
+      scope.merchantCode,
+      scope.environment,
+      key,
+      operation,
+      hash.current,
+      resourceId,
+      leaseMs,
+      hash.keep,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** Frees a leased key whose attempt failed; `keepRow`: the row stays, with its resource id, for the retry. */
+  async unlease(scope: KeyScope, key: string, keepRow: boolean): Promise<void> {
+    await runStatement(this.db, keepRow ? UNLEASE : RELEASE, [scope.merchantCode, scope.environment, key]);
+  }
+
+  /**
+   * Deletes up to `batch` keys older than `hours` (database time: retention is wall-clock) that are not in
+   * progress; answers how many went.
+   */
+  async deleteExpired(hours: number, batch: number): Promise<number> {
+    return (await runStatement(this.db, SWEEP, [hours, batch])).length;
   }
 }

@@ -1,19 +1,50 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { uuidv7 } from '@app/clock';
 import type { CallerContext } from '@app/contracts';
-import { fingerprint, LegacyFingerprint } from './fingerprint';
+import { RequestFingerprints } from './fingerprint';
 import { checkIdempotencyKey, keyInProgress, replayOf } from './idempotency-key';
 import { IdempotencyRepository, IdempotencyRow, KeyScope, KeyTaken } from './idempotency.repository';
 
 /** What a service decides for its keys. */
 export interface IdempotencyOptions {
+  /** IDEMPOTENCY_FINGERPRINT_KEY: the secret every fingerprint is keyed with (see RequestFingerprints). */
+  fingerprintKey: string;
   /** A key is required on production requests (payments' money operations). */
   requireKeyInProduction?: boolean;
-  /** How rows written before the versioned fingerprint were fingerprinted (default: the unversioned hash). */
-  legacyFingerprint?: LegacyFingerprint;
+  /** For `leased`: work that calls other services between taking the key and recording its answer. */
+  lease?: LeaseOptions;
 }
 export const IDEMPOTENCY_OPTIONS = Symbol('IDEMPOTENCY_OPTIONS');
+
+export interface LeaseOptions {
+  /** How long a taken key holds: longer than any call the work waits for; a crashed holder's key is free then. */
+  ms: number;
+  /**
+   * A failed attempt releases the key but keeps its row, so the retry keeps the resource id (and the order
+   * references made from it); otherwise the row goes.
+   */
+  keepResourceId: boolean;
+  /** The service's prefix of the keys `callKey` derives. */
+  callKeyPrefix: string;
+}
+
+/** What leased work gets to make its own calls idempotent and to record its answer. */
+export interface LeasedRun {
+  /** The id of what the work creates: the same for every attempt with one Idempotency-Key. */
+  resourceId: string;
+  /**
+   * The Idempotency-Key of one call the work makes (`purpose`: "cit", "mit", …): the same for a retry of the
+   * same request (same key and body), new for a corrected body or a request without a key.
+   */
+  callKey(purpose: string): string;
+  /** Records the answer inside the transaction of the work's change (a no-op without an Idempotency-Key). */
+  answer(manager: EntityManager, response: unknown): Promise<void>;
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** What a request found under its Idempotency-Key: an answer to replay, or the key is now its own. */
 export type Claim<T> = { replay: T } | { replay?: undefined; requestHash?: string };
@@ -27,24 +58,25 @@ type KeyContext = KeyScope & Pick<CallerContext, 'idempotencyKey'>;
  * `earlierAnswer` do the same for a transaction sent as one batch). `complete`, in the transaction that records
  * the work's outcome, stores the answer; `release` frees a key whose request recorded nothing, so a retry with
  * it proceeds. A 4xx raised inside the claiming transaction rolls the claim back with it. `transaction` is the
- * whole of it for work that is one transaction.
+ * whole of it for work that is one transaction. `leased` is the whole of it for work that calls other services
+ * before its transaction (see LeaseOptions).
  */
 @Injectable()
 export class IdempotencyService {
-  private readonly options: IdempotencyOptions;
+  private readonly fingerprints: RequestFingerprints;
 
   constructor(
     private readonly keys: IdempotencyRepository,
     @InjectDataSource() private readonly db: DataSource,
-    @Optional() @Inject(IDEMPOTENCY_OPTIONS) options?: IdempotencyOptions,
+    @Inject(IDEMPOTENCY_OPTIONS) private readonly options: IdempotencyOptions,
   ) {
-    this.options = options ?? {};
+    this.fingerprints = new RequestFingerprints(options.fingerprintKey);
   }
 
   async claim<T>(manager: EntityManager, ctx: CallerContext, operation: string, request: unknown): Promise<Claim<T>> {
     const key = this.checked(ctx);
     if (key === undefined) return {};
-    const hash = fingerprint(request);
+    const hash = this.fingerprints.of(request);
     // Both leave together: the lookup runs after the insert has settled either way.
     const [reserved, earlier] = await Promise.all([
       this.keys.reserve(manager, ctx, key, operation, hash),
@@ -69,7 +101,7 @@ export class IdempotencyService {
   ): Promise<string | undefined> {
     const key = this.checked(ctx);
     if (key === undefined) return undefined;
-    const hash = fingerprint(request);
+    const hash = this.fingerprints.of(request);
     await this.keys.hold(manager, ctx, key, operation, hash);
     return hash;
   }
@@ -125,6 +157,57 @@ export class IdempotencyService {
     });
   }
 
+  /**
+   * Work that calls other services before the transaction that records its outcome, without holding a
+   * transaction over those calls: the key is taken in a row committed on its own, leased for `lease.ms`; a
+   * replay, 409 and 422 are decided as for every key; an error releases the key so a corrected retry proceeds.
+   */
+  async leased<T>(
+    ctx: CallerContext,
+    operation: string,
+    body: unknown,
+    work: (run: LeasedRun) => Promise<T>,
+  ): Promise<T> {
+    const lease = this.options.lease;
+    if (!lease) throw new Error('leased() needs IdempotencyOptions.lease');
+    const key = this.checked(ctx);
+    if (key === undefined) {
+      const once = uuidv7();
+      const callKey = (purpose: string) => `${lease.callKeyPrefix}_${once}_${purpose}`;
+      return work({ resourceId: once, callKey, answer: () => Promise.resolve() });
+    }
+    const request = body ?? {};
+    const hash = { current: this.fingerprints.of(request), keep: this.fingerprints.earlierForms(request, operation) };
+    const taken = await this.keys.lease(ctx, key, operation, hash, uuidv7(), lease.ms);
+    if (!taken) return this.leaseReplay<T>(ctx, key, operation, request);
+    // From the stored fingerprint, keyed, so the body cannot be traced from the call keys; a released row of an
+    // earlier release keeps its plain one (24 hours at most) so that its retry sends the same keys again.
+    const derived = sha256(`${ctx.environment}\n${ctx.merchantCode}\n${key}\n${taken.requestHash}`).slice(0, 40);
+    const keyed = { ...ctx, idempotencyKey: key };
+    try {
+      return await work({
+        resourceId: taken.resourceId,
+        callKey: (purpose) => `${lease.callKeyPrefix}_${derived}_${purpose}`,
+        answer: (manager, response) => this.complete(manager, keyed, response),
+      });
+    } catch (e) {
+      await this.keys.unlease(ctx, key, lease.keepResourceId);
+      throw e;
+    }
+  }
+
+  private async leaseReplay<T>(ctx: CallerContext, key: string, operation: string, request: unknown): Promise<T> {
+    const row = await this.keys.findNow(ctx, key);
+    // Released by a failed attempt meanwhile (a released key of another operation stays that operation's).
+    const released = !row || (row.responseStatus === null && row.reservedUntil === null);
+    if (!row || (released && row.operation === operation)) {
+      throw keyInProgress('A request with this Idempotency-Key just failed; retry');
+    }
+    const earlier = { operation: row.operation, requestHash: row.requestHash, body: row.responseBody };
+    const answered = released || row.responseStatus !== null;
+    return replayOf<T>({ ...earlier, answered }, operation, request, this.fingerprints);
+  }
+
   private checked(ctx: CallerContext): string | undefined {
     const required = this.options.requireKeyInProduction === true && ctx.environment === 'production';
     checkIdempotencyKey(ctx.idempotencyKey, required);
@@ -133,6 +216,6 @@ export class IdempotencyService {
 
   private replay<T>(earlier: IdempotencyRow, operation: string, request: unknown): T {
     const answered = { ...earlier, answered: earlier.responseStatus !== null, body: earlier.responseBody };
-    return replayOf<T>(answered, operation, request, this.options.legacyFingerprint);
+    return replayOf<T>(answered, operation, request, this.fingerprints);
   }
 }

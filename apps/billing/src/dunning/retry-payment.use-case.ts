@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { CallerContext, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { ForcedAttempt } from './forced-attempt';
-import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
+import { IdempotencyService, LeasedRun } from '@app/idempotency';
 import { approvedOrDeclined } from '../payments/payments.client';
 import { PlanRepository } from '../plan/plan.repository';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
@@ -24,14 +24,14 @@ export class RetryPaymentUseCase {
     private readonly subscriptions: SubscriptionRepository,
     private readonly plans: PlanRepository,
     private readonly forced: ForcedAttempt,
-    private readonly idempotency: BillingIdempotencyService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   run(ctx: CallerContext, id: string): Promise<SubscriptionView> {
-    return this.idempotency.run(ctx, 'subscription.retry-payment', { id }, (run) => this.retry(ctx, id, run));
+    return this.idempotency.leased(ctx, 'subscription.retry-payment', { id }, (run) => this.retry(ctx, id, run));
   }
 
-  private async retry(ctx: CallerContext, id: string, run: IdempotentRun): Promise<SubscriptionView> {
+  private async retry(ctx: CallerContext, id: string, run: LeasedRun): Promise<SubscriptionView> {
     const found = await this.subscriptions.find(ctx, id);
     if (!found) throw DomainError.notFound('subscription', 'id');
     checkRetry(found.status);

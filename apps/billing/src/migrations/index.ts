@@ -4,6 +4,7 @@ import {
   OutboxJsonEnvelope1765000000000,
   OutboxTraceParent1768100000000,
 } from '@app/outbox';
+import { CreateIdempotencyKeys1763700000001, IdempotencyKeyLeases1768300000000 } from '@app/idempotency';
 import { Billing1766100000000 } from './1766100000000-billing';
 import { CreateUsageEvents1766200000000 } from './1766200000000-usage-events';
 import { RenewalLease1766300000000 } from './1766300000000-renewal-lease';
@@ -11,10 +12,12 @@ import { IdempotencyFingerprint1767300000000 } from './1767300000000-idempotency
 import { RenewalPark1767400000000 } from './1767400000000-renewal-park';
 import { UsageOpenTotals1767500000000 } from './1767500000000-usage-open-totals';
 import { SubscriptionTraceParent1768100000001 } from './1768100000001-subscription-trace-parent';
+import { BillingIdempotencyMoved1768300000001 } from './1768300000001-billing-idempotency-moved';
 
 /** Every migration of the billing database, in order. */
 export const migrations = [
   CreateOutbox1763700000000,
+  CreateIdempotencyKeys1763700000001,
   OutboxJsonEnvelope1765000000000,
   Billing1766100000000,
   CreateUsageEvents1766200000000,
@@ -25,4 +28,6 @@ export const migrations = [
   UsageOpenTotals1767500000000,
   OutboxTraceParent1768100000000,
   SubscriptionTraceParent1768100000001,
+  IdempotencyKeyLeases1768300000000,
+  BillingIdempotencyMoved1768300000001,
 ];

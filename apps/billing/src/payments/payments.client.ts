@@ -17,7 +17,7 @@ import { DomainError, fromRpcError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
 
 export interface Charge {
-  /** The payments Idempotency-Key of this call (derived by BillingIdempotencyService). */
+  /** The payments Idempotency-Key of this call (LeasedRun.callKey of the operation). */
   key: string;
   orderCode: string;
   currency: string;

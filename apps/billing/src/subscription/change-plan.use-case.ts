@@ -5,7 +5,7 @@ import { Clock } from '@app/clock';
 import { CallerContext, ChangePlanCommand, EventType, PaymentResponse, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
-import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
+import { IdempotencyService, LeasedRun } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -34,16 +34,16 @@ export class ChangePlanUseCase {
     private readonly subscriptions: SubscriptionRepository,
     private readonly invoices: InvoiceRepository,
     private readonly payments: PaymentsClient,
-    private readonly idempotency: BillingIdempotencyService,
+    private readonly idempotency: IdempotencyService,
     private readonly events: BillingEvents,
     private readonly clock: Clock,
   ) {}
 
   run(ctx: CallerContext, body: ChangePlanCommand): Promise<SubscriptionView> {
-    return this.idempotency.run(ctx, 'subscription.change-plan', body, (run) => this.change(ctx, body, run));
+    return this.idempotency.leased(ctx, 'subscription.change-plan', body, (run) => this.change(ctx, body, run));
   }
 
-  private async change(ctx: CallerContext, body: ChangePlanCommand, run: IdempotentRun): Promise<SubscriptionView> {
+  private async change(ctx: CallerContext, body: ChangePlanCommand, run: LeasedRun): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
     const applyNow = body.applyAt === 'now';
     const subscription = await this.subscriptions.find(ctx, body.id);
@@ -69,7 +69,7 @@ export class ChangePlanUseCase {
     let payment: PaymentResponse | undefined;
     if (delta > 0) {
       // The delta moves with time: a retry of a declined upgrade a moment later is a new charge, with a key of its own.
-      const key = run.paymentsKey(`upgrade_${delta}`);
+      const key = run.callKey(`upgrade_${delta}`);
       payment = approvedOrDeclined(
         await this.payments.mit(
           ctx,
@@ -92,7 +92,7 @@ export class ChangePlanUseCase {
     try {
       return await this.switchNow(ctx, subscription, target, delta, payment, run, now);
     } catch (e) {
-      if (payment) await this.payments.reverse(ctx, payment.id, run.paymentsKey('reverse'));
+      if (payment) await this.payments.reverse(ctx, payment.id, run.callKey('reverse'));
       throw e;
     }
   }
@@ -125,7 +125,7 @@ export class ChangePlanUseCase {
     target: PlanEntity,
     delta: number,
     payment: PaymentResponse | undefined,
-    run: IdempotentRun,
+    run: LeasedRun,
     now: Date,
   ): Promise<SubscriptionView> {
     return this.db.transaction(async (manager) => {
@@ -167,7 +167,7 @@ export class ChangePlanUseCase {
     ctx: CallerContext,
     seen: SubscriptionEntity,
     target: PlanEntity,
-    run: IdempotentRun,
+    run: LeasedRun,
     now: Date,
   ): Promise<SubscriptionView> {
     return this.db.transaction(async (manager) => {

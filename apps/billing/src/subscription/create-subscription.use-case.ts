@@ -13,7 +13,7 @@ import {
 import { DomainError } from '@app/errors';
 import { traceParentOf } from '@app/observability';
 import { BillingEvents } from '../billing-events';
-import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
+import { IdempotencyService, LeasedRun } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -56,19 +56,19 @@ export class CreateSubscriptionUseCase {
     private readonly subscriptions: SubscriptionRepository,
     private readonly invoices: InvoiceRepository,
     private readonly payments: PaymentsClient,
-    private readonly idempotency: BillingIdempotencyService,
+    private readonly idempotency: IdempotencyService,
     private readonly events: BillingEvents,
     private readonly clock: Clock,
   ) {}
 
   run(ctx: CallerContext, body: CreateSubscriptionRequest): Promise<CreatedSubscriptionView> {
-    return this.idempotency.run(ctx, 'subscription.create', body, (run) => this.create(ctx, body, run));
+    return this.idempotency.leased(ctx, 'subscription.create', body, (run) => this.create(ctx, body, run));
   }
 
   private async create(
     ctx: CallerContext,
     body: CreateSubscriptionRequest,
-    run: IdempotentRun,
+    run: LeasedRun,
   ): Promise<CreatedSubscriptionView> {
     const now = this.clock.now(ctx);
     const instrument = instrumentOf(body.card);
@@ -94,8 +94,7 @@ export class CreateSubscriptionUseCase {
     try {
       return await this.record(ctx, plan, subscription, schedule, mandate, run, now);
     } catch (e) {
-      if (mandate.chargedPaymentId)
-        await this.payments.reverse(ctx, mandate.chargedPaymentId, run.paymentsKey('reverse'));
+      if (mandate.chargedPaymentId) await this.payments.reverse(ctx, mandate.chargedPaymentId, run.callKey('reverse'));
       throw e;
     }
   }
@@ -131,7 +130,7 @@ export class CreateSubscriptionUseCase {
     instrument: Instrument,
     schedule: InitialSchedule,
     subscription: SubscriptionEntity,
-    run: IdempotentRun,
+    run: LeasedRun,
   ): Promise<Mandate> {
     const charge = {
       orderCode: `sub_${subscription.id}_1`,
@@ -146,11 +145,11 @@ export class CreateSubscriptionUseCase {
     if (instrument.mode === 'cit') {
       const payment = approvedOrDeclined(
         schedule.chargeNow
-          ? await this.payments.cit(ctx, instrument.card, { ...charge, key: run.paymentsKey('cit') })
+          ? await this.payments.cit(ctx, instrument.card, { ...charge, key: run.callKey('cit') })
           : await this.payments.verify(ctx, instrument.card, {
               ...charge,
               orderCode: `sub_${subscription.id}_verify`,
-              key: run.paymentsKey('verify'),
+              key: run.callKey('verify'),
             }),
       );
       if (!payment.token) throw new Error(`Payment ${payment.id} approved without a token`);
@@ -181,12 +180,7 @@ export class CreateSubscriptionUseCase {
     if (!schedule.chargeNow)
       return { ...mandate, firstCycle: { result: 'deferred', paymentId: null, invoiceId: null } };
     const payment = approvedOrDeclined(
-      await this.payments.mit(
-        ctx,
-        stored.token,
-        { ...charge, key: run.paymentsKey('mit') },
-        mandate.networkTransactionId,
-      ),
+      await this.payments.mit(ctx, stored.token, { ...charge, key: run.callKey('mit') }, mandate.networkTransactionId),
     );
     return {
       ...mandate,
@@ -228,7 +222,7 @@ export class CreateSubscriptionUseCase {
     subscription: SubscriptionEntity,
     schedule: InitialSchedule,
     mandate: Mandate,
-    run: IdempotentRun,
+    run: LeasedRun,
     now: Date,
   ): Promise<CreatedSubscriptionView> {
     Object.assign(subscription, {

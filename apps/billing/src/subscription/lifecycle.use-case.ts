@@ -5,7 +5,7 @@ import { Clock } from '@app/clock';
 import { CallerContext, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
-import { BillingIdempotencyService } from '../idempotency/billing-idempotency.service';
+import { IdempotencyService } from '@app/idempotency';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
@@ -32,13 +32,13 @@ export class LifecycleUseCase {
     private readonly subscriptions: SubscriptionRepository,
     private readonly plans: PlanRepository,
     private readonly invoices: InvoiceRepository,
-    private readonly idempotency: BillingIdempotencyService,
+    private readonly idempotency: IdempotencyService,
     private readonly events: BillingEvents,
     private readonly clock: Clock,
   ) {}
 
   run(ctx: CallerContext, verb: LifecycleVerb, id: string): Promise<SubscriptionView> {
-    return this.idempotency.run(ctx, `subscription.${verb}`, { id }, (run) =>
+    return this.idempotency.leased(ctx, `subscription.${verb}`, { id }, (run) =>
       this.db.transaction(async (manager) => {
         const subscription = await this.subscriptions.findForUpdate(manager, ctx, id);
         if (!subscription) throw DomainError.notFound('subscription', 'id');

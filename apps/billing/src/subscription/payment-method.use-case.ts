@@ -13,7 +13,7 @@ import {
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
 import { newPaymentMethodMove } from '../dunning/dunning-policy';
-import { BillingIdempotencyService, IdempotentRun } from '../idempotency/billing-idempotency.service';
+import { IdempotencyService, LeasedRun } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
@@ -47,16 +47,16 @@ export class PaymentMethodUseCase {
     private readonly subscriptions: SubscriptionRepository,
     private readonly invoices: InvoiceRepository,
     private readonly payments: PaymentsClient,
-    private readonly idempotency: BillingIdempotencyService,
+    private readonly idempotency: IdempotencyService,
     private readonly events: BillingEvents,
     private readonly clock: Clock,
   ) {}
 
   run(ctx: CallerContext, body: PaymentMethodCommand): Promise<SubscriptionView> {
-    return this.idempotency.run(ctx, 'subscription.payment-method', body, (run) => this.replace(ctx, body, run));
+    return this.idempotency.leased(ctx, 'subscription.payment-method', body, (run) => this.replace(ctx, body, run));
   }
 
-  private async replace(ctx: CallerContext, body: PaymentMethodCommand, run: IdempotentRun): Promise<SubscriptionView> {
+  private async replace(ctx: CallerContext, body: PaymentMethodCommand, run: LeasedRun): Promise<SubscriptionView> {
     const instrument = instrumentOf(body.card);
     if (instrument.mode !== 'cit') {
       throw DomainError.validation('A new payment method is a new CIT: send cardData or nonceData', 'card.tokenData');
@@ -70,7 +70,7 @@ export class PaymentMethodUseCase {
     try {
       return await this.record(ctx, subscription, plan, recovery, payment, run);
     } catch (e) {
-      await this.payments.reverse(ctx, payment.id, run.paymentsKey('reverse'));
+      await this.payments.reverse(ctx, payment.id, run.callKey('reverse'));
       throw e;
     }
   }
@@ -91,9 +91,9 @@ export class PaymentMethodUseCase {
     plan: PlanEntity,
     card: PresentCard,
     recovery: Recovery,
-    run: IdempotentRun,
+    run: LeasedRun,
   ): Promise<PaymentResponse> {
-    const key = run.paymentsKey(recovery.kind);
+    const key = run.callKey(recovery.kind);
     const charge = {
       key,
       orderCode: `sub_${subscription.id}_${key}`,
@@ -125,7 +125,7 @@ export class PaymentMethodUseCase {
     plan: PlanEntity,
     recovery: Recovery,
     payment: PaymentResponse,
-    run: IdempotentRun,
+    run: LeasedRun,
   ): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
     return this.db.transaction(async (manager) => {

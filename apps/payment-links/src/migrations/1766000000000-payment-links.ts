@@ -67,20 +67,9 @@ export class CreatePaymentLinks1766000000000 implements MigrationInterface {
     await q.query(
       'CREATE UNIQUE INDEX payment_link_uses_session ON payment_link_uses (session_id) WHERE session_id IS NOT NULL',
     );
-    await q.query(`
-      CREATE TABLE idempotency_keys (
-        merchant_code text NOT NULL,
-        environment text NOT NULL,
-        idempotency_key text NOT NULL,
-        request_hash text NOT NULL,
-        response_body jsonb,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (merchant_code, environment, idempotency_key)
-      )`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE idempotency_keys');
     await q.query('DROP TABLE payment_link_uses');
     await q.query('DROP TABLE payment_links');
   }

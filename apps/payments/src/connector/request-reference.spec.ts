@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CallerContext } from '@app/contracts';
-import { canonicalJson, fingerprint as requestHash } from '@app/idempotency';
+import { canonicalJson, RequestFingerprints } from '@app/idempotency';
 import { requestReference } from './request-reference';
 
 const ctx = (idempotencyKey?: string, merchantCode = 'm1'): CallerContext => ({
@@ -9,6 +9,8 @@ const ctx = (idempotencyKey?: string, merchantCode = 'm1'): CallerContext => ({
   environment: 'production',
   idempotencyKey,
 });
+
+const requestHash = (body: unknown) => new RequestFingerprints('the deployment secret').of(body);
 
 describe('requestReference', () => {
   const body = { orderCode: 'o-1', amount: { currency: 'USD', value: 1000, exponent: 2 } };
@@ -19,11 +21,13 @@ describe('requestReference', () => {
     expect(first).toMatch(/^rq_[A-Za-z0-9_-]{32}$/);
   });
 
-  it('is the same across the upgrade that versioned the fingerprint (a released request retried after it)', () => {
-    const unversioned = createHash('sha256').update(canonicalJson(body)).digest('hex');
-    expect(requestReference(ctx('k1'), 'purchase', requestHash(body), 'conn-a')).toBe(
-      requestReference(ctx('k1'), 'purchase', unversioned, 'conn-a'),
-    );
+  it('cannot be recomputed from the request without the deployment secret', () => {
+    const plain = createHash('sha256').update(canonicalJson(body)).digest('hex');
+    const reference = requestReference(ctx('k1'), 'purchase', requestHash(body), 'conn-a');
+    expect(reference).not.toBe(requestReference(ctx('k1'), 'purchase', plain, 'conn-a'));
+    expect(reference).not.toBe(requestReference(ctx('k1'), 'purchase', `v2:${plain}`, 'conn-a'));
+    const otherSecret = new RequestFingerprints('another secret').of(body);
+    expect(reference).not.toBe(requestReference(ctx('k1'), 'purchase', otherSecret, 'conn-a'));
   });
 
   it('differs when anything that makes it another request differs', () => {

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Payments, their operations, routing connections and idempotency keys. */
+/** Payments, their operations and routing connections (the idempotency keys' table is @app/idempotency's). */
 export class CreatePayments1763800000000 implements MigrationInterface {
   name = 'CreatePayments1763800000000';
 
@@ -87,24 +87,9 @@ export class CreatePayments1763800000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL
       )`);
     await q.query('CREATE UNIQUE INDEX connections_code ON connections (merchant_code, environment, connection_code)');
-
-    await q.query(`
-      CREATE TABLE idempotency_keys (
-        merchant_code text NOT NULL,
-        environment text NOT NULL,
-        idempotency_key text NOT NULL,
-        operation text NOT NULL,
-        request_hash text NOT NULL,
-        response_status int NOT NULL,
-        response_body jsonb NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (merchant_code, environment, idempotency_key)
-      )`);
-    await q.query('CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)');
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE idempotency_keys');
     await q.query('DROP TABLE connections');
     await q.query('DROP TABLE payment_operations');
     await q.query('DROP TABLE payments');

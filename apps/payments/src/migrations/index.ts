@@ -5,6 +5,7 @@ import {
   OutboxJsonEnvelope1765000000000,
   OutboxTraceParent1768100000000,
 } from '@app/outbox';
+import { CreateIdempotencyKeys1763700000001, IdempotencyKeyLeases1768300000000 } from '@app/idempotency';
 import { CreatePayments1763800000000 } from './1763800000000-payments';
 import { CreateStoredCards1764100000000 } from './1764100000000-stored-cards';
 import { CreateCardNonces1764100000001 } from './1764100000001-card-nonces';
@@ -19,6 +20,7 @@ import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-p
 /** Every migration of the payments database, in order. */
 export const migrations = [
   CreateOutbox1763700000000,
+  CreateIdempotencyKeys1763700000001,
   CreatePayments1763800000000,
   CreateStoredCards1764100000000,
   CreateCardNonces1764100000001,
@@ -33,4 +35,5 @@ export const migrations = [
   OutboxTraceParent1768100000000,
   AcquirerAttemptTraceParent1768100000002,
   PaymentTraceParent1768200000000,
+  IdempotencyKeyLeases1768300000000,
 ];
