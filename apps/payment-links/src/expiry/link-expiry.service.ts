@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DueWork } from '@app/database';
 import { ExpiryWork } from '@app/platform';
 import { LinkRecorder } from '../link/link-recorder';
-import { isDue, transition } from '../link/payment-link-state';
+import { isDue, move } from '../link/payment-link-state';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
 import { PaymentLinkRepository, Scope } from '../link/payment-link.repository';
 
@@ -49,8 +49,7 @@ export class LinkExpiry implements ExpiryWork<PaymentLinkEntity> {
   /** Expires a locked, due link as of its expiry instant. */
   async expire(manager: EntityManager, link: PaymentLinkEntity): Promise<unknown> {
     const at = link.expiresAt!;
-    const { to, event } = transition(link.status, 'expire');
-    link.status = to;
+    const event = move(link, 'expire');
     link.updatedAt = at;
     return this.recorder.changed(manager, link, event, at);
   }
