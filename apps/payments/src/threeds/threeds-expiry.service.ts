@@ -6,9 +6,10 @@ import { LOGGER } from '@app/observability';
 import { ExpiryWork } from '@app/platform';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository, Scope } from '../payment/payment.repository';
-import { transition } from '../payment/payment-state';
+import { move } from '../payment/payment-state';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
+import { moveThreeDs } from './session-state';
 
 /**
  * A 3DS session nobody resumed within 15 minutes ends its payment: `pending_3ds` → `cancelled` (abandoned),
@@ -41,14 +42,13 @@ export class ThreeDsExpiryService implements ExpiryWork<PaymentSession> {
   /** Marks a locked session expired and abandons its payment if it is still waiting. */
   async expire(m: EntityManager, session: PaymentSession, now: Date): Promise<void> {
     if (session.status === 'expired' || session.status === 'consumed') return;
-    session.status = 'expired';
+    moveThreeDs(session, 'expire');
     session.cardKeyId = null;
     session.cardSealed = null;
     await this.sessions.save(m, session);
     const payment = await this.payments.lock(m, session, session.paymentId);
     if (payment.status !== 'pending_3ds') return;
-    const { to, event } = transition(payment.status, 'abandon');
-    payment.status = to;
+    const event = move(payment, 'abandon');
     payment.cancelReason = 'abandoned';
     payment.actionRequired = null;
     payment.updatedAt = now;
