@@ -25,6 +25,23 @@ const MACHINES = [
     decided: 'a confirmed payment in `payTrigger`, expiry in `isDue`, both next to the table',
   },
   {
+    table: 'apps/payment-links/src/checkout/link-use-state',
+    name: 'LINK_USE_MACHINE',
+    decided: "the payment's outcome in `apps/payment-links/src/checkout/link-use.ledger.ts` (`settle`)",
+  },
+  {
+    table: 'apps/payments/src/threeds/session-state',
+    name: 'THREEDS_SESSION_MACHINE',
+    decided:
+      "the cardholder's answer in `apps/payments/src/threeds/threeds.service.ts`, the resume in `session-use.ts`, " +
+      'expiry in `threeds-expiry.service.ts`, a resume that never reached the acquirer in `challenge-record.ts`',
+  },
+  {
+    table: 'apps/payments/src/threeds/session-state',
+    name: 'APM_SESSION_MACHINE',
+    decided: "the payment's settlement in `apps/payments/src/apm/settle.use-case.ts`",
+  },
+  {
     table: 'apps/billing/src/subscription/subscription-state',
     name: 'SUBSCRIPTION_MACHINE',
     decided:
@@ -59,7 +76,8 @@ fails while this file and the tables disagree.
 Every aggregate's status changes only through its table (\`libs/state-machine\`). An arrow is labelled with
 the table's event, then the domain events the move emits; "(no change)" marks an event that is accepted in
 that state and changes nothing. Any move not drawn is refused with 409 \`INVALID_STATE\`. \`new\` is a record
-being created, before its first status.
+being created, before its first status; a payment is stored \`reserved\` while its acquirer call is in flight
+(no read answers it).
 `;
 
 const title = (name) => name.charAt(0).toUpperCase() + name.slice(1);

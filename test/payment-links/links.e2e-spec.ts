@@ -1,3 +1,5 @@
+import { ExpirySweepLoop } from '@app/platform';
+import { PaymentLinkEntity } from '../../apps/payment-links/src/link/payment-link.entity';
 import { expectError } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
 import { linkEvents, LinksClient, linksMerchant, linksStack, linksQuery, newKey } from './link-fixtures';
@@ -238,11 +240,11 @@ describe('payment links', () => {
   });
 
   it('the periodic sweeper expires links nobody reads (FOR UPDATE SKIP LOCKED claims)', async () => {
-    const { LinkExpiry } = await import('../../apps/payment-links/src/expiry/link-expiry.service');
     const link = await m.link({ expiresAt: new Date(Date.now() + 800).toISOString() });
     await new Promise((r) => setTimeout(r, 1000));
     const app = stack.services.get('payment-links')![0];
-    const swept = await Promise.all([app.get(LinkExpiry).runOnce(), app.get(LinkExpiry).runOnce()]);
+    const sweep = app.get<ExpirySweepLoop<PaymentLinkEntity>>(ExpirySweepLoop.tokenOf('link_expiry'));
+    const swept = await Promise.all([sweep.runOnce(), sweep.runOnce()]);
     expect(swept[0] + swept[1]).toBeGreaterThanOrEqual(1);
     const [row] = await linksQuery<{ status: string }>(stack, 'SELECT status FROM payment_links WHERE id = $1', [
       link.id,

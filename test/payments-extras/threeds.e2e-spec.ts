@@ -1,4 +1,6 @@
 import { ManualClock } from '@app/clock';
+import { ExpirySweepLoop } from '@app/platform';
+import { PaymentSession } from '../../apps/payments/src/threeds/payment-session.entity';
 import {
   cardData,
   expectError,
@@ -8,7 +10,6 @@ import {
   sandboxMerchant,
   uid,
 } from '../payments/payments-fixtures';
-import { ThreeDsExpiryService } from '../../apps/payments/src/threeds/threeds-expiry.service';
 import { TestStack } from '../support/stack';
 
 const CHALLENGE = '4000002500003155';
@@ -232,7 +233,9 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
     it('the sweep abandons payments whose session ran out without anyone resuming', async () => {
       const p = await challenged();
       clock.advance(15 * MINUTE);
-      const sweeper = stack.services.get('payments')![0].get(ThreeDsExpiryService);
+      const sweeper = stack.services.get('payments')![0].get<ExpirySweepLoop<PaymentSession>>(
+        ExpirySweepLoop.tokenOf('threeds_expiry'),
+      );
       expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
       expect((await client.get(p.id)).body.status).toBe('cancelled');
       expect(await events(p.id)).toEqual(['payment.pending', 'payment.cancelled']);

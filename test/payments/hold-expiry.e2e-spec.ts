@@ -1,5 +1,6 @@
 import { ManualClock } from '@app/clock';
-import { HoldExpiryService } from '../../apps/payments/src/hold-expiry/hold-expiry.service';
+import { ExpirySweepLoop } from '@app/platform';
+import { PaymentEntity } from '../../apps/payments/src/payment/payment.entity';
 import { TestStack } from '../support/stack';
 import { expectError, PaymentsClient, paymentsQuery, sandboxMerchant, usd } from './payments-fixtures';
 
@@ -11,14 +12,14 @@ describe('authorization hold expiry', () => {
     const clock = new ManualClock(new Date());
     let stack: TestStack;
     let m: PaymentsClient;
-    let sweeper: HoldExpiryService;
+    let sweeper: ExpirySweepLoop<PaymentEntity>;
 
     beforeAll(async () => {
       [stack, m] = await TestStack.startWith(sandboxMerchant, {
         clock,
         env: { AUTH_HOLD_DAYS: '7', HOLD_EXPIRY_SWEEP_MS: '0' },
       });
-      sweeper = stack.services.get('payments')![0].get(HoldExpiryService);
+      sweeper = stack.services.get('payments')![0].get(ExpirySweepLoop.tokenOf('hold_expiry'));
     });
     afterAll(() => stack.stop());
 

@@ -6,7 +6,7 @@ import { MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
 import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
-import { pingHandler, PlatformModule } from '@app/platform';
+import { ExpirySweepLoop, pingHandler, PlatformModule } from '@app/platform';
 import { CheckoutHandler } from './checkout/checkout.handler';
 import { CheckoutService } from './checkout/checkout.service';
 import { LapsedUseCheck } from './checkout/lapsed-use.check';
@@ -16,7 +16,6 @@ import { LinkUseReconcileLoop } from './checkout/link-use-reconcile.loop';
 import { LinkUsesRepository } from './checkout/link-uses.repository';
 import { PaymentsClient } from './checkout/payments.client';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from './config';
-import { LinkExpiryLoop } from './expiry/link-expiry.loop';
 import { LinkExpiry } from './expiry/link-expiry.service';
 import { BillingClient } from './link/billing.client';
 import { LinkRecorder } from './link/link-recorder';
@@ -58,7 +57,12 @@ export class PaymentLinksModule {
         LinkRecorder,
         ...idempotencyProviders({ fingerprintKey: config.IDEMPOTENCY_FINGERPRINT_KEY }),
         LinkExpiry,
-        LinkExpiryLoop,
+        ExpirySweepLoop.register({
+          name: 'link_expiry',
+          everyMs: config.LINK_EXPIRY_SWEEP_MS,
+          work: LinkExpiry,
+          swept: 'expired payment links swept',
+        }),
         BillingClient,
         PaymentsClient,
         LinksService,

@@ -6,14 +6,13 @@ import { MigrationMode, serviceDatabase } from '@app/database';
 import { idempotencyProviders } from '@app/idempotency';
 import { eventsStreamLimits } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
-import { pingHandler, PlatformModule } from '@app/platform';
+import { ExpirySweepLoop, pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
 import { Connector } from './connector/connector';
 import { AcquirerCalls } from './connector/acquirer-call';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { DatabaseLedger } from './connector/sandbox-ledger';
-import { HoldExpiryLoop } from './hold-expiry/hold-expiry.loop';
 import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
@@ -130,7 +129,12 @@ export class PaymentsModule {
         PaymentOperationsService,
         InquiryService,
         HoldExpiryService,
-        HoldExpiryLoop,
+        ExpirySweepLoop.register({
+          name: 'hold_expiry',
+          everyMs: config.HOLD_EXPIRY_SWEEP_MS,
+          work: HoldExpiryService,
+          swept: 'expired authorization holds cancelled',
+        }),
         SandboxClockCopy,
         ClockAdvanceUseCase,
         ...extrasProviders(config),

@@ -67,52 +67,6 @@ export const isEventType = (value: unknown): value is EventType =>
 export type EventAggregate = 'payment' | 'payment_link' | 'subscription' | 'invoice';
 
 /**
- * What each event means (docs/events.md lists the same). `data` is always the aggregate
- * named by the subject's first token, as the service's GET answer for it would show it after the change.
- */
-export const EVENT_CATALOGUE: Readonly<Record<EventType, string>> = {
-  'payment.authorized': 'Funds are held (authorization approved); capture or cancel follows.',
-  'payment.captured': 'Money was captured (a purchase, or a capture of an authorization).',
-  'payment.refused': 'The acquirer declined the payment (the provider calls a decline "refused").',
-  'payment.failed': 'The payment could not be processed (technical failure, not a decline).',
-  'payment.cancelled': 'An authorization was cancelled and the hold released.',
-  'payment.refunded': 'A refund was made (full or partial).',
-  'payment.pending': 'The payment waits for the shopper (3DS challenge) or the acquirer.',
-  'payment.capture_failed': 'The acquirer could not process a capture (a processing error); nothing changed.',
-  'payment.refund_failed': 'The acquirer could not process a refund (a processing error); nothing changed.',
-  'payment.cancel_failed': 'The acquirer could not process a cancel (a processing error); nothing changed.',
-  'payment_link.created': 'A payment link was created.',
-  'payment_link.used': 'A shopper paid through the link.',
-  'payment_link.expired': 'The link passed its expiry unused.',
-  'payment_link.cancelled': 'The merchant cancelled the link.',
-  'payment_link.attempts_blocked':
-    'Too many declined payments on the link or from one payer address: new checkout attempts are refused for a while (`data.block` says which, and for how long).',
-  'subscription.created': 'A subscription was created (trialing, pending start or active).',
-  'subscription.activated': 'The subscription became active (first charge succeeded or trial converted).',
-  'subscription.trial_ended': 'The trial period ended.',
-  'subscription.renewed': 'A new billing period started and its invoice was paid.',
-  'subscription.payment_failed': 'A charge for the subscription was declined; dunning retries follow.',
-  'subscription.past_due': 'The subscription is past due (unpaid invoice, retries pending).',
-  'subscription.suspended': 'Dunning gave up: the subscription is suspended.',
-  'subscription.reactivated': 'A suspended or past-due subscription was paid and is active again.',
-  'subscription.paused': 'The merchant paused the subscription.',
-  'subscription.resumed': 'A paused subscription resumed.',
-  'subscription.cancelled': 'The subscription was cancelled (now or at period end).',
-  'subscription.completed': 'A fixed-term subscription ran its last period.',
-  'subscription.plan_changed': 'The plan changed (upgrade now, or a scheduled change took effect).',
-  'subscription.plan_change_scheduled': 'A plan change was scheduled for the period end.',
-  'subscription.payment_method_updated': 'The card or token that pays the subscription changed.',
-  'subscription.renewal_parked':
-    'A renewal failed for a reason retrying cannot change (`data.renewalParked.reason` says which): renewals of the subscription stop until it is fixed and retried.',
-  'invoice.created': 'An invoice was issued for a period.',
-  'invoice.paid': 'An invoice was paid.',
-  'invoice.failed': 'A charge for an invoice was declined.',
-  'invoice.voided': 'An invoice was voided.',
-};
-
-export const aggregateOf = (type: EventType): EventAggregate => type.split('.')[0] as EventAggregate;
-
-/**
  * Webhook-only event type: `POST /v1/webhook-endpoint/{id}/test` sends it. It never goes through NATS and is
  * not a subscribable `events[]` value.
  */

@@ -1,7 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-export class PingRequest {}
-
 export class PingResponse {
   @ApiProperty({ example: 'payments' }) service: string;
   @ApiProperty({ description: 'Id of the replica that answered' }) instanceId: string;

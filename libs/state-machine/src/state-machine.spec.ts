@@ -69,6 +69,11 @@ describe('state machine', () => {
     }
   });
 
+  it('gives a bulk move its guard and target, and refuses one that keeps the state', () => {
+    expect(door.bulk('remove')).toEqual({ from: ['open', 'closed', 'locked'], to: 'gone' });
+    expect(() => door.bulk('paint')).toThrow('The door move paint changes no state');
+  });
+
   it('lists the states a move to a state may start from, no-ops left out', () => {
     expect(door.statesBefore('gone')).toEqual(['open', 'closed', 'locked']);
     expect(door.statesBefore('closed')).toEqual(['open', 'closed']);

@@ -87,6 +87,16 @@ export class StateMachine<S extends string, T extends string, E extends string =
     return events;
   }
 
+  /**
+   * The move `event` makes, for a guarded UPDATE that makes it on many rows at once: the states a row may be
+   * in (the WHERE) and the state it leads to (the SET). Only for a move that changes the state.
+   */
+  bulk(event: T): { from: readonly S[]; to: S } {
+    const { from, to } = this.spec.moves[event];
+    if (to === undefined) throw new Error(`The ${this.name} move ${event} changes no state`);
+    return { from, to };
+  }
+
   /** The states some move leads from into `to`: what a guarded UPDATE to `to` may find. */
   statesBefore(to: S): S[] {
     const before = new Set(

@@ -2,7 +2,7 @@ import { uuidv7 } from '@app/clock';
 import { EventType, PaymentResponse } from '@app/contracts';
 import { PlanEntity } from '../plan/plan.entity';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
-import { applyInvoiceTransition } from './invoice-state';
+import { applyInvoiceTransition, INVOICE_MACHINE } from './invoice-state';
 import { InvoiceEntity } from './invoice.entity';
 
 export interface PaidInvoiceInput {
@@ -27,7 +27,7 @@ export function paidInvoice(i: PaidInvoiceInput): { invoice: InvoiceEntity; even
     subscriptionId: i.subscription.id,
     merchantCode: i.subscription.merchantCode,
     environment: i.subscription.environment,
-    status: 'new' as InvoiceEntity['status'],
+    status: INVOICE_MACHINE.spec.initial,
     amount: i.amount,
     currency: i.plan.currency,
     exponent: i.plan.exponent,

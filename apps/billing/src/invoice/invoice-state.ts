@@ -22,3 +22,9 @@ export const INVOICE_MACHINE = defineMachine<InvoiceState, InvoiceTrigger, Event
 export function applyInvoiceTransition(invoice: { status: InvoiceState }, trigger: InvoiceTrigger): EventType {
   return INVOICE_MACHINE.apply(invoice, trigger)[0];
 }
+
+/** The API's status of an issued invoice; one not issued yet is in no view, so one reaching a view is a bug. */
+export function issuedStatus(state: InvoiceState): InvoiceStatus {
+  if (state === 'new') throw new Error('An invoice that is not issued has no API status yet');
+  return state;
+}

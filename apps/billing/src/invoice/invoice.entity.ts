@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { Environment, InvoiceAttemptView, InvoiceLineView, InvoiceStatus } from '@app/contracts';
+import type { Environment, InvoiceAttemptView, InvoiceLineView } from '@app/contracts';
+import type { InvoiceState } from './invoice-state';
 import { bigintNumber } from '@app/database';
 
 /** One invoice per subscription period (unique constraint on subscription and period start). */
@@ -10,7 +11,7 @@ export class InvoiceEntity {
   @Column({ name: 'merchant_code', type: 'text' }) merchantCode: string;
   @Column('text') environment: Environment;
   /** Set only through the transition table (invoice-state.ts). */
-  @Column('text') status: InvoiceStatus;
+  @Column('text') status: InvoiceState;
   @Column({ type: 'bigint', transformer: bigintNumber }) amount: number;
   @Column({ type: 'char', length: 3 }) currency: string;
   @Column('int') exponent: number;

@@ -1,4 +1,5 @@
 import { InvoiceView } from '@app/contracts';
+import { issuedStatus } from './invoice-state';
 import { InvoiceEntity } from './invoice.entity';
 
 /** `attempts` only on the single-invoice answer, never in lists. */
@@ -6,7 +7,7 @@ export function toInvoiceView(i: InvoiceEntity, withAttempts = false): InvoiceVi
   const view: InvoiceView = {
     id: i.id,
     subscriptionId: i.subscriptionId,
-    status: i.status,
+    status: issuedStatus(i.status),
     amount: i.amount,
     currency: i.currency,
     exponent: i.exponent,

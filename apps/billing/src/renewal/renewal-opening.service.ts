@@ -5,7 +5,7 @@ import { uuidv7 } from '@app/clock';
 import { EventType } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
-import { applyInvoiceTransition } from '../invoice/invoice-state';
+import { applyInvoiceTransition, INVOICE_MACHINE } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
@@ -226,7 +226,7 @@ function newInvoice(
     subscriptionId: s.id,
     merchantCode: s.merchantCode,
     environment: s.environment,
-    status: 'new' as InvoiceEntity['status'],
+    status: INVOICE_MACHINE.spec.initial,
     amount,
     currency: plan.currency,
     exponent: plan.exponent,

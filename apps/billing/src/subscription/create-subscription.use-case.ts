@@ -23,7 +23,7 @@ import { acceptsSubscribers, cycleAmount, PlanEntity } from '../plan/plan.entity
 import { PlanRepository } from '../plan/plan.repository';
 import { Instrument, instrumentOf } from './card-instrument';
 import { initialSchedule, InitialSchedule } from './schedule';
-import { applySubscriptionTransition, canTransition } from './subscription-state';
+import { applySubscriptionTransition, canTransition, SUBSCRIPTION_MACHINE } from './subscription-state';
 import { SubscriptionEntity } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { toSubscriptionView } from './subscription.view';
@@ -294,14 +294,14 @@ function newSubscription(
   schedule: InitialSchedule,
   now: Date,
 ): SubscriptionEntity {
-  // `status` is set by the transition table when the subscription is recorded.
+  // Moved out of the table's initial state when the subscription is recorded.
   return Object.assign(new SubscriptionEntity(), {
     id,
     merchantCode: ctx.merchantCode,
     environment: ctx.environment,
     merchantId: ctx.merchantId ?? plan.merchantId,
     planId: plan.id,
-    status: 'new',
+    status: SUBSCRIPTION_MACHINE.spec.initial,
     customerEmail: body.customerEmail,
     customerName: body.customerName ?? null,
     customerDocument: body.customerDocument ?? null,

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@app/errors';
 import { rateLimited } from '../http/rate-limited';
 import { AuthFailures } from './auth-failures';
-import { Principal } from './principal';
+import { Principal, unknownKey } from './principal';
 import { RateLimiter } from './rate-limiter';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
@@ -59,7 +59,7 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
 
   override handleRequest<T>(err: unknown, user: T): T {
     if (err) throw err;
-    if (!user) throw new DomainError('AUTH_INVALID', 'Unknown or revoked API key');
+    if (!user) throw unknownKey();
     return user;
   }
 }

@@ -12,7 +12,7 @@ import { LOGGER } from '@app/observability';
 import { ApiKey, KeyType } from './api-key.entity';
 import { KeyCache, UnknownKeyCache } from './key-cache';
 import { MerchantsService } from './merchants.service';
-import { KEY_PATTERN, Principal } from './principal';
+import { KEY_PATTERN, Principal, unknownKey } from './principal';
 
 export const KEY_CACHE_TTL_MS = Symbol('KEY_CACHE_TTL_MS');
 
@@ -136,7 +136,7 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
     const principal = this.unknown.get(hash, now)
       ? null
       : (this.cache.get(hash, now) ?? (await this.lookup(hash, now)));
-    if (!principal) throw new DomainError('AUTH_INVALID', 'Unknown or revoked API key');
+    if (!principal) throw unknownKey();
     return principal;
   }
 

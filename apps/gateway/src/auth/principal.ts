@@ -1,4 +1,5 @@
 import type { Environment } from '@app/contracts';
+import { DomainError } from '@app/errors';
 import type { KeyType } from './api-key.entity';
 
 /** The authenticated caller of a merchant route. */
@@ -12,3 +13,7 @@ export interface Principal {
 }
 
 export const KEY_PATTERN = /^(prv|pub)_(production|sandbox)_([A-Za-z0-9]{24,64})$/;
+
+/** What a bearer key that is not, or no longer, one of ours is told (401 AUTH_INVALID). */
+export const UNKNOWN_KEY_MESSAGE = 'Unknown or revoked API key';
+export const unknownKey = (): DomainError => new DomainError('AUTH_INVALID', UNKNOWN_KEY_MESSAGE);

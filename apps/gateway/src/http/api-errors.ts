@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, DECORATORS } from '@nestjs/swagger';
 import { ErrorCode, httpStatusOf } from '@app/contracts';
+import { UNKNOWN_KEY_MESSAGE } from '../auth/principal';
 import { ErrorEnvelope } from './error-envelope.dto';
 
 /** A route's notes on error codes it can answer: what the code means on this route. */
@@ -54,7 +55,7 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, [message: string, param?: stri
   IDEMPOTENCY_KEY_REQUIRED: ['Idempotency-Key is required in production', 'Idempotency-Key'],
   SESSION_EXPIRED: ['The 3DS session has expired', 'sessionId'],
   AUTH_MISSING: ['Authorization header with a Bearer key is required'],
-  AUTH_INVALID: ['Unknown or revoked API key'],
+  AUTH_INVALID: [UNKNOWN_KEY_MESSAGE],
   PAYMENT_DECLINED: ['The payment was declined (51 Insufficient funds)', 'card'],
   AUTH_INSUFFICIENT_SCOPE: ['A public key cannot call server routes; use a private key'],
   MERCHANT_MISMATCH: ['This key does not belong to merchant acme-eu', 'merchantCode'],

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CallerContext } from '@app/contracts';
 import { uniqueViolation } from '@app/database';
+import { ATTEMPT_MACHINE, DELIVERY_MACHINE } from './delivery-state';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookSecretCipher } from './webhook-secret-cipher';
 
@@ -185,13 +186,17 @@ export class WebhookEndpointsRepository {
         [id, scope.merchantCode, scope.environment, at],
       );
       if (!rows.length) return undefined;
+      const attempts = ATTEMPT_MACHINE.bulk('give_up');
       await m.query(
-        `UPDATE webhook_attempts SET status = 'dead', error = 'endpoint deleted', claimed_until = NULL
-         WHERE status = 'pending' AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1)`,
-        [id],
+        `UPDATE webhook_attempts SET status = $2, error = 'endpoint deleted', claimed_until = NULL
+         WHERE status = ANY($3) AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1)`,
+        [id, attempts.to, attempts.from],
       );
-      await m.query(`UPDATE webhook_deliveries SET status = 'dead' WHERE endpoint_id = $1 AND status = 'pending'`, [
+      const deliveries = DELIVERY_MACHINE.bulk('give_up');
+      await m.query(`UPDATE webhook_deliveries SET status = $2 WHERE endpoint_id = $1 AND status = ANY($3)`, [
         id,
+        deliveries.to,
+        deliveries.from,
       ]);
       return rows[0];
     });

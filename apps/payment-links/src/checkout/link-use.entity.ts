@@ -1,7 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintNumber } from '@app/database';
-
-export type LinkUseStatus = 'reserved' | 'confirmed' | 'released';
+import type { LinkUseStatus } from './link-use-state';
 
 /**
  * One attempt to pay a link. A use is reserved under the link's row lock before payments is called (no
@@ -13,6 +12,7 @@ export type LinkUseStatus = 'reserved' | 'confirmed' | 'released';
 export class LinkUseEntity {
   @PrimaryColumn('uuid') id: string;
   @Column({ name: 'link_id', type: 'uuid' }) linkId: string;
+  /** Moves through LINK_USE_MACHINE (link-use-state.ts). */
   @Column('text') status: LinkUseStatus;
   @Column({ name: 'payment_id', type: 'uuid', nullable: true }) paymentId: string | null;
   @Column({ name: 'session_id', type: 'text', nullable: true }) sessionId: string | null;

@@ -8,10 +8,11 @@ import { DomainError } from '@app/errors';
 import { LOGGER, traceParentOf } from '@app/observability';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 import { LinkRecorder } from '../link/link-recorder';
-import { isDue, payTrigger, transition } from '../link/payment-link-state';
+import { isDue, move, payTrigger } from '../link/payment-link-state';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
 import { PaymentLinkRepository } from '../link/payment-link.repository';
 import { LinkUseEntity } from './link-use.entity';
+import { LINK_USE_MACHINE } from './link-use-state';
 import { LinkUsesRepository } from './link-uses.repository';
 import { amountToPay } from './pay-terms';
 
@@ -84,7 +85,7 @@ export class LinkUseLedger {
       const use = Object.assign(new LinkUseEntity(), {
         id: uuidv7(),
         linkId: link.id,
-        status: 'reserved',
+        status: LINK_USE_MACHINE.spec.initial,
         paymentId: null,
         sessionId: null,
         subscriptionId: null,
@@ -123,17 +124,17 @@ export class LinkUseLedger {
       }
       use.paymentId = outcome.paymentId ?? use.paymentId;
       if (outcome.kind === 'failed') {
-        use.status = 'released';
+        LINK_USE_MACHINE.apply(use, 'release');
         await this.uses.update(manager, use);
         return this.recorder.view(link);
       }
-      use.status = 'confirmed';
+      LINK_USE_MACHINE.apply(use, 'confirm');
       use.subscriptionId = outcome.subscriptionId ?? null;
       await this.uses.update(manager, use);
       const count = link.usesCount + 1;
-      const { to, event } = transition(link.status, payTrigger(link, count));
-      if (to === 'used' && link.status !== 'used') link.usedAt = now;
-      link.status = to;
+      const before = link.status;
+      const event = move(link, payTrigger(link, count));
+      if (link.status === 'used' && before !== 'used') link.usedAt = now;
       link.usesCount = count;
       link.updatedAt = now;
       if (link.maxUses !== null && count > link.maxUses) {

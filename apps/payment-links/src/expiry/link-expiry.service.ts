@@ -1,39 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '@app/clock';
-import { DueWork, sweepInBatches } from '@app/database';
+import { DueWork } from '@app/database';
+import { ExpiryWork } from '@app/platform';
 import { LinkRecorder } from '../link/link-recorder';
-import { isDue, transition } from '../link/payment-link-state';
+import { isDue, move } from '../link/payment-link-state';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
 import { PaymentLinkRepository, Scope } from '../link/payment-link.repository';
-
-const BATCH = 100;
 
 /**
  * A link moves to `expired` when its `expiresAt` passes: on read (a link read after its expiry
  * is expired then, its event stamped with the expiry instant), by a periodic sweep (FOR UPDATE SKIP LOCKED,
- * so replicas never expire one twice; LinkExpiryLoop), and by a sandbox clock advance (each as of its own
+ * so replicas never expire one twice; the `link_expiry` sweep, an ExpirySweepLoop), and by a sandbox clock advance (each as of its own
  * expiry).
  */
 @Injectable()
-export class LinkExpiry {
+export class LinkExpiry implements ExpiryWork<PaymentLinkEntity> {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly links: PaymentLinkRepository,
     private readonly recorder: LinkRecorder,
-    private readonly clock: Clock,
   ) {}
 
-  /** Every link whose expiry passed by real time (a sandbox clock ahead of it is swept by its advances). */
-  runOnce(): Promise<number> {
-    const now = this.clock.now();
-    return sweepInBatches(
-      this.db,
-      BATCH,
-      (manager, limit) => this.links.claimDue(manager, now, limit),
-      (manager, link) => this.expire(manager, link),
-    );
+  /** The links whose expiry passed by `now`. */
+  claimDue(manager: EntityManager, now: Date, limit: number, scope?: Scope): Promise<PaymentLinkEntity[]> {
+    return this.links.claimDue(manager, now, limit, { scope });
   }
 
   /** One merchant's sandbox links due by a clock advance's new time. */
@@ -58,8 +49,7 @@ export class LinkExpiry {
   /** Expires a locked, due link as of its expiry instant. */
   async expire(manager: EntityManager, link: PaymentLinkEntity): Promise<unknown> {
     const at = link.expiresAt!;
-    const { to, event } = transition(link.status, 'expire');
-    link.status = to;
+    const event = move(link, 'expire');
     link.updatedAt = at;
     return this.recorder.changed(manager, link, event, at);
   }

@@ -16,7 +16,7 @@ import { LinkExpiry } from '../expiry/link-expiry.service';
 import { BillingClient } from './billing.client';
 import { LinkRecorder } from './link-recorder';
 import { assertPlanOpen, freeText, linkTerms } from './link-rules';
-import { transition } from './payment-link-state';
+import { LINK_MACHINE, move } from './payment-link-state';
 import { PaymentLinkEntity } from './payment-link.entity';
 import { PaymentLinkRepository } from './payment-link.repository';
 
@@ -54,7 +54,7 @@ export class LinksService {
         merchantCode: ctx.merchantCode,
         merchantId: ctx.merchantId ?? null,
         environment: ctx.environment,
-        status: 'active',
+        status: LINK_MACHINE.spec.initial,
         ...terms,
         ...freeText(body),
         checkoutConfigId: body.checkoutConfigId ?? null,
@@ -93,9 +93,8 @@ export class LinksService {
     const now = this.clock.now(ctx);
     return this.db.transaction(async (manager) => {
       const link = await this.links.lock(manager, id, ctx);
-      const { to, event } = transition(link.status, 'cancel');
+      const event = move(link, 'cancel');
       if (event) {
-        link.status = to;
         link.cancelledAt = now;
         link.updatedAt = now;
       }

@@ -45,6 +45,11 @@ export function transition(from: LinkStatus, trigger: LinkTrigger): { to: LinkSt
   return { to, event: events[0] ?? null };
 }
 
+/** Moves `link` by `trigger` through the table (its status is written nowhere else); the event to emit, if any. */
+export function move(link: { status: LinkStatus }, trigger: LinkTrigger): EventType | null {
+  return LINK_MACHINE.apply(link, trigger)[0] ?? null;
+}
+
 /** The move a confirmed payment makes: its link's last allowed use, an earlier one, or one after it closed. */
 export function payTrigger(link: { status: LinkStatus; maxUses: number | null }, usesCount: number): LinkTrigger {
   if (link.status !== 'active') return 'pay_after_close';

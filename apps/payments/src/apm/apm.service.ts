@@ -17,6 +17,7 @@ import { assertApmSimulated } from '../threeds/simulated-sessions';
 import { randomToken } from '../vault/random-token';
 import { PaymentSessionRepository } from '../threeds/payment-session.repository';
 import { apmUrl } from '../threeds/session-links';
+import { APM_SESSION_MACHINE } from '../threeds/session-state';
 import { ApmData, parseApm } from './apm-request';
 import { boletoCodes } from './boleto-code';
 import { decimalString, pixPayload } from './pix-code';
@@ -76,7 +77,7 @@ export class ApmService implements ApmPort {
       paymentId: r.paymentId,
       merchantCode: r.ctx.merchantCode,
       environment: r.ctx.environment,
-      status: 'open',
+      status: APM_SESSION_MACHINE.spec.initial,
       outcome: null,
       intent: null,
       connectionCode: null,

@@ -5,8 +5,9 @@ import { Clock } from '@app/clock';
 import { CallerContext, PaymentResponse, SettleCommand, SettleOutcome } from '@app/contracts';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
-import { PaymentTrigger, transition } from '../payment/payment-state';
+import { move, PaymentTrigger } from '../payment/payment-state';
 import { PaymentSessionRepository } from '../threeds/payment-session.repository';
+import { moveApm } from '../threeds/session-state';
 
 const TRIGGER: Record<SettleOutcome, PaymentTrigger> = {
   paid: 'approve_purchase',
@@ -33,16 +34,16 @@ export class SettleUseCase {
     return this.db.transaction(async (m) => {
       const payment = await this.payments.lock(m, ctx, body.paymentId);
       // Only APM payments wait in pending_action; the table refuses every other status.
-      const { to, event } = transition(payment.status, TRIGGER[body.outcome]);
+      const event = move(payment, TRIGGER[body.outcome]);
+      const to = payment.status;
       const now = this.clock.now(ctx);
-      payment.status = to;
       payment.updatedAt = now;
       payment.actionRequired = null;
       if (to === 'captured') payment.amountCaptured = payment.amountValue;
       if (to === 'cancelled') payment.cancelReason = 'abandoned';
       const session = await this.sessions.findByPayment(payment.id, 'apm', m);
       if (session) {
-        session.status = to === 'captured' ? 'captured' : to === 'failed' ? 'failed' : 'cancelled';
+        moveApm(session, to === 'captured' ? 'capture' : to === 'failed' ? 'fail' : 'cancel');
         session.completedAt = now;
         await this.sessions.save(m, session);
       }

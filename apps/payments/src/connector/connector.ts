@@ -16,8 +16,6 @@ export type AcquirerOutcome =
   | { kind: 'challenge_required'; acquirerReference: string }
   | { kind: 'pending_action'; acquirerReference: string };
 
-export type AcquirerOutcomeKind = AcquirerOutcome['kind'];
-
 export interface AuthorizeRequest {
   paymentId: string;
   /** The same for a retry of the same merchant request (`requestReference`): the acquirer de-duplicates on it. */

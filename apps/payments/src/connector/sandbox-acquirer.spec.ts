@@ -108,8 +108,8 @@ describe('sandbox acquirer', () => {
 
   it('maps every outcome kind to a status through the transition table', async () => {
     const statusOf = (outcome: AcquirerOutcome, intent: 'purchase' | 'authorization' = 'purchase') => {
-      const p = Object.assign(new PaymentEntity(), { intent, amountValue: 1000, card: null });
-      applyOutcome(p, 'new', outcome, new Date('2030-01-01T00:00:00Z'), 7);
+      const p = Object.assign(new PaymentEntity(), { intent, amountValue: 1000, card: null, status: 'reserved' });
+      applyOutcome(p, outcome, new Date('2030-01-01T00:00:00Z'), 7);
       return p;
     };
     const approved = await acquirer.authorize(request(VISA_OK));

@@ -2,11 +2,11 @@ import { AmountDto, EventType, OperationStatus, PaymentStatus } from '@app/contr
 import { DomainError } from '@app/errors';
 import { Amount, AmountJson } from '@app/money';
 import { CancelReason } from './payment.entity';
-import { canTransition, PaymentTrigger, transition } from './payment-state';
+import { canTransition, PaymentState, PaymentTrigger, transition } from './payment-state';
 
 /** What the money rules need to know about a payment. */
 export interface PaymentSnapshot {
-  status: PaymentStatus;
+  status: PaymentState;
   currency: string;
   exponent: number;
   amountValue: number;

@@ -2,34 +2,26 @@ import { EventType } from '@app/contracts';
 import { AcquirerOutcome, assertNever } from '../connector/connector';
 import { Decision } from './payment-money';
 import { PaymentEntity } from './payment.entity';
-import { PaymentState, PaymentTrigger, transition } from './payment-state';
+import { move, PaymentTrigger } from './payment-state';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** Sets the status `trigger` leads to from `from`, through the transition table. */
-function move(payment: PaymentEntity, from: PaymentState, trigger: PaymentTrigger, now: Date): EventType {
-  const { to, event } = transition(from, trigger);
-  payment.status = to;
+/** Moves the payment by `trigger` through the transition table, as of `now`. */
+function moved(payment: PaymentEntity, trigger: PaymentTrigger, now: Date): EventType {
   payment.updatedAt = now;
-  return event;
+  return move(payment, trigger);
 }
 
 /**
- * Applies an acquirer's answer to a payment (a new one: `from` = 'new'; a pending one on 3DS resume or APM
- * settlement: its status) and returns the event to emit. Every outcome kind is handled: adding one to
+ * Applies an acquirer's answer to a payment (a new one: `reserved`; a pending one on 3DS resume or APM
+ * settlement) and returns the event to emit. Every outcome kind is handled: adding one to
  * AcquirerOutcome fails to compile here until it is mapped.
  */
-export function applyOutcome(
-  payment: PaymentEntity,
-  from: PaymentState,
-  outcome: AcquirerOutcome,
-  now: Date,
-  holdDays: number,
-): EventType {
+export function applyOutcome(payment: PaymentEntity, outcome: AcquirerOutcome, now: Date, holdDays: number): EventType {
   switch (outcome.kind) {
     case 'approved': {
       const purchase = payment.intent === 'purchase';
-      const event = move(payment, from, purchase ? 'approve_purchase' : 'approve_authorization', now);
+      const event = moved(payment, purchase ? 'approve_purchase' : 'approve_authorization', now);
       payment.acquirerReference = outcome.acquirerReference;
       payment.authorizationCode = outcome.authorizationCode;
       if (payment.card) {
@@ -47,25 +39,25 @@ export function applyOutcome(
       return event;
     }
     case 'declined': {
-      const event = move(payment, from, 'decline', now);
+      const event = moved(payment, 'decline', now);
       payment.acquirerReference = outcome.acquirerReference;
       payment.refusalCode = outcome.refusalCode;
       payment.actionRequired = null;
       return event;
     }
     case 'failed': {
-      const event = move(payment, from, 'fail', now);
+      const event = moved(payment, 'fail', now);
       payment.acquirerReference = outcome.acquirerReference ?? payment.acquirerReference;
       payment.actionRequired = null;
       return event;
     }
     case 'challenge_required': {
-      const event = move(payment, from, 'require_challenge', now);
+      const event = moved(payment, 'require_challenge', now);
       payment.acquirerReference = outcome.acquirerReference;
       return event;
     }
     case 'pending_action': {
-      const event = move(payment, from, 'require_action', now);
+      const event = moved(payment, 'require_action', now);
       payment.acquirerReference = outcome.acquirerReference;
       return event;
     }
@@ -76,7 +68,7 @@ export function applyOutcome(
 
 /** Applies a capture, refund or cancel the money rules allowed (payment-money.ts). */
 export function applyDecision(payment: PaymentEntity, decision: Decision, now: Date): EventType {
-  const event = move(payment, payment.status, decision.trigger, now);
+  const event = moved(payment, decision.trigger, now);
   payment.amountCaptured = decision.amountCaptured;
   payment.amountRefunded = decision.amountRefunded;
   if (payment.status !== 'authorized') payment.holdExpiresAt = null;

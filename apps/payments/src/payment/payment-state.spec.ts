@@ -2,7 +2,7 @@ import { PAYMENT_STATUSES } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { canTransition, PAYMENT_MACHINE, PaymentState, transition } from './payment-state';
 
-const STATES: PaymentState[] = ['new', ...PAYMENT_STATUSES];
+const STATES: PaymentState[] = ['reserved', ...PAYMENT_STATUSES];
 const TRIGGERS = PAYMENT_MACHINE.events;
 
 const codeOf = (fn: () => unknown): string | undefined => {
@@ -16,12 +16,12 @@ const codeOf = (fn: () => unknown): string | undefined => {
 
 describe('payment transition table', () => {
   it.each([
-    ['new', 'approve_purchase', 'captured', 'payment.captured'],
-    ['new', 'approve_authorization', 'authorized', 'payment.authorized'],
-    ['new', 'decline', 'declined', 'payment.refused'],
-    ['new', 'fail', 'failed', 'payment.failed'],
-    ['new', 'require_challenge', 'pending_3ds', 'payment.pending'],
-    ['new', 'require_action', 'pending_action', 'payment.pending'],
+    ['reserved', 'approve_purchase', 'captured', 'payment.captured'],
+    ['reserved', 'approve_authorization', 'authorized', 'payment.authorized'],
+    ['reserved', 'decline', 'declined', 'payment.refused'],
+    ['reserved', 'fail', 'failed', 'payment.failed'],
+    ['reserved', 'require_challenge', 'pending_3ds', 'payment.pending'],
+    ['reserved', 'require_action', 'pending_action', 'payment.pending'],
     ['pending_3ds', 'approve_purchase', 'captured', 'payment.captured'],
     ['pending_3ds', 'decline', 'declined', 'payment.refused'],
     ['pending_action', 'approve_purchase', 'captured', 'payment.captured'],
@@ -43,7 +43,7 @@ describe('payment transition table', () => {
     ['cancelled', 'capture'],
     ['declined', 'capture'],
     ['pending_3ds', 'capture'],
-    ['new', 'capture'],
+    ['reserved', 'capture'],
   ] as const)('refuses %s --%s with 409 INVALID_STATE', (from, trigger) => {
     expect(codeOf(() => transition(from, trigger))).toBe('INVALID_STATE');
     expect(canTransition(from, trigger)).toBe(false);
@@ -63,10 +63,10 @@ describe('payment transition table', () => {
     }
   });
 
-  it('emits exactly one event on every move and never leads back to new', () => {
+  it('emits exactly one event on every move and never leads back to reserved', () => {
     for (const edge of PAYMENT_MACHINE.edges()) {
       expect(edge.emits).toHaveLength(1);
-      expect(edge.to).not.toBe('new');
+      expect(edge.to).not.toBe('reserved');
     }
   });
 });

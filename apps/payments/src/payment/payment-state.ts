@@ -1,15 +1,12 @@
 import { EventType, EventTypes, PAYMENT_STATUSES, PaymentStatus } from '@app/contracts';
 import { defineMachine } from '@app/state-machine';
 
-/** A payment that is being created has no status yet. */
-export type PaymentState = PaymentStatus | 'new';
-
 /**
- * The stored status of a payment whose acquirer call is in flight: the row holds its order and payment codes,
- * and no read answers it (GET, list, operations: 404). Recording gives it its first real status through the
- * table below, from 'new'.
+ * A stored payment's status: one of the API's, or `reserved`, the state a payment is created in while its
+ * acquirer call is in flight. A reserved row holds its order and payment codes, and no read answers it (GET,
+ * list, operations: 404); recording the acquirer's answer moves it to its first API status.
  */
-export const RESERVED = 'reserved' as PaymentStatus;
+export type PaymentState = PaymentStatus | 'reserved';
 
 export type PaymentTrigger =
   | 'approve_authorization'
@@ -32,30 +29,30 @@ export type PaymentTrigger =
  */
 export const PAYMENT_MACHINE = defineMachine<PaymentState, PaymentTrigger, EventType>({
   name: 'payment',
-  states: ['new', ...PAYMENT_STATUSES],
-  initial: 'new',
+  states: ['reserved', ...PAYMENT_STATUSES],
+  initial: 'reserved',
   moves: {
     approve_authorization: {
-      from: ['new', 'pending_3ds', 'pending_action'],
+      from: ['reserved', 'pending_3ds', 'pending_action'],
       to: 'authorized',
       emits: [EventTypes.paymentAuthorized],
       verb: 'authorize',
     },
     approve_purchase: {
-      from: ['new', 'pending_3ds', 'pending_action'],
+      from: ['reserved', 'pending_3ds', 'pending_action'],
       to: 'captured',
       emits: [EventTypes.paymentCaptured],
       verb: 'approve',
     },
-    decline: { from: ['new', 'pending_3ds'], to: 'declined', emits: [EventTypes.paymentRefused], verb: 'decline' },
+    decline: { from: ['reserved', 'pending_3ds'], to: 'declined', emits: [EventTypes.paymentRefused], verb: 'decline' },
     fail: {
-      from: ['new', 'pending_3ds', 'pending_action'],
+      from: ['reserved', 'pending_3ds', 'pending_action'],
       to: 'failed',
       emits: [EventTypes.paymentFailed],
       verb: 'fail',
     },
-    require_challenge: { from: ['new'], to: 'pending_3ds', emits: [EventTypes.paymentPending], verb: 'challenge' },
-    require_action: { from: ['new'], to: 'pending_action', emits: [EventTypes.paymentPending], verb: 'hold' },
+    require_challenge: { from: ['reserved'], to: 'pending_3ds', emits: [EventTypes.paymentPending], verb: 'challenge' },
+    require_action: { from: ['reserved'], to: 'pending_action', emits: [EventTypes.paymentPending], verb: 'hold' },
     capture: { from: ['authorized'], to: 'captured', emits: [EventTypes.paymentCaptured], verb: 'capture' },
     refund_partial: { from: ['captured'], to: 'captured', emits: [EventTypes.paymentRefunded], verb: 'refund' },
     refund_full: { from: ['captured'], to: 'refunded', emits: [EventTypes.paymentRefunded], verb: 'refund' },
@@ -69,16 +66,28 @@ export const PAYMENT_MACHINE = defineMachine<PaymentState, PaymentTrigger, Event
       verb: 'abandon',
     },
   },
-  refusal: (verb, from) => `Cannot ${verb} a payment that is ${from === 'new' ? 'not created' : from}`,
+  refusal: (verb, from) => `Cannot ${verb} a payment that is ${from === 'reserved' ? 'not created' : from}`,
 });
+
+/** The API's status of a recorded payment; no read answers a reserved one, so one reaching a view is a bug. */
+export function apiStatus(status: PaymentState): PaymentStatus {
+  if (status === 'reserved') throw new Error('A reserved payment has no API status yet');
+  return status;
+}
 
 export function canTransition(from: PaymentState, trigger: PaymentTrigger): boolean {
   return PAYMENT_MACHINE.can(from, trigger);
 }
 
+/** Moves `payment` by `trigger` through the table (its status is written nowhere else) and answers the event. */
+export function move(payment: { status: PaymentState }, trigger: PaymentTrigger): EventType {
+  // Every move emits exactly one event.
+  return PAYMENT_MACHINE.apply(payment, trigger)[0];
+}
+
 /** The status after `trigger`, and the event that change emits; 409 INVALID_STATE when the table forbids it. */
 export function transition(from: PaymentState, trigger: PaymentTrigger): { to: PaymentStatus; event: EventType } {
   const { to, events } = PAYMENT_MACHINE.transition(from, trigger);
-  // No move leads back to 'new', and every move emits exactly one event.
+  // No move leads back to 'reserved', and every move emits exactly one event.
   return { to: to as PaymentStatus, event: events[0] };
 }

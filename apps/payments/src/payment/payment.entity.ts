@@ -6,12 +6,12 @@ import type {
   CardOnFileDto,
   CardView,
   Environment,
-  PaymentStatus,
   RefusalCodeDto,
   ShopperDto,
   TokenView,
 } from '@app/contracts';
 import { bigintNumber } from '@app/database';
+import type { PaymentState } from './payment-state';
 
 export type PaymentIntent = 'purchase' | 'authorization';
 export type CancelReason = 'merchant' | 'hold_expired' | 'abandoned';
@@ -31,7 +31,7 @@ export class PaymentEntity {
   @Column({ type: 'text' }) environment: Environment;
   @Column({ name: 'payment_code', type: 'text' }) paymentCode: string;
   @Column({ name: 'order_code', type: 'text' }) orderCode: string;
-  @Column({ type: 'text' }) status: PaymentStatus;
+  @Column({ type: 'text' }) status: PaymentState;
   @Column({ type: 'text' }) intent: PaymentIntent;
   @Column({ name: 'payment_method', type: 'text' }) paymentMethod: string;
   @Column({ name: 'amount_value', type: 'bigint', transformer: bigintNumber }) amountValue: number;

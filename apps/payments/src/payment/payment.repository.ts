@@ -12,7 +12,7 @@ import {
 } from '@app/database';
 import { DomainError } from '@app/errors';
 import { PaymentEntity, PaymentOperationEntity } from './payment.entity';
-import { RESERVED } from './payment-state';
+import { PAYMENT_MACHINE } from './payment-state';
 
 export type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
 
@@ -53,11 +53,11 @@ export class PaymentRepository {
   }
 
   /**
-   * The payment as reserved before its acquirer call (status RESERVED), deferred to the reserve's commit; a
+   * The payment as reserved before its acquirer call (the table's initial state, `reserved`), deferred to the reserve's commit; a
    * taken order or payment code fails it with 409.
    */
   insertReserved(manager: EntityManager, payment: PaymentEntity): Promise<void> {
-    return reservePayments(manager, { ...payment, status: RESERVED }, codeTaken);
+    return reservePayments(manager, { ...payment, status: PAYMENT_MACHINE.spec.initial }, codeTaken);
   }
 
   /** Every column of the payment as recorded after the call, gathered into one statement with the commit. */
@@ -72,7 +72,7 @@ export class PaymentRepository {
 
   /** A reserved payment, for the recovery sweep (which holds its attempt's row lock). */
   async reserved(manager: EntityManager, id: string): Promise<PaymentEntity | null> {
-    return manager.getRepository(PaymentEntity).findOneBy({ id, status: RESERVED });
+    return manager.getRepository(PaymentEntity).findOneBy({ id, status: 'reserved' });
   }
 
   async addOperation(manager: EntityManager, operation: PaymentOperationEntity): Promise<void> {

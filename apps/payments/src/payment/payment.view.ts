@@ -1,5 +1,6 @@
 import { OperationResult, OperationStatus, PaymentResponse } from '@app/contracts';
 import { AmountJson } from '@app/money';
+import { apiStatus } from './payment-state';
 import { PaymentEntity } from './payment.entity';
 
 const amountOf = (p: PaymentEntity, value: number): AmountJson => ({
@@ -12,7 +13,7 @@ const amountOf = (p: PaymentEntity, value: number): AmountJson => ({
 export function toPaymentResponse(p: PaymentEntity): PaymentResponse {
   const view: PaymentResponse = {
     id: p.id,
-    status: p.status,
+    status: apiStatus(p.status),
     paymentCode: p.paymentCode,
     orderCode: p.orderCode,
     merchantCode: p.merchantCode,

@@ -54,7 +54,7 @@ export class AuthorizationRecord {
     await this.attempts.settle(manager, attemptId);
     // The payment comes into being with the acquirer's answer: its hold, if any, starts then too.
     payment.createdAt = now;
-    const event = applyOutcome(payment, 'new', outcome, now, this.config.AUTH_HOLD_DAYS);
+    const event = applyOutcome(payment, outcome, now, this.config.AUTH_HOLD_DAYS);
     if (outcome.kind === 'approved' && card?.tokenize && body?.shopper?.id) {
       payment.token =
         (await this.vault.tokenize(manager, {

@@ -4,6 +4,7 @@ import { Amount } from '@app/money';
 import { cardView } from '../card/card';
 import { generatePaymentCode } from '../payment/payment-code';
 import { PaymentEntity, PaymentIntent } from '../payment/payment.entity';
+import { PAYMENT_MACHINE } from '../payment/payment-state';
 import { ConnectionEntity } from '../routing/connection.entity';
 import { ResolvedCard } from './instrument';
 
@@ -18,9 +19,10 @@ export function newPayment(
   connection: ConnectionEntity,
   now: Date,
 ): PaymentEntity {
-  // `status` is set by applyOutcome, through the transition table.
+  // Reserved until applyOutcome moves it through the transition table.
   return Object.assign(new PaymentEntity(), {
     id: uuidv7(),
+    status: PAYMENT_MACHINE.spec.initial,
     merchantCode: ctx.merchantCode,
     environment: ctx.environment,
     paymentCode: body.paymentCode ?? generatePaymentCode(),

@@ -79,7 +79,7 @@ export class ChallengeRecord {
     const p = await this.payments.lock(m, session, session.paymentId);
     // Only this resume could move it (the session is used up), but never apply an answer twice.
     if (p.status !== 'pending_3ds') return toPaymentResponse(p);
-    const event = applyOutcome(p, 'pending_3ds', outcome, now, this.config.AUTH_HOLD_DAYS);
+    const event = applyOutcome(p, outcome, now, this.config.AUTH_HOLD_DAYS);
     if (outcome.kind === 'approved' && card) {
       p.token = await this.vault.store(
         session,

@@ -1,4 +1,5 @@
 import { Provider, Type } from '@nestjs/common';
+import { ExpirySweepLoop } from '@app/platform';
 import { ApmService } from '../apm/apm.service';
 import { SettleUseCase } from '../apm/settle.use-case';
 import { PaymentsConfig } from '../config';
@@ -17,7 +18,6 @@ import { PaymentSessionRepository } from './payment-session.repository';
 import { ChallengeRecord } from './challenge-record';
 import { ResumeUseCase } from './resume.use-case';
 import { SessionUse } from './session-use';
-import { ThreeDsExpiryLoop } from './threeds-expiry.loop';
 import { ThreeDsExpiryService } from './threeds-expiry.service';
 import { PaymentSessionsHandler } from './threeds.handler';
 import { ThreeDsService } from './threeds.service';
@@ -41,7 +41,12 @@ export function extrasProviders(config: PaymentsConfig): Provider[] {
     ThreeDsExpiryService,
     SessionUse,
     ChallengeRecord,
-    ThreeDsExpiryLoop,
+    ExpirySweepLoop.register({
+      name: 'threeds_expiry',
+      everyMs: config.THREEDS_EXPIRY_SWEEP_MS,
+      work: ThreeDsExpiryService,
+      swept: '3DS sessions expired; their payments abandoned',
+    }),
     ResumeUseCase,
     ApmService,
     SettleUseCase,

@@ -1,14 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ActionRequiredView, ApmView, Environment } from '@app/contracts';
+import type { SessionStatus } from './session-state';
 
 export type SessionKind = 'threeds' | 'apm';
-
-/**
- * 3DS: `pending` until the cardholder finishes the challenge (`authenticated` | `failed`), then `consumed` by
- * the one resume it allows, or `expired`. APM: `open` until settled, then the payment's final status.
- */
-export type SessionStatus =
-  'pending' | 'authenticated' | 'failed' | 'consumed' | 'expired' | 'open' | 'captured' | 'cancelled';
 
 /** What a hosted page shows: never card data beyond the masked number. */
 export interface SessionDisplay {
@@ -27,6 +21,7 @@ export class PaymentSession {
   @Column({ name: 'payment_id', type: 'uuid' }) paymentId: string;
   @Column({ name: 'merchant_code', type: 'text' }) merchantCode: string;
   @Column('text') environment: Environment;
+  /** Moves through THREEDS_SESSION_MACHINE or APM_SESSION_MACHINE (session-state.ts), as `kind` says. */
   @Column('text') status: SessionStatus;
   /** The cardholder's answer, kept once the session is consumed. */
   @Column({ type: 'text', nullable: true }) outcome: 'authenticated' | 'failed' | null;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThanOrEqual } from 'typeorm';
 import { ClaimOptions } from '../payment/payment.repository';
 import { PaymentSession, SessionKind } from './payment-session.entity';
+import { moveThreeDs } from './session-state';
 
 @Injectable()
 export class PaymentSessionRepository {
@@ -41,10 +42,11 @@ export class PaymentSessionRepository {
 
   /** A session used up by a resume that never reached the acquirer is usable again, as the challenge left it. */
   async reopen(manager: EntityManager, id: string): Promise<void> {
-    await manager.query(
-      `UPDATE payment_sessions SET status = outcome, consumed_at = NULL WHERE id = $1 AND status = 'consumed'`,
-      [id],
-    );
+    const session = await this.lock(manager, id);
+    if (session?.status !== 'consumed') return;
+    moveThreeDs(session, session.outcome === 'authenticated' ? 'reopen_authenticated' : 'reopen_failed');
+    session.consumedAt = null;
+    await this.save(manager, session);
   }
 
   /**

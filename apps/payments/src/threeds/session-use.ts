@@ -10,6 +10,7 @@ import { VaultCipher } from '../vault/vault-cipher';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { isExpired } from './session-links';
+import { moveThreeDs } from './session-state';
 import { ThreeDsExpiryService } from './threeds-expiry.service';
 import { CardToVault, cardContext, sessionExpired, sessionNotFound } from './threeds.service';
 
@@ -60,7 +61,7 @@ export class SessionUse {
         s.cardKeyId && s.cardSealed
           ? this.cipher.openJson<CardToVault>({ keyId: s.cardKeyId, blob: s.cardSealed }, cardContext(s, s.id))
           : undefined;
-      s.status = 'consumed';
+      moveThreeDs(s, 'consume');
       s.consumedAt = now;
       s.cardKeyId = null;
       s.cardSealed = null;

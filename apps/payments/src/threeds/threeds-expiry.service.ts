@@ -1,43 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, ClockScope } from '@app/clock';
-import { DueWork, sweepInBatches } from '@app/database';
+import { EntityManager } from 'typeorm';
+import { DueWork } from '@app/database';
 import { LOGGER } from '@app/observability';
+import { ExpiryWork } from '@app/platform';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository, Scope } from '../payment/payment.repository';
-import { transition } from '../payment/payment-state';
+import { move } from '../payment/payment-state';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
-
-const BATCH = 100;
+import { moveThreeDs } from './session-state';
 
 /**
  * A 3DS session nobody resumed within 15 minutes ends its payment: `pending_3ds` → `cancelled` (abandoned),
- * which frees the order code for a retry. Done lazily by resume and by a sweep (ThreeDsExpiryLoop), whichever
+ * which frees the order code for a retry. Done lazily by resume and by the `threeds_expiry` sweep (ExpirySweepLoop), whichever
  * comes first.
  */
 @Injectable()
-export class ThreeDsExpiryService {
+export class ThreeDsExpiryService implements ExpiryWork<PaymentSession> {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
     private readonly sessions: PaymentSessionRepository,
     private readonly payments: PaymentRepository,
     private readonly recorder: PaymentRecorder,
-    private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Expires every due session (of one merchant's sandbox when `scope` is given, on its clock). */
-  async runOnce(scope?: ClockScope): Promise<number> {
-    const now = this.clock.now(scope);
-    return sweepInBatches(
-      this.db,
-      BATCH,
-      (m, limit) => this.sessions.claimExpired(m, now, limit, { scope }),
-      (m, session) => this.expire(m, session, now),
-    );
+  /** The sessions whose time ran out by `now` with nobody resuming them. */
+  claimDue(m: EntityManager, now: Date, limit: number, scope?: Scope): Promise<PaymentSession[]> {
+    return this.sessions.claimExpired(m, now, limit, { scope });
   }
 
   /** The 3DS session expiries of one merchant's sandbox, as a clock advance runs them: each at its expiresAt. */
@@ -52,14 +42,13 @@ export class ThreeDsExpiryService {
   /** Marks a locked session expired and abandons its payment if it is still waiting. */
   async expire(m: EntityManager, session: PaymentSession, now: Date): Promise<void> {
     if (session.status === 'expired' || session.status === 'consumed') return;
-    session.status = 'expired';
+    moveThreeDs(session, 'expire');
     session.cardKeyId = null;
     session.cardSealed = null;
     await this.sessions.save(m, session);
     const payment = await this.payments.lock(m, session, session.paymentId);
     if (payment.status !== 'pending_3ds') return;
-    const { to, event } = transition(payment.status, 'abandon');
-    payment.status = to;
+    const event = move(payment, 'abandon');
     payment.cancelReason = 'abandoned';
     payment.actionRequired = null;
     payment.updatedAt = now;

@@ -18,6 +18,7 @@ import { PaymentSession, SessionKind } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { assertSessionSimulated } from './simulated-sessions';
 import { challengeUrl, isExpired, THREE_DS_SESSION_TTL_MS } from './session-links';
+import { moveThreeDs, THREEDS_SESSION_MACHINE } from './session-state';
 import { ThreeDsChallengeRequest, ThreeDsPort, ThreeDsTokenizeRequest } from './threeds.port';
 
 type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
@@ -61,7 +62,7 @@ export class ThreeDsService implements ThreeDsPort {
       paymentId: r.paymentId,
       merchantCode: r.ctx.merchantCode,
       environment: r.ctx.environment,
-      status: 'pending',
+      status: THREEDS_SESSION_MACHINE.spec.initial,
       outcome: null,
       intent: r.intent,
       connectionCode: r.connectionCode,
@@ -102,7 +103,7 @@ export class ThreeDsService implements ThreeDsPort {
         if (s.status === outcome) return { sessionId: s.id, outcome };
         throw DomainError.invalidState(`The challenge was already finished: ${s.status}`);
       }
-      s.status = outcome;
+      moveThreeDs(s, outcome === 'authenticated' ? 'authenticate' : 'fail_challenge');
       s.outcome = outcome;
       s.completedAt = now;
       await this.sessions.save(m, s);

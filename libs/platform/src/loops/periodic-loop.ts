@@ -3,6 +3,13 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { Logger } from 'pino';
 import { inSpan, LOGGER, Metrics, tracingOn } from '@app/observability';
 
+/** What a loop needs from its app: given by a factory provider that builds it (a loop class Nest builds is injected). */
+export interface LoopWiring {
+  readonly schedulerRegistry: SchedulerRegistry;
+  readonly metrics: Metrics;
+  readonly log: Logger;
+}
+
 /**
  * A background loop of an app. A subclass names itself (`loopName`), says how often it runs (`everyMs`) and
  * what one run does (`work`); this class does the rest, the same way for every loop:
@@ -32,6 +39,14 @@ export abstract class PeriodicLoop implements OnApplicationBootstrap, BeforeAppl
   private running?: Promise<void>;
   private again = false;
   private stopped = true;
+
+  constructor(wiring?: LoopWiring) {
+    if (wiring) {
+      this.schedulerRegistry = wiring.schedulerRegistry;
+      this.loopMetrics = wiring.metrics;
+      this.log = wiring.log;
+    }
+  }
 
   /** Milliseconds between runs, read at start; 0 or less: no timer, the loop runs only when kicked. */
   protected abstract everyMs(): number;
