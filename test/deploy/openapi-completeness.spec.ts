@@ -145,6 +145,28 @@ describe('the OpenAPI document is complete', () => {
     expect(Object.keys(purchase)).toEqual(expect.arrayContaining(['card', 'nonce', 'token']));
   });
 
+  it('has merchantCode optional wherever a merchant route takes it, with the one description', () => {
+    const schemaOf = (schema: any): any =>
+      schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema;
+    const fields = operations.flatMap(({ where, op }) => [
+      ...(op.parameters ?? [])
+        .filter((p: any) => p.name === 'merchantCode' && p.in === 'query')
+        .map((p: any) => ({ where, required: p.required === true, description: p.description })),
+      ...[schemaOf(jsonOf(op.requestBody)?.schema)]
+        .filter((schema) => schema?.properties?.merchantCode)
+        .map((schema) => ({
+          where,
+          required: (schema.required ?? []).includes('merchantCode'),
+          description: schema.properties.merchantCode.description,
+        })),
+    ]);
+    expect(fields.length).toBeGreaterThan(30);
+    for (const field of fields)
+      expect(field).toEqual({ where: field.where, required: false, description: contracts.MERCHANT_CODE_DESCRIPTION });
+    for (const where of ['POST /v1/payment/{id}/capture', 'GET /v1/subscription/{id}'])
+      expect(fields.map((f) => f.where)).toContain(where);
+  });
+
   it('shows only sandbox test cards, never another card number', () => {
     const text = JSON.stringify(doc);
     const numbers = [...text.matchAll(/"cardNumber":"(\d{12,19})"/g)].map((m) => m[1]);

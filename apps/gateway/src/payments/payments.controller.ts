@@ -10,7 +10,7 @@ import {
   PurchaseRequest,
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
-import { Caller, PrivateRoute, REQUIRES_MERCHANT_CODE } from '../auth/caller.decorator';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 
@@ -38,7 +38,7 @@ export class PaymentsController {
   @PaymentErrors(...CREATE_ERRORS)
   purchase(
     @Body() body: PurchaseRequest,
-    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.purchase, caller, body);
   }
@@ -52,7 +52,7 @@ export class PaymentsController {
   @PaymentErrors(...CREATE_ERRORS)
   authorization(
     @Body() body: PurchaseRequest,
-    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.authorize, caller, body);
   }

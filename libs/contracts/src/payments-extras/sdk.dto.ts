@@ -19,6 +19,7 @@ import * as currencyCodes from 'currency-codes';
 import { EmptyAsAbsent } from '../optional-text';
 import { CardAddressDto } from '../payments/purchase.dto';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
 /** The amount a checkout is for, recorded in the client token for the SDK to show. */
 export class SdkAmount {
@@ -49,10 +50,7 @@ export function minorUnitsAsAmount(value: unknown, currency: unknown): unknown {
 @ApiExtraModels(SdkAmount)
 @TextLimits()
 export class SdkSessionRequest {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiPropertyOptional({ example: 'BR', description: 'ISO 3166-1 alpha-2 country of the checkout' })
   @IsOptional()

@@ -23,6 +23,7 @@ import { IsMetadata } from './validators';
 import { EmptyAsAbsent } from '../optional-text';
 import { FieldAliases } from '../field-aliases';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
 /** A merchant-supplied receipt id: it is also a path segment of the inquiry route, so no slashes or spaces. */
 export const PAYMENT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:#-]{0,63}$/;
@@ -224,7 +225,7 @@ export class ThreeDsSetupDto {
 /** POST /v1/payment/purchase and /v1/payment/authorization. */
 @TextLimits()
 export class PurchaseRequest {
-  @ApiProperty({ example: 'acme' }) @IsString() @MinLength(1) merchantCode: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiProperty({ example: 'order-1001', description: 'The merchant’s order reference' })
   @IsString()
