@@ -78,7 +78,9 @@ export function documentedParam(param: ParameterDecorator, errors: ErrorEntry[])
   };
 }
 
-const CallerParam = createParamDecorator((_data: unknown, context: ExecutionContext): CallerContext => callerOf(context));
+const CallerParam = createParamDecorator((_data: unknown, context: ExecutionContext): CallerContext =>
+  callerOf(context),
+);
 
 /** `@Caller() ctx: CallerContext` on a route guarded by `@PrivateRoute()`. */
 export const Caller = (): ParameterDecorator => documentedParam(CallerParam(), CALLER_ERRORS);

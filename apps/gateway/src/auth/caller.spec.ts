@@ -42,7 +42,7 @@ describe('resolveCaller', () => {
     const principal = { ...key(['a', 'b']), merchantIds: { a: 1, b: 2 } };
     expect(resolveCaller(principal, 'r', 'b')).toMatchObject({ merchantCode: 'b', merchantId: 2 });
   });
-  it('takes an empty merchantCode as absent, and names the key's merchants when it must be sent', () => {
+  it('takes an empty merchantCode as absent, and names the key’s merchants when it must be sent', () => {
     expect(resolveCaller(key(['a']), 'r', '').merchantCode).toBe('a');
     expect(() => resolveCaller(key(['a', 'b']), 'r', '')).toThrow(
       'This key belongs to several merchants (a, b): send merchantCode (in the body, or in the query string on GET)',

@@ -10,19 +10,17 @@ import { CALLER_ERRORS, callerOf, documentedParam } from '../auth/caller.decorat
  * Idempotency-Key header (1-255 printable ASCII, else 400) as `ctx.idempotencyKey`. Whether a key is
  * required (production) is the service's rule.
  */
-const IdempotentCallerParam = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): CallerContext => {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const caller = callerOf(context);
-    const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-    const key = Array.isArray(header) ? header[0] : header;
-    if (key === undefined) return caller;
-    if (!isValidIdempotencyKey(key)) {
-      throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
-    }
-    return { ...caller, idempotencyKey: key };
-  },
-);
+const IdempotentCallerParam = createParamDecorator((_data: unknown, context: ExecutionContext): CallerContext => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  const caller = callerOf(context);
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key === undefined) return caller;
+  if (!isValidIdempotencyKey(key)) {
+    throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
+  }
+  return { ...caller, idempotencyKey: key };
+});
 
 export const IdempotentCaller = (): ParameterDecorator =>
   documentedParam(IdempotentCallerParam(), [

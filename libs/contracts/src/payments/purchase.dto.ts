@@ -24,6 +24,7 @@ import { EmptyAsAbsent } from '../optional-text';
 import { FieldAliases } from '../field-aliases';
 import { TextLimits } from '../text-limits';
 import { MerchantCodeField } from '../merchant-code';
+import { sandboxCardsDescription } from './sandbox-cards';
 
 /** A merchant-supplied receipt id: it is also a path segment of the inquiry route, so no slashes or spaces. */
 export const PAYMENT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:#-]{0,63}$/;
@@ -49,7 +50,10 @@ export class CardAddressDto {
 
 @TextLimits()
 export class CardDataDto {
-  @ApiProperty({ example: '4111111111111111', description: 'Digits only; must pass the Luhn check' })
+  @ApiProperty({
+    example: '4111111111111111',
+    description: `Digits only; must pass the Luhn check.\n\n${sandboxCardsDescription()}`,
+  })
   @IsString()
   @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12-19 digits' })
   cardNumber: string;
