@@ -114,6 +114,13 @@ export interface SandboxCardSummary {
   flows: string;
 }
 
+/** Where each failing operation shows: purchase captures in the authorization itself, never through capture. */
+const FAILING_OPERATION: Readonly<Record<SandboxFailingOperation, string>> = {
+  capture: 'the capture of an authorization (a purchase captures at once and succeeds)',
+  refund: 'a refund, and a cancel_or_refund of a captured payment,',
+  cancel: 'a cancel, and a cancel_or_refund of an authorization,',
+};
+
 export function summarizeSandboxCard(behaviour: SandboxBehaviour): SandboxCardSummary {
   switch (behaviour.kind) {
     case 'approve':
@@ -164,8 +171,8 @@ export function summarizeSandboxCard(behaviour: SandboxBehaviour): SandboxCardSu
       return {
         outcome: `approved; a later ${behaviour.operation} fails at the acquirer`,
         flows:
-          `${behaviour.operation} (and cancel_or_refund when it ${behaviour.operation}s) answers 200 with status ` +
-          `\`failed\` and changes nothing; event \`payment.${behaviour.operation}_failed\``,
+          `${FAILING_OPERATION[behaviour.operation]} answers 200 with status \`failed\` and changes nothing; ` +
+          `event \`payment.${behaviour.operation}_failed\``,
       };
     default: {
       const unknown: never = behaviour;
