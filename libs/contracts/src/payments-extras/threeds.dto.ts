@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, MinLength } from 'class-validator';
+import { IsIn, IsString, Length, MinLength } from 'class-validator';
 import type { Environment } from '../context';
 import { TextLimits } from '../text-limits';
 import { MerchantCodeField } from '../merchant-code';
