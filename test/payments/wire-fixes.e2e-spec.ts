@@ -42,7 +42,7 @@ describe('wire rules', () => {
     const purchase = await stack.http('POST', '/v1/payment/purchase', { key: multi, body });
     expectError(purchase, 400, 'MERCHANT_CODE_REQUIRED', 'merchantCode');
     expect(purchase.body.error.message).toBe(
-      `This key belongs to several merchants (${m.merchantCode}, ${other}): send merchantCode (in the body, or ` +
+      `This key belongs to several merchants (${[m.merchantCode, other].sort().join(', ')}): send merchantCode (in the body, or ` +
         'in the query string on GET) to say which one the request is for',
     );
     const p = (await m.authorize()).body;

@@ -35,7 +35,7 @@ function merchantCodeOf(principal: Principal, merchantCode: unknown): string {
     if (principal.merchantCodes.length === 1) return principal.merchantCodes[0];
     throw new DomainError(
       'MERCHANT_CODE_REQUIRED',
-      `This key belongs to several merchants (${principal.merchantCodes.join(', ')}): send merchantCode ` +
+      `This key belongs to several merchants (${[...principal.merchantCodes].sort().join(', ')}): send merchantCode ` +
         '(in the body, or in the query string on GET) to say which one the request is for',
       'merchantCode',
     );

@@ -44,7 +44,7 @@ describe('resolveCaller', () => {
   });
   it('takes an empty merchantCode as absent, and names the key’s merchants when it must be sent', () => {
     expect(resolveCaller(key(['a']), 'r', '').merchantCode).toBe('a');
-    expect(() => resolveCaller(key(['a', 'b']), 'r', '')).toThrow(
+    expect(() => resolveCaller(key(['b', 'a']), 'r', '')).toThrow(
       'This key belongs to several merchants (a, b): send merchantCode (in the body, or in the query string on GET)',
     );
   });
