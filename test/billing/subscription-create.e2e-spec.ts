@@ -360,7 +360,13 @@ describe('subscription creation', () => {
     expect((await c.get('/v1/subscription')).body[0].plan).toBeUndefined();
     expectError(await c.get('/v1/subscription?status=alive'), 400, 'VALIDATION_FAILED', 'status');
     expectError(await c.get('/v1/subscription?limit=101'), 400, 'VALIDATION_FAILED', 'limit');
-    expectError(await c.get(`/v1/subscription/${a.id}`), 400, 'VALIDATION_FAILED', 'merchantCode');
+    // A single-merchant key names its merchant; a key of several must say which (the query string on GET).
+    expect((await c.get(`/v1/subscription/${a.id}`)).body).toMatchObject({ id: a.id, plan: { id: plan.id } });
+    const multi = (await stack.key([c.merchantCode, m.merchantCode])).key;
+    const unnamed = await stack.http('GET', `/v1/subscription/${a.id}`, { key: multi });
+    expectError(unnamed, 400, 'MERCHANT_CODE_REQUIRED', 'merchantCode');
+    const named = await stack.http('GET', `/v1/subscription/${a.id}?merchantCode=${c.merchantCode}`, { key: multi });
+    expect(named.body).toMatchObject({ id: a.id });
     const got = await c.get(`/v1/subscription/${a.id}?merchantCode=${c.merchantCode}`);
     expect(got.body.plan).toMatchObject({ id: plan.id });
     expectError(await c.get(`/v1/subscription/nope?merchantCode=${c.merchantCode}`), 404, 'NOT_FOUND');

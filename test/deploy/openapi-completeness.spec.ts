@@ -6,7 +6,6 @@ import { validatedBody } from '@app/errors';
 import * as contracts from '@app/contracts';
 import * as adminDto from '../../apps/gateway/src/admin/admin.dto';
 import * as webhooksDto from '../../apps/gateway/src/webhooks/webhooks.dto';
-import { SANDBOX_CARDS } from '../../apps/payments/src/connector/sandbox-cards';
 
 const ROOT = join(__dirname, '../..');
 const doc = JSON.parse(readFileSync(join(ROOT, 'clients/typescript/openapi.json'), 'utf8'));
@@ -20,13 +19,6 @@ const STATIC_ASSETS = [
   'GET /checkout/assets/checkout.js',
   'GET /checkout/assets/checkout.css',
   'GET /v1/3ds/assets/challenge.js',
-];
-const APPROVED_TEST_CARDS = [
-  '4111111111111111',
-  '5500005555555559',
-  '374251018720955',
-  '6011111111111117',
-  '3530111333300000',
 ];
 /** An example's value, through its reference to `components.examples` when it has one. */
 const exampleValue = (example: any): any =>
@@ -145,14 +137,53 @@ describe('the OpenAPI document is complete', () => {
     expect(Object.keys(purchase)).toEqual(expect.arrayContaining(['card', 'nonce', 'token']));
   });
 
+  it('has merchantCode optional wherever a merchant route takes it, with the one description', () => {
+    const schemaOf = (schema: any): any =>
+      schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema;
+    const merchantRoutes = operations.filter(({ op }) => Object.keys(op.security?.[0] ?? {})[0] === 'privateKey');
+    const fields = merchantRoutes.flatMap(({ where, op }) => [
+      ...(op.parameters ?? [])
+        .filter((p: any) => p.name === 'merchantCode' && p.in === 'query')
+        .map((p: any) => ({ where, required: p.required === true, description: p.description })),
+      ...[schemaOf(jsonOf(op.requestBody)?.schema)]
+        .filter((schema) => schema?.properties?.merchantCode)
+        .map((schema) => ({
+          where,
+          required: (schema.required ?? []).includes('merchantCode'),
+          description: schema.properties.merchantCode.description,
+        })),
+    ]);
+    expect(fields.length).toBeGreaterThan(30);
+    for (const field of fields)
+      expect(field).toEqual({ where: field.where, required: false, description: contracts.MERCHANT_CODE_DESCRIPTION });
+    for (const where of ['POST /v1/payment/{id}/capture', 'GET /v1/subscription/{id}'])
+      expect(fields.map((f) => f.where)).toContain(where);
+  });
+
   it('shows only sandbox test cards, never another card number', () => {
     const text = JSON.stringify(doc);
     const numbers = [...text.matchAll(/"cardNumber":"(\d{12,19})"/g)].map((m) => m[1]);
     expect(numbers.length).toBeGreaterThan(3);
     // The sandbox acquirer's cards with a behaviour, and the brands' approved test numbers.
-    const testCards = new Set([...Object.keys(SANDBOX_CARDS), ...APPROVED_TEST_CARDS]);
+    const testCards = new Set([
+      ...Object.keys(contracts.SANDBOX_CARDS),
+      ...Object.values(contracts.SANDBOX_BRAND_CARDS),
+    ]);
     for (const number of new Set(numbers))
       expect({ number, testCard: testCards.has(number) }).toEqual({ number, testCard: true });
+  });
+
+  it('names every sandbox test card where a card number is accepted', () => {
+    const cardFields = ['CardDataDto', 'NonceCardData'].map(
+      (name) => doc.components.schemas[name].properties.cardNumber,
+    );
+    for (const field of cardFields) {
+      expect(field.description).toContain(contracts.sandboxCardsDescription());
+      for (const number of [...Object.keys(contracts.SANDBOX_CARDS), ...Object.values(contracts.SANDBOX_BRAND_CARDS)])
+        expect(field.description).toContain(number);
+    }
+    for (const path of ['/v1/payment/purchase', '/v1/payment/authorization'])
+      expect(doc.paths[path].post.description).toContain('docs/testing.md');
   });
 
   it('has request examples the API accepts: each passes its body class’s validation', async () => {

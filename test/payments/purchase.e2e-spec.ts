@@ -115,7 +115,6 @@ describe('POST /v1/payment/purchase and /authorization', () => {
       ['a malformed month', { card: cardData('4111111111111111', { expiryMonth: '13' }) }, 'card.cardData.expiryMonth'],
       ['an http webhookUrl', { webhookUrl: 'http://shop.example.com/hooks' }, 'webhookUrl'],
       ['an unknown paymentMethod', { paymentMethod: 'bitcoin' }, 'paymentMethod'],
-      ['a missing merchantCode', { merchantCode: undefined }, 'merchantCode'],
       ['a missing orderCode', { orderCode: undefined }, 'orderCode'],
       ['a missing amount', { amount: undefined }, 'amount'],
       ['an amount that is not an object', { amount: 5 }, 'amount'],

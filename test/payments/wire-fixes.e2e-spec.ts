@@ -9,7 +9,7 @@ import {
   VISA,
 } from './payments-fixtures';
 
-/** Wire conventions: required merchantCode, the SDK session's amount, empty optional text. */
+/** Wire conventions: merchantCode implied by a single-merchant key, the SDK session's amount, empty optional text. */
 describe('wire rules', () => {
   let stack: TestStack;
   let m: PaymentsClient;
@@ -17,25 +17,47 @@ describe('wire rules', () => {
   beforeAll(async () => ([stack, m] = await TestStack.startWith(sandboxMerchant)));
   afterAll(() => stack.stop());
 
-  it('a merchantCode that the route requires is 400 VALIDATION_FAILED when absent, whatever the key', async () => {
+  it('a single-merchant key needs no merchantCode on the payment routes: purchase, authorization, operations', async () => {
+    const withoutCode = (extra: Record<string, unknown> = {}) => {
+      const { merchantCode: _dropped, ...body } = paymentBody(m.merchantCode, extra);
+      return body;
+    };
+    const purchase = await stack.http('POST', '/v1/payment/purchase', { key: m.key, body: withoutCode() });
+    expect(purchase.body).toMatchObject({ status: 'captured', merchantCode: m.merchantCode });
+    const authorized = await stack.http('POST', '/v1/payment/authorization', { key: m.key, body: withoutCode() });
+    expect(authorized.body).toMatchObject({ status: 'authorized', merchantCode: m.merchantCode });
+    const amount = { currency: 'USD', value: 1000, exponent: 2 };
+    const operate = (id: string, op: string, body: Record<string, unknown>) =>
+      stack.http('POST', `/v1/payment/${id}/${op}`, { key: m.key, body });
+    expect((await operate(authorized.body.id, 'capture', { amount })).body.status).toBe('captured');
+    expect((await operate(purchase.body.id, 'refund', { amount })).body.status).toBe('refunded');
+    const held = (await m.authorize()).body;
+    expect((await operate(held.id, 'cancel', {})).body.status).toBe('cancelled');
+  });
+
+  it('a key of several merchants without merchantCode is 400 MERCHANT_CODE_REQUIRED naming its merchants', async () => {
     const other = await stack.merchant();
     const multi = (await stack.key([m.merchantCode, other])).key;
     const { merchantCode: _dropped, ...body } = paymentBody(m.merchantCode);
-    for (const key of [multi, m.key]) {
-      const purchase = await stack.http('POST', '/v1/payment/purchase', { key, body });
-      expectError(purchase, 400, 'VALIDATION_FAILED', 'merchantCode');
-      const auth = await stack.http('POST', '/v1/payment/authorization', { key, body });
-      expectError(auth, 400, 'VALIDATION_FAILED', 'merchantCode');
-    }
+    const purchase = await stack.http('POST', '/v1/payment/purchase', { key: multi, body });
+    expectError(purchase, 400, 'MERCHANT_CODE_REQUIRED', 'merchantCode');
+    expect(purchase.body.error.message).toBe(
+      `This key belongs to several merchants (${[m.merchantCode, other].sort().join(', ')}): send merchantCode (in the body, or ` +
+        'in the query string on GET) to say which one the request is for',
+    );
     const p = (await m.authorize()).body;
-    const capture = await stack.http('POST', `/v1/payment/${p.id}/capture`, {
+    for (const [op, opBody] of [
+      ['capture', { amount: { currency: 'USD', value: 100, exponent: 2 } }],
+      ['cancel_or_refund', {}],
+    ] as const) {
+      const r = await stack.http('POST', `/v1/payment/${p.id}/${op}`, { key: multi, body: opBody });
+      expectError(r, 400, 'MERCHANT_CODE_REQUIRED', 'merchantCode');
+    }
+    const named = await stack.http('POST', `/v1/payment/${p.id}/cancel`, {
       key: multi,
-      body: { amount: { currency: 'USD', value: 100, exponent: 2 } },
+      body: { merchantCode: m.merchantCode },
     });
-    expectError(capture, 400, 'VALIDATION_FAILED', 'merchantCode');
-    // cancel_or_refund's merchantCode is optional: a multi-merchant key still has to name one.
-    const reverse = await stack.http('POST', `/v1/payment/${p.id}/cancel_or_refund`, { key: multi, body: {} });
-    expectError(reverse, 400, 'MERCHANT_CODE_REQUIRED', 'merchantCode');
+    expect(named.body.status).toBe('cancelled');
   });
 
   it('POST /v1/sdk/session takes amount as minor units beside currency, or as an Amount object', async () => {

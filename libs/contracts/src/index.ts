@@ -11,6 +11,7 @@ export * from './payment-links';
 export * from './billing';
 export * from './usage.dto';
 export * from './optional-text';
+export * from './merchant-code';
 export * from './field-aliases';
 export * from './text-limits';
 export * from './subject-access';

@@ -2,14 +2,12 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { TextLimits } from './text-limits';
+import { MerchantCodeField } from './merchant-code';
 
-/** `merchantCode` where it is optional: needed only when the key maps to several merchants. */
+/** A query string that names only the merchant (`merchantCode`), as every merchant route's may. */
 @TextLimits()
 export class MerchantQuery {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 }
 
 /** The list convention (docs/api.md): newest first, `limit` 1–100 (default 20), `startingAfter` an id. */

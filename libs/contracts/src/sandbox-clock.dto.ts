@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { TextLimits } from './text-limits';
+import { MerchantCodeField } from './merchant-code';
 
 /** POST /v1/sandbox/clock/advance: exactly one of `to` and `by`, else 400. */
 @TextLimits()
@@ -23,10 +24,7 @@ export class AdvanceClockRequest {
   @MinLength(1)
   by?: string;
 
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 }
 
 export class SandboxClockResponse {

@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { IDEMPOTENCY_KEY_PATTERN } from './payments/idempotency';
 import { TextLimits } from './text-limits';
+import { MerchantCodeField } from './merchant-code';
 
 /** Most events one batch may carry. */
 export const USAGE_BATCH_MAX = 1000;
@@ -51,10 +52,7 @@ class UsageEventFields {
 /** POST /v1/subscription/usage (the Idempotency-Key header makes it safe to retry, per meter). */
 @TextLimits()
 export class UsageRequest extends UsageEventFields {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 }
 
 /** One event of a batch: the single request's fields plus its own idempotency key. */
@@ -72,10 +70,7 @@ export class UsageBatchEvent extends UsageEventFields {
  */
 @TextLimits()
 export class UsageBatchRequest {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiProperty({ type: [UsageBatchEvent], minItems: 1, maxItems: USAGE_BATCH_MAX })
   @IsArray()

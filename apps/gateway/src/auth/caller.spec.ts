@@ -42,11 +42,11 @@ describe('resolveCaller', () => {
     const principal = { ...key(['a', 'b']), merchantIds: { a: 1, b: 2 } };
     expect(resolveCaller(principal, 'r', 'b')).toMatchObject({ merchantCode: 'b', merchantId: 2 });
   });
-  it('where a route requires merchantCode, its absence is VALIDATION_FAILED for any key', () => {
-    const required = { merchantCodeRequired: true };
-    expect(codeOf(() => resolveCaller(key(['a', 'b']), 'r', undefined, required))).toBe('VALIDATION_FAILED');
-    expect(codeOf(() => resolveCaller(key(['a']), 'r', '', required))).toBe('VALIDATION_FAILED');
-    expect(resolveCaller(key(['a', 'b']), 'r', 'a', required).merchantCode).toBe('a');
+  it('takes an empty merchantCode as absent, and names the key’s merchants when it must be sent', () => {
+    expect(resolveCaller(key(['a']), 'r', '').merchantCode).toBe('a');
+    expect(() => resolveCaller(key(['b', 'a']), 'r', '')).toThrow(
+      'This key belongs to several merchants (a, b): send merchantCode (in the body, or in the query string on GET)',
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BillingSubjects, CallerContext, OptionalMerchantBody, SubscriptionView } from '@app/contracts';
+import { BillingSubjects, CallerContext, MerchantBody, SubscriptionView } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
@@ -29,7 +29,7 @@ export class DunningController {
   })
   retryPayment(
     @Param('id') id: string,
-    @Body() _body: OptionalMerchantBody,
+    @Body() _body: MerchantBody,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<SubscriptionView> {
     return this.rpc.send<SubscriptionView>(BillingSubjects.retryPayment, caller, { id });

@@ -10,10 +10,8 @@ import {
   ListInvoicesQuery,
   ListSubscriptionsQuery,
   MerchantQuery,
-  OptionalMerchantBody,
+  MerchantBody,
   PaymentMethodRequest,
-  RequiredMerchantBody,
-  RequiredMerchantQuery,
   SubscriptionView,
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
@@ -76,7 +74,7 @@ export class SubscriptionsController {
   @BillingErrors(NO_SUBSCRIPTION)
   get(
     @Param('id') id: string,
-    @Query() _query: RequiredMerchantQuery,
+    @Query() _query: MerchantQuery,
     @Caller() caller: CallerContext,
   ): Promise<SubscriptionView> {
     return this.rpc.send<SubscriptionView>(BillingSubjects.getSubscription, caller, { id });
@@ -103,7 +101,7 @@ export class SubscriptionsController {
   @BillingErrors(...IDEMPOTENT, NO_SUBSCRIPTION, 'INVALID_STATE')
   cancel(
     @Param('id') id: string,
-    @Body() _body: RequiredMerchantBody,
+    @Body() _body: MerchantBody,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<SubscriptionView> {
     return this.rpc.send<SubscriptionView>(BillingSubjects.cancelSubscription, caller, { id });
@@ -117,7 +115,7 @@ export class SubscriptionsController {
   @BillingErrors(...IDEMPOTENT, NO_SUBSCRIPTION, 'INVALID_STATE')
   pause(
     @Param('id') id: string,
-    @Body() _body: OptionalMerchantBody,
+    @Body() _body: MerchantBody,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<SubscriptionView> {
     return this.rpc.send<SubscriptionView>(BillingSubjects.pauseSubscription, caller, { id });
@@ -131,7 +129,7 @@ export class SubscriptionsController {
   @BillingErrors(...IDEMPOTENT, NO_SUBSCRIPTION, 'INVALID_STATE')
   resume(
     @Param('id') id: string,
-    @Body() _body: OptionalMerchantBody,
+    @Body() _body: MerchantBody,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<SubscriptionView> {
     return this.rpc.send<SubscriptionView>(BillingSubjects.resumeSubscription, caller, { id });

@@ -51,7 +51,10 @@ export const ERROR_NOTES: Record<ErrorCode, string> = {
 /** The message and `param` an example answer of each code shows. */
 const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, [message: string, param?: string]>> = {
   VALIDATION_FAILED: ['amount.value must be an integer number', 'amount.value'],
-  MERCHANT_CODE_REQUIRED: ['This key belongs to several merchants: send merchantCode', 'merchantCode'],
+  MERCHANT_CODE_REQUIRED: [
+    'This key belongs to several merchants (acme, acme-eu): send merchantCode (in the body, or in the query string on GET) to say which one the request is for',
+    'merchantCode',
+  ],
   IDEMPOTENCY_KEY_REQUIRED: ['Idempotency-Key is required in production', 'Idempotency-Key'],
   SESSION_EXPIRED: ['The 3DS session has expired', 'sessionId'],
   AUTH_MISSING: ['Authorization header with a Bearer key is required'],

@@ -3,30 +3,28 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CallerContext, IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { callerErrors, callerOf, CallerOptions, documentedParam } from '../auth/caller.decorator';
+import { CALLER_ERRORS, callerOf, documentedParam } from '../auth/caller.decorator';
 
 /**
- * `@IdempotentCaller(o) ctx` on a payment money route: the caller as `@Caller(o)` resolves it, plus the
+ * `@IdempotentCaller() ctx` on a route that honours an Idempotency-Key: the caller as `@Caller()` resolves it, plus the
  * Idempotency-Key header (1-255 printable ASCII, else 400) as `ctx.idempotencyKey`. Whether a key is
  * required (production) is the service's rule.
  */
-const IdempotentCallerParam = createParamDecorator(
-  (o: CallerOptions | undefined, context: ExecutionContext): CallerContext => {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const caller = callerOf(context, o);
-    const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-    const key = Array.isArray(header) ? header[0] : header;
-    if (key === undefined) return caller;
-    if (!isValidIdempotencyKey(key)) {
-      throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
-    }
-    return { ...caller, idempotencyKey: key };
-  },
-);
+const IdempotentCallerParam = createParamDecorator((_data: unknown, context: ExecutionContext): CallerContext => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  const caller = callerOf(context);
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key === undefined) return caller;
+  if (!isValidIdempotencyKey(key)) {
+    throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
+  }
+  return { ...caller, idempotencyKey: key };
+});
 
-export const IdempotentCaller = (o?: CallerOptions): ParameterDecorator =>
-  documentedParam(IdempotentCallerParam(o), [
-    ...callerErrors(o),
+export const IdempotentCaller = (): ParameterDecorator =>
+  documentedParam(IdempotentCallerParam(), [
+    ...CALLER_ERRORS,
     { VALIDATION_FAILED: 'the `Idempotency-Key` header is not 1-255 printable ASCII characters' },
   ]);
 

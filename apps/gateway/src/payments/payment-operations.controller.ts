@@ -10,7 +10,7 @@ import {
   RefundRequest,
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
-import { PrivateRoute, REQUIRES_MERCHANT_CODE } from '../auth/caller.decorator';
+import { PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 
@@ -34,7 +34,7 @@ export class PaymentOperationsController {
   capture(
     @Param('id') id: string,
     @Body() body: CaptureRequest,
-    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<OperationResult> {
     return this.rpc.send<OperationResult>(PaymentsSubjects.capture, caller, { ...body, id });
   }
@@ -49,7 +49,7 @@ export class PaymentOperationsController {
   refund(
     @Param('id') id: string,
     @Body() body: RefundRequest,
-    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<OperationResult> {
     return this.rpc.send<OperationResult>(PaymentsSubjects.refund, caller, { ...body, id });
   }
@@ -64,7 +64,7 @@ export class PaymentOperationsController {
   cancel(
     @Param('id') id: string,
     @Body() body: CancelRequest,
-    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<OperationResult> {
     return this.rpc.send<OperationResult>(PaymentsSubjects.cancel, caller, { ...body, id });
   }

@@ -10,7 +10,7 @@ import {
   PurchaseRequest,
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
-import { Caller, PrivateRoute, REQUIRES_MERCHANT_CODE } from '../auth/caller.decorator';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 
@@ -23,6 +23,13 @@ const CREATE_ERRORS = [
   'INVALID_EXPONENT',
 ] as const;
 
+/** Where a sandbox key's answer comes from, on the routes that take a card. */
+const SANDBOX_CARDS_NOTE =
+  'With a sandbox key the test card decides the answer (approved, declined with a refusal code, a 3DS challenge, ' +
+  'a failing capture…): the list is under `card.cardData.cardNumber`, and docs/testing.md says which flows each ' +
+  'card affects. An APM payment (`paymentMethod` pix, boleto or ach) waits in `pending_action` until it is ' +
+  'settled: POST /v1/sandbox/payment/{id}/settle.';
+
 /** Card and APM payments: creation and inquiry. Declines are answers (200, status declined), not errors. */
 @ApiTags('payments')
 @Controller('v1/payment')
@@ -33,13 +40,13 @@ export class PaymentsController {
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()
-  @ApiOperation({ summary: 'Authorize and capture in one call' })
+  @ApiOperation({
+    summary: 'Authorize and capture in one call',
+    description: SANDBOX_CARDS_NOTE,
+  })
   @ApiOkResponse({ type: PaymentResponse })
   @PaymentErrors(...CREATE_ERRORS)
-  purchase(
-    @Body() body: PurchaseRequest,
-    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
-  ): Promise<PaymentResponse> {
+  purchase(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.purchase, caller, body);
   }
 
@@ -47,13 +54,13 @@ export class PaymentsController {
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()
-  @ApiOperation({ summary: 'Hold funds for a later capture; an amount of 0 verifies the card' })
+  @ApiOperation({
+    summary: 'Hold funds for a later capture; an amount of 0 verifies the card',
+    description: SANDBOX_CARDS_NOTE,
+  })
   @ApiOkResponse({ type: PaymentResponse })
   @PaymentErrors(...CREATE_ERRORS)
-  authorization(
-    @Body() body: PurchaseRequest,
-    @IdempotentCaller(REQUIRES_MERCHANT_CODE) caller: CallerContext,
-  ): Promise<PaymentResponse> {
+  authorization(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.authorize, caller, body);
   }
 

@@ -33,7 +33,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Authorize and capture in one call */
+        /**
+         * Authorize and capture in one call
+         * @description With a sandbox key the test card decides the answer (approved, declined with a refusal code, a 3DS challenge, a failing capture…): the list is under `card.cardData.cardNumber`, and docs/testing.md says which flows each card affects. An APM payment (`paymentMethod` pix, boleto or ach) waits in `pending_action` until it is settled: POST /v1/sandbox/payment/{id}/settle.
+         */
         post: operations["paymentsPurchase"];
         delete?: never;
         options?: never;
@@ -50,7 +53,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hold funds for a later capture; an amount of 0 verifies the card */
+        /**
+         * Hold funds for a later capture; an amount of 0 verifies the card
+         * @description With a sandbox key the test card decides the answer (approved, declined with a refusal code, a 3DS challenge, a failing capture…): the list is under `card.cardData.cardNumber`, and docs/testing.md says which flows each card affects. An APM payment (`paymentMethod` pix, boleto or ach) waits in `pending_action` until it is settled: POST /v1/sandbox/payment/{id}/settle.
+         */
         post: operations["paymentsAuthorization"];
         delete?: never;
         options?: never;
@@ -1044,7 +1050,26 @@ export interface components {
         };
         CardDataDto: {
             /**
-             * @description Digits only; must pass the Luhn check
+             * @description Digits only; must pass the Luhn check.
+             *
+             *     Sandbox test cards: a number that passes the Luhn check is approved (each brand's test number: 4111111111111111 (visa), 5500005555555559 (mastercard), 374251018720955 (amex), 6011111111111117 (discover), 3530111333300000 (jcb)), unless it is one of these:
+             *     - `4000000000000002`: declined, `5` Do not honor (retry)
+             *     - `4000000000009995`: declined, `51` Insufficient funds (switch_method)
+             *     - `4000000000000069`: declined, `54` Expired card (switch_method)
+             *     - `4000000000000127`: declined, `82` CVV failure (switch_method)
+             *     - `4000000000009235`: declined, `59` Suspected fraud (terminal)
+             *     - `4000000000001341`: declined, `65` Activity count limit exceeded (switch_method)
+             *     - `4000000000000119`: failed: processing error, no refusal code
+             *     - `4000003220000000`: 3DS frictionless: approved without a challenge
+             *     - `4000002500003155`: 3DS challenge; approved once the cardholder authenticates
+             *     - `4000000000003055`: 3DS challenge that fails, whatever the cardholder answers, `Q1` Card authentication failed (switch_method)
+             *     - `4000000000000341`: approved while the cardholder is present; declined on merchant-initiated charges, `51` Insufficient funds (switch_method)
+             *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
+             *     - `4000000000000309`: approved; a later capture fails at the acquirer
+             *     - `4000000000000317`: approved; a later refund fails at the acquirer
+             *     - `4000000000000325`: approved; a later cancel fails at the acquirer
+             *
+             *     Which flows each affects, and how to finish a 3DS challenge or settle an APM payment: docs/testing.md.
              * @example 4111111111111111
              */
             cardNumber: string;
@@ -1139,8 +1164,11 @@ export interface components {
             sessionId?: string;
         };
         PurchaseRequest: {
-            /** @example acme */
-            merchantCode: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
             /**
              * @description The merchant’s order reference
              * @example order-1001
@@ -1244,8 +1272,11 @@ export interface components {
             createdAt: string;
         };
         CaptureRequest: {
-            /** @example acme */
-            merchantCode: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
             amount: components["schemas"]["AmountDto"];
             /** @description Your internal reference */
             reference?: string;
@@ -1265,25 +1296,38 @@ export interface components {
             status: "captured" | "refunded" | "cancelled" | "failed";
         };
         RefundRequest: {
-            /** @example acme */
-            merchantCode: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
             amount: components["schemas"]["AmountDto"];
             /** @description Your internal reference */
             reference?: string;
         };
         CancelRequest: {
-            /** @example acme */
-            merchantCode: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
             /** @description Optional; when sent it must be the whole authorized amount */
             amount?: components["schemas"]["AmountDto"];
             reference?: string;
         };
         CancelOrRefundRequest: {
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             reference?: string;
         };
         CreatePlanRequest: {
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             /** @example Pro monthly */
             name: string;
@@ -1322,7 +1366,11 @@ export interface components {
             meterCodes?: string[];
         };
         UpdatePlanRequest: {
-            merchantCode: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
             name?: string;
             description?: string;
             isActive?: boolean;
@@ -1369,6 +1417,10 @@ export interface components {
             tiers?: components["schemas"]["PricingTierDto"][];
         };
         CreateMeterRequest: {
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             /** @example api_requests */
             code: string;
@@ -1400,6 +1452,10 @@ export interface components {
             networkReferenceId?: string;
         };
         CreateSubscriptionRequest: {
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             planId: number;
             customerEmail: string;
@@ -1510,14 +1566,19 @@ export interface components {
             /** @description Record mode only */
             firstCycle?: components["schemas"]["FirstCycleView"];
         };
-        RequiredMerchantBody: {
-            merchantCode: string;
-        };
-        OptionalMerchantBody: {
+        MerchantBody: {
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
         };
         ChangePlanRequest: {
-            merchantCode: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
             planId: number;
             /**
              * @default next_billing
@@ -1526,11 +1587,18 @@ export interface components {
             applyAt?: "now" | "next_billing";
         };
         PaymentMethodRequest: {
-            merchantCode: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
             card: components["schemas"]["SubscriptionCardDto"];
         };
         CreateWebhookEndpointRequest: {
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             /**
              * @description HTTPS only; private, loopback and link-local addresses are refused
@@ -1603,7 +1671,10 @@ export interface components {
             createdAt: string;
         };
         UpdateWebhookEndpointRequest: {
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             /**
              * @description As on creation
@@ -1625,7 +1696,10 @@ export interface components {
             disabled?: boolean;
         };
         RollSecretRequest: {
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             /**
              * @description Seconds the replaced secret stays valid (0: it stops at once)
@@ -1704,7 +1778,10 @@ export interface components {
             error: string | null;
         };
         MerchantQuery: {
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
         };
         WebhookSecretResponse: {
@@ -1757,7 +1834,10 @@ export interface components {
             exponent: number;
         };
         SdkSessionRequest: {
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             /**
              * @description ISO 3166-1 alpha-2 country of the checkout
@@ -1788,7 +1868,26 @@ export interface components {
         };
         NonceCardData: {
             /**
-             * @description Digits only; Luhn-checked
+             * @description Digits only; Luhn-checked.
+             *
+             *     Sandbox test cards: a number that passes the Luhn check is approved (each brand's test number: 4111111111111111 (visa), 5500005555555559 (mastercard), 374251018720955 (amex), 6011111111111117 (discover), 3530111333300000 (jcb)), unless it is one of these:
+             *     - `4000000000000002`: declined, `5` Do not honor (retry)
+             *     - `4000000000009995`: declined, `51` Insufficient funds (switch_method)
+             *     - `4000000000000069`: declined, `54` Expired card (switch_method)
+             *     - `4000000000000127`: declined, `82` CVV failure (switch_method)
+             *     - `4000000000009235`: declined, `59` Suspected fraud (terminal)
+             *     - `4000000000001341`: declined, `65` Activity count limit exceeded (switch_method)
+             *     - `4000000000000119`: failed: processing error, no refusal code
+             *     - `4000003220000000`: 3DS frictionless: approved without a challenge
+             *     - `4000002500003155`: 3DS challenge; approved once the cardholder authenticates
+             *     - `4000000000003055`: 3DS challenge that fails, whatever the cardholder answers, `Q1` Card authentication failed (switch_method)
+             *     - `4000000000000341`: approved while the cardholder is present; declined on merchant-initiated charges, `51` Insufficient funds (switch_method)
+             *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
+             *     - `4000000000000309`: approved; a later capture fails at the acquirer
+             *     - `4000000000000317`: approved; a later refund fails at the acquirer
+             *     - `4000000000000325`: approved; a later cancel fails at the acquirer
+             *
+             *     Which flows each affects, and how to finish a 3DS challenge or settle an APM payment: docs/testing.md.
              * @example 4111111111111111
              */
             cardNumber: string;
@@ -1827,13 +1926,19 @@ export interface components {
         SandboxChallengeRequest: {
             /** @enum {string} */
             outcome: "authenticated" | "failed";
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
         };
         SettleRequest: {
             /** @enum {string} */
             outcome: "paid" | "failed" | "expired";
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
         };
         LinkAmountDto: {
@@ -1848,7 +1953,10 @@ export interface components {
             exponent: number;
         };
         CreatePaymentLinkRequest: {
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             /**
              * @default one-time
@@ -2021,7 +2129,10 @@ export interface components {
              * @example P1M
              */
             by?: string;
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
         };
         UsageRequest: {
@@ -2045,7 +2156,10 @@ export interface components {
              * @example 2026-03-01T12:00:00.000Z
              */
             occurredAt?: string;
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
         };
         UsageEventView: {
@@ -2085,7 +2199,10 @@ export interface components {
             idempotencyKey?: string;
         };
         UsageBatchRequest: {
-            /** @description Needed when the key belongs to several merchants */
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
             merchantCode?: string;
             events: components["schemas"]["UsageBatchEvent"][];
         };
@@ -2167,8 +2284,7 @@ export type SchemaInvoiceAttemptView = components['schemas']['InvoiceAttemptView
 export type SchemaInvoiceView = components['schemas']['InvoiceView'];
 export type SchemaFirstCycleView = components['schemas']['FirstCycleView'];
 export type SchemaCreatedSubscriptionView = components['schemas']['CreatedSubscriptionView'];
-export type SchemaRequiredMerchantBody = components['schemas']['RequiredMerchantBody'];
-export type SchemaOptionalMerchantBody = components['schemas']['OptionalMerchantBody'];
+export type SchemaMerchantBody = components['schemas']['MerchantBody'];
 export type SchemaChangePlanRequest = components['schemas']['ChangePlanRequest'];
 export type SchemaPaymentMethodRequest = components['schemas']['PaymentMethodRequest'];
 export type SchemaCreateWebhookEndpointRequest = components['schemas']['CreateWebhookEndpointRequest'];
@@ -2217,7 +2333,7 @@ export interface operations {
     ping: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 service?: "payments" | "payment-links" | "billing";
             };
@@ -2355,7 +2471,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              *
              *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
              */
@@ -2521,7 +2639,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              *
              *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
              */
@@ -2665,7 +2785,7 @@ export interface operations {
     paymentsList: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -2828,7 +2948,7 @@ export interface operations {
     paymentsInquiry: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -2987,7 +3107,7 @@ export interface operations {
     paymentsGet: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -3195,7 +3315,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              *
              *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
              */
@@ -3378,7 +3500,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              *
              *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
              */
@@ -3556,7 +3680,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is missing, not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              *
              *     `IDEMPOTENCY_KEY_REQUIRED`: a production money operation without an `Idempotency-Key` header
              */
@@ -3876,7 +4002,7 @@ export interface operations {
     plansList: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -4024,6 +4150,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "merchantCode": "acme",
                  *       "name": "Pro monthly",
                  *       "interval": "month",
                  *       "amount": 1999,
@@ -4032,7 +4159,6 @@ export interface operations {
                  *         "US",
                  *         "CA"
                  *       ],
-                 *       "merchantCode": "acme",
                  *       "description": "Pro plan, billed monthly",
                  *       "meterCodes": [
                  *         "api_requests"
@@ -4202,7 +4328,7 @@ export interface operations {
     plansGet: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -4345,7 +4471,7 @@ export interface operations {
     plansArchive: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -4675,7 +4801,7 @@ export interface operations {
     plansListMeters: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -4807,6 +4933,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "merchantCode": "acme",
                  *       "code": "api_requests",
                  *       "name": "API requests",
                  *       "aggregation": "sum",
@@ -4814,7 +4941,6 @@ export interface operations {
                  *         "scheme": "per_unit",
                  *         "unitAmount": 2
                  *       },
-                 *       "merchantCode": "acme",
                  *       "includedUnits": 1000
                  *     }
                  */
@@ -4959,7 +5085,7 @@ export interface operations {
     subscriptionsList: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -5317,7 +5443,7 @@ export interface operations {
     subscriptionsInvoice: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -5460,8 +5586,9 @@ export interface operations {
     };
     subscriptionsGet: {
         parameters: {
-            query: {
-                merchantCode: string;
+            query?: {
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
+                merchantCode?: string;
             };
             header?: never;
             path: {
@@ -5599,7 +5726,7 @@ export interface operations {
     subscriptionsInvoices: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -5764,7 +5891,7 @@ export interface operations {
                  *       "merchantCode": "acme"
                  *     }
                  */
-                "application/json": components["schemas"]["RequiredMerchantBody"];
+                "application/json": components["schemas"]["MerchantBody"];
             };
         };
         responses: {
@@ -5931,7 +6058,7 @@ export interface operations {
                  *       "merchantCode": "acme"
                  *     }
                  */
-                "application/json": components["schemas"]["OptionalMerchantBody"];
+                "application/json": components["schemas"]["MerchantBody"];
             };
         };
         responses: {
@@ -6098,7 +6225,7 @@ export interface operations {
                  *       "merchantCode": "acme"
                  *     }
                  */
-                "application/json": components["schemas"]["OptionalMerchantBody"];
+                "application/json": components["schemas"]["MerchantBody"];
             };
         };
         responses: {
@@ -6697,7 +6824,7 @@ export interface operations {
                  *       "merchantCode": "acme"
                  *     }
                  */
-                "application/json": components["schemas"]["OptionalMerchantBody"];
+                "application/json": components["schemas"]["MerchantBody"];
             };
         };
         responses: {
@@ -6880,7 +7007,7 @@ export interface operations {
     webhookEndpointsList: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -7003,6 +7130,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "merchantCode": "acme",
                  *       "url": "https://shop.example.com/webhooks/payments",
                  *       "events": [
                  *         "payment.captured",
@@ -7146,7 +7274,7 @@ export interface operations {
     webhookEndpointsGet: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -7259,7 +7387,7 @@ export interface operations {
     webhookEndpointsRemove: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -7393,6 +7521,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "merchantCode": "acme",
                  *       "url": "https://shop.example.com/webhooks/payments",
                  *       "events": [
                  *         "payment.captured",
@@ -7674,7 +7803,7 @@ export interface operations {
     webhookEndpointsDeliveries: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -8049,7 +8178,7 @@ export interface operations {
     webhookSecretGet: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -8262,7 +8391,7 @@ export interface operations {
     eventsList: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -8399,7 +8528,7 @@ export interface operations {
     eventsGet: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -8536,14 +8665,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "merchantCode": "acme",
                  *       "country": "US",
                  *       "currency": "USD",
                  *       "amount": {
                  *         "currency": "USD",
                  *         "value": 1999,
                  *         "exponent": 2
-                 *       },
-                 *       "merchantCode": "acme"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["SdkSessionRequest"];
@@ -8905,7 +9034,7 @@ export interface operations {
     paymentLinksList: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
@@ -9255,7 +9384,7 @@ export interface operations {
     paymentLinksGet: {
         parameters: {
             query?: {
-                /** @description Needed when the key belongs to several merchants */
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
             header?: never;
@@ -9586,7 +9715,8 @@ export interface operations {
                  *       "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
                  *       "meterCode": "api_requests",
                  *       "quantity": 120,
-                 *       "occurredAt": "2026-03-01T12:00:00.000Z"
+                 *       "occurredAt": "2026-03-01T12:00:00.000Z",
+                 *       "merchantCode": "acme"
                  *     }
                  */
                 "application/json": components["schemas"]["UsageRequest"];
@@ -9756,6 +9886,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "merchantCode": "acme",
                  *       "events": [
                  *         {
                  *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
@@ -9769,8 +9900,7 @@ export interface operations {
                  *           "quantity": 80,
                  *           "idempotencyKey": "usage-2026-11-26-b"
                  *         }
-                 *       ],
-                 *       "merchantCode": "acme"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["UsageBatchRequest"];

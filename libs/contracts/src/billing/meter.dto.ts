@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { METER_CODE_PATTERN } from './plan.dto';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
 export const METER_AGGREGATIONS = ['sum', 'count', 'max', 'last'] as const;
 export type MeterAggregation = (typeof METER_AGGREGATIONS)[number];
@@ -57,7 +58,7 @@ export class PricingDto {
 /** POST /v1/subscription/meter. */
 @TextLimits()
 export class CreateMeterRequest {
-  @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiProperty({ example: 'api_requests' })
   @IsString()

@@ -17,6 +17,7 @@ import { PageQuery } from '../query.dto';
 import { EmptyAsAbsent } from '../optional-text';
 import { Refused } from './billing-validators';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
 export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
@@ -27,7 +28,7 @@ export const METER_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** POST /v1/subscription/plan (defaults: intervalCount 1, isActive true, exponent of the currency). */
 @TextLimits()
 export class CreatePlanRequest {
-  @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
   @ApiProperty({ example: 'Pro monthly' }) @IsString() @MinLength(1) name: string;
   @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) description?: string;
   @ApiProperty({ enum: PLAN_INTERVALS }) @IsIn(PLAN_INTERVALS) interval: PlanInterval;
@@ -84,7 +85,7 @@ const IMMUTABLE = (field: string) => `${field} cannot be changed: create a new p
 /** PATCH /v1/subscription/plan/{id}: omitted fields are unchanged; `availableCountries` replaces the list. */
 @TextLimits()
 export class UpdatePlanRequest {
-  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
+  @MerchantCodeField() merchantCode?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) name?: string;
   @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) description?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() isActive?: boolean;

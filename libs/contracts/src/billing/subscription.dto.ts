@@ -24,6 +24,7 @@ import { Refused } from './billing-validators';
 import { InvoiceView } from './invoice.dto';
 import { PlanView } from './plan.dto';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
 export const SUBSCRIPTION_STATUSES = [
   'pending',
@@ -52,7 +53,7 @@ export class SubscriptionCardDto extends PickType(CardRequestDto, [
 /** POST /v1/subscription; also the body of `cmd.billing.subscription.create` (payment links send it). */
 @TextLimits()
 export class CreateSubscriptionRequest {
-  @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
   @ApiProperty() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) planId: number;
   @ApiProperty() @IsEmail() @MinLength(1) customerEmail: string;
   @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) customerName?: string;
@@ -86,15 +87,10 @@ export class CreateSubscriptionRequest {
   metadata?: Record<string, string>;
 }
 
-/** Operations whose body is only a required `merchantCode` (cancel). */
+/** Operations whose body is only `merchantCode` (pause, resume, cancel, retry-payment). */
 @TextLimits()
-export class RequiredMerchantBody {
-  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
-}
-
-@TextLimits()
-export class OptionalMerchantBody {
-  @ApiPropertyOptional() @IsOptional() @IsString() merchantCode?: string;
+export class MerchantBody {
+  @MerchantCodeField() merchantCode?: string;
 }
 
 /** POST /v1/admin/merchants/{merchantCode}/subscriptions/{id}/retry-parked-renewal. */
@@ -111,7 +107,7 @@ export const APPLY_AT = ['now', 'next_billing'] as const;
 /** POST /v1/subscription/{id}/change-plan. */
 @TextLimits()
 export class ChangePlanRequest {
-  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
+  @MerchantCodeField() merchantCode?: string;
   @ApiProperty() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) planId: number;
   @ApiPropertyOptional({ enum: APPLY_AT, default: 'next_billing' }) @IsOptional() @IsIn(APPLY_AT) applyAt?: string;
 }
@@ -123,7 +119,7 @@ export class ChangePlanCommand extends ChangePlanRequest {
 /** POST /v1/subscription/{id}/payment-method: a new CIT with card or nonce data. */
 @TextLimits()
 export class PaymentMethodRequest {
-  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiProperty({ type: SubscriptionCardDto })
   @IsObject()
@@ -148,12 +144,6 @@ export class ListSubscriptionsQuery extends PageQuery {
   planId?: number;
   @ApiPropertyOptional({ enum: SUBSCRIPTION_STATUSES }) @IsOptional() @IsIn(SUBSCRIPTION_STATUSES) status?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) customerEmail?: string;
-}
-
-/** GET /v1/subscription/{id}: merchantCode is required. */
-@TextLimits()
-export class RequiredMerchantQuery {
-  @ApiProperty() @IsString() @MinLength(1) merchantCode: string;
 }
 
 export class ScheduledPlanChangeView {

@@ -21,6 +21,7 @@ import {
 import { IsMetadata } from '../payments/validators';
 import { PageQuery } from '../query.dto';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
 export const LINK_TYPES = ['one-time', 'subscription'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -49,10 +50,7 @@ export class LinkAmountDto {
 /** POST /v1/payment-link (docs/api.md, Payment links and checkout). */
 @TextLimits()
 export class CreatePaymentLinkRequest {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiPropertyOptional({ enum: LINK_TYPES, default: 'one-time' }) @IsOptional() @IsIn(LINK_TYPES) type?: LinkType;
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
 export const APM_METHODS = ['pix', 'boleto', 'ach'] as const;
 export type ApmMethod = (typeof APM_METHODS)[number];
@@ -61,10 +62,7 @@ export type SettleOutcome = (typeof SETTLE_OUTCOMES)[number];
 export class SettleRequest {
   @ApiProperty({ enum: SETTLE_OUTCOMES }) @IsIn(SETTLE_OUTCOMES) outcome: SettleOutcome;
 
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 }
 
 /** Command body of the sandbox settle command. */

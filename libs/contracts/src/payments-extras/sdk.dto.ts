@@ -19,6 +19,8 @@ import * as currencyCodes from 'currency-codes';
 import { EmptyAsAbsent } from '../optional-text';
 import { CardAddressDto } from '../payments/purchase.dto';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
+import { sandboxCardsDescription } from '../payments/sandbox-cards';
 
 /** The amount a checkout is for, recorded in the client token for the SDK to show. */
 export class SdkAmount {
@@ -49,10 +51,7 @@ export function minorUnitsAsAmount(value: unknown, currency: unknown): unknown {
 @ApiExtraModels(SdkAmount)
 @TextLimits()
 export class SdkSessionRequest {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiPropertyOptional({ example: 'BR', description: 'ISO 3166-1 alpha-2 country of the checkout' })
   @IsOptional()
@@ -93,7 +92,10 @@ export class SdkSessionResponse {
 /** The raw card the browser SDK collects; it becomes a single-use nonce. */
 @TextLimits()
 export class NonceCardData {
-  @ApiProperty({ example: '4111111111111111', description: 'Digits only; Luhn-checked' })
+  @ApiProperty({
+    example: '4111111111111111',
+    description: `Digits only; Luhn-checked.\n\n${sandboxCardsDescription()}`,
+  })
   @IsString()
   @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12 to 19 digits' })
   cardNumber: string;

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, MinLength } from 'class-validator';
+import { IsIn, IsString, Length, MinLength } from 'class-validator';
 import type { Environment } from '../context';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
 export const CHALLENGE_OUTCOMES = ['authenticated', 'failed'] as const;
 export type ChallengeOutcome = (typeof CHALLENGE_OUTCOMES)[number];
@@ -20,10 +21,7 @@ export class ChallengeOutcomeRequest {
 
 @TextLimits()
 export class SandboxChallengeRequest extends ChallengeOutcomeRequest {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 }
 
 /** Command body of the sandbox and hosted-page challenge commands. */

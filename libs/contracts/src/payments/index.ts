@@ -8,3 +8,4 @@ export * from './purchase-many.dto';
 export * from './validators';
 export * from './idempotency';
 export * from './token.dto';
+export * from './sandbox-cards';

@@ -5,11 +5,12 @@ import { IsObject, IsOptional, IsString, Length, MinLength, ValidateNested } fro
 import { AmountDto } from './amount.dto';
 import { EmptyAsAbsent } from '../optional-text';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
 
-/** capture and refund: `merchantCode` is required there. */
+/** capture and refund. */
 @TextLimits()
 export class CaptureRequest {
-  @ApiProperty({ example: 'acme' }) @IsString() @MinLength(1) merchantCode: string;
+  @MerchantCodeField() merchantCode?: string;
   @ApiProperty({ type: AmountDto }) @IsObject() @ValidateNested() @Type(() => AmountDto) amount: AmountDto;
   @ApiPropertyOptional({ description: 'Your internal reference' })
   @EmptyAsAbsent()
@@ -23,7 +24,7 @@ export class RefundRequest extends CaptureRequest {}
 
 @TextLimits()
 export class CancelRequest {
-  @ApiProperty({ example: 'acme' }) @IsString() @MinLength(1) merchantCode: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiPropertyOptional({ type: AmountDto, description: 'Optional; when sent it must be the whole authorized amount' })
   @IsOptional()
@@ -36,11 +37,7 @@ export class CancelRequest {
 
 @TextLimits()
 export class CancelOrRefundRequest {
-  @ApiPropertyOptional({ description: 'Needed when the key belongs to several merchants' })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  merchantCode?: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiPropertyOptional() @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) reference?: string;
 }

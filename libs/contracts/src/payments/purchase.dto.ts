@@ -23,6 +23,8 @@ import { IsMetadata } from './validators';
 import { EmptyAsAbsent } from '../optional-text';
 import { FieldAliases } from '../field-aliases';
 import { TextLimits } from '../text-limits';
+import { MerchantCodeField } from '../merchant-code';
+import { sandboxCardsDescription } from './sandbox-cards';
 
 /** A merchant-supplied receipt id: it is also a path segment of the inquiry route, so no slashes or spaces. */
 export const PAYMENT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:#-]{0,63}$/;
@@ -48,7 +50,10 @@ export class CardAddressDto {
 
 @TextLimits()
 export class CardDataDto {
-  @ApiProperty({ example: '4111111111111111', description: 'Digits only; must pass the Luhn check' })
+  @ApiProperty({
+    example: '4111111111111111',
+    description: `Digits only; must pass the Luhn check.\n\n${sandboxCardsDescription()}`,
+  })
   @IsString()
   @Matches(/^\d{12,19}$/, { message: 'cardNumber must be 12-19 digits' })
   cardNumber: string;
@@ -224,7 +229,7 @@ export class ThreeDsSetupDto {
 /** POST /v1/payment/purchase and /v1/payment/authorization. */
 @TextLimits()
 export class PurchaseRequest {
-  @ApiProperty({ example: 'acme' }) @IsString() @MinLength(1) merchantCode: string;
+  @MerchantCodeField() merchantCode?: string;
 
   @ApiProperty({ example: 'order-1001', description: 'The merchant’s order reference' })
   @IsString()
