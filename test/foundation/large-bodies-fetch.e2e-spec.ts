@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { isInternalOnly } from '../../apps/gateway/src/http/internal-port';
 import { ApiOperation } from '../support/openapi-routes';
 import { TestStack } from '../support/stack';
 import { RouteCaller } from './route-caller';
@@ -65,7 +64,7 @@ describe('bodies over the limit, sent by a Node fetch client: every attempt read
   const job = (o: ApiOperation, size: number, credential: Credential, chunked: boolean): Job => {
     const path = caller.pathOf(o);
     return {
-      url: `${isInternalOnly(path) ? stack.adminUrl : stack.url}${path}`,
+      url: `${o.port === 'internal' ? stack.adminUrl : stack.url}${path}`,
       size,
       authorization: authorization(o, credential),
       chunked,

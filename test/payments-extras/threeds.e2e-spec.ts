@@ -233,9 +233,9 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
     it('the sweep abandons payments whose session ran out without anyone resuming', async () => {
       const p = await challenged();
       clock.advance(15 * MINUTE);
-      const sweeper = stack.services.get('payments')![0].get<ExpirySweepLoop<PaymentSession>>(
-        ExpirySweepLoop.tokenOf('threeds_expiry'),
-      );
+      const sweeper = stack.services
+        .get('payments')![0]
+        .get<ExpirySweepLoop<PaymentSession>>(ExpirySweepLoop.tokenOf('threeds_expiry'));
       expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
       expect((await client.get(p.id)).body.status).toBe('cancelled');
       expect(await events(p.id)).toEqual(['payment.pending', 'payment.cancelled']);
