@@ -101,15 +101,6 @@ describe('bodies over the limit, sent by a Node fetch client: every attempt read
     });
   });
 
-  it(`an answer given before the body is read (an admin path on the public port) is read, ${ATTEMPTS} times`, async () => {
-    const jobs = Array.from({ length: ATTEMPTS }, (__, i) => ({
-      url: `${stack.url}/v1/admin/merchants`,
-      size: 8 * MiB,
-      chunked: i % 2 === 1,
-    }));
-    expect(wrong(await fetchClient(jobs), 404, 'NOT_FOUND')).toEqual([]);
-  });
-
   it('the gateway still answers normally afterwards', async () => {
     const r = await stack.http('GET', `/v1/ping?merchantCode=${caller.merchantCode}`, { key: caller.key });
     expect(r.status).toBe(200);

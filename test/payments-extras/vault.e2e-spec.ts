@@ -131,7 +131,12 @@ describe('the card vault: tokenize, charge a token, rotate keys', () => {
   it('in production the service refuses to start without VAULT_KEYS', async () => {
     // Otherwise a valid production configuration: NATS over TLS with a credential of its own.
     const seed = Buffer.from(nkeys.createUser().getSeed()).toString();
-    const production = { NODE_ENV: 'production', NATS_URL: 'tls://127.0.0.1:4222', NATS_NKEY_SEED: seed };
+    const production = {
+      NODE_ENV: 'production',
+      NATS_URL: 'tls://127.0.0.1:4222',
+      NATS_NKEY_SEED: seed,
+      IDEMPOTENCY_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
+    };
     await expect(stack.startService('payments', { ...production, VAULT_KEYS: '' })).rejects.toThrow(
       /VAULT_KEYS is required in production/,
     );
