@@ -9,7 +9,8 @@ export type Instrument =
 
 /** Exactly one of cardData, nonceData and tokenData (400 naming `card` otherwise). */
 export function instrumentOf(card: SubscriptionCardDto): Instrument {
-  const given = (['cardData', 'nonceData', 'tokenData'] as const).filter((k) => card[k] !== undefined);
+  // null counts as absent: the optional fields' validation lets it through.
+  const given = (['cardData', 'nonceData', 'tokenData'] as const).filter((k) => card[k] != null);
   if (given.length !== 1) {
     throw DomainError.validation('card needs exactly one of cardData, nonceData and tokenData', 'card');
   }
