@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Prints the configuration table of the README from the apps' env schemas (run after `npm run build`).
+// Prints the configuration table of docs/configuration.md from the apps' env schemas (run after `npm run build`).
 const path = require('node:path');
 const dist = path.join(__dirname, '..', 'dist/apps');
 const schemas = [

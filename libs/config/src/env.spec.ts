@@ -77,10 +77,10 @@ describe('configuration', () => {
   });
 });
 
-describe('README configuration table', () => {
+describe('the configuration table (docs/configuration.md)', () => {
   it('lists every environment variable every app reads', () => {
     const { readFileSync } = jest.requireActual<typeof import('node:fs')>('node:fs');
-    const readme = readFileSync(`${__dirname}/../../../README.md`, 'utf8');
+    const readme = readFileSync(`${__dirname}/../../../docs/configuration.md`, 'utf8');
     const schemas = [
       require('../../../apps/gateway/src/config').gatewayEnv,
       require('../../../apps/payments/src/config').paymentsEnv,
