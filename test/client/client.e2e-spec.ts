@@ -83,18 +83,67 @@ describe('TypeScript client against the running stack', () => {
     expect(read).toMatchObject({ status: 'refunded', amountRefunded: { value: 1000 } });
   });
 
-  it('resumes a 3DS purchase after the challenge', async () => {
+  it('resumes a 3DS purchase after client.sandbox.completeChallenge', async () => {
     const pending = await purchase(client, merchantCode, CHALLENGE);
     expect(pending.status).toBe('pending_3ds');
     const sessionId = pending.actionRequired!.sessionId;
-    // The shopper's part: the sandbox completes the challenge (a route the merchant client leaves out).
-    const done = await stack.http('POST', `/v1/sandbox/3ds/${sessionId}`, {
-      key: apiKey,
-      body: { outcome: 'authenticated' },
-    });
-    expect(done.status).toBe(200);
+    // The shopper's part, played by the sandbox.
+    const done = await client.sandbox.completeChallenge(sessionId, { outcome: 'authenticated' });
+    expect(done).toEqual({ sessionId, outcome: 'authenticated' });
     const resumed = await unwrap(client.POST('/v1/payment/resume', { body: { sessionId } }));
     expect(resumed).toMatchObject({ id: pending.id, status: 'captured' });
+  });
+
+  it('client.sandbox.settle settles a pending APM payment', async () => {
+    const pending = await unwrap(
+      client.POST('/v1/payment/purchase', {
+        body: {
+          orderCode: `order-${randomUUID()}`,
+          amount: usd(5000),
+          paymentMethod: 'ach',
+          apm: {
+            accountHolderName: 'John Doe',
+            accountNumber: '000123456789',
+            routingNumber: '110000000',
+            accountType: 'checking',
+          },
+        },
+      }),
+    );
+    expect(pending.status).toBe('pending_action');
+    const settled = await client.sandbox.settle(pending.id, { outcome: 'paid' });
+    expect(settled).toMatchObject({ id: pending.id, status: 'captured', amountCaptured: { value: 5000 } });
+    const again = await client.sandbox.settle(pending.id, { outcome: 'failed' }).catch((e: unknown) => e);
+    expect(again).toMatchObject({ status: 409, code: 'INVALID_STATE' });
+  });
+
+  it('client.sandbox.advanceClock moves the sandbox clock; a production key gets 403 from every sandbox method', async () => {
+    const code = await stack.merchant();
+    const own = createPaymentsClient({ apiKey: (await stack.key([code])).key, baseUrl: stack.url });
+    const before = Date.parse((await own.sandbox.clock()).now);
+    const moved = await own.sandbox.advanceClock({ by: 'P10D' });
+    expect(Date.parse(moved.now) - before).toBeGreaterThanOrEqual(10 * 86_400_000);
+    expect(Date.parse((await own.sandbox.clock()).now)).toBeGreaterThanOrEqual(Date.parse(moved.now));
+    const backwards = await own.sandbox.advanceClock({ to: new Date(before).toISOString() }).catch((e: unknown) => e);
+    expect(backwards).toMatchObject({ status: 422, code: 'CLOCK_BACKWARDS' });
+
+    const production = createPaymentsClient({
+      apiKey: (await stack.key([code], 'private', 'production')).key,
+      baseUrl: stack.url,
+    });
+    const refusals = await Promise.all(
+      [
+        production.sandbox.clock(),
+        production.sandbox.advanceClock({ by: 'P1D' }),
+        production.sandbox.completeChallenge(randomUUID(), { outcome: 'authenticated' }),
+        production.sandbox.settle(randomUUID(), { outcome: 'paid' }),
+      ].map((call) => call.catch((e: unknown) => e)),
+    );
+    for (const refusal of refusals) {
+      expect(refusal).toBeInstanceOf(PaymentsApiError);
+      expect(refusal).toMatchObject({ status: 403, code: 'AUTH_INSUFFICIENT_SCOPE' });
+    }
+    expect(Date.parse((await own.sandbox.clock()).now)).toBeLessThan(before + 11 * 86_400_000);
   });
 
   it('creates a plan and a subscription, then cancels it', async () => {

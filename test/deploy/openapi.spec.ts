@@ -46,16 +46,40 @@ describe('the committed OpenAPI document and client types', () => {
     expect(operationIdOf('DunningController', 'retryPayment')).toBe('subscriptionsRetryPayment');
   });
 
-  it('marks admin, sandbox, hosted-page and HTML routes internal, and the merchant document leaves them out', () => {
+  it('marks admin, hosted-page and HTML routes internal, and the merchant document leaves them out', () => {
     const doc = committed();
     expect(doc.paths['/v1/admin/keys'].post['x-internal']).toBe(true);
-    expect(doc.paths['/v1/sandbox/clock/advance'].post['x-internal']).toBe(true);
     expect(doc.paths['/checkout/{id}'].get['x-internal']).toBe(true);
     expect(doc.paths['/v1/3ds/challenge/{sessionId}'].get['x-internal']).toBe(true);
     expect(doc.paths['/v1/sdk/js'].get['x-internal']).toBe(true);
     expect(doc.paths['/v1/payment/purchase'].post['x-internal']).toBeUndefined();
     const paths = Object.keys(withoutInternalOperations(doc).paths);
     expect(paths).toEqual(expect.arrayContaining(['/v1/payment/purchase', '/v1/subscription', '/v1/payment-link']));
-    expect(paths.filter((p) => /admin|sandbox|checkout|3ds|apm|sdk\/js/.test(p))).toEqual([]);
+    expect(paths.filter((p) => /admin|checkout|\/v1\/3ds|apm|sdk\/js/.test(p))).toEqual([]);
+  });
+
+  it('keeps the sandbox routes in the merchant document and the client types, each for sandbox keys only', () => {
+    const doc = withoutInternalOperations(committed());
+    const sandbox = Object.entries<Record<string, any>>(doc.paths).filter(([p]) => p.startsWith('/v1/sandbox/'));
+    expect(sandbox.map(([p]) => p).sort()).toEqual([
+      '/v1/sandbox/3ds/{sessionId}',
+      '/v1/sandbox/clock',
+      '/v1/sandbox/clock/advance',
+      '/v1/sandbox/payment/{id}/settle',
+    ]);
+    for (const [path, item] of sandbox) {
+      for (const op of Object.values<any>(item)) {
+        expect({ path, tags: op.tags, internal: op['x-internal'] }).toEqual({ path, tags: ['sandbox'] });
+        expect(op.summary).toMatch(/\(sandbox keys only\)$/);
+        expect(op.description).toMatch(
+          /^\*\*Sandbox keys only\*\*: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`/,
+        );
+        expect(op.responses['403'].description).toContain('a production key: this route takes sandbox keys only');
+      }
+    }
+    const types = readFileSync(join(ROOT, 'clients/typescript/src/generated/api.ts'), 'utf8');
+    for (const id of ['sandboxPaymentsChallenge', 'sandboxPaymentsSettle', 'sandboxClockAdvance', 'sandboxClockNow']) {
+      expect(types).toContain(`operations["${id}"]`);
+    }
   });
 });

@@ -138,18 +138,34 @@ describe('the gateway internal port', () => {
     expect((await fetch(`${stack.adminUrl}/health/ready`)).status).toBe(200);
   });
 
-  it('the public API description leaves out the admin and sandbox routes; the internal one has them all', async () => {
+  it('the public API description has the sandbox routes but not the admin ones; the internal one has them all', async () => {
     const pub = await stack.http('GET', '/openapi.json', { port: 'public' });
     const all = await stack.http('GET', '/openapi.json', { port: 'internal' });
     const pubPaths = Object.keys(pub.body.paths);
     const allPaths = Object.keys(all.body.paths);
     expect(pubPaths).toContain('/v1/payment/purchase');
-    expect(pubPaths.filter((p) => /^\/v1\/(admin|sandbox)\//.test(p))).toEqual([]);
-    expect(allPaths).toEqual(expect.arrayContaining(['/v1/admin/merchants', '/v1/sandbox/clock/advance']));
-    expect(allPaths.filter((p) => !pubPaths.includes(p)).every((p) => /^\/v1\/(admin|sandbox)\//.test(p))).toBe(true);
+    expect(pubPaths.filter((p) => p.startsWith('/v1/admin/'))).toEqual([]);
+    const sandboxPaths = [
+      '/v1/sandbox/3ds/{sessionId}',
+      '/v1/sandbox/clock',
+      '/v1/sandbox/clock/advance',
+      '/v1/sandbox/payment/{id}/settle',
+    ];
+    expect(pubPaths.filter((p) => p.startsWith('/v1/sandbox/')).sort()).toEqual(sandboxPaths);
+    expect(allPaths).toEqual(expect.arrayContaining(['/v1/admin/merchants', ...sandboxPaths]));
+    expect(allPaths.filter((p) => !pubPaths.includes(p)).every((p) => p.startsWith('/v1/admin/'))).toBe(true);
+    // Each sandbox route says, on the public port, that it takes sandbox keys only and what a production key gets.
+    for (const path of sandboxPaths) {
+      for (const op of Object.values<any>(pub.body.paths[path])) {
+        expect(op.tags).toEqual(['sandbox']);
+        expect(op.description).toMatch(/^\*\*Sandbox keys only\*\*/);
+        expect(op.responses['403'].description).toContain('a production key: this route takes sandbox keys only');
+      }
+    }
     // The docs page of the public port is built from the public document too.
     const init = await (await fetch(`${stack.url}/docs/swagger-ui-init.js`)).text();
     expect(init).toContain('/v1/payment/purchase');
+    expect(init).toContain('/v1/sandbox/3ds/{sessionId}');
     expect(init).not.toContain('/v1/admin/merchants');
   });
 

@@ -2,6 +2,7 @@ import createFetchClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/api';
 import { PaymentsApiError } from './errors';
 import { retryingFetch, RetryOptions } from './retry';
+import { SandboxTools, sandboxTools } from './sandbox';
 
 export interface PaymentsClientOptions {
   /** A private key: `prv_sandbox_…` or `prv_production_…`. */
@@ -40,6 +41,8 @@ export interface PaymentsClient extends Client<paths> {
       path?: ListParameters<P>['path'];
     },
   ): AsyncIterableIterator<ListItem<P>>;
+  /** The sandbox tools (sandbox keys only): `await client.sandbox.completeChallenge(sessionId, { outcome })`. */
+  sandbox: SandboxTools;
 }
 
 /**
@@ -78,5 +81,5 @@ export function createPaymentsClient(o: PaymentsClientOptions): PaymentsClient {
       startingAfter = data[data.length - 1].id;
     }
   }
-  return Object.assign(client, { paginate }) as PaymentsClient;
+  return Object.assign(client, { paginate, sandbox: sandboxTools(client) }) as PaymentsClient;
 }

@@ -3,6 +3,7 @@ export type { ListItem, ListPath, PaymentsClient, PaymentsClientOptions } from '
 export { PaymentsApiError, unwrap } from './errors';
 export type { ErrorBody, ErrorCode } from './errors';
 export { retryingFetch } from './retry';
+export type { SandboxTools } from './sandbox';
 export type { RetryOptions, RetryingFetchOptions } from './retry';
 export {
   constructWebhookEvent,

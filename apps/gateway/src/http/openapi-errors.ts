@@ -14,8 +14,7 @@ const SCHEME_ERRORS: Record<string, ErrorEntry[]> = {
     'AUTH_MISSING',
     'AUTH_INVALID',
     {
-      AUTH_INSUFFICIENT_SCOPE:
-        'a public key or a client token on a server route, or a production key on a sandbox route',
+      AUTH_INSUFFICIENT_SCOPE: 'a public key or a client token on a server route',
       RATE_LIMITED: `more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), ${FAILED_AUTHENTICATIONS}`,
     },
   ],

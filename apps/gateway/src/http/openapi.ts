@@ -1,16 +1,13 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { markInternalOperations, operationIdOf, withoutOperations } from './openapi-tidy';
+import { markInternalOperations, operationIdOf } from './openapi-tidy';
 import { describeErrors } from './openapi-errors';
 import { describeExamples } from './openapi-examples';
 
-/** The tag of the sandbox tools: the public server serves them to sandbox keys, but leaves them out of its description. */
-const SANDBOX_TAG = 'sandbox';
-
 /**
  * The OpenAPI document of the routes of the given applications (the gateway's internal and public ones for the
- * full document). Admin, sandbox, hosted-page and browser-only routes carry `x-internal: true`: they stay
- * documented here, and the merchant client leaves them out.
+ * full document). Admin, hosted-page and browser-only routes carry `x-internal: true`: they stay documented
+ * here, and the merchant client leaves them out.
  */
 export function buildOpenApiDocument(
   apps: INestApplication[],
@@ -58,15 +55,14 @@ function merged([first, ...rest]: OpenAPIObject[]): OpenAPIObject {
 
 /**
  * The OpenAPI document at /openapi.json and a docs page at /docs on each server, built from the route
- * decorators: the public server describes its own routes but the sandbox tools, the internal server every
- * route of both (the admin API first).
+ * decorators: the public server describes its own routes (the sandbox tools too: it serves them to sandbox
+ * keys), the internal server every route of both (the admin API first). The admin API is on the internal
+ * server's application only, so the public description cannot name it.
  */
 export function mountOpenApi(publicApp: INestApplication, internalApp: INestApplication, publicBaseUrl: string): void {
   // Served as well as it can be described: the committed document is the strict one (openapi-emit.ts).
   const full = buildOpenApiDocument([internalApp, publicApp], publicBaseUrl, []);
-  const merchantFacing = withoutOperations(buildOpenApiDocument([publicApp], publicBaseUrl, []), (op) =>
-    (op.tags ?? []).includes(SANDBOX_TAG),
-  );
+  const merchantFacing = buildOpenApiDocument([publicApp], publicBaseUrl, []);
   const urls = { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' };
   SwaggerModule.setup('docs', publicApp, merchantFacing, urls);
   SwaggerModule.setup('docs', internalApp, full, urls);

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AdvanceClockRequest, CallerContext, MerchantQuery, SandboxClockResponse } from '@app/contracts';
 import { Caller } from '../auth/caller.decorator';
@@ -13,9 +13,8 @@ export class SandboxClockController {
   constructor(private readonly clocks: SandboxClockService) {}
 
   @Get()
-  @SandboxRoute()
-  @ApiOperation({
-    summary: 'Read the merchant’s sandbox clock (sandbox key only)',
+  @SandboxRoute({
+    summary: 'Read the merchant’s sandbox clock',
     description: 'Real time until the clock is first advanced; after that it keeps running from where it was moved.',
   })
   @ApiOkResponse({ type: SandboxClockResponse })
@@ -25,9 +24,8 @@ export class SandboxClockController {
 
   @Post('advance')
   @HttpCode(200)
-  @SandboxRoute()
-  @ApiOperation({
-    summary: 'Move the merchant’s sandbox clock forward (sandbox key only)',
+  @SandboxRoute({
+    summary: 'Move the merchant’s sandbox clock forward',
     description:
       'Send exactly one of `to` (RFC 3339) and `by` (ISO 8601 duration: P1M, P3D, PT16M…). Before answering, runs ' +
       'the time-driven work of this merchant’s sandbox that falls due up to the new time, in time order (hold ' +

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   CallerContext,
   ChallengeOutcomeResponse,
@@ -21,9 +21,8 @@ export class SandboxPaymentsController {
 
   @Post('3ds/:sessionId')
   @HttpCode(200)
-  @SandboxRoute()
-  @ApiOperation({
-    summary: 'Act as the cardholder finishing a 3DS challenge (sandbox key only)',
+  @SandboxRoute({
+    summary: 'Act as the cardholder finishing a 3DS challenge',
     description:
       'Records `authenticated` or `failed` for the session, as the hosted challenge page’s buttons do. The card ' +
       '4000000000003055 always fails. Then POST /v1/payment/resume answers the final Payment.',
@@ -46,9 +45,8 @@ export class SandboxPaymentsController {
 
   @Post('payment/:id/settle')
   @HttpCode(200)
-  @SandboxRoute()
-  @ApiOperation({
-    summary: 'Settle a pending APM payment now (sandbox key only)',
+  @SandboxRoute({
+    summary: 'Settle a pending APM payment now',
     description:
       '`paid` → captured, `failed` → failed, `expired` → cancelled. Answers the Payment in its final status; the ' +
       'events and webhooks follow asynchronously.',

@@ -675,6 +675,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/3ds/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act as the cardholder finishing a 3DS challenge (sandbox keys only)
+         * @description **Sandbox keys only**: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`.
+         *
+         *     Records `authenticated` or `failed` for the session, as the hosted challenge page’s buttons do. The card 4000000000003055 always fails. Then POST /v1/payment/resume answers the final Payment.
+         */
+        post: operations["sandboxPaymentsChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/payment/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a pending APM payment now (sandbox keys only)
+         * @description **Sandbox keys only**: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`.
+         *
+         *     `paid` → captured, `failed` → failed, `expired` → cancelled. Answers the Payment in its final status; the events and webhooks follow asynchronously.
+         */
+        post: operations["sandboxPaymentsSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment-link": {
         parameters: {
             query?: never;
@@ -727,6 +771,50 @@ export interface paths {
          * @description The hosted page stops taking payments. An already cancelled link answers 200 unchanged.
          */
         post: operations["paymentLinksCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the merchant’s sandbox clock (sandbox keys only)
+         * @description **Sandbox keys only**: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`.
+         *
+         *     Real time until the clock is first advanced; after that it keeps running from where it was moved.
+         */
+        get: operations["sandboxClockNow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the merchant’s sandbox clock forward (sandbox keys only)
+         * @description **Sandbox keys only**: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`.
+         *
+         *     Send exactly one of `to` (RFC 3339) and `by` (ISO 8601 duration: P1M, P3D, PT16M…). Before answering, runs the time-driven work of this merchant’s sandbox that falls due up to the new time, in time order (hold expiries, 3DS session expiries), each as of the time it fell due. Other merchants and production are untouched. One call moves the clock at most SANDBOX_MAX_ADVANCE (default P1Y) and each service runs at most SANDBOX_MAX_ADVANCE_WORK pieces of due work for it.
+         */
+        post: operations["sandboxClockAdvance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2388,7 +2476,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -2499,7 +2587,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -2667,7 +2755,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -2878,7 +2966,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -3037,7 +3125,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -3196,7 +3284,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -3343,7 +3431,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -3528,7 +3616,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -3708,7 +3796,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -3888,7 +3976,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -4081,7 +4169,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -4231,7 +4319,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -4401,7 +4489,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -4544,7 +4632,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -4713,7 +4801,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -4864,7 +4952,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -4997,7 +5085,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -5160,7 +5248,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -5327,7 +5415,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -5517,7 +5605,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -5656,7 +5744,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -5805,7 +5893,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -5930,7 +6018,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -6097,7 +6185,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -6287,7 +6375,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -6488,7 +6576,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -6696,7 +6784,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -6895,7 +6983,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -7070,7 +7158,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -7195,7 +7283,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -7335,7 +7423,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -7440,7 +7528,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -7584,7 +7672,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -7733,7 +7821,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -7869,7 +7957,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -7976,7 +8064,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -8108,7 +8196,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -8229,7 +8317,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -8330,7 +8418,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -8476,7 +8564,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -8605,7 +8693,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -8720,7 +8808,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -9031,6 +9119,357 @@ export interface operations {
             };
         };
     };
+    sandboxPaymentsChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "authenticated",
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxChallengeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "0193a5b2-7c51-7e10-8f2a-3b4c5d6e7f80",
+                     *       "outcome": "authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChallengeOutcomeResponse"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             *
+             *     `SESSION_EXPIRED`: the 3DS session expired (checked before anything else)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route; or a production key: this route takes sandbox keys only
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: unknown session, or another merchant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_STATE`: already finished with another outcome, or resumed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sandboxPaymentsSettle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "paid",
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SettleRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *       "status": "captured",
+                     *       "paymentCode": "pay-1001",
+                     *       "orderCode": "order-1001",
+                     *       "merchantCode": "acme",
+                     *       "paymentMethod": "card",
+                     *       "connectionCode": "sandbox",
+                     *       "connectionName": "Sandbox acquirer",
+                     *       "amount": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountCaptured": {
+                     *         "currency": "USD",
+                     *         "value": 1999,
+                     *         "exponent": 2
+                     *       },
+                     *       "amountRefunded": {
+                     *         "currency": "USD",
+                     *         "value": 0,
+                     *         "exponent": 2
+                     *       },
+                     *       "metadata": {
+                     *         "cartId": "cart-7731"
+                     *       },
+                     *       "createdAt": "2026-11-26T10:00:00.000Z",
+                     *       "autorizationCode": "A1B2C3",
+                     *       "card": {
+                     *         "cardData": {
+                     *           "brand": "visa",
+                     *           "cardNumber": "411111****1111",
+                     *           "type": "credit",
+                     *           "expiryMonth": "12",
+                     *           "expiryYear": "2030"
+                     *         },
+                     *         "networkTransactionId": "583103536844189",
+                     *         "networkReferenceId": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route; or a production key: this route takes sandbox keys only
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: unknown payment, or another merchant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_STATE`: the payment is not pending_action */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     paymentLinksList: {
         parameters: {
             query?: {
@@ -9110,7 +9549,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -9268,7 +9707,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -9456,7 +9895,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -9604,7 +10043,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -9698,6 +10137,249 @@ export interface operations {
             };
         };
     };
+    sandboxClockNow: {
+        parameters: {
+            query?: {
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
+                merchantCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-12-26T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route; or a production key: this route takes sandbox keys only
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sandboxClockAdvance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceClockRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-12-26T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or both or neither of `to` and `by`, or malformed
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route; or a production key: this route takes sandbox keys only
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_STATE`: another advance of this clock (e.g. one whose client gave up) is still running its due work past this call’s wait; the clock did not move, retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `CLOCK_BACKWARDS`: before the clock’s current time
+             *
+             *     `CLOCK_ADVANCE_TOO_FAR`: past SANDBOX_MAX_ADVANCE from the clock, or more due work than SANDBOX_MAX_ADVANCE_WORK (the clock did not move; what ran stays done)
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a service could not be reached: the clock did not move */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: a service did not answer in time: the clock did not move; retry */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     usageRecord: {
         parameters: {
             query?: never;
@@ -9768,7 +10450,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
@@ -9960,7 +10642,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route, or a production key on a sandbox route
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
              *
              *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
              */
