@@ -28,7 +28,7 @@ export class EventResponse {
   @ApiProperty({ enum: ['production', 'sandbox'] }) environment: string;
   @ApiProperty({ example: 'acme' }) merchantCode: string;
   @ApiProperty({
-    oneOf: EVENT_DATA_CLASSES.map((c) => ({ $ref: getSchemaPath(c) })),
+    anyOf: EVENT_DATA_CLASSES.map((c) => ({ $ref: getSchemaPath(c) })),
     description: 'The object after the change: a Payment, a PaymentLink, a Subscription or an Invoice, by `type`',
   })
   data: object;
