@@ -1,5 +1,6 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/api';
+import type { Event } from './generated/events';
 import { PaymentsApiError } from './errors';
 import { retryingFetch, RetryOptions } from './retry';
 import { SandboxTools, sandboxTools } from './sandbox';
@@ -26,7 +27,10 @@ export type ListPath = {
 }[keyof paths];
 
 type ListOperation<P extends ListPath> = paths[P]['get'];
-export type ListItem<P extends ListPath> = ListOperation<P>['responses'][200]['content']['application/json'][number];
+/** An item of a list; an event's `type` narrows its `data`, which the OpenAPI schema cannot say. */
+export type ListItem<P extends ListPath> = P extends '/v1/events'
+  ? Event
+  : ListOperation<P>['responses'][200]['content']['application/json'][number];
 type ListParameters<P extends ListPath> = ListOperation<P>['parameters'];
 
 export interface PaymentsClient extends Client<paths> {

@@ -1,14 +1,18 @@
 import type { components } from './generated/api';
+import type { ErrorCode } from './generated/events';
 
-export type ErrorCode = components['schemas']['ErrorBody']['code'];
+export type { ErrorCode, KnownErrorCode } from './generated/events';
 
 /** The `error` object of the envelope every non-2xx answer carries; some codes add fields (`paymentId`, …). */
-export type ErrorBody = components['schemas']['ErrorBody'] & Record<string, unknown>;
+export type ErrorBody = Omit<components['schemas']['ErrorBody'], 'code'> & { code: ErrorCode } & Record<
+    string,
+    unknown
+  >;
 
 /** A non-2xx answer of the API, with the fields of its error envelope. */
 export class PaymentsApiError extends Error {
   readonly status: number;
-  readonly code: ErrorCode | string;
+  readonly code: ErrorCode;
   readonly param?: string;
   readonly requestId?: string;
   /** The whole `error` object, e.g. `paymentId` and `refusalCode` of a PAYMENT_DECLINED. */

@@ -1,7 +1,7 @@
 export { createPaymentsClient } from './client';
 export type { ListItem, ListPath, PaymentsClient, PaymentsClientOptions } from './client';
 export { PaymentsApiError, unwrap } from './errors';
-export type { ErrorBody, ErrorCode } from './errors';
+export type { ErrorBody, ErrorCode, KnownErrorCode } from './errors';
 export { retryingFetch } from './retry';
 export type { SandboxTools } from './sandbox';
 export type { RetryOptions, RetryingFetchOptions } from './retry';
@@ -13,3 +13,5 @@ export {
 } from './webhooks';
 export type { ConstructOptions, VerifyOptions, WebhookEvent } from './webhooks';
 export type { components, operations, paths } from './generated/api';
+export { ERROR_CODES, EVENT_TYPES } from './generated/events';
+export type { Event, EventDataMap, EventType, PingEvent, ProviderPaymentNames } from './generated/events';

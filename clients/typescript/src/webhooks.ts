@@ -1,17 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The envelope of every webhook delivery. `data` is the object after the change (a Payment, an Invoice, …). */
-export interface WebhookEvent<T = Record<string, unknown>> {
-  id: string;
-  type: string;
-  createdAt: string;
-  environment: 'sandbox' | 'production';
-  merchantCode: string;
-  data: T;
-  /** The provider's names of `type` and `createdAt`. */
-  event?: string;
-  created_at?: string;
-}
+import type { WebhookEvent } from './generated/events';
+
+export type { WebhookEvent } from './generated/events';
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {
@@ -115,13 +106,14 @@ export interface ConstructOptions extends VerifyOptions {
  * checks `Webhook-Signature`, which also bounds the delivery's age (`toleranceSeconds`), so an old delivery
  * sent again is refused. A delivery with only `X-Therius-Signature` (no timestamp: a replay verifies) is
  * refused unless `acceptTheriusSignature` is set. Pass the raw body exactly as received, before JSON parsing.
+ * The event's `type` narrows its `data`: `if (event.type === 'invoice.paid') event.data.paidAt`.
  */
-export function constructWebhookEvent<T = Record<string, unknown>>(
+export function constructWebhookEvent(
   rawBody: RawBody,
   headers: HeaderBag,
   secret: Secrets,
   o: ConstructOptions = {},
-): WebhookEvent<T> {
+): WebhookEvent {
   const standard = headerOf(headers, 'webhook-signature');
   const therius = headerOf(headers, 'x-therius-signature');
   if (!standard && !(therius && o.acceptTheriusSignature)) {
@@ -137,5 +129,5 @@ export function constructWebhookEvent<T = Record<string, unknown>>(
     : verifyTheriusSignature(rawBody, therius, secret);
   if (!ok) throw new WebhookVerificationError('The webhook signature does not match (or its timestamp is too old)');
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
-  return JSON.parse(text) as WebhookEvent<T>;
+  return JSON.parse(text) as WebhookEvent;
 }

@@ -81,7 +81,9 @@ describe('createPaymentsClient', () => {
     });
     const { fetch, sent } = scripted(declined);
     const client = createPaymentsClient({ apiKey: 'prv_sandbox_x', baseUrl: 'http://gw', fetch });
-    const call = unwrap(client.POST('/v1/subscription/{id}/retry-payment', { params: { path: { id: 's1' } } }));
+    const call = unwrap(
+      client.POST('/v1/subscription/{id}/retry-payment', { params: { path: { id: 's1' } }, body: {} }),
+    );
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentsApiError);
     expect(error).toMatchObject({ status: 402, code: 'PAYMENT_DECLINED', requestId: 'r1', body: { paymentId: 'p9' } });

@@ -15,3 +15,4 @@ export * from './merchant-code';
 export * from './field-aliases';
 export * from './text-limits';
 export * from './subject-access';
+export * from './event-data';

@@ -3,24 +3,25 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
-import { CallerContext, CheckoutResult, EventTypes, PaymentLinkResponse, PaymentLinksSubjects } from '@app/contracts';
+import {
+  AttemptsBlockedView,
+  CallerContext,
+  CheckoutResult,
+  EventTypes,
+  PaymentLinkResponse,
+  PaymentLinksSubjects,
+} from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
 import { LOGGER, Metrics } from '@app/observability';
 import { OutboxWriter } from '@app/outbox';
 import { rateLimited } from '../http/rate-limited';
 import { CheckoutAttemptLimit, Closed, Settlement } from './attempt-limit';
-import { BlockScope } from './checkout-attempts.repository';
 
 export type { BlockScope } from './checkout-attempts.repository';
 
 /** `data.block` of a `payment_link.attempts_blocked` event. */
-export interface AttemptsBlocked {
-  scope: BlockScope;
-  declines: number;
-  windowSeconds: number;
-  retryAfterSeconds: number;
-}
+export type AttemptsBlocked = AttemptsBlockedView;
 
 /**
  * The card-testing defence of a payment link's public checkout. Each pay takes a place per client address

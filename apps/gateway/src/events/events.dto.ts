@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
-import { ALL_EVENT_TYPES, PageQuery } from '@app/contracts';
+import { ALL_EVENT_TYPES, EVENT_DATA_CLASSES, PageQuery } from '@app/contracts';
 
 export class EventsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: ALL_EVENT_TYPES, description: 'Only events of this type' })
@@ -20,13 +20,18 @@ export class EventsQuery extends PageQuery {
 }
 
 /** An event as its webhook deliveries carry it. */
+@ApiExtraModels(...EVENT_DATA_CLASSES)
 export class EventResponse {
   @ApiProperty({ format: 'uuid', description: 'The event id; equals the Webhook-Id header' }) id: string;
   @ApiProperty({ example: 'payment.captured' }) type: string;
   @ApiProperty({ example: '2025-11-21T10:00:00.000Z' }) createdAt: string;
   @ApiProperty({ enum: ['production', 'sandbox'] }) environment: string;
   @ApiProperty({ example: 'acme' }) merchantCode: string;
-  @ApiProperty({ type: Object, description: 'The object after the change' }) data: object;
+  @ApiProperty({
+    anyOf: EVENT_DATA_CLASSES.map((c) => ({ $ref: getSchemaPath(c) })),
+    description: 'The object after the change: a Payment, a PaymentLink, a Subscription or an Invoice, by `type`',
+  })
+  data: object;
   @ApiProperty({ example: 'payment.captured', description: 'The provider’s name of `type`' }) event: string;
   @ApiProperty({ example: '2025-11-21T10:00:00.000Z', description: 'The provider’s name of `createdAt`' })
   created_at: string;

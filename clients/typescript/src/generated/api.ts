@@ -1883,6 +1883,104 @@ export interface components {
             /** @description Until when the secret replaced by the last roll still signs deliveries beside this one */
             previousSecretExpiresAt: string | null;
         };
+        PaymentLinkAmountView: {
+            currency: string;
+            value?: number;
+            exponent: number;
+        };
+        PaymentLinkResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Hosted checkout URL to share with the payer */
+            url: string;
+            /** @enum {string} */
+            type: "one-time" | "subscription";
+            /** @enum {string} */
+            status: "active" | "used" | "expired" | "cancelled";
+            /** @enum {string} */
+            amountMode: "fixed" | "customer_entered";
+            amount?: components["schemas"]["PaymentLinkAmountView"];
+            amountMin?: number;
+            amountMax?: number;
+            subscriptionPlanId?: number;
+            checkoutConfigId?: string;
+            title?: string;
+            description?: string;
+            reference?: string;
+            customerEmail?: string;
+            customerName?: string;
+            returnUrl?: string;
+            saveCardEnabled: boolean;
+            reusable: boolean;
+            /** @description 1 on a single-use link; absent on a reusable link without a limit */
+            maxUses?: number;
+            usesCount: number;
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            merchantCode: string;
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            expiresAt?: string;
+            /** Format: date-time */
+            usedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AttemptsBlockedView: {
+            /**
+             * @description The whole link, or one payer address on it
+             * @enum {string}
+             */
+            scope: "address" | "link";
+            /** @description Declines within the window that closed it */
+            declines: number;
+            windowSeconds: number;
+            /** @description When new attempts are accepted again */
+            retryAfterSeconds: number;
+        };
+        PaymentLinkAttemptsBlockedData: {
+            /** Format: uuid */
+            id: string;
+            /** @description Hosted checkout URL to share with the payer */
+            url: string;
+            /** @enum {string} */
+            type: "one-time" | "subscription";
+            /** @enum {string} */
+            status: "active" | "used" | "expired" | "cancelled";
+            /** @enum {string} */
+            amountMode: "fixed" | "customer_entered";
+            amount?: components["schemas"]["PaymentLinkAmountView"];
+            amountMin?: number;
+            amountMax?: number;
+            subscriptionPlanId?: number;
+            checkoutConfigId?: string;
+            title?: string;
+            description?: string;
+            reference?: string;
+            customerEmail?: string;
+            customerName?: string;
+            returnUrl?: string;
+            saveCardEnabled: boolean;
+            reusable: boolean;
+            /** @description 1 on a single-use link; absent on a reusable link without a limit */
+            maxUses?: number;
+            usesCount: number;
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            merchantCode: string;
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            expiresAt?: string;
+            /** Format: date-time */
+            usedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            block: components["schemas"]["AttemptsBlockedView"];
+        };
         EventResponse: {
             /**
              * Format: uuid
@@ -1897,8 +1995,8 @@ export interface components {
             environment: "production" | "sandbox";
             /** @example acme */
             merchantCode: string;
-            /** @description The object after the change */
-            data: Record<string, never>;
+            /** @description The object after the change: a Payment, a PaymentLink, a Subscription or an Invoice, by `type` */
+            data: components["schemas"]["PaymentResponse"] | components["schemas"]["PaymentLinkResponse"] | components["schemas"]["PaymentLinkAttemptsBlockedData"] | components["schemas"]["SubscriptionView"] | components["schemas"]["InvoiceView"];
             /**
              * @description The provider’s name of `type`
              * @example payment.captured
@@ -2091,51 +2189,6 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
-        };
-        PaymentLinkAmountView: {
-            currency: string;
-            value?: number;
-            exponent: number;
-        };
-        PaymentLinkResponse: {
-            /** Format: uuid */
-            id: string;
-            /** @description Hosted checkout URL to share with the payer */
-            url: string;
-            /** @enum {string} */
-            type: "one-time" | "subscription";
-            /** @enum {string} */
-            status: "active" | "used" | "expired" | "cancelled";
-            /** @enum {string} */
-            amountMode: "fixed" | "customer_entered";
-            amount?: components["schemas"]["PaymentLinkAmountView"];
-            amountMin?: number;
-            amountMax?: number;
-            subscriptionPlanId?: number;
-            checkoutConfigId?: string;
-            title?: string;
-            description?: string;
-            reference?: string;
-            customerEmail?: string;
-            customerName?: string;
-            returnUrl?: string;
-            saveCardEnabled: boolean;
-            reusable: boolean;
-            /** @description 1 on a single-use link; absent on a reusable link without a limit */
-            maxUses?: number;
-            usesCount: number;
-            /** @enum {string} */
-            environment: "production" | "sandbox";
-            merchantCode: string;
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            expiresAt?: string;
-            /** Format: date-time */
-            usedAt?: string;
-            /** Format: date-time */
-            createdAt: string;
         };
         PayLinkRequest: {
             /** @description A nonce from POST /v1/sdk/nonce, made with this link’s client token */
@@ -2385,6 +2438,10 @@ export type SchemaDeletedWebhookEndpointResponse = components['schemas']['Delete
 export type SchemaWebhookDeliveryResponse = components['schemas']['WebhookDeliveryResponse'];
 export type SchemaMerchantQuery = components['schemas']['MerchantQuery'];
 export type SchemaWebhookSecretResponse = components['schemas']['WebhookSecretResponse'];
+export type SchemaPaymentLinkAmountView = components['schemas']['PaymentLinkAmountView'];
+export type SchemaPaymentLinkResponse = components['schemas']['PaymentLinkResponse'];
+export type SchemaAttemptsBlockedView = components['schemas']['AttemptsBlockedView'];
+export type SchemaPaymentLinkAttemptsBlockedData = components['schemas']['PaymentLinkAttemptsBlockedData'];
 export type SchemaEventResponse = components['schemas']['EventResponse'];
 export type SchemaSdkAmount = components['schemas']['SdkAmount'];
 export type SchemaSdkSessionRequest = components['schemas']['SdkSessionRequest'];
@@ -2399,8 +2456,6 @@ export type SchemaSandboxChallengeRequest = components['schemas']['SandboxChalle
 export type SchemaSettleRequest = components['schemas']['SettleRequest'];
 export type SchemaLinkAmountDto = components['schemas']['LinkAmountDto'];
 export type SchemaCreatePaymentLinkRequest = components['schemas']['CreatePaymentLinkRequest'];
-export type SchemaPaymentLinkAmountView = components['schemas']['PaymentLinkAmountView'];
-export type SchemaPaymentLinkResponse = components['schemas']['PaymentLinkResponse'];
 export type SchemaPayLinkRequest = components['schemas']['PayLinkRequest'];
 export type SchemaCheckoutLinkView = components['schemas']['CheckoutLinkView'];
 export type SchemaPayerPaymentView = components['schemas']['PayerPaymentView'];
@@ -8517,6 +8572,8 @@ export interface operations {
                      *           "orderCode": "order-1001",
                      *           "merchantCode": "acme",
                      *           "paymentMethod": "card",
+                     *           "connectionCode": "sandbox",
+                     *           "connectionName": "Sandbox acquirer",
                      *           "amount": {
                      *             "currency": "USD",
                      *             "value": 1999,
@@ -8527,7 +8584,27 @@ export interface operations {
                      *             "value": 1999,
                      *             "exponent": 2
                      *           },
-                     *           "createdAt": "2026-11-26T10:00:00.000Z"
+                     *           "amountRefunded": {
+                     *             "currency": "USD",
+                     *             "value": 0,
+                     *             "exponent": 2
+                     *           },
+                     *           "metadata": {
+                     *             "cartId": "cart-7731"
+                     *           },
+                     *           "createdAt": "2026-11-26T10:00:00.000Z",
+                     *           "autorizationCode": "A1B2C3",
+                     *           "card": {
+                     *             "cardData": {
+                     *               "brand": "visa",
+                     *               "cardNumber": "411111****1111",
+                     *               "type": "credit",
+                     *               "expiryMonth": "12",
+                     *               "expiryYear": "2030"
+                     *             },
+                     *             "networkTransactionId": "583103536844189",
+                     *             "networkReferenceId": null
+                     *           }
                      *         },
                      *         "event": "payment.captured",
                      *         "created_at": "2025-11-21T10:00:00.000Z"
@@ -8647,6 +8724,8 @@ export interface operations {
                      *         "orderCode": "order-1001",
                      *         "merchantCode": "acme",
                      *         "paymentMethod": "card",
+                     *         "connectionCode": "sandbox",
+                     *         "connectionName": "Sandbox acquirer",
                      *         "amount": {
                      *           "currency": "USD",
                      *           "value": 1999,
@@ -8657,7 +8736,27 @@ export interface operations {
                      *           "value": 1999,
                      *           "exponent": 2
                      *         },
-                     *         "createdAt": "2026-11-26T10:00:00.000Z"
+                     *         "amountRefunded": {
+                     *           "currency": "USD",
+                     *           "value": 0,
+                     *           "exponent": 2
+                     *         },
+                     *         "metadata": {
+                     *           "cartId": "cart-7731"
+                     *         },
+                     *         "createdAt": "2026-11-26T10:00:00.000Z",
+                     *         "autorizationCode": "A1B2C3",
+                     *         "card": {
+                     *           "cardData": {
+                     *             "brand": "visa",
+                     *             "cardNumber": "411111****1111",
+                     *             "type": "credit",
+                     *             "expiryMonth": "12",
+                     *             "expiryYear": "2030"
+                     *           },
+                     *           "networkTransactionId": "583103536844189",
+                     *           "networkReferenceId": null
+                     *         }
                      *       },
                      *       "event": "payment.captured",
                      *       "created_at": "2025-11-21T10:00:00.000Z"
