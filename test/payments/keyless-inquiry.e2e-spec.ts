@@ -118,9 +118,9 @@ describe('keyless inquiry (the provider plugins’ refund lookup)', () => {
     expect(keyed.status).toBe(200);
   });
 
-  it('KEYLESS_INQUIRY=false: without a key it is 401 as on every merchant route', async () => {
+  it('KEYLESS_INQUIRY_PER_MINUTE=0: without a key it is 401 as on every merchant route', async () => {
     const p = (await m.purchase()).body;
-    const off = await stack.startGateway({ KEYLESS_INQUIRY: 'false' });
+    const off = await stack.startGateway({ KEYLESS_INQUIRY_PER_MINUTE: '0' });
     try {
       expectError(await keyless(p.paymentCode, '127.0.36.9'), 401, 'AUTH_MISSING');
       const keyed = await stack.http('GET', `/v1/payment/inquiry/${p.paymentCode}`, { key: m.key });

@@ -81,14 +81,10 @@ export const gatewayEnv = {
     'Failed authentications per client address per minute, per gateway replica, before further attempts answer 429; 0 turns the limit off',
     { min: 0 },
   ),
-  KEYLESS_INQUIRY: bool(
-    true,
-    "Answer GET /v1/payment/inquiry/{paymentCode} without a key when it carries X-Environment, as the provider's plugins call it to refund (id, paymentCode, orderCode and status only); false answers it 401 like any request without a key",
-  ),
   KEYLESS_INQUIRY_PER_MINUTE: int(
     30,
-    'Keyless inquiries per client address per minute, per gateway replica, before further ones answer 429',
-    { min: 1, max: 10_000 },
+    "Inquiries without a key (GET /v1/payment/inquiry/{paymentCode} with X-Environment, how the provider's plugins refund; they answer id, paymentCode, orderCode and status only) per client address per minute, per gateway replica, before further ones answer 429; 0 turns them off (401, as on every merchant route)",
+    { min: 0, max: 10_000 },
   ),
   TRUSTED_PROXIES: addressList(
     'Proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For names the client address; empty trusts none and the socket address is the client',

@@ -11,9 +11,9 @@ import { rateLimited } from '../http/rate-limited';
 export const KEYLESS_INQUIRY_OPTIONS = Symbol('KEYLESS_INQUIRY_OPTIONS');
 
 export interface KeylessInquiryOptions {
-  /** KEYLESS_INQUIRY: off, a request without a key is refused 401 like on every merchant route. */
+  /** Off (KEYLESS_INQUIRY_PER_MINUTE 0), a request without a key is refused 401 as on every merchant route. */
   enabled: boolean;
-  /** KEYLESS_INQUIRY_PER_MINUTE, per client address and gateway replica. */
+  /** KEYLESS_INQUIRY_PER_MINUTE, per client address and gateway replica: never unlimited. */
   perMinute: number;
 }
 

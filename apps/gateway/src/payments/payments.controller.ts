@@ -90,9 +90,9 @@ export class PaymentsController {
 
   @Get('inquiry/:reference')
   @UseGuards(KeylessInquiryGuard)
-  @ApiBearerAuth('privateKey')
-  // The empty requirement: the keyless inquiry below (a request with X-Environment and no Authorization).
+  // The empty requirement (listed after the key): the keyless inquiry, with X-Environment and no Authorization.
   @ApiSecurity({})
+  @ApiBearerAuth('privateKey')
   @ApiExtraModels(PaymentResponse, KeylessInquiryResponse)
   @ApiHeader({
     name: 'X-Environment',
@@ -110,7 +110,7 @@ export class PaymentsController {
       'address (429).',
   })
   @ApiOkResponse({
-    schema: { oneOf: [{ $ref: getSchemaPath(PaymentResponse) }, { $ref: getSchemaPath(KeylessInquiryResponse) }] },
+    schema: { anyOf: [{ $ref: getSchemaPath(PaymentResponse) }, { $ref: getSchemaPath(KeylessInquiryResponse) }] },
   })
   @PaymentErrors(
     { NOT_FOUND: 'no such payment for this merchant and environment; without a key, none or several' },

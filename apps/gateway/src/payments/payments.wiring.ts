@@ -9,9 +9,7 @@ export const paymentControllers = [PaymentsController, PaymentOperationsControll
 
 /** The keyless inquiry's setting and its guard (which holds the per-address window). */
 export function paymentProviders(config: GatewayConfig): Provider[] {
-  const options: KeylessInquiryOptions = {
-    enabled: config.KEYLESS_INQUIRY,
-    perMinute: config.KEYLESS_INQUIRY_PER_MINUTE,
-  };
+  const perMinute = config.KEYLESS_INQUIRY_PER_MINUTE;
+  const options: KeylessInquiryOptions = { enabled: perMinute > 0, perMinute };
   return [{ provide: KEYLESS_INQUIRY_OPTIONS, useValue: options }, KeylessInquiryGuard];
 }
