@@ -55,8 +55,7 @@ export class KeylessInquiryGuard implements CanActivate {
 
 /** Who asks: a merchant by its key, or (keyless) nobody, for one environment. */
 export type InquiryAccess =
-  | { keyless: false; caller: CallerContext }
-  | { keyless: true; requestId: string; environment: Environment };
+  { keyless: false; caller: CallerContext } | { keyless: true; requestId: string; environment: Environment };
 
 function accessOf(context: ExecutionContext): InquiryAccess {
   const request = context.switchToHttp().getRequest<KeylessRequest>();

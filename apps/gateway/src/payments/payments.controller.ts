@@ -104,7 +104,7 @@ export class PaymentsController {
     summary: 'A payment by its paymentCode or its id',
     description:
       'With a private key: the payment (PaymentResponse), by paymentCode or id. Without a key but with ' +
-      '`X-Environment` (how the provider\'s plugins look up the payment they refund, unless the deployment turned ' +
+      "`X-Environment` (how the provider's plugins look up the payment they refund, unless the deployment turned " +
       'it off): only `id`, `paymentCode`, `orderCode` and `status` (KeylessInquiryResponse), by paymentCode ' +
       'only, and only when exactly one payment of that environment has it (else 404); limited per client ' +
       'address (429).',
