@@ -81,6 +81,11 @@ export const gatewayEnv = {
     'Failed authentications per client address per minute, per gateway replica, before further attempts answer 429; 0 turns the limit off',
     { min: 0 },
   ),
+  KEYLESS_INQUIRY_PER_MINUTE: int(
+    30,
+    "Inquiries without a key (GET /v1/payment/inquiry/{paymentCode} with X-Environment, how the provider's plugins refund; they answer id, paymentCode, orderCode and status only) per client address per minute, per gateway replica, before further ones answer 429; 0 turns them off (401, as on every merchant route)",
+    { min: 0, max: 10_000 },
+  ),
   TRUSTED_PROXIES: addressList(
     'Proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For names the client address; empty trusts none and the socket address is the client',
   ),

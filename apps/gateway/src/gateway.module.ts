@@ -24,7 +24,7 @@ import { HttpExceptionFilter } from './http/http-exception.filter';
 import { GatewayValidationPipe } from './http/validation.pipe';
 import { gatewayMigrations } from './migrations';
 import { PingController } from './ping/ping.controller';
-import { paymentControllers } from './payments/payments.wiring';
+import { paymentControllers, paymentProviders } from './payments/payments.wiring';
 import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbox-clock.wiring';
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
 import { UsageController } from './billing/usage.controller';
@@ -112,6 +112,7 @@ export class GatewayModule {
         },
         PrivateKeyGuard,
         BearerStrategy,
+        ...paymentProviders(config),
         ...sandboxClockProviders(config),
         DemoSeeder,
         ...webhookProviders(config, o.webhookCa),

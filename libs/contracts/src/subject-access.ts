@@ -41,6 +41,7 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [PaymentsSubjects.cancelOrRefund]: [gateway, billing],
   [PaymentsSubjects.get]: [gateway, links, billing],
   [PaymentsSubjects.inquiry]: [gateway],
+  [PaymentsSubjects.keylessInquiry]: [gateway],
   [PaymentsSubjects.list]: [gateway, links],
   [PaymentsSubjects.upsertConnection]: [gateway],
   [PaymentsSubjects.listConnections]: [gateway],

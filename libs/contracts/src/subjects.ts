@@ -26,6 +26,8 @@ export const PaymentsSubjects = {
   cancelOrRefund: 'cmd.payments.cancel-or-refund',
   get: 'cmd.payments.get',
   inquiry: 'cmd.payments.inquiry',
+  /** Keyless: a payment by paymentCode alone (`{environment, paymentCode}`), when exactly one matches. */
+  keylessInquiry: 'cmd.payments.inquiry.keyless',
   list: 'cmd.payments.list',
   upsertConnection: 'cmd.payments.connections.upsert',
   listConnections: 'cmd.payments.connections.list',

@@ -1,7 +1,20 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   CallerContext,
+  ENVIRONMENTS,
+  KeylessInquiryCommand,
+  KeylessInquiryResponse,
+  keylessContext,
   ListPaymentsQuery,
   MerchantQuery,
   PaymentLookupCommand,
@@ -12,6 +25,7 @@ import {
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
+import { InquiryAccess, InquiryCaller, KeylessInquiryGuard } from './keyless-inquiry';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 
 /** What creating a payment can answer besides a decline (a 200 with status declined). */
@@ -75,16 +89,45 @@ export class PaymentsController {
   }
 
   @Get('inquiry/:reference')
-  @PrivateRoute()
-  @ApiOperation({ summary: 'A payment by its paymentCode or its id' })
-  @ApiOkResponse({ type: PaymentResponse })
-  @PaymentErrors({ NOT_FOUND: 'no such payment for this merchant and environment' })
+  @UseGuards(KeylessInquiryGuard)
+  // The empty requirement (listed after the key): the keyless inquiry, with X-Environment and no Authorization.
+  @ApiSecurity({})
+  @ApiBearerAuth('privateKey')
+  @ApiExtraModels(PaymentResponse, KeylessInquiryResponse)
+  @ApiHeader({
+    name: 'X-Environment',
+    required: false,
+    enum: ENVIRONMENTS,
+    description: 'Without a key only: the environment to look the paymentCode up in',
+  })
+  @ApiOperation({
+    summary: 'A payment by its paymentCode or its id',
+    description:
+      'With a private key: the payment (PaymentResponse), by paymentCode or id. Without a key but with ' +
+      "`X-Environment` (how the provider's plugins look up the payment they refund, unless the deployment turned " +
+      'it off): only `id`, `paymentCode`, `orderCode` and `status` (KeylessInquiryResponse), by paymentCode ' +
+      'only, and only when exactly one payment of that environment has it (else 404); limited per client ' +
+      'address (429).',
+  })
+  @ApiOkResponse({
+    schema: { anyOf: [{ $ref: getSchemaPath(PaymentResponse) }, { $ref: getSchemaPath(KeylessInquiryResponse) }] },
+  })
+  @PaymentErrors(
+    { NOT_FOUND: 'no such payment for this merchant and environment; without a key, none or several' },
+    { VALIDATION_FAILED: 'without a key: `X-Environment` is not sandbox or production' },
+  )
   inquiry(
     @Param('reference') reference: string,
     @Query() _query: MerchantQuery,
-    @Caller() caller: CallerContext,
-  ): Promise<PaymentResponse> {
-    return this.rpc.send<PaymentResponse, PaymentLookupCommand>(PaymentsSubjects.inquiry, caller, { reference });
+    @InquiryCaller() access: InquiryAccess,
+  ): Promise<PaymentResponse | KeylessInquiryResponse> {
+    if (access.keyless) {
+      const command: KeylessInquiryCommand = { environment: access.environment, paymentCode: reference };
+      return this.rpc.send(PaymentsSubjects.keylessInquiry, keylessContext(access.requestId), command);
+    }
+    return this.rpc.send<PaymentResponse, PaymentLookupCommand>(PaymentsSubjects.inquiry, access.caller, {
+      reference,
+    });
   }
 
   @Get(':id')

@@ -1,5 +1,15 @@
+import { Provider } from '@nestjs/common';
+import { GatewayConfig } from '../config';
+import { KEYLESS_INQUIRY_OPTIONS, KeylessInquiryGuard, KeylessInquiryOptions } from './keyless-inquiry';
 import { PaymentOperationsController } from './payment-operations.controller';
 import { PaymentsController } from './payments.controller';
 
 /** The payment routes (forwarded to the payments service). */
 export const paymentControllers = [PaymentsController, PaymentOperationsController];
+
+/** The keyless inquiry's setting and its guard (which holds the per-address window). */
+export function paymentProviders(config: GatewayConfig): Provider[] {
+  const perMinute = config.KEYLESS_INQUIRY_PER_MINUTE;
+  const options: KeylessInquiryOptions = { enabled: perMinute > 0, perMinute };
+  return [{ provide: KEYLESS_INQUIRY_OPTIONS, useValue: options }, KeylessInquiryGuard];
+}

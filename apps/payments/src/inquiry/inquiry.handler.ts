@@ -1,6 +1,8 @@
 import { MessagePattern } from '@nestjs/microservices';
 import {
   CallerContext,
+  KeylessInquiryCommand,
+  KeylessInquiryResponse,
   ListPaymentsQuery,
   PaymentLookupCommand,
   PaymentResponse,
@@ -22,6 +24,12 @@ export class InquiryHandler {
   @MessagePattern(PaymentsSubjects.inquiry)
   inquiry(@Caller() ctx: CallerContext, @CommandBody() body: PaymentLookupCommand): Promise<PaymentResponse> {
     return this.inquiries.inquire(ctx, body.reference);
+  }
+
+  /** Keyless: the command names the environment; the context carries no merchant and is not read. */
+  @MessagePattern(PaymentsSubjects.keylessInquiry)
+  inquireKeyless(@CommandBody() body: KeylessInquiryCommand): Promise<KeylessInquiryResponse> {
+    return this.inquiries.inquireKeyless(body);
   }
 
   @MessagePattern(PaymentsSubjects.list)

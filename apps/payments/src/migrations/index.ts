@@ -16,6 +16,7 @@ import { IdempotencyJsonAnswer1766500000000 } from './1766500000000-idempotency-
 import { NonceRealExpiry1767200000001 } from './1767200000001-nonce-real-expiry';
 import { AcquirerAttemptTraceParent1768100000002 } from './1768100000002-acquirer-attempt-trace-parent';
 import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-parent';
+import { PaymentCodeLookup1768400000036 } from './1768400000036-payment-code-lookup';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [
@@ -36,4 +37,5 @@ export const migrations = [
   AcquirerAttemptTraceParent1768100000002,
   PaymentTraceParent1768200000000,
   IdempotencyKeyLeases1768300000000,
+  PaymentCodeLookup1768400000036,
 ];

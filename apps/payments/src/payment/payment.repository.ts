@@ -131,6 +131,21 @@ export class PaymentRepository {
     return payment;
   }
 
+  /**
+   * The one visible payment of `environment` with this paymentCode, across merchants (the keyless inquiry):
+   * paymentCode is unique per merchant only, so when two merchants share one neither is answered (404).
+   */
+  async getOnlyByPaymentCode(environment: CallerContext['environment'], paymentCode: string): Promise<PaymentEntity> {
+    const rows = await this.db
+      .getRepository(PaymentEntity)
+      .createQueryBuilder('p')
+      .where(`p.payment_code = :code AND p.environment = :e AND ${VISIBLE}`, { code: paymentCode, e: environment })
+      .limit(2)
+      .getMany();
+    if (rows.length !== 1) throw DomainError.notFound('payment', 'reference');
+    return rows[0];
+  }
+
   /** Newest first; `startingAfter` is the last id of the previous page. */
   list(scope: Scope, o: { orderCode?: string; limit: number; startingAfter?: string }): Promise<PaymentEntity[]> {
     const q = this.db

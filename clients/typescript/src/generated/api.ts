@@ -88,7 +88,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A payment by its paymentCode or its id */
+        /**
+         * A payment by its paymentCode or its id
+         * @description With a private key: the payment (PaymentResponse), by paymentCode or id. Without a key but with `X-Environment` (how the provider's plugins look up the payment they refund, unless the deployment turned it off): only `id`, `paymentCode`, `orderCode` and `status` (KeylessInquiryResponse), by paymentCode only, and only when exactly one payment of that environment has it (else 404); limited per client address (429).
+         */
         get: operations["paymentsInquiry"];
         put?: never;
         post?: never;
@@ -1359,6 +1362,14 @@ export interface components {
             };
             createdAt: string;
         };
+        KeylessInquiryResponse: {
+            /** Format: uuid */
+            id: string;
+            paymentCode: string;
+            orderCode: string;
+            /** @enum {string} */
+            status: "captured" | "authorized" | "declined" | "pending_3ds" | "pending_action" | "failed" | "cancelled" | "refunded";
+        };
         CaptureRequest: {
             /**
              * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
@@ -2406,6 +2417,7 @@ export type SchemaApmView = components['schemas']['ApmView'];
 export type SchemaTokenView = components['schemas']['TokenView'];
 export type SchemaActionRequiredView = components['schemas']['ActionRequiredView'];
 export type SchemaPaymentResponse = components['schemas']['PaymentResponse'];
+export type SchemaKeylessInquiryResponse = components['schemas']['KeylessInquiryResponse'];
 export type SchemaCaptureRequest = components['schemas']['CaptureRequest'];
 export type SchemaOperationResult = components['schemas']['OperationResult'];
 export type SchemaRefundRequest = components['schemas']['RefundRequest'];
@@ -3094,7 +3106,10 @@ export interface operations {
                 /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Without a key only: the environment to look the paymentCode up in */
+                "X-Environment"?: "production" | "sandbox";
+            };
             path: {
                 reference: string;
             };
@@ -3150,11 +3165,11 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentResponse"];
+                    "application/json": components["schemas"]["PaymentResponse"] | components["schemas"]["KeylessInquiryResponse"];
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long; or without a key: `X-Environment` is not sandbox or production
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -3192,7 +3207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `NOT_FOUND`: no such payment for this merchant and environment */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment; without a key, none or several */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -3,6 +3,7 @@ export * from './connection.dto';
 export * from './operation.dto';
 export * from './payment-types';
 export * from './payment.dto';
+export * from './keyless-inquiry.dto';
 export * from './purchase.dto';
 export * from './purchase-many.dto';
 export * from './validators';
