@@ -1,4 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -6,6 +7,7 @@ import { promisify } from 'node:util';
 import { constructWebhookEvent } from '../../clients/typescript/src';
 import { TestStack } from '../support/stack';
 import { until } from '../support/wait';
+import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
 
@@ -51,7 +53,7 @@ describe('payments CLI against the running stack', () => {
 
   beforeAll(async () => {
     await run(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'clients/cli/tsconfig.json')]);
-    stack = await TestStack.start({ services: ['payments', 'billing'] });
+    stack = await webhookStack({ services: ['payments', 'billing'] });
     const merchantCode = await stack.merchant();
     const { key } = await stack.key([merchantCode]);
     env = { PATH: process.env.PATH, PAYMENTS_API_KEY: key, PAYMENTS_API_BASE: stack.url };
@@ -66,10 +68,11 @@ describe('payments CLI against the running stack', () => {
   it('listen forwards each triggered event, signed with the secret it prints, and stops on Ctrl-C', async () => {
     const before = await cli('trigger', 'payment.captured');
     const oldPayment = /payment (\S+) captured/.exec(before.stdout)?.[1];
-    await until(
+    const logged = await until(
       () => cli('events', 'list'),
       (r) => r.stdout.includes('payment.captured'),
     );
+    expect(logged.stdout).toContain('payment.captured');
 
     let stdout = '';
     const child = spawn('node', [CLI, 'listen', '--forward-to', local.url, '--interval-ms', '200'], { env, cwd: ROOT });
@@ -94,11 +97,12 @@ describe('payments CLI against the running stack', () => {
     for (const type of types) expect((await cli('trigger', type)).stdout).toContain(`Triggered ${type}`);
 
     const events = () => local.received.map((r) => constructWebhookEvent(r.body, r.headers, secret));
-    await until(
+    const got = await until(
       () => events().map((e) => e.type),
-      (got) => types.every((t) => got.includes(t)),
+      (seen) => types.every((t) => seen.includes(t)),
       30_000,
     );
+    expect(got).toEqual(expect.arrayContaining(types));
     for (const r of local.received) {
       const event = constructWebhookEvent<{ id: string }>(r.body, r.headers, secret);
       expect(r.headers['webhook-id']).toBe(event.id);
@@ -125,6 +129,7 @@ describe('payments CLI against the running stack', () => {
       (r) => (JSON.parse(r.stdout) as unknown[]).length > 0,
     );
     const [event] = JSON.parse(listed.stdout) as Array<{ id: string; type: string }>;
+    expect(event.type).toBe('payment.captured');
     const lines = (await cli('events', 'list', '--limit', '5')).stdout.trim().split('\n');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.length).toBeLessThanOrEqual(5);
@@ -135,6 +140,38 @@ describe('payments CLI against the running stack', () => {
     expect(out.stdout).toContain(`${event.id}  -> POST ${local.url} [200]`);
     const got = local.received[count];
     expect(constructWebhookEvent(got.body, got.headers, secret)).toMatchObject({ id: event.id, type: event.type });
+  });
+
+  it('events resend --webhook-endpoint has the platform send a failed delivery again at once', async () => {
+    const https = await WebhookReceiver.start();
+    try {
+      https.failFirst(1);
+      const endpoint = await stack.http('POST', '/v1/webhook-endpoint', {
+        key: env.PAYMENTS_API_KEY,
+        body: { url: https.url(), events: ['payment.refunded'] },
+      });
+      expect(endpoint.status).toBe(201);
+      await cli('trigger', 'payment.refunded');
+      const first = await until(
+        () => https.received.length,
+        (n) => n === 1,
+      );
+      expect(first).toBe(1);
+      const eventId = https.received[0].headers['webhook-id'] as string;
+      const out = await cli('events', 'resend', eventId, '--webhook-endpoint', endpoint.body.id);
+      expect(out.stdout).toContain(`payment.refunded ${eventId} queued again for ${endpoint.body.id}`);
+      // The next scheduled try is 30 s away: a second request within seconds is the resend.
+      const statuses = await until(
+        () => https.of(eventId).map((r) => r.status),
+        (s) => s.join() === '500,200',
+        10_000,
+      );
+      expect(statuses).toEqual([500, 200]);
+      const missing = await failing('events', 'resend', randomUUID(), '--webhook-endpoint', endpoint.body.id);
+      expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('has no delivery of event') });
+    } finally {
+      await https.close();
+    }
   });
 
   it('answers --help on every command, and a usage error with exit code 2', async () => {
