@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+import { parseArgs, ParseArgsConfig } from 'node:util';
+import { PaymentsApiError } from '../../typescript/src';
+import { cliEnv, forwardTarget, UsageError } from './config';
+import { listEvents, resendEvent } from './events';
+import { listen } from './listen';
+import { newSecret } from './signing';
+import { trigger, TRIGGERS } from './trigger';
+
+const ENV_HELP = `Environment:
+  PAYMENTS_API_KEY        a private key (prv_sandbox_…); required
+  PAYMENTS_API_BASE       the gateway (default http://localhost:3000)
+  PAYMENTS_MERCHANT_CODE  the merchant, when the key has several (or --merchant-code)`;
+
+const HELP = {
+  main: `Usage: payments <command> [options]
+
+Commands:
+  listen --forward-to <url>   forward your events, signed, to a local URL as they happen
+  trigger <event type>        create sandbox objects that produce an event
+  events list                 list recent events
+  events resend <id>          send an event again
+
+Run "payments <command> --help" for a command's options.
+
+${ENV_HELP}`,
+  listen: `Usage: payments listen --forward-to <url> [options]
+
+Polls your event log and POSTs each new event to <url> as a webhook delivery carries it, signed with a
+secret printed at start (Webhook-Signature and X-Therius-Signature), one line per event with the local answer.
+Nothing is registered on the server; Ctrl-C stops it.
+
+Options:
+  --forward-to <url>      where to POST events, e.g. http://localhost:4242/webhooks (required)
+  --events <a,b,…>        only these event types
+  --secret <whsec_…>      sign with this secret instead of a new one (keep your receiver's config across runs)
+  --interval-ms <n>       how often to poll (default 1000)
+  --merchant-code <code>  the merchant, when the key has several
+
+${ENV_HELP}`,
+  trigger: `Usage: payments trigger <event type> [--merchant-code <code>]
+
+Creates sandbox objects (test cards only; a sandbox key is required) that produce the event:
+${Object.entries(TRIGGERS)
+  .map(([type, t]) => `  ${type.padEnd(24)}${t.does}`)
+  .join('\n')}
+
+${ENV_HELP}`,
+  events: `Usage: payments events list [--limit <n>] [--type <event type>] [--json]
+       payments events resend <id> --webhook-endpoint <id>
+       payments events resend <id> --forward-to <url> --secret <whsec_…>
+
+list      the newest events (default 20, at most 100), one line each, or the API's JSON with --json
+resend    with --webhook-endpoint: the platform sends its delivery of the event to that endpoint again;
+          with --forward-to: the event is POSTed to <url>, signed with --secret, as listen does
+
+${ENV_HELP}`,
+};
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const COMMON: Options = { help: { type: 'boolean', short: 'h' }, 'merchant-code': { type: 'string' } };
+
+function parse(args: string[], options: Options) {
+  try {
+    return parseArgs({ args, options: { ...COMMON, ...options }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function positiveInt(v: unknown, name: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive whole number`);
+  return n;
+}
+
+async function run(argv: string[], out: (line: string) => void, err: (line: string) => void): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') return out(HELP.main);
+  if (command === 'listen') {
+    const { values } = parse(rest, {
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      secret: { type: 'string' },
+      'interval-ms': { type: 'string' },
+    });
+    if (values.help) return out(HELP.listen);
+    const forwardTo = forwardTarget(str(values['forward-to']));
+    const env = cliEnv(process.env, str(values['merchant-code']));
+    const secret = str(values.secret) ?? newSecret();
+    const stop = new AbortController();
+    process.once('SIGINT', () => stop.abort());
+    process.once('SIGTERM', () => stop.abort());
+    out(`Your webhook signing secret is ${secret}`);
+    await listen(env, {
+      forwardTo,
+      secret,
+      intervalMs: positiveInt(values['interval-ms'], '--interval-ms', 1000),
+      types: (str(values.events) ?? '').split(',').filter(Boolean),
+      signal: stop.signal,
+      print: out,
+      warn: err,
+    });
+    return out('Stopped; nothing was registered on the server.');
+  }
+  if (command === 'trigger') {
+    const { values, positionals } = parse(rest, {});
+    if (values.help) return out(HELP.trigger);
+    const env = cliEnv(process.env, str(values['merchant-code']));
+    for (const line of await trigger(env, positionals[0])) out(line);
+    return out(`Triggered ${positionals[0]}.`);
+  }
+  if (command === 'events') {
+    const { values, positionals } = parse(rest, {
+      limit: { type: 'string' },
+      type: { type: 'string' },
+      json: { type: 'boolean' },
+      'webhook-endpoint': { type: 'string' },
+      'forward-to': { type: 'string' },
+      secret: { type: 'string' },
+    });
+    const [sub, id] = positionals;
+    if (values.help || !sub) return out(HELP.events);
+    const env = cliEnv(process.env, str(values['merchant-code']));
+    const lines =
+      sub === 'list'
+        ? await listEvents(env, {
+            limit: positiveInt(values.limit, '--limit', 20),
+            type: str(values.type),
+            json: values.json === true,
+          })
+        : sub === 'resend'
+          ? await resendEvent(env, id, {
+              webhookEndpoint: str(values['webhook-endpoint']),
+              forwardTo: values['forward-to'] === undefined ? undefined : forwardTarget(str(values['forward-to'])),
+              secret: str(values.secret),
+            })
+          : undefined;
+    if (!lines) throw new UsageError(`Unknown events command: ${sub}`);
+    for (const line of lines) out(line);
+    return;
+  }
+  throw new UsageError(`Unknown command: ${command}`);
+}
+
+run(
+  process.argv.slice(2),
+  (line) => process.stdout.write(`${line}\n`),
+  (line) => process.stderr.write(`${line}\n`),
+).catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    process.stderr.write(`${e.message}\nRun "payments --help" for usage.\n`);
+    process.exitCode = 2;
+  } else if (e instanceof PaymentsApiError) {
+    process.stderr.write(`The API answered ${e.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = 1;
+  }
+});
