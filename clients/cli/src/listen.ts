@@ -60,7 +60,8 @@ async function page(env: CliEnv, createdFrom: number | undefined, limit: number)
     params: { query: { limit, ...query(env, createdFrom) } },
   });
   if (error !== undefined || !data) throw new PaymentsApiError(response, error);
-  return data;
+  // The list's items are catalogue events; the raw route's type names `type` as any string.
+  return data as Event[];
 }
 
 /** Every event created at or after `createdFrom` (all when undefined), newest first. */
