@@ -4,6 +4,7 @@ import {
   OutboxJsonEnvelope1765000000000,
   OutboxTraceParent1768100000000,
 } from '@app/outbox';
+import { CreateIdempotencyKeys1763700000001, IdempotencyKeyLeases1768300000000 } from '@app/idempotency';
 import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
@@ -32,4 +33,7 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   WebhookDeliveryTraceParent1768100000001,
   WebhookEndpointUniqueUrl1768300000034,
   CheckoutAttempts1768300000035,
+  // The idempotency library's table (its own migrations, in the order every service lists them).
+  CreateIdempotencyKeys1763700000001,
+  IdempotencyKeyLeases1768300000000,
 ];
