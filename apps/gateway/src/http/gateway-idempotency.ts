@@ -14,9 +14,9 @@ import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
  */
 export const ADMIN_KEY_SCOPE = { merchantCode: '*admin', environment: 'production' } as const;
 
-/** What a key's row keeps of an answer that carries a secret: the answer sealed, never the secret in clear. */
+/** What a key's row keeps of an answer that carries a secret: the answer sealed (base64), never the secret in clear. */
 interface SealedAnswer {
-  sealed: Sealed;
+  sealed: { keyId: string; blob: string };
 }
 
 /** The Idempotency-Key header (1-255 printable ASCII, else 400), or undefined: for routes without a merchant caller. */
@@ -60,15 +60,21 @@ export class GatewayIdempotency {
     const owner = `${ctx.environment}:${ctx.merchantCode}:${ctx.idempotencyKey ?? ''}`;
     const done = this.idempotency.leased<T | SealedAnswer>(caller, operation, request ?? {}, async (run) => {
       const answer = await work();
-      const stored = o.secret ? { sealed: this.cipher.sealAnswer(owner, JSON.stringify(answer)) } : answer;
+      const stored = o.secret ? sealedAnswer(this.cipher.sealAnswer(owner, JSON.stringify(answer))) : answer;
       await run.answer(this.db.manager, stored);
       return answer;
     });
     return done.then((answer) =>
-      o.secret && isSealed(answer) ? (JSON.parse(this.cipher.openAnswer(owner, answer.sealed)) as T) : (answer as T),
+      o.secret && isSealed(answer) ? (JSON.parse(this.cipher.openAnswer(owner, openable(answer))) as T) : (answer as T),
     );
   }
 }
+
+const sealedAnswer = ({ keyId, blob }: Sealed): SealedAnswer => ({ sealed: { keyId, blob: blob.toString('base64') } });
+const openable = ({ sealed }: SealedAnswer): Sealed => ({
+  keyId: sealed.keyId,
+  blob: Buffer.from(sealed.blob, 'base64'),
+});
 
 const isSealed = (answer: unknown): answer is SealedAnswer =>
   typeof answer === 'object' && answer !== null && 'sealed' in answer && Object.keys(answer).length === 1;

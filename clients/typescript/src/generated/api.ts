@@ -4142,7 +4142,10 @@ export interface operations {
     plansCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4205,7 +4208,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -4252,6 +4255,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -4270,7 +4284,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `INVALID_EXPONENT`: `exponent` is not the currency’s */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4474,7 +4492,10 @@ export interface operations {
                 /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4518,7 +4539,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -4565,6 +4586,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -4576,6 +4608,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4632,7 +4673,10 @@ export interface operations {
     plansUpdate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4687,7 +4731,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -4734,6 +4778,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -4745,6 +4800,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4925,7 +4989,10 @@ export interface operations {
     plansCreateMeter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4971,7 +5038,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -5009,9 +5076,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `DUPLICATE_METER_CODE`: a meter with this `code` exists for this merchant and environment */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `DUPLICATE_METER_CODE`: a meter with this `code` exists for this merchant and environment
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +5102,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7122,7 +7204,10 @@ export interface operations {
     webhookEndpointsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7169,7 +7254,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `url` is not https or names a private address, or an event type is unknown
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or `url` is not https or names a private address, or an event type is unknown
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7207,9 +7292,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url` */
+            /**
+             * @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url`
+             *
+             *     `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7234,7 +7325,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `WEBHOOK_ENDPOINT_LIMIT`: the merchant has WEBHOOK_MAX_ENDPOINTS endpoints in this environment; delete one first */
+            /**
+             * @description `WEBHOOK_ENDPOINT_LIMIT`: the merchant has WEBHOOK_MAX_ENDPOINTS endpoints in this environment; delete one first
+             *
+             *     `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7390,7 +7485,10 @@ export interface operations {
                 /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -7414,7 +7512,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7461,6 +7559,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -7472,6 +7581,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7510,7 +7628,10 @@ export interface operations {
     webhookEndpointsUpdate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -7558,7 +7679,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `url` is not https or names a private address, or an event type is unknown
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or `url` is not https or names a private address, or an event type is unknown
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7605,9 +7726,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url` */
+            /**
+             * @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url`
+             *
+             *     `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7625,6 +7752,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7663,7 +7799,10 @@ export interface operations {
     webhookEndpointsRollSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -7707,7 +7846,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `expiresInSeconds` is outside 0..86400
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or `expiresInSeconds` is outside 0..86400
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7754,6 +7893,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -7765,6 +7915,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7921,7 +8080,10 @@ export interface operations {
     webhookEndpointsResend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -7950,7 +8112,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7997,9 +8159,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `INVALID_STATE`: the delivery succeeded, or the endpoint is disabled */
+            /**
+             * @description `INVALID_STATE`: the delivery succeeded, or the endpoint is disabled
+             *
+             *     `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8017,6 +8185,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8055,7 +8232,10 @@ export interface operations {
     webhookEndpointsTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -8082,7 +8262,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -8129,6 +8309,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -8140,6 +8331,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8272,7 +8472,10 @@ export interface operations {
     webhookSecretRoll: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8304,7 +8507,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `expiresInSeconds` is outside 0..86400
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or `expiresInSeconds` is outside 0..86400
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -8342,6 +8545,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -8353,6 +8567,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9526,7 +9749,10 @@ export interface operations {
     paymentLinksCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9578,7 +9804,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -9625,9 +9851,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `INVALID_STATE`: the link is used or expired */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the link is used or expired
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9645,6 +9877,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
