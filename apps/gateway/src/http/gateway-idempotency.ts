@@ -35,12 +35,13 @@ export const IdempotencyKey = (): ParameterDecorator =>
   ]);
 
 /**
- * The gateway's own changes (webhook endpoints, the admin API) under an Idempotency-Key, through the shared
- * library: the key is leased in a row committed on its own (the work runs in the gateway's services, each with
- * its own transactions), the answer is stored when the work is done, and a retry replays it; 409 while the first
- * is in progress, 422 with another body or operation. A failed request frees its key. An answer that shows a
- * secret (a webhook signing secret, an API key) is stored sealed with the webhook secrets' keys (AES-256-GCM,
- * bound to the key's owner and the Idempotency-Key) and opened for the replay, so the row never holds it in clear.
+ * The gateway's own changes (webhook endpoints, the sandbox clock, the admin API) under an Idempotency-Key,
+ * through the shared library: the key is leased in a row committed on its own (the work runs in the gateway's
+ * services, each with its own transactions), the answer is stored when the work is done, and a retry replays it;
+ * 409 while the first is in progress, 422 with another body or operation. A failed request frees its key. An
+ * answer that shows a secret (a webhook signing secret, an API key) is stored sealed with the webhook secrets'
+ * keys (AES-256-GCM, bound to the key's owner and the Idempotency-Key) and opened for the replay, so the row
+ * never holds it in clear.
  */
 export class GatewayIdempotency {
   constructor(
