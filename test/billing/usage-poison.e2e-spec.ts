@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '@app/observability';
 import { TestStack } from '../support/stack';
+import { ADMIN_TOKEN } from '../support/run-state';
 import { billingMerchant, billingQuery, expectError } from './billing-fixtures';
 import { minute, TimeClient } from './renewal-fixtures';
 import { sleep } from '../support/wait';
@@ -124,13 +125,22 @@ describe('usage past the safe bound', () => {
     expect(await c.invoices(s.id)).toHaveLength(1);
 
     // Fixed (the bad rows removed), an operator retries it on the internal port: the next advance renews it.
-    const retry = (environment: string) =>
-      stack.admin('POST', `/merchants/${c.m.merchantCode}/subscriptions/${s.id}/retry-parked-renewal`, { environment });
+    const retry = (environment: string, idempotencyKey = randomUUID()) =>
+      stack.http('POST', `/v1/admin/merchants/${c.m.merchantCode}/subscriptions/${s.id}/retry-parked-renewal`, {
+        key: ADMIN_TOKEN,
+        port: 'internal',
+        body: { environment },
+        headers: { 'idempotency-key': idempotencyKey },
+      });
     expectError(await retry('production'), 404, 'NOT_FOUND');
     await billingQuery(stack, 'DELETE FROM usage_events WHERE subscription_id = $1', [s.id]);
-    const lifted = await retry('sandbox');
+    const key = randomUUID();
+    const lifted = await retry('sandbox', key);
     expect(lifted.status).toBe(200);
     expect(lifted.body.renewalParked).toBeNull();
+    // The operator's retry of the same request (same Idempotency-Key) replays; another body with it is 422.
+    expect(await retry('sandbox', key)).toMatchObject({ status: 200, body: lifted.body });
+    expectError(await retry('production', key), 422, 'IDEMPOTENCY_KEY_REUSED');
     expectError(await retry('sandbox'), 409, 'INVALID_STATE');
     await c.advance({ to: '2028-07-16T00:00:00Z' });
     expect((await c.sub(s.id)).renewalParked).toBeNull();

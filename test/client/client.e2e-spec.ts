@@ -229,6 +229,51 @@ describe('TypeScript client against the running stack', () => {
     expect(all.map((p) => p.id)).toEqual([payment.id]);
   });
 
+  it('a plan, a meter and a webhook endpoint whose answers are lost are each made once', async () => {
+    const code = await stack.merchant();
+    const key = (await stack.key([code])).key;
+    const sent: string[] = [];
+    const flaky = createPaymentsClient({
+      apiKey: key,
+      baseUrl: stack.url,
+      retry: { baseDelayMs: 10 },
+      fetch: async (input) => {
+        const answer = await fetch(input);
+        sent.push(`${input.method} ${input.headers.get('idempotency-key')}`);
+        if (sent.length % 2 === 1) {
+          // Done by the server; the connection dropped before the answer arrived.
+          await answer.arrayBuffer();
+          throw new TypeError('fetch failed: socket hang up');
+        }
+        return answer;
+      },
+    });
+    const plan = await unwrap(
+      flaky.POST('/v1/subscription/plan', { body: { name: 'Once', interval: 'month', amount: 500, currency: 'USD' } }),
+    );
+    const meter = await unwrap(
+      flaky.POST('/v1/subscription/meter', {
+        body: { code: 'once', name: 'Once', aggregation: 'sum', pricing: { scheme: 'per_unit', unitAmount: 1 } },
+      }),
+    );
+    const hook = await unwrap(
+      flaky.POST('/v1/webhook-endpoint', { body: { url: receiver.url('/once'), events: ['*'] } }),
+    );
+    const renamed = await unwrap(
+      flaky.PATCH('/v1/subscription/plan/{id}', { params: { path: { id: String(plan.id) } }, body: { name: 'Twice' } }),
+    );
+    expect(renamed.name).toBe('Twice');
+    // Each request went twice under one key; each made one thing.
+    expect(sent).toHaveLength(8);
+    for (let i = 0; i < 8; i += 2) expect(sent[i + 1]).toBe(sent[i]);
+    const reader = createPaymentsClient({ apiKey: key, baseUrl: stack.url });
+    expect((await unwrap(reader.GET('/v1/subscription/plan', {}))).map((p) => p.id)).toEqual([plan.id]);
+    expect((await unwrap(reader.GET('/v1/subscription/meter', {}))).map((m) => m.id)).toEqual([meter.id]);
+    const hooks = await unwrap(reader.GET('/v1/webhook-endpoint', {}));
+    expect(hooks.map((h) => h.id)).toEqual([hook.id]);
+    expect(hook.secret).toMatch(/^whsec_/);
+  });
+
   it('a POST answered 409 IDEMPOTENCY_IN_PROGRESS is retried under its key and replays the first request', async () => {
     const code = await stack.merchant();
     const key = (await stack.key([code])).key;

@@ -3,6 +3,7 @@ import {
   bool,
   commonEnv,
   ConfigOf,
+  idempotencyEnv,
   databaseUrl,
   EnvVar,
   int,
@@ -41,6 +42,7 @@ function isCidr(text: string): boolean {
 
 export const gatewayEnv = {
   ...commonEnv,
+  ...idempotencyEnv,
   PORT: int(3000, 'HTTP port of the gateway', { min: 0, max: 65535 }),
   HOST: str('0.0.0.0', 'Interface the gateway listens on'),
   ADMIN_PORT: int(

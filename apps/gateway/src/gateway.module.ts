@@ -3,6 +3,8 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
+import { idempotencyProviders, IdempotencyService } from '@app/idempotency';
+import { DataSource } from 'typeorm';
 import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { Metrics } from '@app/observability';
@@ -20,6 +22,7 @@ import { MerchantsService } from './auth/merchants.service';
 import { RateLimiter } from './auth/rate-limiter';
 import { GatewayConfig } from './config';
 import { DEMO_OPTIONS, DemoSeeder } from './demo/demo-seeder';
+import { GatewayIdempotency } from './http/gateway-idempotency';
 import { HttpExceptionFilter } from './http/http-exception.filter';
 import { GatewayValidationPipe } from './http/validation.pipe';
 import { gatewayMigrations } from './migrations';
@@ -113,6 +116,18 @@ export class GatewayModule {
         PrivateKeyGuard,
         BearerStrategy,
         ...paymentProviders(config),
+        // A key of the gateway's own changes is leased longer than the longest call one waits for (a sandbox
+        // clock advance, 60 s); a failed request deletes its key's row, so a corrected retry starts afresh.
+        ...idempotencyProviders({
+          fingerprintKey: config.IDEMPOTENCY_FINGERPRINT_KEY,
+          lease: { ms: 90_000, keepResourceId: false, callKeyPrefix: 'gateway' },
+        }),
+        {
+          provide: GatewayIdempotency,
+          inject: [IdempotencyService, DataSource],
+          useFactory: (keys: IdempotencyService, db: DataSource) =>
+            new GatewayIdempotency(keys, db, WebhookSecretCipher.fromConfig(config)),
+        },
         ...sandboxClockProviders(config),
         DemoSeeder,
         ...webhookProviders(config, o.webhookCa),

@@ -36,11 +36,14 @@ function waitOf(response: Response | undefined, attempt: number, o: Required<Ret
 }
 
 /**
- * A fetch that gives every POST an Idempotency-Key (unless it has one) and sends the same request again,
- * under the same key, after a network error, a 409 IDEMPOTENCY_IN_PROGRESS or a 429, with a doubling wait and
- * a bounded number of attempts. Other methods are retried only on those answers and errors too: GET and DELETE
- * are safe to repeat. The last answer (or error) is what the caller gets.
+ * A fetch that gives every POST, PATCH and DELETE an Idempotency-Key (unless it has one; every route that
+ * changes something honours it) and sends the same request again, under the same key, after a network error, a
+ * 409 IDEMPOTENCY_IN_PROGRESS or a 429, with a doubling wait and a bounded number of attempts. GET is retried
+ * on the same answers and errors: it changes nothing. The last answer (or error) is what the caller gets.
  */
+/** The methods of the routes that change something. */
+const CHANGES = new Set(['POST', 'PATCH', 'DELETE']);
+
 export function retryingFetch(o: RetryingFetchOptions = {}): (input: Request) => Promise<Response> {
   const base = o.fetch ?? ((input: Request) => globalThis.fetch(input));
   const newKey = o.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
@@ -51,7 +54,7 @@ export function retryingFetch(o: RetryingFetchOptions = {}): (input: Request) =>
     maxDelayMs: o.maxDelayMs ?? 5_000,
   };
   return async (input: Request) => {
-    if (input.method === 'POST' && !input.headers.has('idempotency-key')) {
+    if (CHANGES.has(input.method) && !input.headers.has('idempotency-key')) {
       input.headers.set('idempotency-key', newKey());
     }
     for (let attempt = 1; ; attempt++) {

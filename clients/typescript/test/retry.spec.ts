@@ -67,6 +67,20 @@ describe('retryingFetch', () => {
     expect(sent.map((s) => s.key)).toEqual([null, null]);
   });
 
+  it('gives a PATCH and a DELETE a key too, the same on their retries', async () => {
+    const { fetch, sent } = scripted(new TypeError('fetch failed'), json(200, {}), inProgress(), json(200, {}));
+    let n = 0;
+    const send = retryingFetch({ fetch, sleep: noSleep, newIdempotencyKey: () => `key-${++n}` });
+    await send(new Request('http://x/v1/subscription/plan/7', { method: 'PATCH', body: '{"name":"b"}' }));
+    await send(new Request('http://x/v1/subscription/plan/7', { method: 'DELETE' }));
+    expect(sent.map((s) => [s.method, s.key])).toEqual([
+      ['PATCH', 'key-1'],
+      ['PATCH', 'key-1'],
+      ['DELETE', 'key-2'],
+      ['DELETE', 'key-2'],
+    ]);
+  });
+
   it('throws the network error when every attempt fails', async () => {
     const { fetch } = scripted(new TypeError('down'), new TypeError('still down'));
     const send = retryingFetch({ fetch, attempts: 2, sleep: noSleep });

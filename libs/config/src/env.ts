@@ -268,7 +268,7 @@ export const commonEnv = {
 /** The public development value of IDEMPOTENCY_FINGERPRINT_KEY (a production start refuses it). */
 export const DEVELOPMENT_FINGERPRINT_KEY = 'insecure-development-idempotency-fingerprint-key';
 
-/** Every app that keeps Idempotency-Keys (payments, payment-links, billing). */
+/** Every app that keeps Idempotency-Keys (gateway, payments, payment-links, billing). */
 export const idempotencyEnv = {
   IDEMPOTENCY_FINGERPRINT_KEY: deploymentSecret(
     DEVELOPMENT_FINGERPRINT_KEY,

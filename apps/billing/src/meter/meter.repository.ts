@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { uniqueViolation } from '@app/database';
 import { DomainError } from '@app/errors';
 import { Scope } from '../scope';
@@ -10,9 +10,9 @@ import { MeterEntity } from './meter.entity';
 export class MeterRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(meter: MeterEntity): Promise<void> {
+  async insert(meter: MeterEntity, manager: EntityManager = this.db.manager): Promise<void> {
     try {
-      await this.db.getRepository(MeterEntity).insert(meter);
+      await manager.insert(MeterEntity, meter);
     } catch (e) {
       if (uniqueViolation(e))
         throw new DomainError('DUPLICATE_METER_CODE', `Meter ${meter.code} already exists`, 'code');
@@ -32,9 +32,13 @@ export class MeterRepository {
   }
 
   /** The first of `codes` that is not a meter of this scope, or undefined. */
-  async missingCodes(scope: Scope, codes: string[]): Promise<string | undefined> {
+  async missingCodes(
+    scope: Scope,
+    codes: string[],
+    manager: EntityManager = this.db.manager,
+  ): Promise<string | undefined> {
     if (!codes.length) return undefined;
-    const found = await this.db.getRepository(MeterEntity).find({
+    const found = await manager.find(MeterEntity, {
       select: { code: true },
       where: { merchantCode: scope.merchantCode, environment: scope.environment, code: In(codes) },
     });

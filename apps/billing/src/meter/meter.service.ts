@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, uuidv7 } from '@app/clock';
 import { CallerContext, CreateMeterRequest, MeterView, PageQuery } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { IdempotencyService } from '@app/idempotency';
 import { Pricing, pricingProblem } from '../pricing/pricing';
 import { isUuid, pageLimit } from '../scope';
 import { MeterEntity } from './meter.entity';
@@ -39,16 +40,28 @@ const toMeterView = (m: MeterEntity): MeterView => ({
   createdAt: m.createdAt.toISOString(),
 });
 
-/** Usage meters: code unique per merchant and environment, pricing validated. */
+/**
+ * Usage meters: code unique per merchant and environment, pricing validated. A creation claims the caller's
+ * Idempotency-Key in its transaction, so a retry replays the answer instead of 409 DUPLICATE_METER_CODE.
+ */
 @Injectable()
 export class MeterService {
   constructor(
     private readonly meters: MeterRepository,
+    private readonly idempotency: IdempotencyService,
     private readonly clock: Clock,
   ) {}
 
-  async create(ctx: CallerContext, body: CreateMeterRequest): Promise<MeterView> {
-    const meter: MeterEntity = {
+  create(ctx: CallerContext, body: CreateMeterRequest): Promise<MeterView> {
+    return this.idempotency.transaction(ctx, 'meter.create', body, 201, async (manager) => {
+      const meter = this.meterOf(ctx, body);
+      await this.meters.insert(meter, manager);
+      return toMeterView(meter);
+    });
+  }
+
+  private meterOf(ctx: CallerContext, body: CreateMeterRequest): MeterEntity {
+    return {
       id: uuidv7(),
       merchantCode: ctx.merchantCode,
       environment: ctx.environment,
@@ -59,8 +72,6 @@ export class MeterService {
       pricing: pricingOf(body.pricing),
       createdAt: this.clock.now(ctx),
     };
-    await this.meters.insert(meter);
-    return toMeterView(meter);
   }
 
   async list(ctx: CallerContext, query: PageQuery): Promise<MeterView[]> {

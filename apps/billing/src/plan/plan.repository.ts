@@ -11,10 +11,10 @@ const LIVE = `status NOT IN ('cancelled', 'completed')`;
 export class PlanRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(plan: Omit<PlanEntity, 'id'>): Promise<PlanEntity> {
-    const rows: Array<{ id: string }> = await this.db.query(`SELECT nextval('plans_id_seq') AS id`);
+  async insert(plan: Omit<PlanEntity, 'id'>, manager: EntityManager = this.db.manager): Promise<PlanEntity> {
+    const rows: Array<{ id: string }> = await manager.query(`SELECT nextval('plans_id_seq') AS id`);
     const saved = { ...plan, id: Number(rows[0].id) };
-    await this.db.getRepository(PlanEntity).insert(saved);
+    await manager.insert(PlanEntity, saved);
     return saved;
   }
 

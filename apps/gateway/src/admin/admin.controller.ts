@@ -27,6 +27,8 @@ import {
   MerchantResponse,
 } from './admin.dto';
 import { ApiErrors } from '../http/api-errors';
+import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../http/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
 
 /** Operators' API, on the internal port with ADMIN_TOKEN (docs/api.md): merchants and their keys. */
 @ApiTags('admin')
@@ -37,13 +39,24 @@ export class AdminController {
   constructor(
     private readonly merchants: MerchantsService,
     private readonly keys: ApiKeysService,
+    private readonly idempotency: GatewayIdempotency,
   ) {}
 
   @Post('merchants')
+  @IdempotencyKeyHeader()
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @ApiOperation({ summary: 'Create a merchant account' })
   @ApiCreatedResponse({ type: MerchantResponse })
   @ApiErrors('DUPLICATE_MERCHANT_CODE')
-  async createMerchant(@Body() body: CreateMerchantRequest): Promise<MerchantResponse> {
+  createMerchant(
+    @Body() body: CreateMerchantRequest,
+    @IdempotencyKey() idempotencyKey?: string,
+  ): Promise<MerchantResponse> {
+    const create = () => this.newMerchant(body);
+    return this.idempotency.run({ ...ADMIN_KEY_SCOPE, idempotencyKey }, 'merchant.create', body, create);
+  }
+
+  private async newMerchant(body: CreateMerchantRequest): Promise<MerchantResponse> {
     const m = await this.merchants.create(body.merchantCode, body.name);
     return {
       id: m.id,
@@ -90,11 +103,15 @@ export class AdminController {
   }
 
   @Post('keys')
+  @IdempotencyKeyHeader()
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @ApiOperation({ summary: 'Create an API key for one or more merchants; the key is shown only in this answer' })
   @ApiCreatedResponse({ type: CreatedKeyResponse })
   @ApiErrors({ NOT_FOUND: 'a merchant code is unknown' })
-  createKey(@Body() body: CreateKeyRequest): Promise<CreatedKey> {
-    return this.keys.create(body.merchantCodes, body.type, body.environment);
+  createKey(@Body() body: CreateKeyRequest, @IdempotencyKey() idempotencyKey?: string): Promise<CreatedKey> {
+    const create = () => this.keys.create(body.merchantCodes, body.type, body.environment);
+    // The answer shows the key: its row keeps it sealed, never in clear.
+    return this.idempotency.run({ ...ADMIN_KEY_SCOPE, idempotencyKey }, 'key.create', body, create, { secret: true });
   }
 
   @Get('keys')
@@ -105,13 +122,18 @@ export class AdminController {
   }
 
   @Delete('keys/:id')
+  @IdempotencyKeyHeader()
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a key: it answers 401 AUTH_INVALID from then on (within 5 s on every replica)' })
   @ApiOkResponse({ type: KeyResponse })
   @ApiErrors({ NOT_FOUND: 'no such key (or not a uuid)' })
   revokeKey(
     @Param('id', new ParseUUIDPipe({ exceptionFactory: () => DomainError.notFound('key', 'id') })) id: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<KeyView> {
-    return this.keys.revoke(id);
+    return this.idempotency.run({ ...ADMIN_KEY_SCOPE, idempotencyKey }, 'key.revoke', { id }, () =>
+      this.keys.revoke(id),
+    );
   }
 }

@@ -16,6 +16,8 @@ import { RpcClient } from '@app/messaging';
 import { MerchantsService } from '../auth/merchants.service';
 import { AdminGuard } from './admin.guard';
 import { ApiErrors } from '../http/api-errors';
+import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../http/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
 import { forwardedTo } from '../http/upstream-timeout.doc';
 
 /** Operators' API for a merchant's routing connections; they live in the payments service. */
@@ -27,9 +29,12 @@ export class ConnectionsController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly merchants: MerchantsService,
+    private readonly idempotency: GatewayIdempotency,
   ) {}
 
   @Post()
+  @IdempotencyKeyHeader()
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @ApiOperation({
     summary: 'Create a connection (201), or replace the one with the same connectionCode (200)',
   })
@@ -41,10 +46,15 @@ export class ConnectionsController {
     @Body() body: ConnectionRequest,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<ConnectionResponse> {
     await this.requireMerchant(merchantCode);
     const ctx = this.context(request, merchantCode, body.environment);
-    const result = await this.rpc.send<UpsertConnectionResult>(PaymentsSubjects.upsertConnection, ctx, body);
+    const upsert = () => this.rpc.send<UpsertConnectionResult>(PaymentsSubjects.upsertConnection, ctx, body);
+    // A replay answers the first status too (201 created, 200 replaced); the answer may name credentials: sealed.
+    const scope = { ...ADMIN_KEY_SCOPE, idempotencyKey };
+    const keyed = { merchantCode, body };
+    const result = await this.idempotency.run(scope, 'connection.upsert', keyed, upsert, { secret: true });
     void reply.status(result.created ? 201 : 200);
     return result.connection;
   }

@@ -4,6 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { BillingSubjects, RetryParkedRenewalRequest, SubscriptionView } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { ApiErrors } from '../http/api-errors';
+import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../http/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
 import { forwardedTo } from '../http/upstream-timeout.doc';
 import { AdminGuard } from './admin.guard';
 
@@ -16,9 +18,14 @@ import { AdminGuard } from './admin.guard';
 @UseGuards(AdminGuard)
 @Controller('v1/admin/merchants/:merchantCode/subscriptions')
 export class ParkedRenewalsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly idempotency: GatewayIdempotency,
+  ) {}
 
   @Post(':id/retry-parked-renewal')
+  @IdempotencyKeyHeader()
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Retry a parked renewal',
@@ -36,8 +43,11 @@ export class ParkedRenewalsController {
     @Param('id') id: string,
     @Body() body: RetryParkedRenewalRequest,
     @Req() request: FastifyRequest,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<SubscriptionView> {
     const ctx = { requestId: String(request.id), environment: body.environment, merchantCode };
-    return this.rpc.send<SubscriptionView>(BillingSubjects.retryParkedRenewal, ctx, { id });
+    const retry = () => this.rpc.send<SubscriptionView>(BillingSubjects.retryParkedRenewal, ctx, { id });
+    const scope = { ...ADMIN_KEY_SCOPE, idempotencyKey };
+    return this.idempotency.run(scope, 'parked_renewal.retry', { merchantCode, id, body }, retry);
   }
 }

@@ -15,7 +15,8 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { BillingErrors, planIdOf } from './billing-errors';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { BillingErrors, IDEMPOTENT, planIdOf } from './billing-errors';
 
 const NO_PLAN = { NOT_FOUND: 'no such plan for this merchant and environment' };
 
@@ -27,27 +28,38 @@ export class PlansController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post('plan')
+  @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Create a plan (intervalCount 1, isActive true and the currency’s exponent by default)' })
   @ApiCreatedResponse({ type: PlanView })
-  @BillingErrors({ NOT_FOUND: 'a meter code is unknown' }, 'INVALID_EXPONENT')
-  create(@Body() body: CreatePlanRequest, @Caller() caller: CallerContext): Promise<PlanView> {
+  @BillingErrors(...IDEMPOTENT, { NOT_FOUND: 'a meter code is unknown' }, 'INVALID_EXPONENT')
+  create(@Body() body: CreatePlanRequest, @IdempotentCaller() caller: CallerContext): Promise<PlanView> {
     return this.rpc.send<PlanView>(BillingSubjects.createPlan, caller, body);
   }
 
   @Patch('plan/:id')
+  @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Change name, description, isActive or availableCountries (a full replacement)' })
   @ApiOkResponse({ type: PlanView })
-  @BillingErrors(NO_PLAN)
-  update(@Param('id') id: string, @Body() body: UpdatePlanRequest, @Caller() caller: CallerContext): Promise<PlanView> {
+  @BillingErrors(...IDEMPOTENT, NO_PLAN)
+  update(
+    @Param('id') id: string,
+    @Body() body: UpdatePlanRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<PlanView> {
     return this.rpc.send<PlanView>(BillingSubjects.updatePlan, caller, { ...body, id: planIdOf(id) });
   }
 
   @Delete('plan/:id')
   @HttpCode(200)
+  @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Archive a plan: no new subscribers, existing subscriptions continue' })
   @ApiOkResponse({ type: PlanView })
-  @BillingErrors(NO_PLAN)
-  archive(@Param('id') id: string, @Query() _query: MerchantQuery, @Caller() caller: CallerContext): Promise<PlanView> {
+  @BillingErrors(...IDEMPOTENT, NO_PLAN)
+  archive(
+    @Param('id') id: string,
+    @Query() _query: MerchantQuery,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<PlanView> {
     return this.rpc.send<PlanView>(BillingSubjects.archivePlan, caller, { id: planIdOf(id) });
   }
 
@@ -69,10 +81,11 @@ export class PlansController {
   }
 
   @Post('meter')
+  @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Define a usage meter: aggregation, included units and pricing scheme' })
   @ApiCreatedResponse({ type: MeterView })
-  @BillingErrors('DUPLICATE_METER_CODE')
-  createMeter(@Body() body: CreateMeterRequest, @Caller() caller: CallerContext): Promise<MeterView> {
+  @BillingErrors(...IDEMPOTENT, 'DUPLICATE_METER_CODE')
+  createMeter(@Body() body: CreateMeterRequest, @IdempotentCaller() caller: CallerContext): Promise<MeterView> {
     return this.rpc.send<MeterView>(BillingSubjects.createMeter, caller, body);
   }
 

@@ -18,6 +18,7 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import { AuthFailures } from '../auth/auth-failures';
 import { MerchantsService } from '../auth/merchants.service';
 import { GatewayConfig } from '../config';
+import { GatewayIdempotency } from '../http/gateway-idempotency';
 import { HttpExceptionFilter } from '../http/http-exception.filter';
 import { GatewayValidationPipe } from '../http/validation.pipe';
 import { lentFrom } from './lend';
@@ -36,6 +37,7 @@ const SHARED: readonly InjectionToken[] = [
   Draining,
   HEALTH_CHECKS,
   DEPENDENCIES_GATE_READINESS,
+  GatewayIdempotency,
 ];
 
 /**

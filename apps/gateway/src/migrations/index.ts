@@ -4,6 +4,7 @@ import {
   OutboxJsonEnvelope1765000000000,
   OutboxTraceParent1768100000000,
 } from '@app/outbox';
+import { CreateIdempotencyKeys1763700000001, IdempotencyKeyLeases1768300000000 } from '@app/idempotency';
 import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
@@ -20,6 +21,9 @@ import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   CreateOutbox1763700000000,
   MerchantsAndKeys1763700000001,
+  // The idempotency library's table: its own migrations, each at its place in time order (a database deployed
+  // before them runs them on its next start).
+  CreateIdempotencyKeys1763700000001,
   Webhooks1763700000030,
   OutboxJsonEnvelope1765000000000,
   SandboxClocks1765100000000,
@@ -30,6 +34,7 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   MerchantAllowedOrigins1768000000000,
   OutboxTraceParent1768100000000,
   WebhookDeliveryTraceParent1768100000001,
+  IdempotencyKeyLeases1768300000000,
   WebhookEndpointUniqueUrl1768300000034,
   CheckoutAttempts1768300000035,
 ];

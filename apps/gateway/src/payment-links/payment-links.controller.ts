@@ -73,16 +73,19 @@ export class PaymentLinksController {
   @Post(':id/cancel')
   @HttpCode(200)
   @PrivateRoute()
+  @IdempotencyKeyHeader()
   @ApiOperation({
     summary: 'Cancel a payment link',
     description: 'The hosted page stops taking payments. An already cancelled link answers 200 unchanged.',
   })
   @ApiOkResponse({ type: PaymentLinkResponse })
-  @ApiErrors(LINKS, NO_LINK, { INVALID_STATE: 'the link is used or expired' })
+  @ApiErrors(LINKS, NO_LINK, 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED', {
+    INVALID_STATE: 'the link is used or expired',
+  })
   cancel(
     @Param('id') id: string,
     @Body() _body: MerchantQuery,
-    @Caller() caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<PaymentLinkResponse> {
     return this.rpc.send<PaymentLinkResponse, PaymentLinkIdCommand>(PaymentLinksSubjects.cancel, caller, { id });
   }

@@ -6,11 +6,16 @@ import { Caller } from '../auth/caller.decorator';
 import { SandboxRoute } from './sandbox-route';
 import { SandboxClockService } from './sandbox-clock.service';
 import { ApiErrors } from '../http/api-errors';
+import { GatewayIdempotency } from '../http/gateway-idempotency';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 
 @ApiTags('sandbox')
 @Controller('v1/sandbox/clock')
 export class SandboxClockController {
-  constructor(private readonly clocks: SandboxClockService) {}
+  constructor(
+    private readonly clocks: SandboxClockService,
+    private readonly idempotency: GatewayIdempotency,
+  ) {}
 
   @Get()
   @SandboxRoute({
@@ -24,6 +29,7 @@ export class SandboxClockController {
 
   @Post('advance')
   @HttpCode(200)
+  @IdempotencyKeyHeader()
   @SandboxRoute({
     summary: 'Move the merchant’s sandbox clock forward',
     description:
@@ -34,7 +40,7 @@ export class SandboxClockController {
       'SANDBOX_MAX_ADVANCE_WORK pieces of due work for it.',
   })
   @ApiOkResponse({ type: SandboxClockResponse })
-  @ApiErrors({
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED', {
     VALIDATION_FAILED: 'both or neither of `to` and `by`, or malformed',
     CLOCK_BACKWARDS: 'before the clock’s current time',
     CLOCK_ADVANCE_TOO_FAR:
@@ -48,10 +54,12 @@ export class SandboxClockController {
   })
   advance(
     @Body() body: AdvanceClockRequest,
-    @Caller() caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
     @Req() request: FastifyRequest,
   ): Promise<SandboxClockResponse> {
     // The client closed its connection: the services still to be asked are not (see SandboxClockService).
-    return this.clocks.advance(caller, body, () => request.raw.socket?.destroyed === true);
+    const advance = () => this.clocks.advance(caller, body, () => request.raw.socket?.destroyed === true);
+    // A retry of `by: P1M` must not move the clock a second month.
+    return this.idempotency.run(caller, 'sandbox_clock.advance', body, advance);
   }
 }

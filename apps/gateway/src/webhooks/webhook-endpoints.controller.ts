@@ -21,20 +21,28 @@ import {
   WebhookEndpointResponse,
 } from './webhooks.dto';
 import { ApiErrors } from '../http/api-errors';
+import { GatewayIdempotency } from '../http/gateway-idempotency';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 
 const NO_ENDPOINT = { NOT_FOUND: 'no such webhook endpoint for this merchant and environment' };
 const BAD_URL = { VALIDATION_FAILED: '`url` is not https or names a private address, or an event type is unknown' };
 const BAD_EXPIRY = { VALIDATION_FAILED: '`expiresInSeconds` is outside 0..86400' };
 const TAKEN_URL = { DUPLICATE_WEBHOOK_URL: 'another live endpoint of this merchant and environment has this `url`' };
+const IDEMPOTENT = ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as const;
 const ID = { name: 'id', description: 'Webhook endpoint id', format: 'uuid' };
 
 @ApiTags('webhooks')
 @Controller('v1/webhook-endpoint')
 @PrivateRoute()
 export class WebhookEndpointsController {
-  constructor(private readonly webhooks: WebhookEndpointsService) {}
+  constructor(
+    private readonly webhooks: WebhookEndpointsService,
+    private readonly idempotency: GatewayIdempotency,
+  ) {}
 
   @Post()
+  @IdempotencyKeyHeader()
+  @ApiErrors(...IDEMPOTENT)
   @ApiOperation({
     summary: 'Register a webhook endpoint',
     description:
@@ -47,9 +55,11 @@ export class WebhookEndpointsController {
   })
   create(
     @Body() body: CreateWebhookEndpointRequest,
-    @Caller() caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<CreatedWebhookEndpointResponse> {
-    return this.webhooks.create(caller, body);
+    return this.idempotency.run(caller, 'webhook_endpoint.create', body, () => this.webhooks.create(caller, body), {
+      secret: true,
+    });
   }
 
   @Get()
@@ -74,6 +84,8 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
+  @IdempotencyKeyHeader()
+  @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Update a webhook endpoint',
@@ -88,12 +100,16 @@ export class WebhookEndpointsController {
   update(
     @Param('id') id: string,
     @Body() body: UpdateWebhookEndpointRequest,
-    @Caller() caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<WebhookEndpointResponse> {
-    return this.webhooks.update(caller, id, body);
+    return this.idempotency.run(caller, 'webhook_endpoint.update', { id, body }, () =>
+      this.webhooks.update(caller, id, body),
+    );
   }
 
   @Post(':id/roll-secret')
+  @IdempotencyKeyHeader()
+  @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Replace the endpoint’s signing secret',
@@ -108,12 +124,15 @@ export class WebhookEndpointsController {
   rollSecret(
     @Param('id') id: string,
     @Body() body: RollSecretRequest,
-    @Caller() caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<RolledWebhookEndpointResponse> {
-    return this.webhooks.rollEndpointSecret(caller, id, body);
+    const roll = () => this.webhooks.rollEndpointSecret(caller, id, body);
+    return this.idempotency.run(caller, 'webhook_endpoint.roll_secret', { id, body }, roll, { secret: true });
   }
 
   @Delete(':id')
+  @IdempotencyKeyHeader()
+  @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
   @ApiOperation({ summary: 'Delete a webhook endpoint; tries still waiting for it are given up' })
   @ApiParam(ID)
@@ -122,9 +141,9 @@ export class WebhookEndpointsController {
   remove(
     @Param('id') id: string,
     @Query() _scope: MerchantQuery,
-    @Caller() caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<DeletedWebhookEndpointResponse> {
-    return this.webhooks.remove(caller, id);
+    return this.idempotency.run(caller, 'webhook_endpoint.delete', { id }, () => this.webhooks.remove(caller, id));
   }
 
   @Get(':id/deliveries')
@@ -144,6 +163,8 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/deliveries/:deliveryId/resend')
+  @IdempotencyKeyHeader()
+  @ApiErrors(...IDEMPOTENT)
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a dead or failed delivery again',
@@ -163,12 +184,15 @@ export class WebhookEndpointsController {
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
     @Body() _scope: MerchantQuery,
-    @Caller() caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<WebhookDeliveryResponse> {
-    return this.webhooks.resend(caller, id, deliveryId);
+    const resend = () => this.webhooks.resend(caller, id, deliveryId);
+    return this.idempotency.run(caller, 'webhook_delivery.resend', { id, deliveryId }, resend);
   }
 
   @Post(':id/test')
+  @IdempotencyKeyHeader()
+  @ApiErrors(...IDEMPOTENT)
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a signed `ping` event to this endpoint',
@@ -180,8 +204,8 @@ export class WebhookEndpointsController {
   test(
     @Param('id') id: string,
     @Body() _scope: MerchantQuery,
-    @Caller() caller: CallerContext,
+    @IdempotentCaller() caller: CallerContext,
   ): Promise<WebhookDeliveryResponse> {
-    return this.webhooks.test(caller, id);
+    return this.idempotency.run(caller, 'webhook_endpoint.test', { id }, () => this.webhooks.test(caller, id));
   }
 }

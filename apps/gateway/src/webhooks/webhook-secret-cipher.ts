@@ -32,6 +32,15 @@ export class WebhookSecretCipher {
   open(owner: SecretOwner, sealed: Sealed): string {
     return this.cipher.open(sealed, contextOf(owner));
   }
+
+  /** A stored Idempotency-Key answer that shows a secret, bound to the key it answers (`keyOwner`). */
+  sealAnswer(keyOwner: string, answer: string): Sealed {
+    return this.cipher.seal(answer, `idempotent-answer:${keyOwner}`);
+  }
+
+  openAnswer(keyOwner: string, sealed: Sealed): string {
+    return this.cipher.open(sealed, `idempotent-answer:${keyOwner}`);
+  }
 }
 
 const contextOf = (owner: SecretOwner): string =>

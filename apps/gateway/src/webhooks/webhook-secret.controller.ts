@@ -5,13 +5,18 @@ import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { RollSecretRequest, WebhookSecretResponse } from './webhooks.dto';
 import { ApiErrors } from '../http/api-errors';
+import { GatewayIdempotency } from '../http/gateway-idempotency';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 
 /** The account signing secret of the key's merchant and environment (signs deliveries to a payment's webhookUrl). */
 @ApiTags('webhooks')
 @Controller('v1/webhook-secret')
 @PrivateRoute()
 export class WebhookSecretController {
-  constructor(private readonly webhooks: WebhookEndpointsService) {}
+  constructor(
+    private readonly webhooks: WebhookEndpointsService,
+    private readonly idempotency: GatewayIdempotency,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -24,6 +29,8 @@ export class WebhookSecretController {
   }
 
   @Post('roll')
+  @IdempotencyKeyHeader()
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Replace the account signing secret',
@@ -33,7 +40,8 @@ export class WebhookSecretController {
   })
   @ApiOkResponse({ type: WebhookSecretResponse })
   @ApiErrors({ VALIDATION_FAILED: '`expiresInSeconds` is outside 0..86400' })
-  roll(@Body() body: RollSecretRequest, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
-    return this.webhooks.rollSecret(caller, body);
+  roll(@Body() body: RollSecretRequest, @IdempotentCaller() caller: CallerContext): Promise<WebhookSecretResponse> {
+    const roll = () => this.webhooks.rollSecret(caller, body);
+    return this.idempotency.run(caller, 'webhook_secret.roll', body, roll, { secret: true });
   }
 }

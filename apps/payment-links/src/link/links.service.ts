@@ -87,11 +87,14 @@ export class LinksService {
       .map((l) => this.recorder.view(l));
   }
 
-  /** 200 also for an already cancelled link (no second event); 409 for a used or expired one. */
+  /**
+   * 200 also for an already cancelled link (no second event); 409 for a used or expired one. An Idempotency-Key
+   * is claimed in the cancel's transaction: its retry replays the first answer even after the link expired.
+   */
   async cancel(ctx: CallerContext, id: string): Promise<PaymentLinkResponse> {
     await this.get(ctx, id); // 404 first, and an expiry that is due is recorded before the cancel decides
     const now = this.clock.now(ctx);
-    return this.db.transaction(async (manager) => {
+    return this.idempotency.transaction(ctx, 'link.cancel', { id }, 200, async (manager) => {
       const link = await this.links.lock(manager, id, ctx);
       const event = move(link, 'cancel');
       if (event) {

@@ -4300,7 +4300,10 @@ export interface operations {
     plansCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4363,7 +4366,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -4410,6 +4413,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -4428,7 +4442,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `INVALID_EXPONENT`: `exponent` is not the currency’s */
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4632,7 +4650,10 @@ export interface operations {
                 /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4676,7 +4697,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -4723,6 +4744,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -4734,6 +4766,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4790,7 +4831,10 @@ export interface operations {
     plansUpdate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4845,7 +4889,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -4892,6 +4936,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -4903,6 +4958,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5083,7 +5147,10 @@ export interface operations {
     plansCreateMeter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5129,7 +5196,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -5167,9 +5234,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `DUPLICATE_METER_CODE`: a meter with this `code` exists for this merchant and environment */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `DUPLICATE_METER_CODE`: a meter with this `code` exists for this merchant and environment
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5187,6 +5260,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7280,7 +7362,10 @@ export interface operations {
     webhookEndpointsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7327,7 +7412,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `url` is not https or names a private address, or an event type is unknown
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or `url` is not https or names a private address, or an event type is unknown
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7365,9 +7450,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url` */
+            /**
+             * @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url`
+             *
+             *     `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7392,7 +7483,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `WEBHOOK_ENDPOINT_LIMIT`: the merchant has WEBHOOK_MAX_ENDPOINTS endpoints in this environment; delete one first */
+            /**
+             * @description `WEBHOOK_ENDPOINT_LIMIT`: the merchant has WEBHOOK_MAX_ENDPOINTS endpoints in this environment; delete one first
+             *
+             *     `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7548,7 +7643,10 @@ export interface operations {
                 /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
                 merchantCode?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -7572,7 +7670,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7619,6 +7717,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -7630,6 +7739,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7668,7 +7786,10 @@ export interface operations {
     webhookEndpointsUpdate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -7716,7 +7837,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `url` is not https or names a private address, or an event type is unknown
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or `url` is not https or names a private address, or an event type is unknown
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7763,9 +7884,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url` */
+            /**
+             * @description `DUPLICATE_WEBHOOK_URL`: another live endpoint of this merchant and environment has this `url`
+             *
+             *     `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7783,6 +7910,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7821,7 +7957,10 @@ export interface operations {
     webhookEndpointsRollSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -7865,7 +8004,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `expiresInSeconds` is outside 0..86400
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or `expiresInSeconds` is outside 0..86400
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -7912,6 +8051,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -7923,6 +8073,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8079,7 +8238,10 @@ export interface operations {
     webhookEndpointsResend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -8108,7 +8270,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -8155,9 +8317,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `INVALID_STATE`: the delivery succeeded, or the endpoint is disabled */
+            /**
+             * @description `INVALID_STATE`: the delivery succeeded, or the endpoint is disabled
+             *
+             *     `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8175,6 +8343,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8213,7 +8390,10 @@ export interface operations {
     webhookEndpointsTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -8240,7 +8420,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -8287,6 +8467,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -8298,6 +8489,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8430,7 +8630,10 @@ export interface operations {
     webhookSecretRoll: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8462,7 +8665,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or `expiresInSeconds` is outside 0..86400
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or `expiresInSeconds` is outside 0..86400
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -8500,6 +8703,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -8511,6 +8725,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10079,7 +10302,10 @@ export interface operations {
     paymentLinksCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -10131,7 +10357,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -10178,9 +10404,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `INVALID_STATE`: the link is used or expired */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: the link is used or expired
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10198,6 +10430,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

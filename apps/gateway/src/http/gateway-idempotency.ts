@@ -1,0 +1,81 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+import { Sealed } from '@app/cipher';
+import { CallerContext, IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from '@app/contracts';
+import { DomainError } from '@app/errors';
+import { IdempotencyService } from '@app/idempotency';
+import { documentedParam } from '../auth/caller.decorator';
+import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
+
+/**
+ * The key scope of the operators' API: no merchant owns an admin request. No merchant code can take this value
+ * (merchant codes are letters, digits, _ and -), so an operator's key never meets a merchant's.
+ */
+export const ADMIN_KEY_SCOPE = { merchantCode: '*admin', environment: 'production' } as const;
+
+/** What a key's row keeps of an answer that carries a secret: the answer sealed (base64), never the secret in clear. */
+interface SealedAnswer {
+  sealed: { keyId: string; blob: string };
+}
+
+/** The Idempotency-Key header (1-255 printable ASCII, else 400), or undefined: for routes without a merchant caller. */
+const IdempotencyKeyParam = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
+  const header = context.switchToHttp().getRequest<FastifyRequest>().headers[IDEMPOTENCY_KEY_HEADER];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key !== undefined && !isValidIdempotencyKey(key)) {
+    throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
+  }
+  return key;
+});
+
+export const IdempotencyKey = (): ParameterDecorator =>
+  documentedParam(IdempotencyKeyParam(), [
+    { VALIDATION_FAILED: 'the `Idempotency-Key` header is not 1-255 printable ASCII characters' },
+  ]);
+
+/**
+ * The gateway's own changes (webhook endpoints, the sandbox clock, the admin API) under an Idempotency-Key,
+ * through the shared library: the key is leased in a row committed on its own (the work runs in the gateway's
+ * services, each with its own transactions), the answer is stored when the work is done, and a retry replays it;
+ * 409 while the first is in progress, 422 with another body or operation. A failed request frees its key. An
+ * answer that shows a secret (a webhook signing secret, an API key) is stored sealed with the webhook secrets'
+ * keys (AES-256-GCM, bound to the key's owner and the Idempotency-Key) and opened for the replay, so the row
+ * never holds it in clear.
+ */
+export class GatewayIdempotency {
+  constructor(
+    private readonly idempotency: IdempotencyService,
+    private readonly db: DataSource,
+    private readonly cipher: WebhookSecretCipher,
+  ) {}
+
+  run<T>(
+    ctx: Pick<CallerContext, 'merchantCode' | 'environment' | 'idempotencyKey'>,
+    operation: string,
+    request: unknown,
+    work: () => Promise<T>,
+    o: { secret?: boolean } = {},
+  ): Promise<T> {
+    const caller: CallerContext = { requestId: '', ...ctx };
+    const owner = `${ctx.environment}:${ctx.merchantCode}:${ctx.idempotencyKey ?? ''}`;
+    const done = this.idempotency.leased<T | SealedAnswer>(caller, operation, request ?? {}, async (run) => {
+      const answer = await work();
+      const stored = o.secret ? sealedAnswer(this.cipher.sealAnswer(owner, JSON.stringify(answer))) : answer;
+      await run.answer(this.db.manager, stored);
+      return answer;
+    });
+    return done.then((answer) =>
+      o.secret && isSealed(answer) ? (JSON.parse(this.cipher.openAnswer(owner, openable(answer))) as T) : (answer as T),
+    );
+  }
+}
+
+const sealedAnswer = ({ keyId, blob }: Sealed): SealedAnswer => ({ sealed: { keyId, blob: blob.toString('base64') } });
+const openable = ({ sealed }: SealedAnswer): Sealed => ({
+  keyId: sealed.keyId,
+  blob: Buffer.from(sealed.blob, 'base64'),
+});
+
+const isSealed = (answer: unknown): answer is SealedAnswer =>
+  typeof answer === 'object' && answer !== null && 'sealed' in answer && Object.keys(answer).length === 1;
