@@ -10587,7 +10587,10 @@ export interface operations {
     sandboxClockAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10611,7 +10614,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or both or neither of `to` and `by`, or malformed
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or both or neither of `to` and `by`, or malformed
              *
              *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
              */
@@ -10649,9 +10652,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `INVALID_STATE`: another advance of this clock (e.g. one whose client gave up) is still running its due work past this call’s wait; the clock did not move, retry */
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: another advance of this clock (e.g. one whose client gave up) is still running its due work past this call’s wait; the clock did not move, retry
+             */
             409: {
                 headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,7 +10686,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `CLOCK_BACKWARDS`: before the clock’s current time
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `CLOCK_BACKWARDS`: before the clock’s current time
              *
              *     `CLOCK_ADVANCE_TOO_FAR`: past SANDBOX_MAX_ADVANCE from the clock, or more due work than SANDBOX_MAX_ADVANCE_WORK (the clock did not move; what ran stays done)
              */
