@@ -30,6 +30,9 @@ import { ApiErrors } from '../http/api-errors';
 import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../http/gateway-idempotency';
 import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
 
+/** A created key's answer as a replay shows it: the key itself is in the first answer only (it is stored hashed). */
+const withoutKey = ({ key: _shownOnce, ...rest }: CreatedKey): CreatedKey => rest as CreatedKey;
+
 /** Operators' API, on the internal port with ADMIN_TOKEN (docs/api.md): merchants and their keys. */
 @ApiTags('admin')
 @ApiBearerAuth('adminToken')
@@ -105,13 +108,20 @@ export class AdminController {
   @Post('keys')
   @IdempotencyKeyHeader()
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
-  @ApiOperation({ summary: 'Create an API key for one or more merchants; the key is shown only in this answer' })
+  @ApiOperation({
+    summary: 'Create an API key for one or more merchants; the key is shown only in this answer',
+    description:
+      'A retry with the same Idempotency-Key answers the same key record without `key`: the key is stored hashed ' +
+      'only. If the first answer was lost, revoke that key and create another.',
+  })
   @ApiCreatedResponse({ type: CreatedKeyResponse })
   @ApiErrors({ NOT_FOUND: 'a merchant code is unknown' })
   createKey(@Body() body: CreateKeyRequest, @IdempotencyKey() idempotencyKey?: string): Promise<CreatedKey> {
     const create = () => this.keys.create(body.merchantCodes, body.type, body.environment);
-    // The answer shows the key: its row keeps it sealed, never in clear.
-    return this.idempotency.run({ ...ADMIN_KEY_SCOPE, idempotencyKey }, 'key.create', body, create, { secret: true });
+    // The key is shown once: the Idempotency-Key's row keeps the answer without it, in no form.
+    return this.idempotency.run({ ...ADMIN_KEY_SCOPE, idempotencyKey }, 'key.create', body, create, {
+      shownOnce: withoutKey,
+    });
   }
 
   @Get('keys')

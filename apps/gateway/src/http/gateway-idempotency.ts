@@ -41,7 +41,8 @@ export const IdempotencyKey = (): ParameterDecorator =>
  * 409 while the first is in progress, 422 with another body or operation. A failed request frees its key. An
  * answer that shows a secret (a webhook signing secret, an API key) is stored sealed with the webhook secrets'
  * keys (AES-256-GCM, bound to the key's owner and the Idempotency-Key) and opened for the replay, so the row
- * never holds it in clear.
+ * never holds it in clear. An answer that shows a credential only once (an API key, stored hashed) is stored
+ * without it (`shownOnce`): a replay answers the rest, and the credential is not kept in any form.
  */
 export class GatewayIdempotency {
   constructor(
@@ -55,13 +56,17 @@ export class GatewayIdempotency {
     operation: string,
     request: unknown,
     work: () => Promise<T>,
-    o: { secret?: boolean } = {},
+    o: { secret?: boolean; shownOnce?: (answer: T) => T } = {},
   ): Promise<T> {
     const caller: CallerContext = { requestId: '', ...ctx };
     const owner = `${ctx.environment}:${ctx.merchantCode}:${ctx.idempotencyKey ?? ''}`;
     const done = this.idempotency.leased<T | SealedAnswer>(caller, operation, request ?? {}, async (run) => {
       const answer = await work();
-      const stored = o.secret ? sealedAnswer(this.cipher.sealAnswer(owner, JSON.stringify(answer))) : answer;
+      const stored = o.shownOnce
+        ? o.shownOnce(answer)
+        : o.secret
+          ? sealedAnswer(this.cipher.sealAnswer(owner, JSON.stringify(answer)))
+          : answer;
       await run.answer(this.db.manager, stored);
       return answer;
     });

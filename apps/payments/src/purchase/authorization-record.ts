@@ -44,12 +44,15 @@ export class AuthorizationRecord {
     manager: EntityManager,
     ctx: CallerContext,
     attemptId: string,
-    payment: PaymentEntity,
+    reserved: PaymentEntity,
     answered: AcquirerOutcome,
     now: Date,
     extras: RequestExtras = {},
   ): Promise<PaymentResponse> {
     const { card, body } = extras;
+    // A grouped transaction runs this again alone when its group failed: each run moves its own copy, so the
+    // retry starts from the reserved payment, not from the state the failed run left in memory.
+    const payment = Object.assign(new PaymentEntity(), reserved);
     const outcome = withoutSimulatedChallenge(ctx, answered);
     await this.attempts.settle(manager, attemptId);
     // The payment comes into being with the acquirer's answer: its hold, if any, starts then too.
