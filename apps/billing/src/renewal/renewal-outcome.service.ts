@@ -5,6 +5,7 @@ import { EventType, PaymentResponse } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
 import { AttemptMode, declinedMove, paidMove } from '../dunning/dunning-policy';
+import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -118,15 +119,7 @@ export class RenewalOutcomeService {
     mode: AttemptMode,
   ): { ok: boolean; invoiceEvent: EventType | null; subscriptionEvents: EventType[] } {
     if (payment) {
-      invoice.attempts = [
-        ...invoice.attempts,
-        {
-          at: a.at.toISOString(),
-          paymentId: payment.id,
-          status: payment.status,
-          refusalCode: payment.refusalCode ?? null,
-        },
-      ];
+      invoice.attempts = [...invoice.attempts, invoiceAttempt(a.at, payment)];
     }
     invoice.paymentAttemptCount = a.attempt;
     invoice.updatedAt = a.at;

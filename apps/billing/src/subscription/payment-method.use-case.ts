@@ -15,6 +15,7 @@ import { BillingEvents } from '../billing-events';
 import { newPaymentMethodMove } from '../dunning/dunning-policy';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
+import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -169,10 +170,7 @@ export class PaymentMethodUseCase {
     if (recovery.kind === 'open_invoice') {
       const invoice = recovery.invoice;
       const event = applyInvoiceTransition(invoice, 'pay');
-      invoice.attempts = [
-        ...invoice.attempts,
-        { at: now.toISOString(), paymentId: payment.id, status: payment.status, refusalCode: null },
-      ];
+      invoice.attempts = [...invoice.attempts, { ...invoiceAttempt(now, payment), refusalCode: null }];
       invoice.paymentAttemptCount += 1;
       invoice.paidAt = now;
       invoice.updatedAt = now;

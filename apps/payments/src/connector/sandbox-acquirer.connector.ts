@@ -79,6 +79,10 @@ export class SandboxAcquirerConnector implements Connector {
         return request.initiator === 'merchant'
           ? { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal }
           : approved(reference);
+      case 'decline_except_on':
+        return request.connectionCode === behaviour.approvedOn
+          ? approved(reference)
+          : { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal };
       case 'fail_operation':
         return approved(`${FAILS_PREFIX[behaviour.operation]}${uuidv7()}`);
       default:

@@ -1156,6 +1156,7 @@ export interface components {
              *     - `4000000000003055`: 3DS challenge that fails, whatever the cardholder answers, `Q1` Card authentication failed (switch_method)
              *     - `4000000000000341`: approved while the cardholder is present; declined on merchant-initiated charges, `51` Insufficient funds (switch_method)
              *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
+             *     - `4000000000000200`: declined on every connection but `sandbox` (the default one), approved there, `5` Do not honor (retry)
              *     - `4000000000000309`: approved; a later capture fails at the acquirer
              *     - `4000000000000317`: approved; a later refund fails at the acquirer
              *     - `4000000000000325`: approved; a later cancel fails at the acquirer
@@ -1288,6 +1289,17 @@ export interface components {
             };
             threeDsSetup?: components["schemas"]["ThreeDsSetupDto"];
         };
+        RoutingAttemptView: {
+            /** @example primary */
+            connectionCode: string;
+            /** @enum {string} */
+            outcome: "approved" | "declined" | "failed" | "challenge_required" | "pending_action";
+            /**
+             * @description Normalized refusal code of a decline
+             * @example 5
+             */
+            reasonCode?: string;
+        };
         CardDataView: {
             /** @example visa */
             brand: string;
@@ -1349,6 +1361,8 @@ export interface components {
             /** @description The connection that answered */
             connectionCode: string;
             connectionName: string;
+            /** @description Only when the payment went to more than one connection: each one, in order (a `retry` decline on one moves the payment to the next; the last one answered) */
+            cascade?: components["schemas"]["RoutingAttemptView"][];
             amount: components["schemas"]["AmountDto"];
             amountCaptured: components["schemas"]["AmountDto"];
             amountRefunded: components["schemas"]["AmountDto"];
@@ -1593,6 +1607,13 @@ export interface components {
             /** @enum {string} */
             status: "captured" | "declined" | "failed";
             refusalCode?: components["schemas"]["RefusalCodeDto"] | null;
+            /**
+             * @description The merchant's connection that answered: the one that charged when `status` is `captured`
+             * @example sandbox
+             */
+            connectionCode?: string;
+            /** @description Only when the charge went to more than one connection: each one, in order (a `retry` decline moves it to the next connection; the last one answered) */
+            cascade?: components["schemas"]["RoutingAttemptView"][];
         };
         InvoiceView: {
             /** Format: uuid */
@@ -2080,6 +2101,7 @@ export interface components {
              *     - `4000000000003055`: 3DS challenge that fails, whatever the cardholder answers, `Q1` Card authentication failed (switch_method)
              *     - `4000000000000341`: approved while the cardholder is present; declined on merchant-initiated charges, `51` Insufficient funds (switch_method)
              *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
+             *     - `4000000000000200`: declined on every connection but `sandbox` (the default one), approved there, `5` Do not honor (retry)
              *     - `4000000000000309`: approved; a later capture fails at the acquirer
              *     - `4000000000000317`: approved; a later refund fails at the acquirer
              *     - `4000000000000325`: approved; a later cancel fails at the acquirer
@@ -2411,6 +2433,7 @@ export type SchemaApmRequestDto = components['schemas']['ApmRequestDto'];
 export type SchemaShopperDto = components['schemas']['ShopperDto'];
 export type SchemaThreeDsSetupDto = components['schemas']['ThreeDsSetupDto'];
 export type SchemaPurchaseRequest = components['schemas']['PurchaseRequest'];
+export type SchemaRoutingAttemptView = components['schemas']['RoutingAttemptView'];
 export type SchemaCardDataView = components['schemas']['CardDataView'];
 export type SchemaCardView = components['schemas']['CardView'];
 export type SchemaApmView = components['schemas']['ApmView'];

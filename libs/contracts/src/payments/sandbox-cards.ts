@@ -68,6 +68,11 @@ export type SandboxBehaviour =
   | { kind: 'challenge'; challengeFails: boolean }
   /** Approved while the cardholder is present, declined on every merchant-initiated charge. */
   | { kind: 'decline_mit'; refusal: RefusalCodeDto }
+  /**
+   * Declined with `refusal` (a `retry` one) on every connection but `approvedOn`, which approves it: the cascade
+   * to a merchant's next connection, and a dunning retry that starts elsewhere, shown with one card.
+   */
+  | { kind: 'decline_except_on'; refusal: RefusalCodeDto; approvedOn: string }
   /** Approved; a later capture, refund or cancel of it (`operation`) fails at the acquirer (processing error). */
   | { kind: 'fail_operation'; operation: SandboxFailingOperation };
 
@@ -86,6 +91,7 @@ export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = {
   '4000000000003055': { kind: 'challenge', challengeFails: true },
   '4000000000000341': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.insufficientFunds },
   '4000000000004954': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.suspectedFraud },
+  '4000000000000200': { kind: 'decline_except_on', refusal: SANDBOX_DECLINES.doNotHonor, approvedOn: 'sandbox' },
   '4000000000000309': { kind: 'fail_operation', operation: 'capture' },
   '4000000000000317': { kind: 'fail_operation', operation: 'refund' },
   '4000000000000325': { kind: 'fail_operation', operation: 'cancel' },
@@ -166,6 +172,15 @@ export function summarizeSandboxCard(behaviour: SandboxBehaviour): SandboxCardSu
         flows:
           'MIT / recurring: a purchase with `cardOnFile.initiator: merchant`, subscription renewals and dunning ' +
           'retries, a record-mode first cycle; the enrolment itself (cardholder present) is approved',
+      };
+    case 'decline_except_on':
+      return {
+        outcome: `declined on every connection but \`${behaviour.approvedOn}\` (the default one), approved there`,
+        refusal: behaviour.refusal,
+        flows:
+          'routing: a charge whose first connection is another one is declined there and cascades to ' +
+          `\`${behaviour.approvedOn}\` (purchases, subscription renewals, dunning and forced retries); a charge ` +
+          'pinned to another connection (`connectionCode`) is declined',
       };
     case 'fail_operation':
       return {
