@@ -85,6 +85,8 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [BillingSubjects.recordUsage]: [gateway],
   [BillingSubjects.recordUsageBatch]: [gateway],
   [BillingSubjects.retryPayment]: [gateway],
+  [BillingSubjects.putRecoveryPolicy]: [gateway],
+  [BillingSubjects.getRecoveryPolicy]: [gateway],
   [BillingSubjects.clockAdvanced]: [gateway],
 };
 

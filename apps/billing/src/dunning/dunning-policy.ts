@@ -5,6 +5,7 @@
  */
 import { SubscriptionStatus } from '@app/contracts';
 import { SUBSCRIPTION_MACHINE, SubscriptionTrigger } from '../subscription/subscription-state';
+import { RetryPlan } from './recovery-policy';
 
 const DAY_MS = 86_400_000;
 
@@ -51,19 +52,29 @@ export interface Decline {
 export type DeclineDecision =
   /** Only the attempt is recorded: a forced retry, or a subscription paused or cancelled meanwhile. */
   | { kind: 'recorded'; moves: SubscriptionTrigger[] }
-  /** Past due, waiting for the next dunning retry. */
-  | { kind: 'retry'; moves: SubscriptionTrigger[]; dunningAttemptCount: number; retryAt: Date }
+  /** Past due, waiting for the next dunning retry (`retryAt` null: for a new payment method). */
+  | { kind: 'retry'; moves: SubscriptionTrigger[]; dunningAttemptCount: number; retryAt: Date | null }
   /** A terminal refusal or the last dunning attempt: the invoice fails and the subscription is suspended. */
   | { kind: 'suspend'; moves: SubscriptionTrigger[]; dunningAttemptCount: number };
 
+/** docs/api.md's schedule: the retry days of DUNNING_RETRY_DAYS, then stop. */
+export const defaultSchedule =
+  (scheduledAt: Date) =>
+  (retriesDone: number): RetryPlan => {
+    const at = dunningRetryAt(scheduledAt, retriesDone);
+    return at ? { kind: 'retry', at } : { kind: 'stop' };
+  };
+
 /**
- * A declined renewal makes the subscription past_due (count 0, first retry at +1 day); a declined dunning
- * retry counts and waits for the next one (+3, +5, +7 days); a terminal refusal or the fourth declined retry
+ * A declined renewal makes the subscription past_due (count 0); a declined dunning retry counts; either then
+ * waits for what `schedule` (the run's recovery policy, given the failed retries so far) plans: the next retry
+ * (by default +1, +3, +5, +7 days) or a new payment method; a terminal refusal or a schedule that stops
  * suspends. A forced retry counts in the invoice only and leaves the dunning schedule as it was.
  */
 export function declinedMove(
   s: { status: SubscriptionStatus; dunningAttemptCount: number },
   decline: Decline,
+  schedule: (retriesDone: number) => RetryPlan = defaultSchedule(decline.scheduledAt),
 ): DeclineDecision {
   if (decline.mode === 'forced') {
     return { kind: 'recorded', moves: SUBSCRIPTION_MACHINE.can(s.status, 'retry_failed') ? ['retry_failed'] : [] };
@@ -77,8 +88,10 @@ export function declinedMove(
   } else {
     return { kind: 'recorded', moves: [] };
   }
-  const retryAt = dunningRetryAt(decline.scheduledAt, dunningAttemptCount);
-  if (!decline.terminal && retryAt) return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt };
+  const plan: RetryPlan = decline.terminal ? { kind: 'stop' } : schedule(dunningAttemptCount);
+  if (plan.kind === 'retry') return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt: plan.at };
+  if (plan.kind === 'await_payment_method')
+    return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt: null };
   return { kind: 'suspend', moves: [first, 'suspend'], dunningAttemptCount };
 }
 

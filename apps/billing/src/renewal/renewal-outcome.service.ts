@@ -5,6 +5,8 @@ import { EventType, PaymentResponse } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
 import { AttemptMode, declinedMove, paidMove } from '../dunning/dunning-policy';
+import { nextRetry } from '../dunning/recovery-policy';
+import { LoadedPolicies, RecoveryPolicyRepository } from '../dunning/recovery-policy.repository';
 import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
@@ -49,6 +51,7 @@ export class RenewalOutcomeService {
     private readonly invoices: InvoiceRepository,
     private readonly plans: PlanRepository,
     private readonly events: BillingEvents,
+    private readonly policies: RecoveryPolicyRepository,
   ) {}
 
   /** One attempt's record (a forced retry, a payment-method recovery): `recordMany` of one. */
@@ -77,6 +80,10 @@ export class RenewalOutcomeService {
         manager,
         [...subscriptions.values()].map((s) => s.planId),
       );
+      // Recovery policies only for the batch's declines (a batch of paid renewals reads none).
+      const declined = charged.filter((c) => c.payment && !approved(c.payment)).map((c) => c.attempt);
+      const scopes = new Map(declined.map((a) => [`${a.environment}:${a.merchantCode}`, a]));
+      const policies = await this.policies.load(manager, [...scopes.values()]);
       const changedInvoices: InvoiceEntity[] = [];
       const changedSubscriptions: SubscriptionEntity[] = [];
       const events: Array<{ s: SubscriptionEntity; types: readonly EventType[]; data: object; at: Date }> = [];
@@ -88,7 +95,7 @@ export class RenewalOutcomeService {
           return { kind: 'stale', subscription: s, reverse: !!payment && approved(payment) && !paidByIt };
         }
         const plan = plans.get(s.planId)!;
-        const outcome = this.apply(s, invoice, a, payment, mode);
+        const outcome = this.apply(s, invoice, a, payment, mode, policies);
         changedInvoices.push(invoice);
         changedSubscriptions.push(s);
         if (outcome.invoiceEvent) {
@@ -117,6 +124,7 @@ export class RenewalOutcomeService {
     a: ChargeAttempt,
     payment: PaymentResponse | null,
     mode: AttemptMode,
+    policies: LoadedPolicies,
   ): { ok: boolean; invoiceEvent: EventType | null; subscriptionEvents: EventType[] } {
     if (payment) {
       invoice.attempts = [...invoice.attempts, invoiceAttempt(a.at, payment)];
@@ -132,8 +140,7 @@ export class RenewalOutcomeService {
       invoice.paidAt = a.at;
       subscriptionEvents.push(...this.paid(s, a.at));
     } else {
-      const terminal = payment!.refusalCode?.recoveryAction === 'terminal';
-      const failed = this.declined(s, invoice, mode, terminal);
+      const failed = this.declined(s, invoice, mode, payment!, policies, a.at);
       subscriptionEvents.push(...failed.events);
       if (failed.failInvoice) invoiceEvent = applyInvoiceTransition(invoice, 'fail');
     }
@@ -147,28 +154,55 @@ export class RenewalOutcomeService {
     if (!move) return [];
     const events = applySubscriptionTransition(s, move);
     s.dunningAttemptCount = 0;
+    s.dunning = null;
     s.activatedAt ??= at;
     s.nextBillingDate = s.currentPeriodEnd;
     return events;
   }
 
-  /** Declined: the dunning policy's moves, its count and next retry, or the suspension that fails the invoice. */
+  /**
+   * Declined: the dunning policy's moves, its count and next retry, or the suspension that fails the invoice.
+   * The retries follow the merchant's recovery policy: the version the run started with (a run starting now
+   * records the current one), so a policy change never moves a run under way.
+   */
   private declined(
     s: SubscriptionEntity,
     invoice: InvoiceEntity,
     mode: AttemptMode,
-    terminal: boolean,
+    payment: PaymentResponse,
+    policies: LoadedPolicies,
+    at: Date,
   ): { events: EventType[]; failInvoice: boolean } {
-    const decision = declinedMove(s, { mode, terminal, scheduledAt: invoice.periodStart });
+    const refusal = payment.refusalCode ?? null;
+    const scheduledAt = invoice.periodStart;
+    // A run under way keeps its version (0 for one that started before runs recorded it).
+    const version = s.status === 'past_due' ? (s.dunning?.policyVersion ?? 0) : policies.currentVersion(s);
+    const rules = policies.rules(s, version);
+    const decision = declinedMove(
+      s,
+      { mode, terminal: refusal?.recoveryAction === 'terminal', scheduledAt },
+      (retriesDone) => nextRetry(rules, { scheduledAt, retriesDone, refusal, at }),
+    );
     const events = decision.moves.flatMap((move) => applySubscriptionTransition(s, move));
-    if (decision.kind === 'recorded') return { events, failInvoice: false };
+    const lastCharge = { lastRefusal: refusal, lastConnectionCode: payment.connectionCode ?? null };
+    if (decision.kind === 'recorded') {
+      if (s.status === 'past_due' && s.dunning) s.dunning = { ...s.dunning, ...lastCharge };
+      return { events, failInvoice: false };
+    }
     s.dunningAttemptCount = decision.dunningAttemptCount;
     if (decision.kind === 'retry') {
       s.nextBillingDate = decision.retryAt;
+      s.dunning = {
+        policyVersion: version,
+        scheduledAt: scheduledAt.toISOString(),
+        ...lastCharge,
+        waitingFor: decision.retryAt ? 'scheduled_retry' : 'payment_method',
+      };
       return { events, failInvoice: false };
     }
     s.suspendedAt = invoice.updatedAt;
     s.nextBillingDate = null;
+    s.dunning = null;
     return { events, failInvoice: true };
   }
 }

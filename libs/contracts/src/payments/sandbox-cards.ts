@@ -91,6 +91,7 @@ export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = {
   '4000000000003055': { kind: 'challenge', challengeFails: true },
   '4000000000000341': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.insufficientFunds },
   '4000000000004954': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.suspectedFraud },
+  '4000000000004103': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.expiredCard },
   '4000000000000200': { kind: 'decline_except_on', refusal: SANDBOX_DECLINES.doNotHonor, approvedOn: 'sandbox' },
   '4000000000000309': { kind: 'fail_operation', operation: 'capture' },
   '4000000000000317': { kind: 'fail_operation', operation: 'refund' },
