@@ -47,6 +47,7 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [PaymentsSubjects.listConnections]: [gateway],
   [PaymentsSubjects.clockAdvanced]: [gateway],
   [PaymentsSubjects.getToken]: [billing],
+  [PaymentsSubjects.checkToken]: [billing],
   [PaymentsExtrasSubjects.createNonce]: [gateway],
   [PaymentsExtrasSubjects.resume]: [gateway],
   [PaymentsExtrasSubjects.resumeLinkPayment]: [links],
@@ -99,6 +100,7 @@ export const commandServiceOf = (subject: CommandSubject): ServiceName => subjec
 const EVENT_OWNERS: Readonly<Record<EventAggregate, NatsApp>> = {
   payment: 'payments',
   payment_link: 'payment-links',
+  payment_method: 'payments',
   subscription: 'billing',
   invoice: 'billing',
 };

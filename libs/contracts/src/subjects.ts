@@ -35,6 +35,8 @@ export const PaymentsSubjects = {
   clockAdvanced: 'cmd.payments.sandbox.clock-advanced',
   /** A vault token of the caller's merchant and environment (`{token}`): its card summary, or NOT_FOUND. */
   getToken: 'cmd.payments.token.get',
+  /** Billing before a renewal (CardCheckCommand → CardCheckResult): the account updater, for a card expiring. */
+  checkToken: 'cmd.payments.token.check',
 } as const;
 
 export const PaymentLinksSubjects = {

@@ -181,7 +181,9 @@ export class RenewalOutcomeService {
     const decision = declinedMove(
       s,
       { mode, terminal: refusal?.recoveryAction === 'terminal', scheduledAt },
-      (retriesDone) => nextRetry(rules, { scheduledAt, retriesDone, refusal, at }),
+      // A card the account updater found closed cannot succeed: no retry is spent on it, it waits for a new one.
+      (retriesDone) =>
+        s.cardClosedAt ? { kind: 'await_payment_method' } : nextRetry(rules, { scheduledAt, retriesDone, refusal, at }),
     );
     const events = decision.moves.flatMap((move) => applySubscriptionTransition(s, move));
     const lastCharge = { lastRefusal: refusal, lastConnectionCode: payment.connectionCode ?? null };

@@ -135,6 +135,9 @@ export class PaymentMethodUseCase {
       subscription.cardBrand = payment.card?.cardData.brand ?? subscription.cardBrand;
       subscription.networkTransactionId = payment.card?.networkTransactionId ?? null;
       subscription.networkReferenceId = payment.card?.networkReferenceId ?? null;
+      // A new card: the account updater's marks were about the old one.
+      subscription.cardCheckedFor = null;
+      subscription.cardClosedAt = null;
       const events: EventType[] = [];
       if (recovery.kind === 'verify') {
         events.push(...applySubscriptionTransition(subscription, 'update_payment_method'));

@@ -54,6 +54,10 @@ export class SubscriptionEntity {
   traceParent?: string | null;
   /** Set while past_due (dunning/recovery-policy.ts): the run's policy version, last refusal, what it waits for. */
   @Column({ type: 'jsonb', nullable: true }) dunning: DunningState | null;
+  /** The renewal (nextBillingDate) the card was checked for with the account updater (account-updater/). */
+  @Column({ name: 'card_checked_for', type: 'timestamptz', nullable: true }) cardCheckedFor: Date | null;
+  /** The account updater said the card's account is closed: its renewal waits for a new payment method. */
+  @Column({ name: 'card_closed_at', type: 'timestamptz', nullable: true }) cardClosedAt: Date | null;
   @Column('jsonb') metadata: Record<string, string>;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

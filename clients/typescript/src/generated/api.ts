@@ -1198,6 +1198,10 @@ export interface components {
              *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
              *     - `4000000000004103`: approved while the cardholder is present; declined on merchant-initiated charges, `54` Expired card (switch_method)
              *     - `4000000000000200`: declined on every connection but `sandbox` (the default one), approved there, `5` Do not honor (retry)
+             *     - `4000000000004202`: approved; the account updater gives it a new expiry (3 years later)
+             *     - `4000000000004301`: approved; the account updater gives it a new number (4242424242424242) and expiry
+             *     - `4000000000004400`: approved while the cardholder is present; the account updater says the account is closed, `46` Closed account (switch_method)
+             *     - `4000000000004509`: approved; the account updater has no information about it
              *     - `4000000000000309`: approved; a later capture fails at the acquirer
              *     - `4000000000000317`: approved; a later refund fails at the acquirer
              *     - `4000000000000325`: approved; a later cancel fails at the acquirer
@@ -1830,7 +1834,7 @@ export interface components {
              *       "payment.refunded"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /**
              * @description Free text for the merchant’s own use
              * @example Order sync
@@ -1847,7 +1851,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1875,7 +1879,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1904,7 +1908,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /**
              * @description "" clears it
              * @example Order sync
@@ -1935,7 +1939,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -2012,6 +2016,26 @@ export interface components {
             createdAt: string;
             /** @description Until when the secret replaced by the last roll still signs deliveries beside this one */
             previousSecretExpiresAt: string | null;
+        };
+        PaymentMethodEventView: {
+            /**
+             * @description The vault token: unchanged by an update
+             * @example vt_…
+             */
+            token: string;
+            /** @description The shopper the card was stored for (a subscription id for billing) */
+            shopperId: string;
+            /** @example visa */
+            brand: string;
+            /** @example 1111 */
+            last4: string;
+            /** @description End of the card’s expiry month */
+            expirationDate: string;
+            /**
+             * @description `new_expiry` and `new_number` (updated): the card was updated in place; `closed` and `no_information` (expiring): the card expires before its next use and nothing could update it; ask the customer
+             * @enum {string}
+             */
+            updaterAnswer: "new_expiry" | "new_number" | "closed" | "no_information";
         };
         PaymentLinkAmountView: {
             currency: string;
@@ -2126,7 +2150,7 @@ export interface components {
             /** @example acme */
             merchantCode: string;
             /** @description The object after the change: a Payment, a PaymentLink, a Subscription or an Invoice, by `type` */
-            data: components["schemas"]["PaymentResponse"] | components["schemas"]["PaymentLinkResponse"] | components["schemas"]["PaymentLinkAttemptsBlockedData"] | components["schemas"]["SubscriptionView"] | components["schemas"]["InvoiceView"];
+            data: components["schemas"]["PaymentResponse"] | components["schemas"]["PaymentMethodEventView"] | components["schemas"]["PaymentLinkResponse"] | components["schemas"]["PaymentLinkAttemptsBlockedData"] | components["schemas"]["SubscriptionView"] | components["schemas"]["InvoiceView"];
             /**
              * @description The provider’s name of `type`
              * @example payment.captured
@@ -2201,6 +2225,10 @@ export interface components {
              *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
              *     - `4000000000004103`: approved while the cardholder is present; declined on merchant-initiated charges, `54` Expired card (switch_method)
              *     - `4000000000000200`: declined on every connection but `sandbox` (the default one), approved there, `5` Do not honor (retry)
+             *     - `4000000000004202`: approved; the account updater gives it a new expiry (3 years later)
+             *     - `4000000000004301`: approved; the account updater gives it a new number (4242424242424242) and expiry
+             *     - `4000000000004400`: approved while the cardholder is present; the account updater says the account is closed, `46` Closed account (switch_method)
+             *     - `4000000000004509`: approved; the account updater has no information about it
              *     - `4000000000000309`: approved; a later capture fails at the acquirer
              *     - `4000000000000317`: approved; a later refund fails at the acquirer
              *     - `4000000000000325`: approved; a later cancel fails at the acquirer
@@ -2575,6 +2603,7 @@ export type SchemaDeletedWebhookEndpointResponse = components['schemas']['Delete
 export type SchemaWebhookDeliveryResponse = components['schemas']['WebhookDeliveryResponse'];
 export type SchemaMerchantQuery = components['schemas']['MerchantQuery'];
 export type SchemaWebhookSecretResponse = components['schemas']['WebhookSecretResponse'];
+export type SchemaPaymentMethodEventView = components['schemas']['PaymentMethodEventView'];
 export type SchemaPaymentLinkAmountView = components['schemas']['PaymentLinkAmountView'];
 export type SchemaPaymentLinkResponse = components['schemas']['PaymentLinkResponse'];
 export type SchemaAttemptsBlockedView = components['schemas']['AttemptsBlockedView'];
@@ -9200,7 +9229,7 @@ export interface operations {
                 /** @description An id from the previous page: answers the items after it */
                 startingAfter?: string;
                 /** @description Only events of this type */
-                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided";
+                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered";
                 /** @description Only events created at or after this */
                 createdFrom?: string;
                 /** @description Only events created before this */
