@@ -94,6 +94,7 @@ describe('renewals use the routing', () => {
     const events = await c.events(s.id);
     expect(events).not.toContain('subscription.past_due');
     expect(events).not.toContain('subscription.payment_failed');
+    expect(events).not.toContain('invoice.payment_recovered');
   });
 
   /** Two connections that decline the card before the default one: the renewal fails on both, past_due. */
@@ -130,6 +131,7 @@ describe('renewals use the routing', () => {
       { connectionCode: 'sandbox', initiator: 'merchant', networkTransactionId: nti },
     ]);
     expect((await c.renewalPayments(s.id)).map((p) => p.status)).toEqual(['declined', 'captured']);
+    expect(await c.events(s.id)).toContain('invoice.payment_recovered');
   });
 
   it('a forced retry starts on a connection that did not decline last', async () => {

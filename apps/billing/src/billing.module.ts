@@ -11,6 +11,7 @@ import { BILLING_CONFIG, BillingConfig } from './config';
 import { MeterEntity } from './meter/meter.entity';
 import { RecoveryPolicyHandler, RecoveryPolicyService } from './dunning/recovery-policy.handler';
 import { RecoveryPolicyRepository } from './dunning/recovery-policy.repository';
+import { RecoveryMetrics } from './dunning/recovery-metrics';
 import { MeterHandler } from './meter/meter.handler';
 import { MeterRepository } from './meter/meter.repository';
 import { MeterService } from './meter/meter.service';
@@ -88,6 +89,7 @@ export class BillingModule {
         PaymentMethodUseCase,
         RecoveryPolicyRepository,
         RecoveryPolicyService,
+        RecoveryMetrics,
         ...usageProviders,
         ...renewalProviders,
         ...overrides,

@@ -24,6 +24,8 @@ export interface DunningState {
   policyVersion: number;
   /** ISO time of the scheduled renewal the retries count from. */
   scheduledAt: string;
+  /** The refusal reason code that started the run (`failed`: a processing failure), for the recovery metrics. */
+  startReason?: string;
   lastRefusal: RefusalCodeDto | null;
   lastConnectionCode: string | null;
   waitingFor: DunningWait;

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EventType, PaymentResponse } from '@app/contracts';
+import { EventType, EventTypes, PaymentResponse } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
 import { AttemptMode, declinedMove, paidMove } from '../dunning/dunning-policy';
+import { reasonLabel } from '../dunning/recovery-metrics';
 import { nextRetry } from '../dunning/recovery-policy';
 import { LoadedPolicies, RecoveryPolicyRepository } from '../dunning/recovery-policy.repository';
 import { invoiceAttempt } from '../invoice/invoice-attempt';
@@ -65,9 +66,11 @@ export class RenewalOutcomeService {
    * subscriptions and invoices locked in id order, each outcome decided in memory, every row and event
    * written with the commit. Answers each attempt's record, in the order given.
    */
-  recordMany(charged: readonly ChargedAttempt[]): Promise<Recorded[]> {
-    if (!charged.length) return Promise.resolve([]);
-    return pipelinedTransaction(this.db, async (manager) => {
+  async recordMany(charged: readonly ChargedAttempt[]): Promise<Recorded[]> {
+    if (!charged.length) return [];
+    const { recorded, counted } = await pipelinedTransaction(this.db, async (manager) => {
+      // The recovery metrics of the batch, counted once it commits.
+      const counted: Array<() => void> = [];
       const ids = charged.map((c) => c.attempt.subscriptionId);
       const subscriptions = byId(await this.renewals.lockSubscriptions(manager, ids));
       const invoices = byId(
@@ -95,11 +98,11 @@ export class RenewalOutcomeService {
           return { kind: 'stale', subscription: s, reverse: !!payment && approved(payment) && !paidByIt };
         }
         const plan = plans.get(s.planId)!;
-        const outcome = this.apply(s, invoice, a, payment, mode, policies);
+        const outcome = this.apply(s, invoice, a, payment, mode, policies, counted);
         changedInvoices.push(invoice);
         changedSubscriptions.push(s);
-        if (outcome.invoiceEvent) {
-          events.push({ s, types: [outcome.invoiceEvent], data: toInvoiceView(invoice), at: a.at });
+        if (outcome.invoiceEvents.length) {
+          events.push({ s, types: outcome.invoiceEvents, data: toInvoiceView(invoice), at: a.at });
         }
         events.push({ s, types: outcome.subscriptionEvents, data: toSubscriptionView(s, plan), at: a.at });
         return { kind: outcome.ok ? 'paid' : 'declined', subscription: s };
@@ -113,8 +116,10 @@ export class RenewalOutcomeService {
         manager,
       );
       for (const e of events) await this.events.emit(manager, e.s, e.types, e.data, e.at);
-      return recorded;
+      return { recorded, counted };
     });
+    for (const count of counted) count();
+    return recorded;
   }
 
   /** One attempt's answer on its invoice and subscription, through both transition tables. */
@@ -125,7 +130,8 @@ export class RenewalOutcomeService {
     payment: PaymentResponse | null,
     mode: AttemptMode,
     policies: LoadedPolicies,
-  ): { ok: boolean; invoiceEvent: EventType | null; subscriptionEvents: EventType[] } {
+    counted: Array<() => void>,
+  ): { ok: boolean; invoiceEvents: EventType[]; subscriptionEvents: EventType[] } {
     if (payment) {
       invoice.attempts = [...invoice.attempts, invoiceAttempt(a.at, payment)];
     }
@@ -133,18 +139,30 @@ export class RenewalOutcomeService {
     invoice.updatedAt = a.at;
     s.updatedAt = a.at;
     const subscriptionEvents: EventType[] = [];
-    let invoiceEvent: EventType | null = null;
+    const invoiceEvents: EventType[] = [];
     const ok = !payment || approved(payment);
+    // A charge of a past-due invoice: a dunning or forced retry of a run under way.
+    const run = s.status === 'past_due' ? { startReason: s.dunning?.startReason ?? 'unknown' } : null;
+    if (run && payment) {
+      const connection = payment.connectionCode ?? 'none';
+      counted.push(() => this.events.recovery.retried(connection, ok ? 'approved' : 'declined'));
+    }
     if (ok) {
-      invoiceEvent = applyInvoiceTransition(invoice, 'pay');
+      invoiceEvents.push(applyInvoiceTransition(invoice, 'pay'));
       invoice.paidAt = a.at;
       subscriptionEvents.push(...this.paid(s, a.at));
+      if (run) {
+        invoiceEvents.push(EventTypes.invoicePaymentRecovered);
+        const { currency, amount } = invoice;
+        const connection = payment?.connectionCode ?? 'none';
+        counted.push(() => this.events.recovery.recoveredInvoice(run.startReason, connection, currency, amount));
+      }
     } else {
-      const failed = this.declined(s, invoice, mode, payment!, policies, a.at);
+      const failed = this.declined(s, invoice, mode, payment!, policies, a.at, counted);
       subscriptionEvents.push(...failed.events);
-      if (failed.failInvoice) invoiceEvent = applyInvoiceTransition(invoice, 'fail');
+      if (failed.failInvoice) invoiceEvents.push(applyInvoiceTransition(invoice, 'fail'));
     }
-    return { ok, invoiceEvent, subscriptionEvents };
+    return { ok, invoiceEvents, subscriptionEvents };
   }
 
   /** Paid: the move the dunning policy picks (renew, activate, reactivate); the next renewal is due. */
@@ -172,8 +190,11 @@ export class RenewalOutcomeService {
     payment: PaymentResponse,
     policies: LoadedPolicies,
     at: Date,
+    counted: Array<() => void>,
   ): { events: EventType[]; failInvoice: boolean } {
     const refusal = payment.refusalCode ?? null;
+    const startsRun = s.status !== 'past_due';
+    const startReason = startsRun ? reasonLabel(refusal?.reasonCode) : (s.dunning?.startReason ?? 'unknown');
     const scheduledAt = invoice.periodStart;
     // A run under way keeps its version (0 for one that started before runs recorded it).
     const version = s.status === 'past_due' ? (s.dunning?.policyVersion ?? 0) : policies.currentVersion(s);
@@ -192,11 +213,13 @@ export class RenewalOutcomeService {
       return { events, failInvoice: false };
     }
     s.dunningAttemptCount = decision.dunningAttemptCount;
+    if (startsRun) counted.push(() => this.events.recovery.runStarted(startReason));
     if (decision.kind === 'retry') {
       s.nextBillingDate = decision.retryAt;
       s.dunning = {
         policyVersion: version,
         scheduledAt: scheduledAt.toISOString(),
+        startReason,
         ...lastCharge,
         waitingFor: decision.retryAt ? 'scheduled_retry' : 'payment_method',
       };
@@ -205,6 +228,7 @@ export class RenewalOutcomeService {
     s.suspendedAt = invoice.updatedAt;
     s.nextBillingDate = null;
     s.dunning = null;
+    counted.push(() => this.events.recovery.runLost(startReason));
     return { events, failInvoice: true };
   }
 }

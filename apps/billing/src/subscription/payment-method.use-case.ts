@@ -120,7 +120,7 @@ export class PaymentMethodUseCase {
     return approved;
   }
 
-  private record(
+  private async record(
     ctx: CallerContext,
     seen: SubscriptionEntity,
     plan: PlanEntity,
@@ -129,8 +129,11 @@ export class PaymentMethodUseCase {
     run: LeasedRun,
   ): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
-    return this.db.transaction(async (manager) => {
+    let recovered: (() => void) | null = null;
+    const answer = await this.db.transaction(async (manager) => {
+      recovered = null;
       const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
+      const startReason = subscription.dunning?.startReason ?? 'unknown';
       subscription.cardToken = payment.token!.token;
       subscription.cardBrand = payment.card?.cardData.brand ?? subscription.cardBrand;
       subscription.networkTransactionId = payment.card?.networkTransactionId ?? null;
@@ -143,6 +146,12 @@ export class PaymentMethodUseCase {
         events.push(...applySubscriptionTransition(subscription, 'update_payment_method'));
       } else {
         await this.payInvoice(manager, ctx, subscription, plan, recovery, payment, now);
+        if (recovery.kind === 'open_invoice') {
+          const { currency, amount } = recovery.invoice;
+          const connection = payment.connectionCode ?? 'none';
+          recovered = () => this.events.recovery.recoveredInvoice(startReason, connection, currency, amount);
+        }
+        subscription.dunning = null;
         events.push(
           EventTypes.subscriptionPaymentMethodUpdated,
           ...applySubscriptionTransition(subscription, 'recover'),
@@ -158,6 +167,8 @@ export class PaymentMethodUseCase {
       await run.answer(manager, view);
       return view;
     });
+    (recovered as (() => void) | null)?.();
+    return answer;
   }
 
   /** Past due: the open invoice is paid by the new card. Suspended: a new period starting now, paid. */
@@ -180,7 +191,8 @@ export class PaymentMethodUseCase {
       // The renewal that opened it already moved the period; the next renewal is due at its end.
       subscription.nextBillingDate = subscription.currentPeriodEnd;
       await this.invoices.save(manager, invoice);
-      await this.events.emit(manager, ctx, [event], toInvoiceView(invoice), now);
+      // A past-due invoice paid: revenue recovered.
+      await this.events.emit(manager, ctx, [event, EventTypes.invoicePaymentRecovered], toInvoiceView(invoice), now);
       return;
     }
     const end = periodBoundary(now, plan.interval, plan.intervalCount, 1);
