@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { MerchantCodeField } from '../merchant-code';
+import { TextLimits } from '../text-limits';
 
 /** When an insufficient-funds decline (`51`) is retried: the schedule, the 1st of next month, or a set day. */
 export const INSUFFICIENT_FUNDS_RETRIES = ['schedule', 'next_month', 'day_of_month'] as const;
@@ -37,6 +38,7 @@ export const DEFAULT_RECOVERY_RULES: Readonly<RecoveryRules> = Object.freeze({
  * PUT /v1/subscription/recovery-policy: the merchant's recovery policy, replaced whole (an absent field takes
  * its default). Dunning runs that started before keep the version they started with.
  */
+@TextLimits()
 export class RecoveryPolicyRequest {
   @MerchantCodeField() merchantCode?: string;
 
