@@ -49,6 +49,7 @@ const APPS: Record<AppName, { db: string; portVar: string; dbVar: string }> = {
   payments: { db: 'payments', portVar: 'PAYMENTS_HTTP_PORT', dbVar: 'PAYMENTS_DATABASE_URL' },
   'payment-links': { db: 'payment_links', portVar: 'PAYMENT_LINKS_HTTP_PORT', dbVar: 'PAYMENT_LINKS_DATABASE_URL' },
   billing: { db: 'billing', portVar: 'BILLING_HTTP_PORT', dbVar: 'BILLING_DATABASE_URL' },
+  webhooks: { db: 'webhooks', portVar: 'WEBHOOKS_HTTP_PORT', dbVar: 'WEBHOOKS_DATABASE_URL' },
 };
 
 /** Builds dist/ when it is missing or older than the sources (the apps run from the build). */

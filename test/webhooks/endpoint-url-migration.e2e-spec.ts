@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, dropDatabase, ensureDatabase } from '@app/database';
 import { gatewayMigrations } from '../../apps/gateway/src/migrations';
 import { WebhookEndpointUniqueUrl1768300000034 } from '../../apps/gateway/src/migrations/1768300000034-webhook-endpoint-unique-url';
-import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { runState } from '../support/run-state';
 
 /** A deployed database that holds duplicate endpoints (allowed before the unique index) migrates, merged. */

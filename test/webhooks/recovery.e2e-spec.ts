@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventTypes } from '@app/contracts';
-import { EventRetentionLoop } from '../../apps/gateway/src/events/event-retention.loop';
+import { EventRetentionLoop } from '../../apps/webhooks/src/events/event-retention.loop';
 import { TestStack } from '../support/stack';
 import { Attempt, emit, signatureValid } from './emit';
 import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';

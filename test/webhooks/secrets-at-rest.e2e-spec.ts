@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, dropDatabase, ensureDatabase, migrateWithLock } from '@app/database';
 import { gatewayMigrations } from '../../apps/gateway/src/migrations';
-import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';
 import { signatureValid } from './emit';

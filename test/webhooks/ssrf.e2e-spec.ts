@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventTypes } from '@app/contracts';
-import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { TestStack } from '../support/stack';
 import { Attempt, emit } from './emit';
 import { selfSignedCert, WebhookReceiver } from '../support/webhook-receiver';

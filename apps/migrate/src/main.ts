@@ -3,7 +3,7 @@ import { databaseUrl, loadConfig } from '@app/config';
 import { migrateDatabase } from '@app/database';
 import { migrations as billing } from '../../billing/src/migrations';
 import { gatewayMigrations } from '../../gateway/src/migrations';
-import { WebhookSecretCipher } from '../../gateway/src/webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { migrations as paymentLinks } from '../../payment-links/src/migrations';
 import { migrations as payments } from '../../payments/src/migrations';
 

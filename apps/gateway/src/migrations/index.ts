@@ -5,7 +5,7 @@ import {
   OutboxTraceParent1768100000000,
 } from '@app/outbox';
 import { CreateIdempotencyKeys1763700000001, IdempotencyKeyLeases1768300000000 } from '@app/idempotency';
-import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
 import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';

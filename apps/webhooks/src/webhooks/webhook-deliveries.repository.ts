@@ -8,7 +8,7 @@ import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from './signature';
-import { SecretOwner, WebhookSecretCipher } from './webhook-secret-cipher';
+import { SecretOwner, WebhookSecretCipher } from '@app/cipher';
 import { DecryptError } from '@app/cipher';
 
 /** One row of `GET /v1/webhook-endpoint/{id}/deliveries`. */
