@@ -154,6 +154,13 @@ export class TestStack {
     }
   }
 
+  /** The first webhooks service replica: its database holds the endpoints, the delivery log and the events. */
+  get webhooks(): INestApplication {
+    const app = this.services.get('webhooks')?.[0];
+    if (!app) throw new Error('the webhooks service is not running in this stack');
+    return app;
+  }
+
   log(app: string): LogCapture {
     let capture = this.logs.get(app);
     if (!capture) this.logs.set(app, (capture = new LogCapture()));

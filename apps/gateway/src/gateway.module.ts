@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { Metrics } from '@app/observability';
-import { eventsStreamLimits, RPC_TIMEOUT_MS } from '@app/messaging';
+import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
 import { billingControllers } from './billing/billing.wiring';
@@ -67,7 +67,14 @@ export class AccountsModule {
           autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
       ],
-      providers: [MerchantsService, ApiKeysService, { provide: KEY_CACHE_TTL_MS, useValue: config.KEY_CACHE_TTL_MS }],
+      providers: [
+        MerchantsService,
+        ApiKeysService,
+        { provide: KEY_CACHE_TTL_MS, useValue: config.KEY_CACHE_TTL_MS },
+        // A new merchant is named to the webhooks service (MerchantsService.create).
+        { provide: RPC_TIMEOUT_MS, useValue: config.RPC_TIMEOUT_MS },
+        RpcClient,
+      ],
       exports: [MerchantsService, ApiKeysService],
     };
   }

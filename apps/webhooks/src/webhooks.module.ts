@@ -23,6 +23,7 @@ import { WebhookEndpointsRepository } from './webhooks/webhook-endpoints.reposit
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 import { WebhookFanout } from './webhooks/webhook-fanout.service';
 import { WebhookIdempotency } from './webhooks/webhook-idempotency';
+import { MerchantsHandler } from './webhooks/merchants.handler';
 import { WebhookSecret } from './webhooks/webhook-secret.entity';
 import { WebhookSender } from './webhooks/webhook-sender';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks/webhooks.options';
@@ -65,7 +66,7 @@ export class WebhooksModule {
           autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
       ],
-      controllers: [pingHandler('webhooks'), WebhookEndpointsHandler, EventsHandler],
+      controllers: [pingHandler('webhooks'), WebhookEndpointsHandler, EventsHandler, MerchantsHandler],
       providers: [
         { provide: WEBHOOK_OPTIONS, useValue: options },
         { provide: WebhookSecretCipher, useValue: WebhookSecretCipher.fromConfig(config) },

@@ -102,6 +102,7 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [WebhooksSubjects.rollSecret]: [gateway],
   [WebhooksSubjects.listEvents]: [gateway],
   [WebhooksSubjects.getEvent]: [gateway],
+  [WebhooksSubjects.registerMerchant]: [gateway],
 };
 
 export const COMMAND_SUBJECTS = Object.keys(COMMAND_CALLERS) as CommandSubject[];

@@ -109,6 +109,8 @@ export const WebhooksSubjects = {
   /** GET /v1/events: EventsQuery. */
   listEvents: 'cmd.webhooks.event.list',
   getEvent: 'cmd.webhooks.event.get',
+  /** A merchant the gateway creates (ctx.merchantCode): its events are delivered from now on. */
+  registerMerchant: 'cmd.webhooks.merchant.register',
 } as const;
 
 export const PingSubjects: Record<ServiceName, string> = {

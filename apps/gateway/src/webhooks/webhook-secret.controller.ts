@@ -1,6 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CallerContext, MerchantQuery, RollSecretRequest, WebhookSecretResponse, WebhooksSubjects } from '@app/contracts';
+import {
+  CallerContext,
+  MerchantQuery,
+  RollSecretRequest,
+  WebhookSecretResponse,
+  WebhooksSubjects,
+} from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ApiErrors } from '../http/api-errors';

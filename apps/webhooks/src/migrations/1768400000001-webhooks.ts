@@ -11,6 +11,12 @@ export class Webhooks1768400000001 implements MigrationInterface {
   name = 'Webhooks1768400000001';
 
   async up(q: QueryRunner): Promise<void> {
+    // The merchants the gateway created: events of others (another deployment on the same NATS) are not delivered.
+    await q.query(`
+      CREATE TABLE webhook_merchants (
+        merchant_code text PRIMARY KEY,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
     await q.query(`
       CREATE TABLE webhook_endpoints (
         id uuid PRIMARY KEY,
@@ -102,5 +108,6 @@ export class Webhooks1768400000001 implements MigrationInterface {
     await q.query('DROP TABLE webhook_deliveries');
     await q.query('DROP TABLE webhook_secrets');
     await q.query('DROP TABLE webhook_endpoints');
+    await q.query('DROP TABLE webhook_merchants');
   }
 }

@@ -2,4 +2,8 @@ import { CreateIdempotencyKeys1763700000001, IdempotencyKeyLeases1768300000000 }
 import { Webhooks1768400000001 } from './1768400000001-webhooks';
 
 /** Every migration of the webhooks database, in order. */
-export const migrations = [CreateIdempotencyKeys1763700000001, IdempotencyKeyLeases1768300000000, Webhooks1768400000001];
+export const migrations = [
+  CreateIdempotencyKeys1763700000001,
+  IdempotencyKeyLeases1768300000000,
+  Webhooks1768400000001,
+];

@@ -92,7 +92,10 @@ export class WebhookEndpointsHandler {
   }
 
   @MessagePattern(WebhooksSubjects.testEndpoint)
-  test(@Caller() ctx: CallerContext, @CommandBody() { id }: WebhookEndpointIdCommand): Promise<WebhookDeliveryResponse> {
+  test(
+    @Caller() ctx: CallerContext,
+    @CommandBody() { id }: WebhookEndpointIdCommand,
+  ): Promise<WebhookDeliveryResponse> {
     return this.idempotency.run(ctx, 'webhook_endpoint.test', { id }, () => this.webhooks.test(ctx, id));
   }
 
@@ -107,4 +110,3 @@ export class WebhookEndpointsHandler {
     return this.idempotency.run(ctx, 'webhook_secret.roll', body, roll, { secret: true });
   }
 }
-
