@@ -205,6 +205,15 @@ export class TestStack {
     this.services.set(name, []);
   }
 
+  /** Stops one replica of a service (the others go on). */
+  async stopReplica(name: ServiceName, app: INestApplication): Promise<void> {
+    this.services.set(
+      name,
+      (this.services.get(name) ?? []).filter((a) => a !== app),
+    );
+    await app.close();
+  }
+
   /** Stops one gateway replica (the latest by default), as a deploy or a crash-free restart would. */
   async stopGateway(app = this.gateway): Promise<void> {
     if (!app) return;

@@ -45,7 +45,7 @@ describe('webhook secrets at rest', () => {
       body: { url: receiver.url('/sealed'), events: ['*'] },
     });
     const secret: string = ep.body.secret;
-    const [row] = await queryRows(stack.env.GATEWAY_DATABASE_URL, 'SELECT * FROM webhook_endpoints WHERE id = $1', [
+    const [row] = await queryRows(stack.env.WEBHOOKS_DATABASE_URL, 'SELECT * FROM webhook_endpoints WHERE id = $1', [
       ep.body.id,
     ]);
     expect(row).not.toHaveProperty('secret');
@@ -69,7 +69,7 @@ describe('webhook secrets at rest', () => {
     const rolled = await stack.http('POST', '/v1/webhook-secret/roll', { key });
     expect((await stack.http('GET', '/v1/webhook-secret', { key })).body.secret).toBe(rolled.body.secret);
     const rows = await queryRows(
-      stack.env.GATEWAY_DATABASE_URL,
+      stack.env.WEBHOOKS_DATABASE_URL,
       'SELECT * FROM webhook_secrets WHERE merchant_code = $1',
       [m],
     );
