@@ -101,6 +101,7 @@ describe('NATS permissions (k8s/nats/authorization.conf)', () => {
       PaymentsSubjects.ping,
       PaymentLinksSubjects.ping,
       BillingSubjects.ping,
+      WebhooksSubjects.ping,
       PaymentsSubjects.clockAdvanced,
       PaymentLinksSubjects.clockAdvanced,
       BillingSubjects.clockAdvanced,
