@@ -3,7 +3,7 @@ import { metricUses, monitoringExpressions, servedNames } from '../support/promq
 
 const APPS: AppName[] = ['webhooks', 'gateway', 'payments', 'payment-links', 'billing'];
 /** The apps that write events through an outbox (the webhooks service emits none). */
-const OUTBOX_APPS = APPS.filter((a) => a !== 'webhooks');
+const OUTBOX_APPS: AppName[] = APPS.filter((a) => a !== 'webhooks');
 
 /**
  * Every metric that a dashboard panel or an alerting rule in k8s/monitoring reads is served by the running apps'
