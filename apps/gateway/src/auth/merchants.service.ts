@@ -20,11 +20,7 @@ export class MerchantsService {
    * not answer, nothing is created here (503) and a retry completes both.
    */
   async create(merchantCode: string, name: string): Promise<Merchant> {
-    await this.rpc.send(
-      WebhooksSubjects.registerMerchant,
-      { requestId: '', merchantCode, environment: 'production' },
-      {},
-    );
+    await this.nameToWebhooks(merchantCode);
     const id = uuidv7();
     const rows: Merchant[] = await this.db.query(
       `INSERT INTO merchants (id, merchant_code, name) VALUES ($1, $2, $3)
@@ -36,6 +32,15 @@ export class MerchantsService {
       throw new DomainError('DUPLICATE_MERCHANT_CODE', `Merchant ${merchantCode} already exists`, 'merchantCode');
     }
     return { ...rows[0], merchantId: Number(rows[0].merchantId) };
+  }
+
+  /** Names a merchant to the webhooks service (idempotent): its events are delivered from then on. */
+  async nameToWebhooks(merchantCode: string): Promise<void> {
+    await this.rpc.send(
+      WebhooksSubjects.registerMerchant,
+      { requestId: '', merchantCode, environment: 'production' },
+      {},
+    );
   }
 
   list(): Promise<Merchant[]> {
