@@ -10,9 +10,7 @@ import { runState } from '../support/run-state';
 describe('migration to one live endpoint per url', () => {
   const url = `${runState().pgBase}/t_${runState().runId}_mig_webhook_urls`;
   // The gateway's webhook migrations, before its tables moved to the webhooks service.
-  const all = gatewayMigrations(WebhookSecretCipher.fromConfig({})).filter(
-    (m) => m !== DropWebhookTables1768400000001,
-  );
+  const all = gatewayMigrations(WebhookSecretCipher.fromConfig({})).filter((m) => m !== DropWebhookTables1768400000001);
   const open = (migrations: typeof all) =>
     new DataSource(dataSourceOptions({ app: 'gateway', url, entities: [], migrations, poolSize: 2 })).initialize();
   let db: DataSource;

@@ -53,8 +53,7 @@ describe('configuration', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
-    for (const name of ['PORT', 'NATS_URL', 'RPC_TIMEOUT_MS', 'DEMO_MERCHANT'])
-      expect(message).toContain(name);
+    for (const name of ['PORT', 'NATS_URL', 'RPC_TIMEOUT_MS', 'DEMO_MERCHANT']) expect(message).toContain(name);
     expect(() => loadPaymentsConfig({ PAYMENTS_DATABASE_URL: 'mysql://x/y' })).toThrow(/PAYMENTS_DATABASE_URL/);
   });
 
