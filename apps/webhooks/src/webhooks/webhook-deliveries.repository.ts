@@ -97,7 +97,7 @@ const CLAIM_DUE = statement(
 
 /**
  * The endpoints subscribed to each event's type (or to `*`) in its merchant and environment: one row per
- * endpoint, a row of nulls when the merchant has none, no row for a merchant this gateway does not know. Rows
+ * endpoint, a row of nulls when the merchant has none, no row for a merchant this service does not know. Rows
  * carry the 1-based index of their event.
  */
 const SUBSCRIBED_ENDPOINTS = statement(
