@@ -57,7 +57,7 @@ export interface HttpResult<T = any> {
 }
 
 export interface StackOptions {
-  /** The services to start (payments when unset); the webhooks service starts with the gateway unless listed or `webhooks: false`. */
+  /** The services to start (payments when unset); a webhooks replica starts with the first gateway unless listed or `webhooks: false`. */
   services?: ServiceName[];
   /** false: no webhooks service beside the gateway (a test of the others alone). */
   webhooks?: boolean;
@@ -80,6 +80,8 @@ export class TestStack {
   gateway?: INestApplication;
   /** Every running gateway replica (startGateway adds one; `gateway` is the latest). */
   readonly gateways: INestApplication[] = [];
+  /** Whether a gateway start brings up a webhooks replica when none was started (StackOptions.webhooks). */
+  withWebhooks = true;
   /** Extra CA (PEM) the webhooks service trusts for webhook targets (a test's self-signed receiver). */
   webhookCa?: string;
   /** Clock the services start with (a ManualClock in tests of time-driven rules); real time when unset. */
@@ -136,9 +138,8 @@ export class TestStack {
     stack.webhookCa = o.webhookCa;
     stack.clock = o.clock;
     stack.connectors = o.connectors;
-    const services = [...(o.services ?? ['payments'])];
-    if (o.gateway !== false && o.webhooks !== false && !services.includes('webhooks')) services.push('webhooks');
-    for (const s of services) await stack.startService(s, {}, o.faults?.[s]);
+    stack.withWebhooks = o.webhooks !== false;
+    for (const s of o.services ?? ['payments']) await stack.startService(s, {}, o.faults?.[s]);
     if (o.gateway !== false) await stack.startGateway();
     return stack;
   }
@@ -169,6 +170,9 @@ export class TestStack {
 
   /** `clock`: the gateway's own clock (client token expiry); real time unless a test passes one. */
   async startGateway(extraEnv: Record<string, string> = {}, clock?: Clock): Promise<INestApplication> {
+    // The gateway names every merchant it creates to the webhooks service: one runs beside it unless the test
+    // started its own or said `webhooks: false`.
+    if (this.withWebhooks && !this.services.has('webhooks')) await this.startService('webhooks');
     const app = await startGateway({
       env: { ...this.env, ...extraEnv },
       clock,
