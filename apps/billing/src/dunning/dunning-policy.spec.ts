@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '@app/contracts';
 import { IllegalTransition } from '@app/state-machine';
 import { canTransition } from '../subscription/subscription-state';
-import { canRetry, checkRetry, declinedMove, dunningRetryAt, newPaymentMethodMove, paidMove } from './dunning-policy';
+import { canRetry, checkRetry, declinedMove, dunningRetryAt, newPaymentMethodMoves, paidMove } from './dunning-policy';
 
 const at = new Date('2028-02-29T10:00:00Z');
 const day = (n: number) => new Date(at.getTime() + n * 86_400_000);
@@ -103,18 +103,18 @@ describe('dunning policy', () => {
 
   it('a new card recovers a past_due or suspended subscription, is stored on a live one, refused on an ended one', () => {
     expect(
-      SUBSCRIPTION_STATUSES.filter((s) => s !== 'cancelled' && s !== 'completed').map(newPaymentMethodMove),
+      SUBSCRIPTION_STATUSES.filter((s) => s !== 'cancelled' && s !== 'completed').map(newPaymentMethodMoves),
     ).toEqual([
-      'update_payment_method',
-      'update_payment_method',
-      'update_payment_method',
-      'recover',
-      'recover',
-      'update_payment_method',
+      ['update_payment_method'],
+      ['update_payment_method'],
+      ['update_payment_method'],
+      ['update_payment_method', 'recover'],
+      ['update_payment_method', 'recover'],
+      ['update_payment_method'],
     ]);
     for (const status of ['cancelled', 'completed'] as const) {
-      expect(() => newPaymentMethodMove(status)).toThrow(IllegalTransition);
-      expect(() => newPaymentMethodMove(status)).toThrow(
+      expect(() => newPaymentMethodMoves(status)).toThrow(IllegalTransition);
+      expect(() => newPaymentMethodMoves(status)).toThrow(
         `Cannot update the payment method of a ${status} subscription`,
       );
     }

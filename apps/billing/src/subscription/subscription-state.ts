@@ -27,9 +27,10 @@ export type SubscriptionTrigger =
 const LIVE: readonly SubscriptionState[] = ['pending', 'trialing', 'active', 'past_due', 'paused'];
 
 /**
- * The one table of subscription state changes. Every use case asks `applySubscriptionTransition()`; nothing
- * assigns a status by hand. Which payment fact makes which move (a renewal paid or declined, a dunning retry,
- * a new card) is decided in `dunning/dunning-policy.ts`.
+ * The one table of subscription state changes. Which fact makes which move (creation, trial start and end,
+ * completion, a renewal paid or declined, dunning, a plan change, a new card, the merchant's verbs) is
+ * decided by `subscription-policy.ts`; its decisions are applied through this table, and nothing assigns a
+ * status by hand.
  */
 export const SUBSCRIPTION_MACHINE = defineMachine<SubscriptionState, SubscriptionTrigger, EventType>({
   name: 'subscription',
@@ -98,8 +99,9 @@ export const SUBSCRIPTION_MACHINE = defineMachine<SubscriptionState, Subscriptio
       emits: [EventTypes.subscriptionPlanChangeScheduled],
       verb: 'change the plan of',
     },
+    /** A new card; on a past_due or suspended subscription `recover` follows when it has paid what is due. */
     update_payment_method: {
-      from: ['pending', 'trialing', 'active', 'paused'],
+      from: ['pending', 'trialing', 'active', 'past_due', 'suspended', 'paused'],
       emits: [EventTypes.subscriptionPaymentMethodUpdated],
       verb: 'update the payment method of',
     },
