@@ -108,25 +108,3 @@ export const SUBSCRIPTION_MACHINE = defineMachine<SubscriptionState, Subscriptio
   },
   refusal: (verb, from) => `Cannot ${verb} a ${from} subscription`,
 });
-
-export function canTransition(from: SubscriptionState, trigger: SubscriptionTrigger): boolean {
-  return SUBSCRIPTION_MACHINE.can(from, trigger);
-}
-
-/** The status after `trigger` and the events it emits; 409 INVALID_STATE when the table forbids it. */
-export function subscriptionTransition(
-  from: SubscriptionState,
-  trigger: SubscriptionTrigger,
-): { to: SubscriptionStatus; events: readonly EventType[] } {
-  const { to, events } = SUBSCRIPTION_MACHINE.transition(from, trigger);
-  // No move leads back to 'new'.
-  return { to: to as SubscriptionStatus, events };
-}
-
-/** Moves `subscription` by `trigger` (the only place a status is written) and answers the events to emit. */
-export function applySubscriptionTransition(
-  subscription: { status: SubscriptionState },
-  trigger: SubscriptionTrigger,
-): readonly EventType[] {
-  return SUBSCRIPTION_MACHINE.apply(subscription, trigger);
-}
