@@ -136,7 +136,10 @@ export class RenewalOpeningService {
   }
 }
 
-/** A renewal: the closing period's usage rated, the policy's moves made (a trial ending, a plan change), the next period invoiced. */
+/**
+ * A renewal: the closing period's usage rated, the policy's moves made (a trial ending, a plan change taking
+ * over), the next period invoiced.
+ */
 function renew(
   writes: OpeningWrites,
   s: SubscriptionEntity,

@@ -41,8 +41,9 @@ const approved = (p: Pick<PaymentResponse, 'status'>): boolean => p.status === '
 
 /**
  * Transaction 2 of a step: the payments answer recorded on the invoice and the subscription, through both
- * transition tables, and the lease released, as the subscription policy decides: success pays the invoice and
- * (re)activates; a decline starts or continues dunning. An attempt recorded already (the same key answered twice) changes nothing.
+ * transition tables, and the lease released, as the subscription policy decides: success pays the invoice
+ * and (re)activates; a decline starts or continues dunning. An attempt recorded already (the same key
+ * answered twice) changes nothing.
  */
 @Injectable()
 export class RenewalOutcomeService {

@@ -126,7 +126,7 @@ export class ChangePlanUseCase {
     }
   }
 
-  /** The decision made under the row lock (the subscription unchanged since it was read), with the upgrade's invoice. */
+  /** The decision made again under the row lock (nobody changed the subscription meanwhile), the upgrade invoiced. */
   private record(
     ctx: CallerContext,
     seen: SubscriptionEntity,
