@@ -7,6 +7,7 @@ import { DEFAULT_LIMIT, UUID } from '../webhooks/webhook-endpoints.service';
 import { EventResponse, EventsQuery } from './events.dto';
 import { EventsRepository } from './events.repository';
 import { ApiErrors } from '../http/api-errors';
+import { RequirePermission } from '../auth/permission';
 
 /** The merchant's events of the last 30 days, as their webhook deliveries carry them. */
 @ApiTags('webhooks')
@@ -16,6 +17,7 @@ export class EventsController {
   constructor(private readonly events: EventsRepository) {}
 
   @Get()
+  @RequirePermission('read')
   @ApiOperation({
     summary: 'List events, newest first',
     description: 'Events of the key’s merchant and environment, kept 30 days; filter by `type` and creation time.',
@@ -32,6 +34,7 @@ export class EventsController {
   }
 
   @Get(':id')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'Read one event' })
   @ApiParam({ name: 'id', description: 'Event id (the Webhook-Id of its deliveries)', format: 'uuid' })
   @ApiOkResponse({ type: EventResponse })

@@ -23,6 +23,7 @@ import {
 import { ApiErrors } from '../http/api-errors';
 import { GatewayIdempotency } from '../http/gateway-idempotency';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { RequirePermission } from '../auth/permission';
 
 const NO_ENDPOINT = { NOT_FOUND: 'no such webhook endpoint for this merchant and environment' };
 const BAD_URL = { VALIDATION_FAILED: '`url` is not https or names a private address, or an event type is unknown' };
@@ -41,6 +42,7 @@ export class WebhookEndpointsController {
   ) {}
 
   @Post()
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @ApiOperation({
@@ -63,6 +65,7 @@ export class WebhookEndpointsController {
   }
 
   @Get()
+  @RequirePermission('read')
   @ApiOperation({ summary: 'List webhook endpoints, newest first' })
   @ApiOkResponse({ type: [WebhookEndpointResponse] })
   @ApiErrors({ NOT_FOUND: '`startingAfter` is not one of these endpoints' })
@@ -71,6 +74,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':id')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'Read a webhook endpoint (its secret is never shown again)' })
   @ApiParam(ID)
   @ApiOkResponse({ type: WebhookEndpointResponse })
@@ -84,6 +88,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
@@ -108,6 +113,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/roll-secret')
+  @RequirePermission('secrets')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
@@ -131,6 +137,7 @@ export class WebhookEndpointsController {
   }
 
   @Delete(':id')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
@@ -147,6 +154,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':id/deliveries')
+  @RequirePermission('read')
   @ApiOperation({
     summary: 'Delivery attempts to this endpoint, newest first',
     description: 'A `pending` row is the next try and `nextAttemptAt` says when it is due.',
@@ -163,6 +171,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/deliveries/:deliveryId/resend')
+  @RequirePermission('resend')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(202)
@@ -191,6 +200,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/test')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(202)

@@ -7,6 +7,7 @@ import { RollSecretRequest, WebhookSecretResponse } from './webhooks.dto';
 import { ApiErrors } from '../http/api-errors';
 import { GatewayIdempotency } from '../http/gateway-idempotency';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { RequirePermission } from '../auth/permission';
 
 /** The account signing secret of the key's merchant and environment (signs deliveries to a payment's webhookUrl). */
 @ApiTags('webhooks')
@@ -19,6 +20,7 @@ export class WebhookSecretController {
   ) {}
 
   @Get()
+  @RequirePermission('secrets')
   @ApiOperation({
     summary: 'Read the account signing secret',
     description: 'Created on first read. Signs deliveries to the `webhookUrl` given on a payment.',
@@ -29,6 +31,7 @@ export class WebhookSecretController {
   }
 
   @Post('roll')
+  @RequirePermission('secrets')
   @IdempotencyKeyHeader()
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @HttpCode(200)
