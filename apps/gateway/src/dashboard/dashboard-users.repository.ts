@@ -70,7 +70,7 @@ export class DashboardUsersRepository {
       `INSERT INTO dashboard_memberships (user_id, merchant_id, role)
        SELECT $1, mc.id, x.role FROM unnest($2::text[], $3::text[]) AS x (code, role)
        JOIN merchants mc ON mc.merchant_code = x.code
-       RETURNING (SELECT merchant_code FROM merchants WHERE id = merchant_id) AS "merchantCode"`,
+       RETURNING (SELECT m.merchant_code FROM merchants m WHERE m.id = dashboard_memberships.merchant_id) AS "merchantCode"`,
       [userId, codes, memberships.map((x) => x.role)],
     );
     const found = new Set(rows.map((r) => r.merchantCode));
@@ -92,13 +92,15 @@ export class DashboardUsersRepository {
    * password set, in one statement; answers the user's email, or null when there is no such invitation.
    */
   async acceptInvitation(tokenHash: string, passwordHash: string, now: Date): Promise<string | null> {
-    const rows: { email: string }[] = await this.db.query(
-      `WITH used AS (
+    const rows = changed<{ email: string }>(
+      await this.db.query(
+        `WITH used AS (
          UPDATE dashboard_invitations SET used_at = $3
          WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $3
          RETURNING user_id)
        UPDATE dashboard_users u SET password_hash = $2 FROM used WHERE u.id = used.user_id RETURNING u.email`,
-      [tokenHash, passwordHash, now],
+        [tokenHash, passwordHash, now],
+      ),
     );
     return rows[0]?.email ?? null;
   }
@@ -141,7 +143,7 @@ export class DashboardUsersRepository {
 
   /** Deletes the user; its memberships, invitations and sessions go with it (ON DELETE CASCADE). */
   async delete(id: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query('DELETE FROM dashboard_users WHERE id = $1 RETURNING id', [id]);
+    const rows = changed(await this.db.query('DELETE FROM dashboard_users WHERE id = $1 RETURNING id', [id]));
     return rows.length === 1;
   }
 
@@ -158,11 +160,18 @@ export class DashboardUsersRepository {
    * or a later step was used already, so a code is good once even with two requests racing.
    */
   async useTotpStep(userId: string, step: number, enable: boolean): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `UPDATE dashboard_users SET totp_last_step = $2, totp_enabled = totp_enabled OR $3
-       WHERE id = $1 AND totp_sealed IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
-      [userId, step, enable],
+    const rows = changed(
+      await this.db.query(
+        `UPDATE dashboard_users SET totp_last_step = $2, totp_enabled = totp_enabled OR $3
+         WHERE id = $1 AND totp_sealed IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
+        [userId, step, enable],
+      ),
     );
     return rows.length === 1;
   }
+}
+
+/** pg's UPDATE or DELETE … RETURNING answers [rows, count] through TypeORM. */
+function changed<T = unknown>(result: unknown): T[] {
+  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
 }
