@@ -224,9 +224,9 @@ export function WebhookEndpointPage({ id }: { id: string }) {
                   </td>
                   <td>{formatDate(d.attemptedAt)}</td>
                   <td>
-                    {can('resend') && (
+                    {can('resend') && d.status !== 'succeeded' && (
                       <ConfirmButton
-                        label={`Resend ${d.eventType}`}
+                        label={`Resend attempt ${d.attempt} of ${d.eventType}`}
                         confirmText="Send this event to the endpoint again now?"
                         onConfirm={async () => {
                           await unwrap(
