@@ -10,7 +10,6 @@ import {
   isoDuration,
   keyList,
   loadConfig,
-  secondsList,
   str,
   url,
 } from '@app/config';
@@ -113,32 +112,7 @@ export const gatewayEnv = {
     },
   ),
   WEBHOOK_SECRET_KEYS: keyList(
-    'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
-  ),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false, 'Allow webhook targets on private, loopback or link-local addresses'),
-  WEBHOOK_RETRY_SCHEDULE: secondsList(
-    [30, 300, 1800, 7200, 21600, 43200, 86400],
-    'Seconds between webhook delivery attempts, comma-separated',
-  ),
-  WEBHOOK_TIMEOUT_MS: int(10_000, 'How long a webhook delivery waits for the receiver before the attempt fails', {
-    min: 100,
-    max: 60_000,
-  }),
-  WEBHOOK_DISPATCH_POLL_MS: int(1_000, 'How often the webhook worker looks for deliveries that fell due', {
-    min: 10,
-    max: 60_000,
-  }),
-  WEBHOOK_MAX_ENDPOINTS: int(
-    16,
-    'Most webhook endpoints a merchant may have in one environment; one more answers 422 WEBHOOK_ENDPOINT_LIMIT',
-    { min: 1, max: 1000 },
-  ),
-  WEBHOOK_CONSUMER_NAME: str(
-    'gateway-webhooks',
-    'Durable JetStream consumer the webhook dispatcher reads EVENTS with',
-    {
-      pattern: /^[A-Za-z0-9_-]{1,64}$/,
-    },
+    'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production).',
   ),
   SANDBOX_MAX_ADVANCE: isoDuration(
     'P1Y',
@@ -149,6 +123,24 @@ export const gatewayEnv = {
     'Most pieces of due work (renewals, expiries) each service runs for one sandbox clock advance; with more due, the advance answers 422 CLOCK_ADVANCE_TOO_FAR and the clock stays (what ran stays done, a retry goes on)',
     { min: 1, max: 1_000_000 },
   ),
+  DASHBOARD_SESSION_IDLE_MINUTES: int(
+    30,
+    'Minutes without a request after which a dashboard session ends (docs/dashboard.md)',
+    { min: 1, max: 1440 },
+  ),
+  DASHBOARD_SESSION_MAX_HOURS: int(12, 'Hours after sign-in at which a dashboard session ends, however active', {
+    min: 1,
+    max: 720,
+  }),
+  DASHBOARD_LOCKOUT_FAILURES: int(
+    5,
+    'Failed dashboard sign-ins for one email within DASHBOARD_LOCKOUT_MINUTES after which further sign-ins answer 429 ACCOUNT_LOCKED (unknown emails alike)',
+    { min: 1, max: 1000 },
+  ),
+  DASHBOARD_LOCKOUT_MINUTES: int(15, 'The window the dashboard sign-in lockout counts failures in, in minutes', {
+    min: 1,
+    max: 1440,
+  }),
   DEMO_MERCHANT: bool(true, 'Create a demo merchant and sandbox key on an empty database (never in production)'),
 };
 export type GatewayConfig = ConfigOf<typeof gatewayEnv>;

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { canRetry } from './dunning-policy';
+import { canRetry } from '../subscription/subscription-policy';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { attemptOf } from '../renewal/renewal-opening.service';

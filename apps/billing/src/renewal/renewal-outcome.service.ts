@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { EventType, EventTypes, PaymentResponse } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
-import { AttemptMode, declinedMove, paidMove } from '../dunning/dunning-policy';
 import { reasonLabel } from '../dunning/recovery-metrics';
 import { nextRetry } from '../dunning/recovery-policy';
 import { LoadedPolicies, RecoveryPolicyRepository } from '../dunning/recovery-policy.repository';
@@ -14,7 +13,7 @@ import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { PlanRepository } from '../plan/plan.repository';
-import { applySubscriptionTransition } from '../subscription/subscription-state';
+import { applyDecision, AttemptMode, decide } from '../subscription/subscription-policy';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
@@ -40,8 +39,9 @@ const approved = (p: Pick<PaymentResponse, 'status'>): boolean => p.status === '
 
 /**
  * Transaction 2 of a step: the payments answer recorded on the invoice and the subscription, through both
- * transition tables, and the lease released. Success pays the invoice and (re)activates; a decline starts or
- * continues dunning (dunning/). An attempt recorded already (the same key answered twice) changes nothing.
+ * transition tables, and the lease released, as the subscription policy decides: success pays the invoice
+ * and (re)activates; a decline starts or continues dunning. An attempt recorded already (the same key
+ * answered twice) changes nothing.
  */
 @Injectable()
 export class RenewalOutcomeService {
@@ -122,7 +122,7 @@ export class RenewalOutcomeService {
     return recorded;
   }
 
-  /** One attempt's answer on its invoice and subscription, through both transition tables. */
+  /** One attempt's answer on its invoice and subscription, as the subscription policy decides it. */
   private apply(
     s: SubscriptionEntity,
     invoice: InvoiceEntity,
@@ -138,8 +138,6 @@ export class RenewalOutcomeService {
     invoice.paymentAttemptCount = a.attempt;
     invoice.updatedAt = a.at;
     s.updatedAt = a.at;
-    const subscriptionEvents: EventType[] = [];
-    const invoiceEvents: EventType[] = [];
     const ok = !payment || approved(payment);
     // A charge of a past-due invoice: a dunning or forced retry of a run under way.
     const run = s.status === 'past_due' ? { startReason: s.dunning?.startReason ?? 'unknown' } : null;
@@ -148,40 +146,24 @@ export class RenewalOutcomeService {
       counted.push(() => this.events.recovery.retried(connection, ok ? 'approved' : 'declined'));
     }
     if (ok) {
-      invoiceEvents.push(applyInvoiceTransition(invoice, 'pay'));
+      const subscriptionEvents = applyDecision(s, decide(s, { kind: 'paid' }, a.at));
+      s.dunning = null;
+      const invoiceEvents = [applyInvoiceTransition(invoice, 'pay')];
       invoice.paidAt = a.at;
-      subscriptionEvents.push(...this.paid(s, a.at));
       if (run) {
         invoiceEvents.push(EventTypes.invoicePaymentRecovered);
         const { currency, amount } = invoice;
         const connection = payment?.connectionCode ?? 'none';
         counted.push(() => this.events.recovery.recoveredInvoice(run.startReason, connection, currency, amount));
       }
-    } else {
-      const failed = this.declined(s, invoice, mode, payment!, policies, a.at, counted);
-      subscriptionEvents.push(...failed.events);
-      if (failed.failInvoice) invoiceEvents.push(applyInvoiceTransition(invoice, 'fail'));
+      return { ok, invoiceEvents, subscriptionEvents };
     }
-    return { ok, invoiceEvents, subscriptionEvents };
-  }
-
-  /** Paid: the move the dunning policy picks (renew, activate, reactivate); the next renewal is due. */
-  private paid(s: SubscriptionEntity, at: Date): readonly EventType[] {
-    const move = paidMove(s.status);
-    s.cyclesCompleted += 1;
-    if (!move) return [];
-    const events = applySubscriptionTransition(s, move);
-    s.dunningAttemptCount = 0;
-    s.dunning = null;
-    s.activatedAt ??= at;
-    s.nextBillingDate = s.currentPeriodEnd;
-    return events;
+    return { ok, ...this.declined(s, invoice, mode, payment!, policies, a.at, counted) };
   }
 
   /**
-   * Declined: the dunning policy's moves, its count and next retry, or the suspension that fails the invoice.
-   * The retries follow the merchant's recovery policy: the version the run started with (a run starting now
-   * records the current one), so a policy change never moves a run under way.
+   * Declined: the subscription policy's moves under the run's recovery policy: the version the run started
+   * with (a run starting now records the current one), so a policy change never moves a run under way.
    */
   private declined(
     s: SubscriptionEntity,
@@ -191,7 +173,7 @@ export class RenewalOutcomeService {
     policies: LoadedPolicies,
     at: Date,
     counted: Array<() => void>,
-  ): { events: EventType[]; failInvoice: boolean } {
+  ): { invoiceEvents: EventType[]; subscriptionEvents: EventType[] } {
     const refusal = payment.refusalCode ?? null;
     const startsRun = s.status !== 'past_due';
     const startReason = startsRun ? reasonLabel(refusal?.reasonCode) : (s.dunning?.startReason ?? 'unknown');
@@ -199,36 +181,39 @@ export class RenewalOutcomeService {
     // A run under way keeps its version (0 for one that started before runs recorded it).
     const version = s.status === 'past_due' ? (s.dunning?.policyVersion ?? 0) : policies.currentVersion(s);
     const rules = policies.rules(s, version);
-    const decision = declinedMove(
+    const decision = decide(
       s,
-      { mode, terminal: refusal?.recoveryAction === 'terminal', scheduledAt },
-      // A card the account updater found closed cannot succeed: no retry is spent on it, it waits for a new one.
-      (retriesDone) =>
-        s.cardClosedAt ? { kind: 'await_payment_method' } : nextRetry(rules, { scheduledAt, retriesDone, refusal, at }),
+      {
+        kind: 'declined',
+        mode,
+        terminal: refusal?.recoveryAction === 'terminal',
+        scheduledAt,
+        // A card the account updater found closed cannot succeed: no retry is spent on it, it waits for a new one.
+        schedule: (retriesDone) =>
+          s.cardClosedAt
+            ? { kind: 'await_payment_method' }
+            : nextRetry(rules, { scheduledAt, retriesDone, refusal, at }),
+      },
+      at,
     );
-    const events = decision.moves.flatMap((move) => applySubscriptionTransition(s, move));
+    const subscriptionEvents = applyDecision(s, decision);
+    const invoiceEvents = decision.invoice ? [applyInvoiceTransition(invoice, decision.invoice)] : [];
     const lastCharge = { lastRefusal: refusal, lastConnectionCode: payment.connectionCode ?? null };
-    if (decision.kind === 'recorded') {
-      if (s.status === 'past_due' && s.dunning) s.dunning = { ...s.dunning, ...lastCharge };
-      return { events, failInvoice: false };
-    }
-    s.dunningAttemptCount = decision.dunningAttemptCount;
-    if (startsRun) counted.push(() => this.events.recovery.runStarted(startReason));
-    if (decision.kind === 'retry') {
-      s.nextBillingDate = decision.retryAt;
+    if (decision.invoice === 'fail') {
+      s.dunning = null;
+      counted.push(() => this.events.recovery.runLost(startReason));
+    } else if (decision.set.dunningAttemptCount !== undefined) {
+      if (startsRun) counted.push(() => this.events.recovery.runStarted(startReason));
       s.dunning = {
         policyVersion: version,
         scheduledAt: scheduledAt.toISOString(),
         startReason,
         ...lastCharge,
-        waitingFor: decision.retryAt ? 'scheduled_retry' : 'payment_method',
+        waitingFor: s.nextBillingDate ? 'scheduled_retry' : 'payment_method',
       };
-      return { events, failInvoice: false };
+    } else if (s.status === 'past_due' && s.dunning) {
+      s.dunning = { ...s.dunning, ...lastCharge };
     }
-    s.suspendedAt = invoice.updatedAt;
-    s.nextBillingDate = null;
-    s.dunning = null;
-    counted.push(() => this.events.recovery.runLost(startReason));
-    return { events, failInvoice: true };
+    return { invoiceEvents, subscriptionEvents };
   }
 }
