@@ -5,6 +5,7 @@ import { uuidv7 } from '@app/clock';
 import { EventType } from '@app/contracts';
 import { pipelinedTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
+import { declinedLast } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition, INVOICE_MACHINE } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -224,6 +225,7 @@ export function attemptOf(s: SubscriptionEntity, invoice: InvoiceEntity, at: Dat
     exponent: invoice.exponent,
     token: s.cardToken,
     networkTransactionId: s.networkTransactionId,
+    declinedLast: declinedLast(invoice),
     email: s.customerEmail,
     name: s.customerName,
     metadata: s.metadata,
