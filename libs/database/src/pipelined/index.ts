@@ -6,6 +6,7 @@
  * `batchOrEach`). A purchase's reserve and record, usage ingestion and the outbox's writes go through here.
  */
 export * from './batch-or-each';
+export * from './driver-internals';
 export * from './gathered-rows';
 export * from './group-commit';
 export * from './grouped-transactions';

@@ -2,7 +2,8 @@ import type { Link } from '@opentelemetry/api';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { inSpan, SpanKind, tracingOn } from '@app/observability';
-import { coalesceWrites, runStatement, Statement } from './prepared';
+import { inPipelineMode, markTransactionActive } from './driver-internals';
+import { runStatement, sendInLine, sendOn, Statement } from './prepared';
 
 /**
  * Transactions for the hot paths, on connections in the driver's pipeline mode (`pipeline: true`, see
@@ -10,7 +11,9 @@ import { coalesceWrites, runStatement, Statement } from './prepared';
  * statement issued during one event-loop turn leaves in one socket write. So `BEGIN` travels with the first
  * statements of the work, and the writes whose answers nobody needs (`deferStatement`) travel with `COMMIT`:
  * a purchase costs two round trips to PostgreSQL instead of six. On a connection without pipeline mode the
- * same code runs one statement after the other.
+ * same code sends one statement after the other, each once the one before is answered (never two at once).
+ * The manager is marked as in a transaction (TypeORM's own methods then open none; code that asks, such as the
+ * outbox writer, hears yes).
  *
  * Semantics are those of `DataSource.transaction`: the work's EntityManager is in the transaction, anything
  * thrown rolls it back, and a deferred statement that fails fails the transaction with its own error (also
@@ -34,32 +37,28 @@ async function runPipelined<T>(ds: DataSource, work: (manager: EntityManager) =>
   const own: Hooks = { beforeCommit: [], afterCommit: [], states: new Map() };
   pending.set(runner, deferred);
   hooks.set(runner, own);
-  coalesceWrites(client);
-  const begin = quietly(client.query('BEGIN'));
-  markActive(runner, true);
+  // Outside pipeline mode the connection takes one statement at a time: the deferred ones wait their turn.
+  sendInLine(runner, !inPipelineMode(client));
+  const begin = quietly(sendOn(runner, client, 'BEGIN'));
+  markTransactionActive(runner, true);
   try {
     const result = await work(runner.manager);
     for (const hook of own.beforeCommit) await hook();
-    coalesceWrites(client);
-    const commit = quietly(client.query('COMMIT'));
+    const commit = quietly(sendOn(runner, client, 'COMMIT'));
     await firstFailure([begin, ...deferred, commit]);
     runAfterCommit(own.afterCommit);
     return result;
   } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await sendOn(runner, client, 'ROLLBACK').catch(() => undefined);
     // The first failed write explains the transaction better than the statements it aborted.
     throw (await failureAmong(deferred)) ?? e;
   } finally {
     pending.delete(runner);
     hooks.delete(runner);
-    markActive(runner, false);
+    sendInLine(runner, false);
+    markTransactionActive(runner, false);
     await runner.release();
   }
-}
-
-/** Code that asks the manager whether it runs in a transaction (the outbox writer does) must hear yes. */
-function markActive(runner: QueryRunner, active: boolean): void {
-  (runner as { isTransactionActive: boolean }).isTransactionActive = active;
 }
 
 const pending = new WeakMap<QueryRunner, Array<Promise<unknown>>>();
