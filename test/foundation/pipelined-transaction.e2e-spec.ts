@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   afterCommit,
   beforeCommit,
+  deferQuery,
   deferStatement,
   ensureDatabase,
   pipelinedTransaction,
@@ -74,6 +76,36 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
     expect(await count()).toBe(0);
     await pipelinedTransaction(ds, (m) => deferStatement(m, INSERT, [4, 'd']));
     expect(await count()).toBe(1);
+  });
+
+  it(`gives the connection ${pipeline ? 'several statements at once' : "one statement at a time, TypeORM's too"}`, async () => {
+    // The most statements in progress at once on one connection (pg deprecates more than one outside pipeline mode).
+    const inProgress = new Map<Client, number>();
+    let most = 0;
+    const original = Client.prototype.query;
+    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      inProgress.set(this, (inProgress.get(this) ?? 0) + 1);
+      most = Math.max(most, inProgress.get(this)!);
+      const done = () => void inProgress.set(this, inProgress.get(this)! - 1);
+      const answer = (original as (...a: unknown[]) => unknown).apply(this, args);
+      Promise.resolve(answer).then(done, done);
+      return answer as never;
+    });
+    try {
+      let rows!: Promise<Array<{ n: number }>>;
+      await pipelinedTransaction(ds, async (m) => {
+        await deferStatement(m, INSERT, [1, 'a']);
+        await deferStatement(m, INSERT, [2, 'b']);
+        await m.query("INSERT INTO items VALUES (3, 'typeorm')");
+        await deferStatement(m, INSERT, [4, 'd']);
+        rows = deferQuery<{ n: number }>(m, COUNT, []);
+      });
+      expect((await rows)[0].n).toBe(4);
+    } finally {
+      spy.mockRestore();
+    }
+    if (pipeline) expect(most).toBeGreaterThan(1);
+    else expect(most).toBe(1);
   });
 
   it('outside a transaction a deferred write simply runs', async () => {
