@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   afterCommit,
@@ -8,6 +8,7 @@ import {
   deferStatement,
   ensureDatabase,
   pipelinedTransaction,
+  poolOf,
   runStatement,
   statement,
 } from '@app/database';
@@ -106,6 +107,12 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
     }
     if (pipeline) expect(most).toBeGreaterThan(1);
     else expect(most).toBe(1);
+  });
+
+  it("finds the DataSource's pg Pool (driver-internals.ts)", async () => {
+    const pool = poolOf(ds);
+    expect(pool).toBeInstanceOf(Pool);
+    expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
   it('outside a transaction a deferred write simply runs', async () => {
