@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EventType, PaymentResponse } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
 import { AttemptMode, declinedMove, paidMove } from '../dunning/dunning-policy';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
@@ -63,7 +63,7 @@ export class RenewalOutcomeService {
    */
   recordMany(charged: readonly ChargedAttempt[]): Promise<Recorded[]> {
     if (!charged.length) return Promise.resolve([]);
-    return pipelinedTransaction(this.db, async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const ids = charged.map((c) => c.attempt.subscriptionId);
       const subscriptions = byId(await this.renewals.lockSubscriptions(manager, ids));
       const invoices = byId(

@@ -14,6 +14,7 @@ import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
 import { newPaymentMethodMove } from '../dunning/dunning-policy';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
@@ -81,7 +82,7 @@ export class PaymentMethodUseCase {
   ): Promise<Recovery> {
     if (move === 'update_payment_method') return { kind: 'verify' };
     if (subscription.status === 'suspended') return { kind: 'new_period' };
-    const [invoice] = await this.db.transaction((m) => this.invoices.openOf(m, subscription.id));
+    const [invoice] = await inTransaction(this.db, (m) => this.invoices.openOf(m, subscription.id));
     return invoice ? { kind: 'open_invoice', invoice } : { kind: 'new_period' };
   }
 
@@ -128,7 +129,7 @@ export class PaymentMethodUseCase {
     run: LeasedRun,
   ): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
-    return this.db.transaction(async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
       subscription.cardToken = payment.token!.token;
       subscription.cardBrand = payment.card?.cardData.brand ?? subscription.cardBrand;

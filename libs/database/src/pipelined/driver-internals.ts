@@ -12,7 +12,7 @@ import { DataSource, EntityManager, QueryRunner } from 'typeorm';
  * - pg's Client keeps its pipeline-mode flag in `pipeline` and its socket in `connection.stream` (corked so
  *   that the statements of one event-loop turn leave in one write).
  * - TypeORM's QueryRunner says whether it is in a transaction through `isTransactionActive`, which its own
- *   EntityManager methods read before opening one; `pipelinedTransaction` opens its transaction itself, without
+ *   EntityManager methods read before opening one; `inTransaction` opens its transaction itself, without
  *   waiting for BEGIN's answer, so it sets the flag.
  */
 export class DriverInternalsError extends Error {

@@ -23,7 +23,7 @@ export function statement(name: string, text: string): Statement {
 }
 
 /**
- * Runs a statement on the caller's transaction (the EntityManager of `pipelinedTransaction` or
+ * Runs a statement on the caller's transaction (the EntityManager of `inTransaction` or
  * `DataSource.transaction`) or, given the DataSource, on any pooled connection. Answers the rows; errors are the driver's (`code`, `constraint`).
  */
 export async function runStatement<R extends QueryResultRow = QueryResultRow>(
@@ -46,7 +46,7 @@ const lines = new WeakMap<QueryRunner, Line>();
 /**
  * From now on every statement sent on `runner`, through `sendOn` (hence runStatement) or through TypeORM (its
  * manager, repositories and query builders call `runner.query`), is issued once the one before it has been
- * answered: for a transaction that does not wait for its statements' answers (pipelinedTransaction) on a
+ * answered: for a transaction that does not wait for its statements' answers (inTransaction) on a
  * connection outside pipeline mode, which must never be given a statement while another is in progress (pg
  * deprecates it; pg 9 refuses it). `false` ends it (before the runner is released).
  */

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { linkRunTo, StoredTrace } from '@app/observability';
+import { inTransaction } from '../pipelined';
 
 /**
  * The shape of every expiry sweep: claim up to `batchSize` due rows (FOR UPDATE SKIP LOCKED, so replicas
@@ -15,7 +16,7 @@ export async function sweepInBatches<T extends StoredTrace>(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const handled = await ds.transaction(async (manager) => {
+    const handled = await inTransaction(ds, async (manager) => {
       const due = await claim(manager, batchSize);
       linkRunTo(due);
       for (const row of due) await handle(manager, row);
