@@ -16,12 +16,14 @@ export async function sweepInBatches<T extends StoredTrace>(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const handled = await inTransaction(ds, async (manager) => {
-      const due = await claim(manager, batchSize);
-      linkRunTo(due);
-      for (const row of due) await handle(manager, row);
-      return due.length;
+    const due = await inTransaction(ds, async (manager) => {
+      const claimed = await claim(manager, batchSize);
+      for (const row of claimed) await handle(manager, row);
+      return claimed;
     });
+    // On the run's span (inside the transaction the active span is the transaction's own).
+    linkRunTo(due);
+    const handled = due.length;
     total += handled;
     if (handled < batchSize) return total;
   }
