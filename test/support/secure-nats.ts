@@ -25,9 +25,9 @@ const secure = require('../../bench/lib/secure-nats') as {
   newNkey(): NkeyPair;
   prepareSecureNats(dir: string, port: number): Prepared;
 };
-// Every app of the committed authorization.conf gets a key (the server refuses a config naming an unset one),
-// also one the bench's list does not name yet.
-for (const app of NATS_APPS) if (!secure.APPS.includes(app)) secure.APPS.push(app);
+// Every app of the committed authorization.conf needs a key (the server refuses a config naming an unset one).
+const unkeyed = NATS_APPS.filter((app) => !secure.APPS.includes(app));
+if (unkeyed.length) throw new Error(`bench/lib/secure-nats.js APPS lacks ${unkeyed.join(', ')}`);
 const { freePort } = require('../../bench/lib/procs') as { freePort(): Promise<number> };
 
 export const newNkey = secure.newNkey;

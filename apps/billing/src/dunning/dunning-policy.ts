@@ -1,7 +1,7 @@
 /**
- * The one place that decides which move a payment fact makes on a subscription: a renewal or a retry paid
- * or declined, the last dunning attempt, a new payment method. The moves themselves are the subscription's
- * transition table (subscription-state.ts); callers apply what is decided here.
+ * Dunning: which move a payment fact makes on a subscription (a renewal or a retry paid or declined, the last
+ * dunning attempt, a new payment method) and when the next retry falls due. Only the subscription policy
+ * (subscription/subscription-policy.ts) asks it; the moves are the subscription's transition table.
  */
 import { SubscriptionStatus } from '@app/contracts';
 import { SUBSCRIPTION_MACHINE, SubscriptionTrigger } from '../subscription/subscription-state';
@@ -11,15 +11,28 @@ const DAY_MS = 86_400_000;
 /** `scheduled`: the renewal or a dunning retry; `forced`: POST retry-payment, off the schedule. */
 export type AttemptMode = 'scheduled' | 'forced';
 
+/** When the dunning retries of a declined renewal fall due. */
+export interface DunningSchedule {
+  /** Days after the scheduled renewal time, one per retry, ascending; when they are spent, it suspends. */
+  readonly retryDays: readonly number[];
+}
+
 /** Dunning retries fall due 1, 3, 5 and 7 days after the scheduled renewal time. */
 export const DUNNING_RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
 
+/** The schedule every subscription follows today. */
+export const DEFAULT_DUNNING_SCHEDULE: DunningSchedule = { retryDays: DUNNING_RETRY_DAYS };
+
 /**
  * When the next dunning retry falls due after `retriesDone` failed retries (0 right after the failed
- * renewal), or null when all four have been spent (the subscription is suspended).
+ * renewal), or null when the schedule's retries have been spent (the subscription is suspended).
  */
-export function dunningRetryAt(scheduledAt: Date, retriesDone: number): Date | null {
-  const days = DUNNING_RETRY_DAYS[retriesDone];
+export function dunningRetryAt(
+  scheduledAt: Date,
+  retriesDone: number,
+  schedule: DunningSchedule = DEFAULT_DUNNING_SCHEDULE,
+): Date | null {
+  const days = schedule.retryDays[retriesDone];
   return days === undefined ? null : new Date(scheduledAt.getTime() + days * DAY_MS);
 }
 
@@ -57,13 +70,15 @@ export type DeclineDecision =
   | { kind: 'suspend'; moves: SubscriptionTrigger[]; dunningAttemptCount: number };
 
 /**
- * A declined renewal makes the subscription past_due (count 0, first retry at +1 day); a declined dunning
- * retry counts and waits for the next one (+3, +5, +7 days); a terminal refusal or the fourth declined retry
- * suspends. A forced retry counts in the invoice only and leaves the dunning schedule as it was.
+ * The dunning decision. A declined renewal makes the subscription past_due (count 0, first retry at the
+ * schedule's first day: +1 by default); a declined dunning retry counts and waits for the next one (+3, +5,
+ * +7); a terminal refusal or the last declined retry suspends. A forced retry counts in the invoice only and
+ * leaves the dunning schedule as it was. `schedule` is the only input besides the subscription and the decline.
  */
 export function declinedMove(
   s: { status: SubscriptionStatus; dunningAttemptCount: number },
   decline: Decline,
+  schedule: DunningSchedule = DEFAULT_DUNNING_SCHEDULE,
 ): DeclineDecision {
   if (decline.mode === 'forced') {
     return { kind: 'recorded', moves: SUBSCRIPTION_MACHINE.can(s.status, 'retry_failed') ? ['retry_failed'] : [] };
@@ -77,19 +92,22 @@ export function declinedMove(
   } else {
     return { kind: 'recorded', moves: [] };
   }
-  const retryAt = dunningRetryAt(decline.scheduledAt, dunningAttemptCount);
+  const retryAt = dunningRetryAt(decline.scheduledAt, dunningAttemptCount, schedule);
   if (!decline.terminal && retryAt) return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt };
   return { kind: 'suspend', moves: [first, 'suspend'], dunningAttemptCount };
 }
 
 /**
- * A new card on a past_due or suspended subscription pays what is due and reactivates it; on a live one it
- * is verified and stored. Refused (409) where the table allows neither.
+ * A new card on a past_due or suspended subscription is stored, pays what is due and reactivates it; on a
+ * live one it is verified and stored. Refused (409) where the table allows neither.
  */
-export function newPaymentMethodMove(status: SubscriptionStatus): 'recover' | 'update_payment_method' {
-  const move = status === 'past_due' || status === 'suspended' ? 'recover' : 'update_payment_method';
-  SUBSCRIPTION_MACHINE.check(status, move);
-  return move;
+export function newPaymentMethodMoves(
+  status: SubscriptionStatus,
+): ['update_payment_method'] | ['update_payment_method', 'recover'] {
+  SUBSCRIPTION_MACHINE.check(status, 'update_payment_method');
+  if (status !== 'past_due' && status !== 'suspended') return ['update_payment_method'];
+  SUBSCRIPTION_MACHINE.check(status, 'recover');
+  return ['update_payment_method', 'recover'];
 }
 
 /** A forced retry charges a past_due subscription only: where a declined retry can be recorded. */

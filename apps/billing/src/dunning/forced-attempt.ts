@@ -5,7 +5,7 @@ import { Clock } from '@app/clock';
 import { CallerContext } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { inTransaction } from '@app/database';
-import { canRetry } from './dunning-policy';
+import { canRetry } from '../subscription/subscription-policy';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { attemptOf } from '../renewal/renewal-opening.service';

@@ -10,7 +10,7 @@ import { approvedOrDeclined } from '../payments/payments.client';
 import { PlanRepository } from '../plan/plan.repository';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
-import { checkRetry } from './dunning-policy';
+import { checkRetry } from '../subscription/subscription-policy';
 
 /**
  * POST /v1/subscription/{id}/retry-payment: charges the open invoice of a past_due

@@ -4,13 +4,18 @@ import { DataSource } from 'typeorm';
 import { EventType, PaymentResponse } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
-import { AttemptMode, declinedMove, paidMove } from '../dunning/dunning-policy';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { PlanRepository } from '../plan/plan.repository';
-import { applySubscriptionTransition } from '../subscription/subscription-state';
+import {
+  applyDecision,
+  AttemptMode,
+  decide,
+  DEFAULT_DUNNING_SCHEDULE,
+  OutcomeDecision,
+} from '../subscription/subscription-policy';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
@@ -36,8 +41,9 @@ const approved = (p: Pick<PaymentResponse, 'status'>): boolean => p.status === '
 
 /**
  * Transaction 2 of a step: the payments answer recorded on the invoice and the subscription, through both
- * transition tables, and the lease released. Success pays the invoice and (re)activates; a decline starts or
- * continues dunning (dunning/). An attempt recorded already (the same key answered twice) changes nothing.
+ * transition tables, and the lease released, as the subscription policy decides: success pays the invoice
+ * and (re)activates; a decline starts or continues dunning. An attempt recorded already (the same key
+ * answered twice) changes nothing.
  */
 @Injectable()
 export class RenewalOutcomeService {
@@ -109,7 +115,7 @@ export class RenewalOutcomeService {
     });
   }
 
-  /** One attempt's answer on its invoice and subscription, through both transition tables. */
+  /** One attempt's answer on its invoice and subscription, as the subscription policy decides it. */
   private apply(
     s: SubscriptionEntity,
     invoice: InvoiceEntity,
@@ -130,52 +136,23 @@ export class RenewalOutcomeService {
     }
     invoice.paymentAttemptCount = a.attempt;
     invoice.updatedAt = a.at;
-    s.updatedAt = a.at;
-    const subscriptionEvents: EventType[] = [];
-    let invoiceEvent: EventType | null = null;
     const ok = !payment || approved(payment);
-    if (ok) {
-      invoiceEvent = applyInvoiceTransition(invoice, 'pay');
-      invoice.paidAt = a.at;
-      subscriptionEvents.push(...this.paid(s, a.at));
-    } else {
-      const terminal = payment!.refusalCode?.recoveryAction === 'terminal';
-      const failed = this.declined(s, invoice, mode, terminal);
-      subscriptionEvents.push(...failed.events);
-      if (failed.failInvoice) invoiceEvent = applyInvoiceTransition(invoice, 'fail');
-    }
+    const decision: OutcomeDecision = ok
+      ? decide(s, { kind: 'paid' }, a.at)
+      : decide(
+          s,
+          {
+            kind: 'declined',
+            mode,
+            terminal: payment!.refusalCode?.recoveryAction === 'terminal',
+            scheduledAt: invoice.periodStart,
+            schedule: DEFAULT_DUNNING_SCHEDULE,
+          },
+          a.at,
+        );
+    const subscriptionEvents = applyDecision(s, decision);
+    const invoiceEvent = decision.invoice ? applyInvoiceTransition(invoice, decision.invoice) : null;
+    if (decision.invoice === 'pay') invoice.paidAt = a.at;
     return { ok, invoiceEvent, subscriptionEvents };
-  }
-
-  /** Paid: the move the dunning policy picks (renew, activate, reactivate); the next renewal is due. */
-  private paid(s: SubscriptionEntity, at: Date): readonly EventType[] {
-    const move = paidMove(s.status);
-    s.cyclesCompleted += 1;
-    if (!move) return [];
-    const events = applySubscriptionTransition(s, move);
-    s.dunningAttemptCount = 0;
-    s.activatedAt ??= at;
-    s.nextBillingDate = s.currentPeriodEnd;
-    return events;
-  }
-
-  /** Declined: the dunning policy's moves, its count and next retry, or the suspension that fails the invoice. */
-  private declined(
-    s: SubscriptionEntity,
-    invoice: InvoiceEntity,
-    mode: AttemptMode,
-    terminal: boolean,
-  ): { events: EventType[]; failInvoice: boolean } {
-    const decision = declinedMove(s, { mode, terminal, scheduledAt: invoice.periodStart });
-    const events = decision.moves.flatMap((move) => applySubscriptionTransition(s, move));
-    if (decision.kind === 'recorded') return { events, failInvoice: false };
-    s.dunningAttemptCount = decision.dunningAttemptCount;
-    if (decision.kind === 'retry') {
-      s.nextBillingDate = decision.retryAt;
-      return { events, failInvoice: false };
-    }
-    s.suspendedAt = invoice.updatedAt;
-    s.nextBillingDate = null;
-    return { events, failInvoice: true };
   }
 }
