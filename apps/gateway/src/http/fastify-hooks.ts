@@ -16,9 +16,10 @@ export function requestIdFrom(header: string | string[] | undefined, generate: (
 
 /**
  * Edge behaviour that happens outside Nest's pipeline: the request id header, text that cannot be stored, the
- * ignored-fields header, access logs and metrics. (Errors raised before routing, such as body parsing and limits,
- * reach Nest's Fastify error handler and so each server's global HttpExceptionFilter: one envelope.) Installed on each of the gateway's servers (public and internal) alike; they count their
- * requests in progress together, as one process.
+ * ignored-fields header, access logs and metrics. Errors raised before routing (body parsing, limits) reach the error
+ * handler Nest installs on Fastify, hence each server's global HttpExceptionFilter: one envelope for all. Installed
+ * on each of the gateway's servers (public and internal) alike; they count their requests in progress together,
+ * as one process.
  */
 export function installHooks(servers: FastifyInstance[], logger: Logger, metrics: Metrics, draining: Draining): void {
   const inProgress = { count: 0 };

@@ -18,7 +18,8 @@ import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 export class DriverInternalsError extends Error {
   constructor(library: 'pg' | 'typeorm', what: string) {
     super(
-      `${library} changed: ${what}. libs/database/src/pipelined/driver-internals.ts relies on it; check the new version and update that file before moving the pin in package.json`,
+      `${library} changed: ${what}. libs/database/src/pipelined/driver-internals.ts relies on it; ` +
+        'check the new version and update that file before moving the pin in package.json',
     );
   }
 }

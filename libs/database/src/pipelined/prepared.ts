@@ -23,8 +23,8 @@ export function statement(name: string, text: string): Statement {
 }
 
 /**
- * Runs a statement on the caller's transaction (the EntityManager of `inTransaction` or
- * `DataSource.transaction`) or, given the DataSource, on any pooled connection. Answers the rows; errors are the driver's (`code`, `constraint`).
+ * Runs a statement on the caller's transaction (the EntityManager of `inTransaction`) or, given the DataSource or
+ * its manager, on any pooled connection. Answers the rows; errors are the driver's (`code`, `constraint`).
  */
 export async function runStatement<R extends QueryResultRow = QueryResultRow>(
   on: EntityManager | DataSource,
