@@ -17,11 +17,12 @@ const ts = [
   },
 ];
 const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
-// content-disposition 3 (used by @fastify/static for the /docs page) and jose 6 (SDK client tokens) ship ESM only;
-// compile them for Jest.
+// content-disposition 3 (used by @fastify/static for the /docs page), jose 6 (SDK client tokens) and otplib's
+// @scure/base and @noble/hashes (dashboard TOTP) ship ESM only; compile them for Jest.
+const ESM_ONLY = 'content-disposition|jose|@scure/base|@noble/hashes';
 const base = {
-  transform: { '^.+\\.ts$': ts, '/node_modules/(content-disposition|jose)/.+\\.js$': ts },
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|jose)/)'],
+  transform: { '^.+\\.ts$': ts, [`/node_modules/(${ESM_ONLY})/.+\\.js$`]: ts },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY})/)`],
   moduleNameMapper,
   // Jest's node environment, where a process warning (a library's deprecation, Fastify's FSTWRN004) fails the
   // test or the file it came in; its allow-list is empty.

@@ -123,6 +123,24 @@ export const gatewayEnv = {
     'Most pieces of due work (renewals, expiries) each service runs for one sandbox clock advance; with more due, the advance answers 422 CLOCK_ADVANCE_TOO_FAR and the clock stays (what ran stays done, a retry goes on)',
     { min: 1, max: 1_000_000 },
   ),
+  DASHBOARD_SESSION_IDLE_MINUTES: int(
+    30,
+    'Minutes without a request after which a dashboard session ends (docs/dashboard.md)',
+    { min: 1, max: 1440 },
+  ),
+  DASHBOARD_SESSION_MAX_HOURS: int(12, 'Hours after sign-in at which a dashboard session ends, however active', {
+    min: 1,
+    max: 720,
+  }),
+  DASHBOARD_LOCKOUT_FAILURES: int(
+    5,
+    'Failed dashboard sign-ins for one email within DASHBOARD_LOCKOUT_MINUTES after which further sign-ins answer 429 ACCOUNT_LOCKED (unknown emails alike)',
+    { min: 1, max: 1000 },
+  ),
+  DASHBOARD_LOCKOUT_MINUTES: int(15, 'The window the dashboard sign-in lockout counts failures in, in minutes', {
+    min: 1,
+    max: 1440,
+  }),
   DEMO_MERCHANT: bool(true, 'Create a demo merchant and sandbox key on an empty database (never in production)'),
 };
 export type GatewayConfig = ConfigOf<typeof gatewayEnv>;

@@ -22,6 +22,7 @@ import { Merchant } from './auth/merchant.entity';
 import { MerchantsService } from './auth/merchants.service';
 import { RateLimiter } from './auth/rate-limiter';
 import { GatewayConfig } from './config';
+import { dashboardControllers, dashboardProviders } from './dashboard/dashboard.wiring';
 import { DEMO_OPTIONS, DemoSeeder } from './demo/demo-seeder';
 import { GatewayIdempotency } from './http/gateway-idempotency';
 import { HttpExceptionFilter } from './http/http-exception.filter';
@@ -99,6 +100,7 @@ export class GatewayModule {
         ...sdkControllers,
         ...sandboxClockControllers,
         UsageController,
+        ...dashboardControllers,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
@@ -136,6 +138,7 @@ export class GatewayModule {
         ...sandboxClockProviders(config),
         DemoSeeder,
         ...sdkProviders(config),
+        ...dashboardProviders(config),
       ],
     };
   }

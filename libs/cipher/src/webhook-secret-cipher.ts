@@ -17,13 +17,17 @@ export class WebhookSecretCipher {
   constructor(private readonly cipher: Cipher) {}
 
   static fromConfig(config: { WEBHOOK_SECRET_KEYS?: string; NODE_ENV?: string }): WebhookSecretCipher {
-    const keyring = Keyring.fromSetting({
+    return new WebhookSecretCipher(new Cipher(WebhookSecretCipher.keyringOf(config)));
+  }
+
+  /** The keys of WEBHOOK_SECRET_KEYS (the gateway's secrets at rest: dashboard TOTP secrets use them too). */
+  static keyringOf(config: { WEBHOOK_SECRET_KEYS?: string; NODE_ENV?: string }): Keyring {
+    return Keyring.fromSetting({
       variable: 'WEBHOOK_SECRET_KEYS',
       raw: config.WEBHOOK_SECRET_KEYS,
       production: config.NODE_ENV === 'production',
       developmentKey: { id: DEVELOPMENT_WEBHOOK_KEY_ID, material: DEVELOPMENT_WEBHOOK_KEY },
     });
-    return new WebhookSecretCipher(new Cipher(keyring));
   }
 
   seal(owner: SecretOwner, secret: string): Sealed {

@@ -17,6 +17,13 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   CreateKeyRequest: { merchantCodes: CODE },
   ListKeysQuery: { merchantCode: CODE },
   ConnectionRequest: { connectionCode: CODE, connectionName: TEXT },
+  InviteDashboardUserRequest: { email: TEXT },
+  DashboardMembershipRequest: { merchantCode: CODE },
+  // Dashboard
+  AcceptInvitationRequest: { token: CODE },
+  SignInRequest: { email: TEXT, totpCode: 16 },
+  DashboardKeysQuery: { merchantCode: CODE },
+  CreateDashboardKeyRequest: { name: 100, merchantCode: CODE },
   // Every merchant route and list
   MerchantQuery: { merchantCode: CODE },
   PageQuery: { startingAfter: CODE },

@@ -10,6 +10,8 @@ export class ApiKey {
   @PrimaryColumn('uuid') id: string;
   @Column({ name: 'key_hash', type: 'char', length: 64, unique: true }) keyHash: string;
   @Column({ name: 'key_hint', type: 'text' }) keyHint: string;
+  /** A label given in the dashboard; keys made through the admin API have none. */
+  @Column({ type: 'text', nullable: true }) name: string | null;
   @Column('text') type: KeyType;
   @Column('text') environment: Environment;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

@@ -1,9 +1,13 @@
 import { ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@app/errors';
 import { rateLimited } from '../http/rate-limited';
 import { AuthFailures } from './auth-failures';
+import { SessionPrincipals } from '../dashboard/session-principal';
+import { sessionTokenOf } from '../dashboard/session-cookie';
+import { Permission, PERMISSION_METADATA } from './permission';
 import { Principal, unknownKey } from './principal';
 import { RateLimiter } from './rate-limiter';
 
@@ -15,13 +19,17 @@ export type ClientTokenCheck = (credential: string) => Promise<boolean>;
 /**
  * Private keys only: 401 AUTH_MISSING without a credential, 401 AUTH_INVALID for another
  * scheme or a bad key, 403 AUTH_INSUFFICIENT_SCOPE for a public key. Keys in the query string or body are
- * never accepted: only the header is looked at.
+ * never accepted: only the header is looked at. A dashboard session cookie instead of a key is the other
+ * credential (dashboard/session-principal.ts), allowed what the route's declared permission lets the user's
+ * role do; a request carrying both is refused (400), so which one acts is never a guess.
  */
 @Injectable()
 export class PrivateKeyGuard extends AuthGuard('bearer') {
   constructor(
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly failures: AuthFailures,
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionPrincipals,
     @Optional() @Inject(CLIENT_TOKEN_CHECK) private readonly isClientToken?: ClientTokenCheck,
   ) {
     super();
@@ -36,6 +44,18 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
   }
 
   private async authenticate(context: ExecutionContext, request: FastifyRequest & { user?: Principal }) {
+    const sessionToken = sessionTokenOf(request);
+    if (sessionToken !== undefined) {
+      if (request.headers.authorization !== undefined) {
+        throw DomainError.validation(
+          'Send either an API key or the dashboard session cookie, not both',
+          'Authorization',
+        );
+      }
+      const permission = this.reflector.get<Permission | undefined>(PERMISSION_METADATA, context.getHandler());
+      request.user = await this.sessions.principalOf(request, sessionToken, permission);
+      return;
+    }
     const header = (request.headers.authorization ?? '').trim();
     if (!header || /^bearer$/i.test(header))
       throw new DomainError('AUTH_MISSING', 'Authorization header with a Bearer key is required');

@@ -30,6 +30,8 @@ export interface CreatedKey {
 
 export interface KeyView {
   id: string;
+  /** A label given in the dashboard; null for keys made through the admin API. */
+  name: string | null;
   keyHint: string;
   type: KeyType;
   environment: Environment;
@@ -73,7 +75,7 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
     this.subscription?.unsubscribe();
   }
 
-  async create(merchantCodes: string[], type: KeyType, environment: Environment): Promise<CreatedKey> {
+  async create(merchantCodes: string[], type: KeyType, environment: Environment, name?: string): Promise<CreatedKey> {
     const merchants = await this.merchants.requireAll([...new Set(merchantCodes)]);
     const secret = randomBase62(32);
     const key = `${type === 'private' ? 'prv' : 'pub'}_${environment}_${secret}`;
@@ -83,6 +85,7 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
         id,
         keyHash: hashKey(key),
         keyHint: `${key.slice(0, key.length - secret.length + 4)}…`,
+        name: name ?? null,
         type,
         environment,
         revokedAt: null,
@@ -111,6 +114,11 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
     this.cache.evictKey(id);
     this.broadcastRevocation(id);
     return toView(key);
+  }
+
+  async find(id: string): Promise<KeyView | null> {
+    const key = await this.db.getRepository(ApiKey).findOne({ where: { id } });
+    return key ? toView(key) : null;
   }
 
   async list(merchantCode?: string): Promise<KeyView[]> {
@@ -198,6 +206,7 @@ function randomBase62(length: number): string {
 function toView(k: ApiKey): KeyView {
   return {
     id: k.id,
+    name: k.name,
     keyHint: k.keyHint,
     type: k.type,
     environment: k.environment,

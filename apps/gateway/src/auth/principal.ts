@@ -1,6 +1,7 @@
 import type { Environment } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import type { KeyType } from './api-key.entity';
+import type { Role } from './permission';
 
 /** The authenticated caller of a merchant route. */
 export interface Principal {
@@ -10,6 +11,8 @@ export interface Principal {
   merchantCodes: string[];
   /** Merchant code → the merchant's integer id (the gateway's sequence), carried in the command context. */
   merchantIds?: Readonly<Record<string, number>>;
+  /** Set when the caller is a dashboard user's session (dashboard/session-principal.ts), not a key. */
+  dashboard?: { userId: string; sessionId: string; role: Role };
 }
 
 export const KEY_PATTERN = /^(prv|pub)_(production|sandbox)_([A-Za-z0-9]{24,64})$/;

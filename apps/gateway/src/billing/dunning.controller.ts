@@ -5,6 +5,7 @@ import { RpcClient } from '@app/messaging';
 import { PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { BillingErrors, CHARGES, IDEMPOTENT } from './billing-errors';
+import { RequirePermission } from '../auth/permission';
 
 /** The merchant's side of dunning: a payment attempt forced now on a past_due subscription. */
 @ApiTags('billing')
@@ -14,6 +15,7 @@ export class DunningController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post(':id/retry-payment')
+  @RequirePermission('money')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @ApiOperation({

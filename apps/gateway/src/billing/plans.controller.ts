@@ -17,6 +17,7 @@ import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { BillingErrors, IDEMPOTENT, planIdOf } from './billing-errors';
+import { RequirePermission } from '../auth/permission';
 
 const NO_PLAN = { NOT_FOUND: 'no such plan for this merchant and environment' };
 
@@ -28,6 +29,7 @@ export class PlansController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post('plan')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Create a plan (intervalCount 1, isActive true and the currency’s exponent by default)' })
   @ApiCreatedResponse({ type: PlanView })
@@ -37,6 +39,7 @@ export class PlansController {
   }
 
   @Patch('plan/:id')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Change name, description, isActive or availableCountries (a full replacement)' })
   @ApiOkResponse({ type: PlanView })
@@ -50,6 +53,7 @@ export class PlansController {
   }
 
   @Delete('plan/:id')
+  @RequirePermission('manage')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Archive a plan: no new subscribers, existing subscriptions continue' })
@@ -64,6 +68,7 @@ export class PlansController {
   }
 
   @Get('plan/:id')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'A plan by id' })
   @ApiOkResponse({ type: PlanView })
   @BillingErrors(NO_PLAN)
@@ -72,6 +77,7 @@ export class PlansController {
   }
 
   @Get('plan')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'Plans, newest first, with subscriberCount and archivedAt; archived plans included' })
   @ApiOkResponse({ type: [PlanListItem] })
   @BillingErrors()
@@ -81,6 +87,7 @@ export class PlansController {
   }
 
   @Post('meter')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Define a usage meter: aggregation, included units and pricing scheme' })
   @ApiCreatedResponse({ type: MeterView })
@@ -90,6 +97,7 @@ export class PlansController {
   }
 
   @Get('meter')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'Usage meters, newest first' })
   @ApiOkResponse({ type: [MeterView] })
   @BillingErrors()

@@ -18,6 +18,7 @@ import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { BillingErrors, CHARGES, IDEMPOTENT } from './billing-errors';
+import { RequirePermission } from '../auth/permission';
 
 const NO_SUBSCRIPTION = { NOT_FOUND: 'no such subscription for this merchant and environment' };
 
@@ -29,6 +30,7 @@ export class SubscriptionsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post()
+  @RequirePermission('money')
   @IdempotencyKeyHeader()
   @ApiOperation({
     summary: 'Enrol a customer: CIT mode (cardData or nonceData) or record mode (tokenData)',
@@ -48,6 +50,7 @@ export class SubscriptionsController {
   }
 
   @Get()
+  @RequirePermission('read')
   @ApiOperation({ summary: 'Subscriptions, newest first, filtered by planId, status or customerEmail' })
   @ApiOkResponse({ type: [SubscriptionView] })
   @BillingErrors()
@@ -57,6 +60,7 @@ export class SubscriptionsController {
   }
 
   @Get('invoice/:id')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'One invoice, with the result of every charge attempt' })
   @ApiOkResponse({ type: InvoiceView })
   @BillingErrors({ NOT_FOUND: 'no such invoice for this merchant and environment' })
@@ -69,6 +73,7 @@ export class SubscriptionsController {
   }
 
   @Get(':id')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'A subscription, with its plan embedded' })
   @ApiOkResponse({ type: SubscriptionView })
   @BillingErrors(NO_SUBSCRIPTION)
@@ -81,6 +86,7 @@ export class SubscriptionsController {
   }
 
   @Get(':id/invoice')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'A subscription’s invoices, newest first' })
   @ApiOkResponse({ type: [InvoiceView] })
   @BillingErrors(NO_SUBSCRIPTION)
@@ -94,6 +100,7 @@ export class SubscriptionsController {
   }
 
   @Post(':id/cancel')
+  @RequirePermission('manage')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Cancel for good: open invoices are voided, subscription.cancelled fires' })
@@ -108,6 +115,7 @@ export class SubscriptionsController {
   }
 
   @Post(':id/pause')
+  @RequirePermission('manage')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stop billing (from active, trialing or past_due)' })
@@ -122,6 +130,7 @@ export class SubscriptionsController {
   }
 
   @Post(':id/resume')
+  @RequirePermission('manage')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Resume a paused subscription: active, next charge one interval from now' })
@@ -136,6 +145,7 @@ export class SubscriptionsController {
   }
 
   @Post(':id/change-plan')
+  @RequirePermission('money')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @ApiOperation({
@@ -155,6 +165,7 @@ export class SubscriptionsController {
   }
 
   @Post(':id/payment-method')
+  @RequirePermission('money')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Replace the card through a new cardholder-initiated verification' })

@@ -14,6 +14,7 @@ import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { ERROR_NOTES } from '../http/api-errors';
 import { BillingErrors } from './billing-errors';
+import { RequirePermission } from '../auth/permission';
 
 /** Metered usage (docs/api.md, Usage), recorded by the billing service and billed in arrears at renewal. */
 @ApiTags('billing')
@@ -22,6 +23,7 @@ export class UsageController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post()
+  @RequirePermission('manage')
   @PrivateRoute()
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -49,6 +51,7 @@ export class UsageController {
   }
 
   @Post('batch')
+  @RequirePermission('manage')
   @HttpCode(200)
   @PrivateRoute()
   @ApiOperation({

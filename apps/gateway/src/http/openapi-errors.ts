@@ -26,6 +26,13 @@ const SCHEME_ERRORS: Record<string, ErrorEntry[]> = {
       RATE_LIMITED: `too many failed authentications from this address`,
     },
   ],
+  dashboardSession: [
+    { AUTH_MISSING: 'no dashboard session cookie: sign in first' },
+    {
+      AUTH_INVALID: 'the session has ended: signed out, expired or the user was removed',
+      RATE_LIMITED: 'too many failed authentications from this address',
+    },
+  ],
   clientToken: [
     'AUTH_MISSING',
     {
@@ -49,6 +56,10 @@ function codesOfShape(method: string, op: OperationObject): ErrorEntry[] {
   const entries: ErrorEntry[] = [];
   for (const requirement of op.security ?? []) {
     for (const scheme of Object.keys(requirement)) entries.push(...(SCHEME_ERRORS[scheme] ?? []));
+  }
+  const bySession = (op.security ?? []).some((requirement) => 'dashboardSession' in requirement);
+  if (bySession && BODY_METHODS.has(method)) {
+    entries.push({ CSRF_INVALID: 'a change without the session’s `X-CSRF-Token` header' });
   }
   const readsQuery = (op.parameters ?? []).some((p) => 'in' in p && p.in === 'query');
   if (BODY_METHODS.has(method)) entries.push('VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');

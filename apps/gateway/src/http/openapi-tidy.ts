@@ -13,10 +13,10 @@ const GROUP_OF_CONTROLLER: Record<string, string> = {
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
- * Routes for operators, hosted pages and browsers: documented, but not merchant-server API. The sandbox tools
+ * Routes for operators, hosted pages and browsers (the dashboard's too): documented, but not merchant-server API. The sandbox tools
  * are merchant-server API (a merchant's tests call them with its sandbox key), so the client has them.
  */
-const INTERNAL_TAGS = new Set(['admin', 'hosted pages', 'checkout']);
+const INTERNAL_TAGS = new Set(['admin', 'hosted pages', 'checkout', 'dashboard']);
 
 /**
  * A readable, stable operation id: the resource group and the handler's name, e.g. `paymentsPurchase`,

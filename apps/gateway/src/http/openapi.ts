@@ -33,6 +33,11 @@ export function buildOpenApiDocument(
       },
       'clientToken',
     )
+    .addCookieAuth(
+      'pp_dash',
+      { type: 'apiKey', in: 'cookie', description: 'The dashboard session, set by POST /dashboard/api/session' },
+      'dashboardSession',
+    )
     .build();
   const parts = apps.map((app) => SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf }));
   const document = describeExamples(describeErrors(merged(parts), problems));

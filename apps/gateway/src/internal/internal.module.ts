@@ -15,6 +15,8 @@ import { ADMIN_TOKEN, AdminGuard } from '../admin/admin.guard';
 import { ConnectionsController } from '../admin/connections.controller';
 import { ParkedRenewalsController } from '../admin/parked-renewals.controller';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { DashboardUsersController } from '../dashboard/dashboard-users.controller';
+import { DashboardUsersService } from '../dashboard/dashboard-users.service';
 import { AuthFailures } from '../auth/auth-failures';
 import { MerchantsService } from '../auth/merchants.service';
 import { GatewayConfig } from '../config';
@@ -23,8 +25,13 @@ import { HttpExceptionFilter } from '../http/http-exception.filter';
 import { GatewayValidationPipe } from '../http/validation.pipe';
 import { lentFrom } from './lend';
 
-/** The operators' API: merchants and keys, routing connections, parked renewals. */
-export const internalControllers = [AdminController, ConnectionsController, ParkedRenewalsController];
+/** The operators' API: merchants and keys, routing connections, parked renewals, dashboard users. */
+export const internalControllers = [
+  AdminController,
+  ConnectionsController,
+  ParkedRenewalsController,
+  DashboardUsersController,
+];
 
 /** What the internal server's controllers, guard and filter use: the public application's own instances. */
 const SHARED: readonly InjectionToken[] = [
@@ -38,6 +45,7 @@ const SHARED: readonly InjectionToken[] = [
   HEALTH_CHECKS,
   DEPENDENCIES_GATE_READINESS,
   GatewayIdempotency,
+  DashboardUsersService,
 ];
 
 /**

@@ -15,6 +15,7 @@ import { MerchantAllowedOrigins1768000000000 } from './1768000000000-merchant-al
 import { WebhookDeliveryTraceParent1768100000001 } from './1768100000001-webhook-delivery-trace-parent';
 import { WebhookEndpointUniqueUrl1768300000034 } from './1768300000034-webhook-endpoint-unique-url';
 import { CheckoutAttempts1768300000035 } from './1768300000035-checkout-attempts';
+import { DashboardUsers1768400000003 } from './1768400000003-dashboard-users';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 import { DropWebhookTables1768400000001 } from './1768400000001-drop-webhook-tables';
 
@@ -40,4 +41,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   CheckoutAttempts1768300000035,
   // The webhook tables moved to the webhooks service (apps/migrate copies their rows before this runs).
   DropWebhookTables1768400000001,
+  DashboardUsers1768400000003,
 ];

@@ -15,6 +15,7 @@ import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
+import { RequirePermission } from '../auth/permission';
 
 const LINKS = forwardedTo('payment-links');
 const NO_LINK = { NOT_FOUND: 'no such payment link for this merchant and environment' };
@@ -26,6 +27,7 @@ export class PaymentLinksController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post()
+  @RequirePermission('manage')
   @HttpCode(201)
   @PrivateRoute()
   @IdempotencyKeyHeader()
@@ -48,6 +50,7 @@ export class PaymentLinksController {
   }
 
   @Get()
+  @RequirePermission('read')
   @PrivateRoute()
   @ApiOperation({ summary: 'Payment links, newest first (paged with limit and startingAfter)' })
   @ApiOkResponse({ type: [PaymentLinkResponse] })
@@ -58,6 +61,7 @@ export class PaymentLinksController {
   }
 
   @Get(':id')
+  @RequirePermission('read')
   @PrivateRoute()
   @ApiOperation({ summary: 'A payment link by id (an expired link reads as expired)' })
   @ApiOkResponse({ type: PaymentLinkResponse })
@@ -71,6 +75,7 @@ export class PaymentLinksController {
   }
 
   @Post(':id/cancel')
+  @RequirePermission('manage')
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()

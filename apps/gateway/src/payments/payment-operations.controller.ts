@@ -13,6 +13,7 @@ import { RpcClient } from '@app/messaging';
 import { PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
+import { RequirePermission } from '../auth/permission';
 
 const NOT_FOUND = { NOT_FOUND: 'no such payment for this merchant and environment' };
 /** Capture, refund and cancel name an amount; cancel_or_refund reverses whatever is left. */
@@ -25,6 +26,7 @@ export class PaymentOperationsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post('capture')
+  @RequirePermission('money')
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()
@@ -40,6 +42,7 @@ export class PaymentOperationsController {
   }
 
   @Post('refund')
+  @RequirePermission('refund')
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()
@@ -55,6 +58,7 @@ export class PaymentOperationsController {
   }
 
   @Post('cancel')
+  @RequirePermission('money')
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()
@@ -70,6 +74,7 @@ export class PaymentOperationsController {
   }
 
   @Post('cancel_or_refund')
+  @RequirePermission('money')
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()

@@ -27,6 +27,7 @@ import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
 import { InquiryAccess, InquiryCaller, KeylessInquiryGuard } from './keyless-inquiry';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
+import { RequirePermission } from '../auth/permission';
 
 /** What creating a payment can answer besides a decline (a 200 with status declined). */
 const CREATE_ERRORS = [
@@ -51,6 +52,7 @@ export class PaymentsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post('purchase')
+  @RequirePermission('money')
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()
@@ -65,6 +67,7 @@ export class PaymentsController {
   }
 
   @Post('authorization')
+  @RequirePermission('money')
   @HttpCode(200)
   @PrivateRoute()
   @IdempotencyKeyHeader()
@@ -79,6 +82,7 @@ export class PaymentsController {
   }
 
   @Get()
+  @RequirePermission('read')
   @PrivateRoute()
   @ApiOperation({ summary: 'Payments, newest first: every attempt of an orderCode, or all of them (paged)' })
   @ApiOkResponse({ type: [PaymentResponse] })
@@ -89,6 +93,7 @@ export class PaymentsController {
   }
 
   @Get('inquiry/:reference')
+  @RequirePermission('read')
   @UseGuards(KeylessInquiryGuard)
   // The empty requirement (listed after the key): the keyless inquiry, with X-Environment and no Authorization.
   @ApiSecurity({})
@@ -131,6 +136,7 @@ export class PaymentsController {
   }
 
   @Get(':id')
+  @RequirePermission('read')
   @PrivateRoute()
   @ApiOperation({ summary: 'A payment by id' })
   @ApiOkResponse({ type: PaymentResponse })

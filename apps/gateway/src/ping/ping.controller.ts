@@ -5,6 +5,7 @@ import { CallerContext, MerchantQuery, PingResponse, PingSubjects, ServiceName, 
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ApiErrors } from '../http/api-errors';
+import { RequirePermission } from '../auth/permission';
 
 class PingQuery extends MerchantQuery {
   @ApiPropertyOptional({ enum: Object.values(ServiceNames), default: 'payments' })
@@ -19,6 +20,7 @@ export class PingController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
+  @RequirePermission('read')
   @PrivateRoute()
   @ApiOperation({
     summary: 'Check a key and the path to a service',

@@ -8,6 +8,7 @@ import { SandboxClockService } from './sandbox-clock.service';
 import { ApiErrors } from '../http/api-errors';
 import { GatewayIdempotency } from '../http/gateway-idempotency';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { RequirePermission } from '../auth/permission';
 
 @ApiTags('sandbox')
 @Controller('v1/sandbox/clock')
@@ -18,6 +19,7 @@ export class SandboxClockController {
   ) {}
 
   @Get()
+  @RequirePermission('read')
   @SandboxRoute({
     summary: 'Read the merchant’s sandbox clock',
     description: 'Real time until the clock is first advanced; after that it keeps running from where it was moved.',
@@ -28,6 +30,7 @@ export class SandboxClockController {
   }
 
   @Post('advance')
+  @RequirePermission('manage')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @SandboxRoute({

@@ -13,6 +13,7 @@ import { Caller } from '../auth/caller.decorator';
 import { SandboxRoute } from './sandbox-route';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
+import { RequirePermission } from '../auth/permission';
 
 @ApiTags('sandbox')
 @Controller('v1/sandbox')
@@ -20,6 +21,7 @@ export class SandboxPaymentsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post('3ds/:sessionId')
+  @RequirePermission('manage')
   @HttpCode(200)
   @SandboxRoute({
     summary: 'Act as the cardholder finishing a 3DS challenge',
@@ -44,6 +46,7 @@ export class SandboxPaymentsController {
   }
 
   @Post('payment/:id/settle')
+  @RequirePermission('manage')
   @HttpCode(200)
   @SandboxRoute({
     summary: 'Settle a pending APM payment now',

@@ -17,6 +17,7 @@ import { ClientCaller, ClientTokenLink, FieldFrameRoute } from './client-token.g
 import { ClientTokens } from './client-tokens.service';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
+import { RequirePermission } from '../auth/permission';
 
 @ApiTags('sdk')
 @Controller('v1/sdk')
@@ -28,6 +29,7 @@ export class SdkController {
   ) {}
 
   @Post('session')
+  @RequirePermission('manage')
   @HttpCode(200)
   @PrivateRoute()
   @ApiOperation({

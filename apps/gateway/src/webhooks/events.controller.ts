@@ -12,6 +12,7 @@ import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
+import { RequirePermission } from '../auth/permission';
 
 /** The merchant's events of the last 30 days, as their webhook deliveries carry them. */
 @ApiTags('webhooks')
@@ -22,6 +23,7 @@ export class EventsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
+  @RequirePermission('read')
   @ApiOperation({
     summary: 'List events, newest first',
     description: 'Events of the key’s merchant and environment, kept 30 days; filter by `type` and creation time.',
@@ -34,6 +36,7 @@ export class EventsController {
   }
 
   @Get(':id')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'Read one event' })
   @ApiParam({ name: 'id', description: 'Event id (the Webhook-Id of its deliveries)', format: 'uuid' })
   @ApiOkResponse({ type: EventResponse })

@@ -31,6 +31,7 @@ import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { RequirePermission } from '../auth/permission';
 
 const WEBHOOKS = forwardedTo('webhooks');
 
@@ -50,6 +51,7 @@ export class WebhookEndpointsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post()
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @ApiOperation({
@@ -70,6 +72,7 @@ export class WebhookEndpointsController {
   }
 
   @Get()
+  @RequirePermission('read')
   @ApiOperation({ summary: 'List webhook endpoints, newest first' })
   @ApiOkResponse({ type: [WebhookEndpointResponse] })
   @ApiErrors({ NOT_FOUND: '`startingAfter` is not one of these endpoints' })
@@ -79,6 +82,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':id')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'Read a webhook endpoint (its secret is never shown again)' })
   @ApiParam(ID)
   @ApiOkResponse({ type: WebhookEndpointResponse })
@@ -94,6 +98,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
@@ -121,6 +126,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/roll-secret')
+  @RequirePermission('secrets')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
@@ -148,6 +154,7 @@ export class WebhookEndpointsController {
   }
 
   @Delete(':id')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(200)
@@ -168,6 +175,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':id/deliveries')
+  @RequirePermission('read')
   @ApiOperation({
     summary: 'Delivery attempts to this endpoint, newest first',
     description: 'A `pending` row is the next try and `nextAttemptAt` says when it is due.',
@@ -188,6 +196,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/deliveries/:deliveryId/resend')
+  @RequirePermission('resend')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(202)
@@ -219,6 +228,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/test')
+  @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
   @HttpCode(202)

@@ -12,6 +12,7 @@ import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { RequirePermission } from '../auth/permission';
 
 /** The account signing secret of the key's merchant and environment (signs deliveries to a payment's webhookUrl). */
 @ApiTags('webhooks')
@@ -22,6 +23,7 @@ export class WebhookSecretController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
+  @RequirePermission('secrets')
   @ApiOperation({
     summary: 'Read the account signing secret',
     description: 'Created on first read. Signs deliveries to the `webhookUrl` given on a payment.',
@@ -32,6 +34,7 @@ export class WebhookSecretController {
   }
 
   @Post('roll')
+  @RequirePermission('secrets')
   @IdempotencyKeyHeader()
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @HttpCode(200)

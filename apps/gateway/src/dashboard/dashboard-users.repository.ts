@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Sealed } from '@app/cipher';
+import type { Role } from '../auth/permission';
+
+export interface Membership {
+  merchantCode: string;
+  merchantName: string;
+  role: Role;
+  /** The merchant's integer id, carried in the command context (not shown to the browser). */
+  merchantId: number;
+}
+
+export interface DashboardUser {
+  id: string;
+  email: string;
+  passwordHash: string | null;
+  totpEnabled: boolean;
+  /** The TOTP secret, sealed (set at enrolment, before it is confirmed). */
+  totp: Sealed | null;
+  /** The last TOTP time step accepted: a code is good once. */
+  totpLastStep: number | null;
+  createdAt: Date;
+}
+
+const USER_COLUMNS = `u.id, u.email, u.password_hash AS "passwordHash", u.totp_enabled AS "totpEnabled",
+  u.totp_key_id AS "totpKeyId", u.totp_sealed AS "totpSealed", u.totp_last_step::text AS "totpLastStep",
+  u.created_at AS "createdAt"`;
+
+type UserRow = Omit<DashboardUser, 'totp' | 'totpLastStep'> & {
+  totpKeyId: string | null;
+  totpSealed: Buffer | null;
+  totpLastStep: string | null;
+};
+
+const toUser = ({ totpKeyId, totpSealed, totpLastStep, ...row }: UserRow): DashboardUser => ({
+  ...row,
+  totp: totpKeyId && totpSealed ? { keyId: totpKeyId, blob: totpSealed } : null,
+  totpLastStep: totpLastStep === null ? null : Number(totpLastStep),
+});
+
+/** Dashboard users, their memberships and invitations (migrations/1768400000003-dashboard-users.ts). */
+@Injectable()
+export class DashboardUsersRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  transaction<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** Inserts the user, or answers false when the email is taken. */
+  async insertUser(m: EntityManager, user: { id: string; email: string; createdAt: Date }): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `INSERT INTO dashboard_users (id, email, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT (email) DO NOTHING RETURNING id`,
+      [user.id, user.email, user.createdAt],
+    );
+    return rows.length === 1;
+  }
+
+  /** Adds the memberships; answers the merchant codes that do not exist (none added then, by the caller's rollback). */
+  async insertMemberships(
+    m: EntityManager,
+    userId: string,
+    memberships: { merchantCode: string; role: Role }[],
+  ): Promise<string[]> {
+    const codes = memberships.map((x) => x.merchantCode);
+    const rows: { merchantCode: string }[] = await m.query(
+      `INSERT INTO dashboard_memberships (user_id, merchant_id, role)
+       SELECT $1, mc.id, x.role FROM unnest($2::text[], $3::text[]) AS x (code, role)
+       JOIN merchants mc ON mc.merchant_code = x.code
+       RETURNING (SELECT m.merchant_code FROM merchants m WHERE m.id = dashboard_memberships.merchant_id) AS "merchantCode"`,
+      [userId, codes, memberships.map((x) => x.role)],
+    );
+    const found = new Set(rows.map((r) => r.merchantCode));
+    return codes.filter((c) => !found.has(c));
+  }
+
+  async insertInvitation(
+    m: EntityManager,
+    invitation: { tokenHash: string; userId: string; expiresAt: Date; createdAt: Date },
+  ): Promise<void> {
+    await m.query(
+      `INSERT INTO dashboard_invitations (token_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
+      [invitation.tokenHash, invitation.userId, invitation.expiresAt, invitation.createdAt],
+    );
+  }
+
+  /**
+   * Uses an invitation: the unused, unexpired invitation of this token hash is marked used and its user's
+   * password set, in one statement; answers the user's email, or null when there is no such invitation.
+   */
+  async acceptInvitation(tokenHash: string, passwordHash: string, now: Date): Promise<string | null> {
+    const rows = changed<{ email: string }>(
+      await this.db.query(
+        `WITH used AS (
+         UPDATE dashboard_invitations SET used_at = $3
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $3
+         RETURNING user_id)
+       UPDATE dashboard_users u SET password_hash = $2 FROM used WHERE u.id = used.user_id RETURNING u.email`,
+        [tokenHash, passwordHash, now],
+      ),
+    );
+    return rows[0]?.email ?? null;
+  }
+
+  async findByEmail(email: string): Promise<DashboardUser | null> {
+    const rows: UserRow[] = await this.db.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.email = $1`, [
+      email,
+    ]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async findById(id: string): Promise<DashboardUser | null> {
+    const rows: UserRow[] = await this.db.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.id = $1`, [id]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async memberships(userId: string): Promise<Membership[]> {
+    return this.db.query(
+      `SELECT mc.merchant_code AS "merchantCode", mc.name AS "merchantName", dm.role,
+              mc.merchant_id::float8 AS "merchantId"
+       FROM dashboard_memberships dm JOIN merchants mc ON mc.id = dm.merchant_id
+       WHERE dm.user_id = $1 ORDER BY mc.merchant_code`,
+      [userId],
+    );
+  }
+
+  /** Every user with its memberships, newest first (the admin API's list; bounded like the key list). */
+  async list(): Promise<(DashboardUser & { memberships: Membership[] })[]> {
+    const rows: (UserRow & { memberships: Membership[] })[] = await this.db.query(
+      `SELECT ${USER_COLUMNS}, COALESCE(
+         (SELECT json_agg(json_build_object('merchantCode', mc.merchant_code, 'merchantName', mc.name, 'role', dm.role,
+                                   'merchantId', mc.merchant_id)
+                 ORDER BY mc.merchant_code)
+          FROM dashboard_memberships dm JOIN merchants mc ON mc.id = dm.merchant_id WHERE dm.user_id = u.id),
+         '[]') AS memberships
+       FROM dashboard_users u ORDER BY u.created_at DESC, u.id DESC LIMIT 1000`,
+    );
+    return rows.map(({ memberships, ...row }) => ({ ...toUser(row), memberships }));
+  }
+
+  /** Deletes the user; its memberships, invitations and sessions go with it (ON DELETE CASCADE). */
+  async delete(id: string): Promise<boolean> {
+    const rows = changed(await this.db.query('DELETE FROM dashboard_users WHERE id = $1 RETURNING id', [id]));
+    return rows.length === 1;
+  }
+
+  async setTotpSecret(userId: string, sealed: Sealed): Promise<void> {
+    await this.db.query(
+      `UPDATE dashboard_users SET totp_key_id = $2, totp_sealed = $3, totp_enabled = false, totp_last_step = NULL
+       WHERE id = $1`,
+      [userId, sealed.keyId, sealed.blob],
+    );
+  }
+
+  /**
+   * Records a TOTP code's time step as used (and turns TOTP on, for a confirmation): answers false when this
+   * or a later step was used already, so a code is good once even with two requests racing.
+   */
+  async useTotpStep(userId: string, step: number, enable: boolean): Promise<boolean> {
+    const rows = changed(
+      await this.db.query(
+        `UPDATE dashboard_users SET totp_last_step = $2, totp_enabled = totp_enabled OR $3
+         WHERE id = $1 AND totp_sealed IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
+        [userId, step, enable],
+      ),
+    );
+    return rows.length === 1;
+  }
+}
+
+/** pg's UPDATE or DELETE … RETURNING answers [rows, count] through TypeORM. */
+function changed<T = unknown>(result: unknown): T[] {
+  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
+}

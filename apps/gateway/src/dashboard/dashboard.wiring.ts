@@ -1,0 +1,28 @@
+import { Provider } from '@nestjs/common';
+import { Cipher, WebhookSecretCipher } from '@app/cipher';
+import { GatewayConfig } from '../config';
+import { DashboardKeysController } from './dashboard-keys.controller';
+import { DASHBOARD_OPTIONS, dashboardOptionsOf } from './dashboard-options';
+import { DashboardSessionController } from './dashboard-session.controller';
+import { DashboardSessionsRepository } from './dashboard-sessions.repository';
+import { DashboardSessionsService } from './dashboard-sessions.service';
+import { DashboardUsersRepository } from './dashboard-users.repository';
+import { DashboardUsersService } from './dashboard-users.service';
+import { SessionPrincipals } from './session-principal';
+import { DashboardSessionGuard } from './session.guard';
+import { TOTP_CIPHER, TotpService } from './totp.service';
+
+/** The dashboard's routes on the public server (the SPA itself is served beside them). */
+export const dashboardControllers = [DashboardSessionController, DashboardKeysController];
+
+export const dashboardProviders = (config: GatewayConfig): Provider[] => [
+  { provide: DASHBOARD_OPTIONS, useValue: dashboardOptionsOf(config) },
+  { provide: TOTP_CIPHER, useValue: new Cipher(WebhookSecretCipher.keyringOf(config)) },
+  DashboardUsersRepository,
+  DashboardSessionsRepository,
+  DashboardUsersService,
+  DashboardSessionsService,
+  TotpService,
+  SessionPrincipals,
+  DashboardSessionGuard,
+];
