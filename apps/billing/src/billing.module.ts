@@ -49,7 +49,7 @@ export class BillingModule {
           migrate: config.MIGRATIONS as MigrationMode,
           entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity, ...usageEntities],
           migrations,
-          // Usage ingestion's transaction is a few statements sent together (pipelinedTransaction).
+          // Usage ingestion's transaction is a few statements sent together (inTransaction).
           pipeline: true,
           autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),

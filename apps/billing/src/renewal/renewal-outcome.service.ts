@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EventType, EventTypes, PaymentResponse } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
 import { reasonLabel } from '../dunning/recovery-metrics';
 import { nextRetry } from '../dunning/recovery-policy';
@@ -68,7 +68,7 @@ export class RenewalOutcomeService {
    */
   async recordMany(charged: readonly ChargedAttempt[]): Promise<Recorded[]> {
     if (!charged.length) return [];
-    const { recorded, counted } = await pipelinedTransaction(this.db, async (manager) => {
+    const { recorded, counted } = await inTransaction(this.db, async (manager) => {
       // The recovery metrics of the batch, counted once it commits.
       const counted: Array<() => void> = [];
       const ids = charged.map((c) => c.attempt.subscriptionId);

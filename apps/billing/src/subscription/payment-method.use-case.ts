@@ -6,6 +6,7 @@ import { CallerContext, EventTypes, PaymentMethodCommand, PaymentResponse, Subsc
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
@@ -56,7 +57,7 @@ export class PaymentMethodUseCase {
     const subscription = await this.subscriptions.find(ctx, body.id);
     if (!subscription) throw DomainError.notFound('subscription', 'id');
     const plan = (await this.plans.find(ctx, subscription.planId))!;
-    const [invoice] = await this.db.transaction((m) => this.invoices.openOf(m, subscription.id));
+    const [invoice] = await inTransaction(this.db, (m) => this.invoices.openOf(m, subscription.id));
     // Refused here (409) when the subscription's state allows no new card, before any charge.
     const { pays } = this.decision(subscription, plan, invoice, this.clock.now(ctx));
     const recovery: Recovery = { pays, invoice: pays === 'open_invoice' ? invoice : null };
@@ -119,7 +120,7 @@ export class PaymentMethodUseCase {
   ): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
     let recovered: (() => void) | null = null;
-    const answer = await this.db.transaction(async (manager) => {
+    const answer = await inTransaction(this.db, async (manager) => {
       recovered = null;
       const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
       const startReason = subscription.dunning?.startReason ?? 'unknown';
