@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 /** `scheduled`: the renewal or a dunning retry; `forced`: POST retry-payment, off the schedule. */
 export type AttemptMode = 'scheduled' | 'forced';
 
-/** Dunning retries fall due 1, 3, 5 and 7 days after the scheduled renewal time (DECISIONS.md §5). */
+/** Dunning retries fall due 1, 3, 5 and 7 days after the scheduled renewal time (docs/api.md, Billing over time). */
 export const DUNNING_RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
 
 /**

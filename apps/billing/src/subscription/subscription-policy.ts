@@ -64,7 +64,7 @@ export type SubscriptionFact =
       mode: AttemptMode;
       terminal: boolean;
       scheduledAt: Date;
-      /** The run's recovery policy; the default schedule of DECISIONS.md §5 when absent. */
+      /** The run's recovery policy; the default schedule (docs/api.md, Billing over time) when absent. */
       schedule?: DunningSchedule;
     }
   /** A new card was approved; on a past_due subscription `openInvoice` says whether it pays an open invoice. */

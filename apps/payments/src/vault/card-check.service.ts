@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, CardCheckResult, EventTypes, PaymentMethodEventView } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { inTransaction } from '@app/database';
 import { OutboxWriter } from '@app/outbox';
 import { sandboxAccountUpdate } from './account-updater';
 import { StoredCard } from './stored-card.entity';
@@ -26,7 +27,7 @@ export class CardCheckService {
   ) {}
 
   check(ctx: CallerContext, token: string, before: Date): Promise<CardCheckResult> {
-    return this.db.transaction(async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const row = token.startsWith('vt_')
         ? await manager.findOne(StoredCard, {
             where: { token, merchantCode: ctx.merchantCode, environment: ctx.environment },
