@@ -56,14 +56,14 @@ const MACHINES = [
       'the subscription is cancelled',
   },
   {
-    table: 'apps/gateway/src/webhooks/delivery-state',
+    table: 'apps/webhooks/src/webhooks/delivery-state',
     name: 'ATTEMPT_MACHINE',
-    decided: "a try's outcome in `apps/gateway/src/webhooks/delivery-policy.ts`",
+    decided: "a try's outcome in `apps/webhooks/src/webhooks/delivery-policy.ts`",
   },
   {
-    table: 'apps/gateway/src/webhooks/delivery-state',
+    table: 'apps/webhooks/src/webhooks/delivery-state',
     name: 'DELIVERY_MACHINE',
-    decided: "a try's outcome in `apps/gateway/src/webhooks/delivery-policy.ts`",
+    decided: "a try's outcome in `apps/webhooks/src/webhooks/delivery-policy.ts`",
   },
 ];
 

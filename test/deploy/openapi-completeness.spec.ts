@@ -5,7 +5,7 @@ import { ErrorCodes } from '@app/contracts';
 import { validatedBody } from '@app/errors';
 import * as contracts from '@app/contracts';
 import * as adminDto from '../../apps/gateway/src/admin/admin.dto';
-import * as webhooksDto from '../../apps/gateway/src/webhooks/webhooks.dto';
+import * as webhooksDto from '../../libs/contracts/src/webhooks/webhooks.dto';
 
 const ROOT = join(__dirname, '../..');
 const doc = JSON.parse(readFileSync(join(ROOT, 'clients/typescript/openapi.json'), 'utf8'));

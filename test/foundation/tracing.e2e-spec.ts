@@ -58,7 +58,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     receiver = await WebhookReceiver.start();
     writeFileSync(join(certDir, 'ca.pem'), selfSignedCert().cert);
     suite = await ProcessSuite.start({
-      apps: ['gateway', 'payments', 'payment-links', 'billing'],
+      apps: ['gateway', 'payments', 'payment-links', 'billing', 'webhooks'],
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
         // The SDK's batch processor sends every 100 ms instead of every 5 s.
@@ -67,14 +67,15 @@ describe('distributed traces (OTLP export from the real processes)', () => {
         RENEWAL_BATCH: '2',
       },
     });
-    // The gateway delivers webhooks to the receiver on this host, trusting its self-signed certificate.
-    gateway = await suite.startApp('gateway', {
+    // The webhooks service delivers to the receiver on this host, trusting its self-signed certificate.
+    await suite.startApp('webhooks', {
       env: {
         NODE_EXTRA_CA_CERTS: join(certDir, 'ca.pem'),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         WEBHOOK_DISPATCH_POLL_MS: '100',
       },
     });
+    gateway = await suite.startApp('gateway');
     payments = await suite.startApp('payments', {
       env: {
         LOG_LEVEL: 'debug',
@@ -230,12 +231,12 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     expect(sink.spans.filter((s) => s.name.includes('/health/'))).toEqual([]);
     expect(http.parentSpanId).toBeUndefined();
     const inTrace = () => sink.spans.filter((s) => s.traceId === http.traceId);
-    // The gateway's new durable consumer first reads what earlier test files left in the run's EVENTS stream.
+    // The webhooks service's new durable consumer first reads what earlier test files left in the run's EVENTS stream.
     // Each app exports on its own schedule: the payments spans may reach the collector after the gateway's.
     await waitUntil(
-      'the event consumed by the gateway, and the payments spans exported',
+      'the event consumed by the webhooks service, and the payments spans exported',
       async () =>
-        inTrace().some((s) => s.app === 'gateway' && s.kind === CONSUMER) &&
+        inTrace().some((s) => s.app === 'webhooks' && s.kind === CONSUMER) &&
         ['cmd.payments.purchase', 'acquirer purchase', 'payment.captured publish'].every((name) =>
           inTrace().some((s) => s.app === 'payments' && s.name === name),
         ),
@@ -262,7 +263,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     const publish = inTrace().find((s) => s.name === 'payment.captured publish')!;
     expect(publish).toMatchObject({ app: 'payments', kind: PRODUCER });
     expect(ancestors(publish)).toContain(handler);
-    const consumed = inTrace().find((s) => s.app === 'gateway' && s.kind === CONSUMER)!;
+    const consumed = inTrace().find((s) => s.app === 'webhooks' && s.kind === CONSUMER)!;
     expect(consumed).toMatchObject({ name: 'payment.captured process', parentSpanId: publish.spanId });
   }, 150_000);
 
@@ -330,12 +331,12 @@ describe('distributed traces (OTLP export from the real processes)', () => {
       expect(run.parentSpanId).toBeUndefined();
       expect(run.traceId).not.toBe(request.traceId);
     }
-    // The gateway's consumer takes it as a child of that publish (or, with the subscription's other events in
+    // The webhooks service's consumer takes it as a child of that publish (or, with the subscription's other events in
     // one batch, links to it).
     await waitUntil('the event consumed', async () =>
       sink.spans.some(
         (s) =>
-          s.app === 'gateway' &&
+          s.app === 'webhooks' &&
           s.kind === CONSUMER &&
           (s.parentSpanId === publish.spanId || s.links.some((l) => l.spanId === publish.spanId)),
       ),
@@ -372,7 +373,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
       return linked !== undefined && ancestors(linked).includes(http);
     });
     const attempt = attemptOf()!;
-    expect(attempt).toMatchObject({ app: 'gateway', kind: CLIENT });
+    expect(attempt).toMatchObject({ app: 'webhooks', kind: CLIENT });
     expect(attempt.traceId).not.toBe(http.traceId);
     expect(attempt.links.map((l) => l.traceId)).toEqual([http.traceId]);
   });

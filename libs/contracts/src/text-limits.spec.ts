@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { getMetadataStorage } from 'class-validator';
 import * as contracts from './index';
 import * as admin from '../../../apps/gateway/src/admin/admin.dto';
-import * as webhooks from '../../../apps/gateway/src/webhooks/webhooks.dto';
+import * as webhooks from './webhooks/webhooks.dto';
 import { readFileSync } from 'node:fs';
 import { TEXT_LIMITS } from './text-limits';
 

@@ -39,6 +39,13 @@ export class DemoSeeder implements OnApplicationBootstrap {
       );
       return true;
     });
+    // Development only, at every start (idempotent): a webhooks service that is not up yet does not stop the
+    // gateway; the demo merchant's events are delivered once a later start names it.
+    await this.merchants
+      .nameToWebhooks('demo')
+      .catch((e: Error) =>
+        this.logger.warn({ err: e.message }, 'The webhooks service did not learn the demo merchant'),
+      );
     if (!seeded) return;
     const key = await this.keys.create(['demo'], 'private', 'sandbox');
     this.logger.info({ merchantCode: 'demo', keyId: key.id }, 'Created the demo merchant and a sandbox key');

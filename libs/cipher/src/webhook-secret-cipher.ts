@@ -1,4 +1,5 @@
-import { Cipher, Keyring, Sealed } from '@app/cipher';
+import { Cipher, Sealed } from './cipher';
+import { Keyring } from './keyring';
 
 /** The id of the public development key used outside production when WEBHOOK_SECRET_KEYS is unset. */
 export const DEVELOPMENT_WEBHOOK_KEY_ID = 'insecure-development-key';

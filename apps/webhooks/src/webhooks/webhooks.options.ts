@@ -1,6 +1,6 @@
 import type { EventsStreamLimits } from '@app/messaging';
 
-/** Injection token of the webhook settings (from the gateway config). */
+/** Injection token of the webhook settings (from the webhooks service's config). */
 export const WEBHOOK_OPTIONS = Symbol('WEBHOOK_OPTIONS');
 
 export interface WebhookOptions {
@@ -12,13 +12,13 @@ export interface WebhookOptions {
   maxEndpoints: number;
   timeoutMs: number;
   pollMs: number;
-  /** Durable JetStream consumer name; every gateway replica shares it, so each event is taken by one. */
+  /** Durable JetStream consumer name; every webhooks replica shares it, so each event is taken by one. */
   consumerName: string;
   /** The EVENTS stream's limits, applied when the consumer creates or checks the stream. */
   stream: EventsStreamLimits;
   /**
    * Extra CA certificates (PEM) trusted for webhook targets, on top of Node's roots. Only for tests that run the
-   * gateway in-process, where NODE_EXTRA_CA_CERTS (read at process start) cannot be set; never from config.
+   * service in-process, where NODE_EXTRA_CA_CERTS (read at process start) cannot be set; never from config.
    */
   extraCa?: string;
 }

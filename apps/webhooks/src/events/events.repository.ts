@@ -11,7 +11,7 @@ export interface EventFilter {
 
 type Scope = { merchantCode: string; environment: string };
 
-/** The events the gateway received, per merchant and environment, kept for `GET /v1/events`. */
+/** The events this service received, per merchant and environment, kept for `GET /v1/events`. */
 @Injectable()
 export class EventsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}

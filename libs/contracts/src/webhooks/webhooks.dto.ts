@@ -12,7 +12,10 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { ALL_EVENT_TYPES, EmptyAsAbsent, MerchantQuery, TextLimits, WEBHOOK_ANY_EVENT } from '@app/contracts';
+import { ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT } from '../events';
+import { EmptyAsAbsent } from '../optional-text';
+import { MerchantQuery } from '../query.dto';
+import { TextLimits } from '../text-limits';
 
 const SUBSCRIBABLE = [...ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT];
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PeriodicLoop } from '@app/platform';
 import { EventsRepository } from './events.repository';
 
-/** How long `GET /v1/events` keeps an event, counted from when the gateway received it. */
+/** How long `GET /v1/events` keeps an event, counted from when this service received it. */
 export const EVENT_RETENTION_DAYS = 30;
 const BATCH_SIZE = 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;

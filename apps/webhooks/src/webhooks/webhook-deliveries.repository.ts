@@ -8,7 +8,7 @@ import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from './signature';
-import { SecretOwner, WebhookSecretCipher } from './webhook-secret-cipher';
+import { SecretOwner, WebhookSecretCipher } from '@app/cipher';
 import { DecryptError } from '@app/cipher';
 
 /** One row of `GET /v1/webhook-endpoint/{id}/deliveries`. */
@@ -97,14 +97,14 @@ const CLAIM_DUE = statement(
 
 /**
  * The endpoints subscribed to each event's type (or to `*`) in its merchant and environment: one row per
- * endpoint, a row of nulls when the merchant has none, no row for a merchant this gateway does not know. Rows
+ * endpoint, a row of nulls when the merchant has none, no row for a merchant this service does not know. Rows
  * carry the 1-based index of their event.
  */
 const SUBSCRIBED_ENDPOINTS = statement(
   'webhooks_subscribed_endpoints',
   `SELECT q.i::int AS i, e.id, e.url
    FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(merchant_code, environment, type, i)
-   JOIN merchants m ON m.merchant_code = q.merchant_code
+   JOIN webhook_merchants m ON m.merchant_code = q.merchant_code
    LEFT JOIN webhook_endpoints e ON e.merchant_code = q.merchant_code AND e.environment = q.environment
      AND e.deleted_at IS NULL AND NOT e.disabled AND (q.type = ANY(e.events) OR '*' = ANY(e.events))`,
 );
@@ -125,7 +125,7 @@ export class WebhookDeliveriesRepository {
   ) {}
 
   /**
-   * For each event, in order, the targets subscribed to it, in one statement; `undefined` when this gateway
+   * For each event, in order, the targets subscribed to it, in one statement; `undefined` when this service
    * does not know the merchant at all (another deployment sharing the NATS server, or a test stack): then
    * nothing is delivered, not even to a `webhookUrl`.
    */

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** An event the gateway received, as delivered to webhooks (`body`); kept 30 days for `GET /v1/events`. */
+/** An event this service received, as delivered to webhooks (`body`); kept 30 days for `GET /v1/events`. */
 @Entity('webhook_events')
 @Index('webhook_events_by_merchant', ['merchantCode', 'environment', 'createdAt', 'id'])
 export class WebhookEventRecord {

@@ -5,7 +5,7 @@ import { CallerContext } from '@app/contracts';
 import { uniqueViolation } from '@app/database';
 import { ATTEMPT_MACHINE, DELIVERY_MACHINE } from './delivery-state';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { WebhookSecretCipher } from './webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 
 interface SealedRow {
   keyId: string;

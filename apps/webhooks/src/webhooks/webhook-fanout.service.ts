@@ -63,8 +63,8 @@ export class WebhookFanout {
   }
 
   /**
-   * `targets` is undefined for a merchant this gateway does not know: it cannot have endpoints or keys here
-   * (another deployment or a test stack sharing the NATS server), so nothing is delivered.
+   * `targets` is undefined for a merchant this service does not know: the gateway never named it (another
+   * deployment or a test stack sharing the NATS server), so nothing is delivered.
    */
   private async deliver(
     event: EventEnvelope,

@@ -7,7 +7,7 @@ import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks/webhooks.options';
 import { DurableEventConsumer } from './durable-consumer';
 
 /**
- * The gateway's subscriber to every domain event: a durable pull consumer shared by all gateway replicas
+ * The webhooks service's subscriber to every domain event: a durable pull consumer shared by all its replicas
  * (each event is handled by one), turning events into webhook deliveries before acknowledging them.
  */
 @Injectable()

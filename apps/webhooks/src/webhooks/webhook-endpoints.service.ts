@@ -19,7 +19,7 @@ import {
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
   WebhookSecretResponse,
-} from './webhooks.dto';
+} from '@app/contracts';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
-import { ALL_EVENT_TYPES, EVENT_DATA_CLASSES, PageQuery } from '@app/contracts';
+import { EVENT_DATA_CLASSES } from '../event-data';
+import { ALL_EVENT_TYPES } from '../events';
+import { PageQuery } from '../query.dto';
 
 export class EventsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: ALL_EVENT_TYPES, description: 'Only events of this type' })
