@@ -144,6 +144,7 @@ describe('k8s/monitoring', () => {
       'gateway-internal:internal/metrics',
       'payment-links:http/metrics',
       'payments:http/metrics',
+      'webhooks:http/metrics',
     ]);
   });
 });
