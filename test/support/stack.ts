@@ -12,6 +12,7 @@ import { startPayments } from '../../apps/payments/src/main';
 import { faultOverrides, Faults } from './fault-injection';
 import { LogCapture } from './log-capture';
 import { ADMIN_TOKEN, runState } from './run-state';
+import { createFromTemplate } from './templates';
 
 export { ADMIN_TOKEN };
 
@@ -153,8 +154,10 @@ export class TestStack {
 
   /** `clock`: the gateway's own clock (client token expiry); real time unless a test passes one. */
   async startGateway(extraEnv: Record<string, string> = {}, clock?: Clock): Promise<INestApplication> {
+    const env = { ...this.env, ...extraEnv };
+    await createFromTemplate('gateway', env);
     const app = await startGateway({
-      env: { ...this.env, ...extraEnv },
+      env,
       clock,
       logDestination: this.log('gateway'),
       print: () => undefined,
@@ -173,8 +176,10 @@ export class TestStack {
     extraEnv: Record<string, string> = {},
     faults?: Faults,
   ): Promise<INestApplication> {
+    const env = { ...this.env, ...extraEnv };
+    await createFromTemplate(name, env);
     const app = await STARTERS[name]({
-      env: { ...this.env, ...extraEnv },
+      env,
       overrides: faultOverrides(name, faults),
       logDestination: this.log(name),
       clock: this.clock,
