@@ -32,6 +32,9 @@ const base = {
 module.exports = {
   // A root option: Jest does not take testTimeout per project.
   testTimeout: 60_000,
+  // Two workers, as many as the 2-core development host has cores: each has its own nats-server (global setup)
+  // and every stack its own databases, so test files run side by side as they would one after the other.
+  maxWorkers: 2,
   // Exit when the run (and global teardown) is done: a NATS reconnect timer or pg pool left by a failed test
   // must not keep CI waiting until its time limit.
   forceExit: true,

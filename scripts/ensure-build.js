@@ -9,7 +9,9 @@
 'use strict';
 
 const { spawnSync } = require('node:child_process');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -94,7 +96,51 @@ function staleReason() {
   return brokenBuildReason();
 }
 
+/**
+ * One build of this checkout at a time: parallel test workers each ask for a current dist/, and two builds
+ * writing dist/ at once would leave it broken. The lock file holds the builder's pid; a waiter takes over a
+ * lock whose process is gone. Returns the release.
+ */
+function lockBuild() {
+  const lock = path.join(
+    os.tmpdir(),
+    `ensure-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 16)}.lock`,
+  );
+  for (let waited = 0; ; waited++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lock, { force: true });
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+    }
+    const holder = Number(fs.readFileSync(lock, 'utf8').trim() || '0');
+    if (holder && !isAlive(holder)) fs.rmSync(lock, { force: true });
+    else {
+      if (waited === 0) say(`waiting for the build that process ${holder} runs`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
 function main() {
+  const release = lockBuild();
+  try {
+    return build();
+  } finally {
+    release();
+  }
+}
+
+function build() {
   const reason = staleReason();
   if (!reason) {
     say('dist/ is up to date, no build needed');

@@ -11,10 +11,15 @@ import { sleep } from '../support/wait';
 jest.setTimeout(600_000);
 
 const YEAR_MS = 365 * 24 * 3600_000;
+/** Daily subscriptions the sandbox merchant moves a year ahead: 7,320 renewals, longer than the live window. */
+const SANDBOX = 20;
+/** Production subscriptions falling due on real time while the sandbox year runs, one a second. */
+const LIVE = 10;
+const LIVE_EVERY_MS = 1000;
 
 /**
  * A sandbox clock advance works inside its own call: it stops when the gateway stops waiting, a retry never
- * runs beside the call it replaces, and production renewals keep their time while a sandbox merchant moves 50
+ * runs beside the call it replaces, and production renewals keep their time while a sandbox merchant moves 20
  * daily subscriptions a year ahead.
  */
 describe('sandbox clock advance: isolated work', () => {
@@ -28,7 +33,7 @@ describe('sandbox clock advance: isolated work', () => {
   });
   afterAll(async () => {
     await stack?.stop();
-    // A sandbox year of 50 daily subscriptions leaves tens of thousands of events in the run's EVENTS stream;
+    // A sandbox year of 20 daily subscriptions leaves thousands of events in the run's EVENTS stream;
     // the next test files' gateways start fresh durable consumers that would read all of them first.
     const nc = await connect({ servers: runState().natsUrl });
     await (await nc.jetstreamManager()).streams.purge(EVENTS_STREAM);
@@ -96,15 +101,14 @@ describe('sandbox clock advance: isolated work', () => {
     }
   });
 
-  it('production renewals run on time while a sandbox merchant advances 50 daily subscriptions by a year', async () => {
+  it(`production renewals run on time while a sandbox merchant advances ${SANDBOX} daily subscriptions by a year`, async () => {
     const sandbox = await billingMerchant(stack);
-    await dailySubscriptions(sandbox, 50);
+    await dailySubscriptions(sandbox, SANDBOX);
     const live = await billingMerchant(stack, 'production');
     const livePlan = await live.plan({ amount: 900 });
     const first = await live.subscription({ planId: livePlan.id });
-    // 20 production subscriptions falling due on real time over the next 30 s, one every 1.5 s.
-    const LIVE = 20;
-    const start = Date.now() + 3000;
+    // LIVE production subscriptions falling due on real time over the next seconds, one every LIVE_EVERY_MS.
+    const start = Date.now() + 2000;
     await billingQuery(
       stack,
       `INSERT INTO subscriptions (id, merchant_code, environment, merchant_id, plan_id, status, customer_email,
@@ -114,9 +118,9 @@ describe('sandbox clock advance: isolated work', () => {
          card_token, card_brand, due - interval '1 month', due - interval '1 month', due, due, 1, now(), metadata,
          now(), now()
        FROM subscriptions, generate_series(0, $3 - 1) AS i,
-            LATERAL (SELECT to_timestamp(($2::bigint + i * 1500) / 1000.0) AS due) d
+            LATERAL (SELECT to_timestamp(($2::bigint + i * $4::int) / 1000.0) AS due) d
        WHERE id = $1`,
-      [first.id, start, LIVE],
+      [first.id, start, LIVE, LIVE_EVERY_MS],
     );
 
     const advanceStarted = Date.now();
@@ -132,7 +136,7 @@ describe('sandbox clock advance: isolated work', () => {
     })();
 
     const lags = new Map<string, number>();
-    while (lags.size < LIVE && Date.now() < start + 1500 * LIVE + 30_000) {
+    while (lags.size < LIVE && Date.now() < start + LIVE_EVERY_MS * LIVE + 30_000) {
       const rows = await billingQuery<{ id: string; lag: number }>(
         stack,
         `SELECT s.id, (extract(epoch FROM min(i.created_at) - s.current_period_start) * 1000)::int AS lag
@@ -145,8 +149,8 @@ describe('sandbox clock advance: isolated work', () => {
     }
     const lastLiveRenewed = Date.now();
     await advancing;
-    // The sandbox year ran all along: 50 subscriptions × 365 or 366 days.
-    expect(await invoicesOf(sandbox.merchantCode)).toBeGreaterThanOrEqual(50 * 366);
+    // The sandbox year ran all along: SANDBOX subscriptions × 365 or 366 days.
+    expect(await invoicesOf(sandbox.merchantCode)).toBeGreaterThanOrEqual(SANDBOX * 366);
     expect(advanceStarted).toBeLessThan(start);
     expect(advanceDone).toBeGreaterThan(lastLiveRenewed);
     // Every production renewal within a few polls of its due time, none waiting for the sandbox's year.

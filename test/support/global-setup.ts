@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
 import { Client } from 'pg';
-import { stateFileFor, TestRunState } from './run-state';
+import { NatsServerState, stateFileFor, TestRunFile } from './run-state';
 
 const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
 
@@ -17,9 +17,10 @@ const { turnOnAutovacuum } = require('../../bench/lib/autovacuum') as {
 
 /**
  * One run: a run id that prefixes every database the tests create (dropped in teardown), and a private
- * nats-server with JetStream on a free port, so nothing else on this machine shares the tests' subjects.
+ * nats-server with JetStream on a free port for each Jest worker, so nothing else on this machine, and no other
+ * worker of the run, shares a test's subjects, streams or consumers.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   // The gateway in the tests runs from the sources but serves the browser code from dist/browser.
   const browser = spawnSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-browser.js')], {
     stdio: 'inherit',
@@ -42,41 +43,59 @@ export default async function globalSetup(): Promise<void> {
   if (autovacuum.startsWith('still off')) process.stderr.write(`\nPostgreSQL autovacuum is ${autovacuum}\n`);
 
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const state: TestRunState = { runId, pgBase, natsUrl: process.env.TEST_NATS_URL ?? '' };
+  const state: TestRunFile = { runId, pgBase, natsUrls: [], natsServers: [] };
   const binary = NATS_BINARIES.find((b) => existsSync(b));
-  if (!state.natsUrl && binary) {
-    // Two runs may pick the same free port at once: the server is named after this run, and the run only
-    // goes on once it talks to a server of that name (else it tries another port).
-    for (let attempt = 0; attempt < 5 && !state.natsPid; attempt++) {
-      const port = await freePort();
-      const dir = mkdtempSync(join(tmpdir(), 'nats-test-'));
-      const name = `test-${runId}-${attempt}`;
-      const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir, '-n', name], {
-        stdio: 'ignore',
-        detached: true,
-      });
-      child.unref();
-      const url = `nats://127.0.0.1:${port}`;
-      if ((await waitForNats(url)) === name) {
-        Object.assign(state, {
-          natsUrl: url,
-          natsPid: child.pid,
-          natsBinary: binary,
-          natsStoreDir: dir,
-          natsPort: port,
-        });
-      } else {
-        child.kill();
-        rmSync(dir, { recursive: true, force: true });
-      }
+  const shared = process.env.TEST_NATS_URL ?? (binary ? undefined : (process.env.NATS_URL ?? 'nats://127.0.0.1:4222'));
+  if (shared) {
+    await waitForNats(shared);
+    state.natsUrls = [shared];
+  } else {
+    state.natsBinary = binary;
+    const workers = Math.max(1, globalConfig.maxWorkers);
+    const started = await Promise.allSettled(
+      Array.from({ length: workers }, (_, i) => startNats(binary!, `test-${runId}-w${i + 1}`)),
+    );
+    state.natsServers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) {
+      state.natsServers.forEach(stopNats);
+      throw failed.reason;
     }
-    if (!state.natsPid) throw new Error('Could not start a private nats-server for the test run');
+    state.natsUrls = state.natsServers.map((s) => s.url);
   }
-  state.natsUrl ||= process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-  await waitForNats(state.natsUrl);
   const file = stateFileFor(runId);
   writeFileSync(file, JSON.stringify(state));
   process.env.TEST_RUN_STATE = file;
+}
+
+/** Stops a server global setup started and removes its store. */
+export function stopNats(server: NatsServerState): void {
+  try {
+    process.kill(server.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  rmSync(server.storeDir, { recursive: true, force: true });
+}
+
+/**
+ * A nats-server with JetStream in a store directory of its own. Two starters may pick the same free port at
+ * once: the server is named, and only a server answering with that name is taken (else another port is tried).
+ */
+async function startNats(binary: string, name: string): Promise<NatsServerState> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    const storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
+    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir, '-n', name], {
+      stdio: 'ignore',
+      detached: true,
+    });
+    child.unref();
+    const server = { url: `nats://127.0.0.1:${port}`, pid: child.pid!, storeDir };
+    if ((await waitForNats(server.url).catch(() => '')) === name) return server;
+    stopNats(server);
+  }
+  throw new Error(`Could not start a private nats-server (${name}) for the test run`);
 }
 
 /** The name of the server answering at `url`. */

@@ -1,10 +1,11 @@
-import { rmSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { Client } from 'pg';
-import { runState } from './run-state';
+import { stopNats } from './global-setup';
+import { runFile } from './run-state';
 
-/** Drops every database of this run and stops the run's nats-server. */
+/** Drops every database of this run and stops the run's nats-servers. */
 export default async function globalTeardown(): Promise<void> {
-  const state = runState();
+  const state = runFile();
   const pg = new Client({ connectionString: `${state.pgBase}/postgres` });
   await pg.connect();
   try {
@@ -15,13 +16,6 @@ export default async function globalTeardown(): Promise<void> {
   } finally {
     await pg.end();
   }
-  if (state.natsPid) {
-    try {
-      process.kill(state.natsPid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  if (state.natsStoreDir) rmSync(state.natsStoreDir, { recursive: true, force: true });
+  state.natsServers.forEach(stopNats);
   unlinkSync(process.env.TEST_RUN_STATE!);
 }

@@ -13,6 +13,7 @@ import { startWebhooks } from '../../apps/webhooks/src/main';
 import { faultOverrides, Faults } from './fault-injection';
 import { LogCapture } from './log-capture';
 import { ADMIN_TOKEN, runState } from './run-state';
+import { createFromTemplate } from './templates';
 
 export { ADMIN_TOKEN };
 
@@ -173,8 +174,10 @@ export class TestStack {
     // The gateway names every merchant it creates to the webhooks service: one runs beside it unless the test
     // started its own or said `webhooks: false`.
     if (this.withWebhooks && !this.services.has('webhooks')) await this.startService('webhooks');
+    const env = { ...this.env, ...extraEnv };
+    await createFromTemplate('gateway', env);
     const app = await startGateway({
-      env: { ...this.env, ...extraEnv },
+      env,
       clock,
       logDestination: this.log('gateway'),
       print: () => undefined,
@@ -192,8 +195,10 @@ export class TestStack {
     extraEnv: Record<string, string> = {},
     faults?: Faults,
   ): Promise<INestApplication> {
+    const env = { ...this.env, ...extraEnv };
+    await createFromTemplate(name, env);
     const app = await STARTERS[name]({
-      env: { ...this.env, ...extraEnv },
+      env,
       overrides: faultOverrides(name, faults),
       logDestination: this.log(name),
       clock: this.clock,
