@@ -198,6 +198,23 @@ describe('dashboard sign-in and sessions (gateway, real Postgres)', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('failed sign-ins count per client address too: spraying many emails meets 429 RATE_LIMITED', async () => {
+    const spray = await TestStack.start({ gateway: false, services: [], env: { AUTH_FAILURES_PER_MINUTE: '4' } });
+    try {
+      await spray.startGateway();
+      const answers: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await spray.http('POST', '/dashboard/api/session', {
+          body: { email: `spray${i}@shop.example`, password: 'not the password' },
+        });
+        answers.push(r.status);
+      }
+      expect(answers).toEqual([401, 401, 401, 401, 429, 429]);
+    } finally {
+      await spray.stop();
+    }
+  });
+
   it('removing a user through the admin API ends their sessions', async () => {
     const { email, id } = await DashboardClient.invited(stack, [{ merchantCode: merchant, role: 'developer' }]);
     const client = new DashboardClient(stack);
