@@ -7,6 +7,7 @@ const schemas = [
   ['payments', 'paymentsEnv'],
   ['payment-links', 'paymentLinksEnv'],
   ['billing', 'billingEnv'],
+  ['webhooks', 'webhooksEnv'],
 ];
 const rows = new Map();
 for (const [app, name] of schemas) {
@@ -27,6 +28,6 @@ console.log('| Variable | Apps | Default | Meaning |\n|---|---|---|---|');
 for (const [variable, r] of rows) {
   const list = (values) => (values.length ? values.join(',') : '(empty)');
   const def = r.def === undefined ? '(unset)' : Array.isArray(r.def) ? list(r.def) : String(r.def);
-  const apps = r.apps.length === 4 ? 'all' : r.apps.join(', ');
+  const apps = r.apps.length === schemas.length ? 'all' : r.apps.join(', ');
   console.log(`| \`${variable}\` | ${apps} | \`${def}\` | ${r.description}${r.secret ? ' (secret)' : ''} |`);
 }

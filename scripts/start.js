@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: build if needed, then run the three services and the gateway in this terminal with prefixed
+// `npm start`: build if needed, then run the four services and the gateway in this terminal with prefixed
 // logs. Services start first so the gateway never answers 503 for a service that is still migrating.
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
@@ -14,6 +14,7 @@ const apps = [
   { name: 'payments', port: process.env.PAYMENTS_HTTP_PORT || 3001, color: 36 },
   { name: 'payment-links', port: process.env.PAYMENT_LINKS_HTTP_PORT || 3002, color: 35 },
   { name: 'billing', port: process.env.BILLING_HTTP_PORT || 3003, color: 33 },
+  { name: 'webhooks', port: process.env.WEBHOOKS_HTTP_PORT || 3004, color: 34 },
   { name: 'gateway', port: process.env.PORT || 3000, color: 32 },
 ];
 const width = Math.max(...apps.map((a) => a.name.length));

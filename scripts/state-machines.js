@@ -45,25 +45,28 @@ const MACHINES = [
     table: 'apps/billing/src/subscription/subscription-state',
     name: 'SUBSCRIPTION_MACHINE',
     decided:
-      'a renewal or retry paid or declined, the last dunning attempt and a new payment method in ' +
-      '`apps/billing/src/dunning/dunning-policy.ts`',
+      'every move is decided by the subscription policy, `decide()` in ' +
+      '`apps/billing/src/subscription/subscription-policy.ts`: creation (trialing, active or pending), trial ' +
+      'start and end, completion, a renewal or retry paid or declined, dunning (its retry schedule in ' +
+      '`apps/billing/src/dunning/dunning-policy.ts`), a change of plan now or at the next renewal, a new ' +
+      "payment method and the merchant's cancel, pause and resume",
   },
   {
     table: 'apps/billing/src/invoice/invoice-state',
     name: 'INVOICE_MACHINE',
     decided:
-      'paid or failed as `apps/billing/src/dunning/dunning-policy.ts` decides for its subscription; voided when ' +
-      'the subscription is cancelled',
+      'paid or failed as the subscription policy (`apps/billing/src/subscription/subscription-policy.ts`) ' +
+      'decides for its subscription; voided when the policy cancels the subscription',
   },
   {
-    table: 'apps/gateway/src/webhooks/delivery-state',
+    table: 'apps/webhooks/src/webhooks/delivery-state',
     name: 'ATTEMPT_MACHINE',
-    decided: "a try's outcome in `apps/gateway/src/webhooks/delivery-policy.ts`",
+    decided: "a try's outcome in `apps/webhooks/src/webhooks/delivery-policy.ts`",
   },
   {
-    table: 'apps/gateway/src/webhooks/delivery-state',
+    table: 'apps/webhooks/src/webhooks/delivery-state',
     name: 'DELIVERY_MACHINE',
-    decided: "a try's outcome in `apps/gateway/src/webhooks/delivery-policy.ts`",
+    decided: "a try's outcome in `apps/webhooks/src/webhooks/delivery-policy.ts`",
   },
 ];
 

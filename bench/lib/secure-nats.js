@@ -13,7 +13,7 @@ const path = require('node:path');
 const { nkeys } = require('nats');
 const { OUTPUT: AUTHORIZATION, nkeyVariableOf } = require('../../scripts/nats-config.js');
 
-const APPS = ['gateway', 'payments', 'payment-links', 'billing'];
+const APPS = ['gateway', 'payments', 'payment-links', 'billing', 'webhooks'];
 
 /** A user nkey: the seed the app holds and the public key the server knows. */
 function newNkey() {

@@ -25,6 +25,7 @@ const APPS = [
     dbVar: 'PAYMENT_LINKS_DATABASE_URL',
   },
   { name: 'billing', db: 'billing', portVar: 'BILLING_HTTP_PORT', dbVar: 'BILLING_DATABASE_URL' },
+  { name: 'webhooks', db: 'webhooks', portVar: 'WEBHOOKS_HTTP_PORT', dbVar: 'WEBHOOKS_DATABASE_URL' },
 ];
 
 async function adminQuery(pgBase, sql) {
@@ -144,7 +145,7 @@ async function adminPost(baseUrl, token, route, body) {
 }
 
 /**
- * The built suite as child processes on fresh databases: gateway, payments, payment-links and billing, a
+ * The built suite as child processes on fresh databases: gateway, payments, payment-links, billing and webhooks, a
  * merchant and a sandbox private key. `onCleanup` receives each undo step as soon as there is something to
  * undo, so a failure or Ctrl-C halfway still drops what was created.
  */
@@ -259,6 +260,8 @@ async function startStack({ options, children, onCleanup, say }) {
     natsUrl: nats.url,
     restartApp,
     processes,
+    /** A routing connection of the bench merchant (admin API), e.g. one tried before the default `sandbox`. */
+    addConnection: (body) => adminPost(adminUrl, adminToken, `merchants/${merchantCode}/connections`, body),
   };
 }
 

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { uuidv7 } from '@app/clock';
 import { NatsClient } from '@app/messaging';
 import { EventEnvelope, EVENTS_STREAM } from '@app/contracts';
-import { DurableEventConsumer } from '../../apps/gateway/src/events/durable-consumer';
+import { DurableEventConsumer } from '../../apps/webhooks/src/events/durable-consumer';
 import { TestStack } from '../support/stack';
 import { envelopeOf, signatureValid } from '../webhooks/emit';
 import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';

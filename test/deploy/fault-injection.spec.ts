@@ -3,12 +3,19 @@ import { RenewalFaults } from '../../apps/billing/src/renewal/renewal-faults';
 import { gatewayEnv } from '../../apps/gateway/src/config';
 import { paymentLinksEnv } from '../../apps/payment-links/src/config';
 import { paymentsEnv } from '../../apps/payments/src/config';
+import { webhooksEnv } from '../../apps/webhooks/src/config';
 import { CrashPoints } from '../../apps/payments/src/reservation/crash-points';
 import { faultOverrides } from '../support/fault-injection';
 
 /** Test-only fault injection is no part of the production configuration: tests inject it as providers. */
 describe('fault injection', () => {
-  const schemas = { gateway: gatewayEnv, payments: paymentsEnv, 'payment-links': paymentLinksEnv, billing: billingEnv };
+  const schemas = {
+    gateway: gatewayEnv,
+    payments: paymentsEnv,
+    'payment-links': paymentLinksEnv,
+    billing: billingEnv,
+    webhooks: webhooksEnv,
+  };
 
   it.each(Object.entries(schemas))('%s has no setting that injects a fault or speaks of tests', (_, schema) => {
     const keys = Object.keys(schema);

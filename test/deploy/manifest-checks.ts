@@ -11,6 +11,7 @@ import { EnvSchema } from '@app/config';
 import { billingEnv } from '../../apps/billing/src/config';
 import { gatewayEnv } from '../../apps/gateway/src/config';
 import { paymentLinksEnv } from '../../apps/payment-links/src/config';
+import { webhooksEnv } from '../../apps/webhooks/src/config';
 import { paymentsEnv } from '../../apps/payments/src/config';
 
 export const ROOT = resolve(__dirname, '..', '..');
@@ -49,6 +50,7 @@ export const APPS: Record<string, AppInfo> = {
   payments: appInfo(paymentsEnv),
   'payment-links': appInfo(paymentLinksEnv),
   billing: appInfo(billingEnv),
+  webhooks: appInfo(webhooksEnv),
 };
 export const isSecretVar = (name: string): boolean =>
   name.endsWith('_DATABASE_URL') || Object.values(APPS).some((a) => a.schema[name]?.secret === true);

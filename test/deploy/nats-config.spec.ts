@@ -13,6 +13,7 @@ import {
   PaymentLinksSubjects,
   PaymentsExtrasSubjects,
   PaymentsSubjects,
+  WebhooksSubjects,
 } from '@app/contracts';
 import {
   composeApps,
@@ -39,6 +40,7 @@ const GROUPS: Record<string, Record<string, string>> = {
   PaymentsExtrasSubjects,
   PaymentLinksSubjects,
   BillingSubjects,
+  WebhooksSubjects,
 };
 
 function sources(dir: string): string[] {
@@ -99,6 +101,7 @@ describe('NATS permissions (k8s/nats/authorization.conf)', () => {
       PaymentsSubjects.ping,
       PaymentLinksSubjects.ping,
       BillingSubjects.ping,
+      WebhooksSubjects.ping,
       PaymentsSubjects.clockAdvanced,
       PaymentLinksSubjects.clockAdvanced,
       BillingSubjects.clockAdvanced,

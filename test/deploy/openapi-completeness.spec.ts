@@ -6,7 +6,7 @@ import { validatedBody } from '@app/errors';
 import * as contracts from '@app/contracts';
 import * as adminDto from '../../apps/gateway/src/admin/admin.dto';
 import * as dashboardDto from '../../apps/gateway/src/dashboard/dashboard.dto';
-import * as webhooksDto from '../../apps/gateway/src/webhooks/webhooks.dto';
+import * as webhooksDto from '../../libs/contracts/src/webhooks/webhooks.dto';
 
 const ROOT = join(__dirname, '../..');
 const doc = JSON.parse(readFileSync(join(ROOT, 'clients/typescript/openapi.json'), 'utf8'));
@@ -20,6 +20,7 @@ const STATIC_ASSETS = [
   'GET /checkout/assets/checkout.js',
   'GET /checkout/assets/checkout.css',
   'GET /v1/3ds/assets/challenge.js',
+  'GET /dashboard',
 ];
 /** An example's value, through its reference to `components.examples` when it has one. */
 const exampleValue = (example: any): any =>

@@ -8,7 +8,7 @@ import * as contracts from '@app/contracts';
 import { ALL_EVENT_TYPES, EVENT_STREAM_SUBJECTS, EventEnvelope, EVENTS_STREAM, EventTypes } from '@app/contracts';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
 import { pino } from 'pino';
-import { DurableEventConsumer } from '../../apps/gateway/src/events/durable-consumer';
+import { DurableEventConsumer } from '../../apps/webhooks/src/events/durable-consumer';
 import { freePort } from '../support/ports';
 import { runState } from '../support/run-state';
 import { TestStack } from '../support/stack';

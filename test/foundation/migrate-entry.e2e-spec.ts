@@ -36,11 +36,17 @@ describe('the migrate entry point and MIGRATIONS=check', () => {
   it('migrates every app once; the apps then start with MIGRATIONS=check and take a purchase', async () => {
     const stack = await bare();
     const first = await migrate([], stack.env);
-    expect(Object.keys(first)).toEqual(['gateway', 'payments', 'payment-links', 'billing']);
+    expect(Object.keys(first)).toEqual(['payments', 'payment-links', 'billing', 'webhooks', 'gateway']);
     for (const names of Object.values(first)) expect(names.length).toBeGreaterThan(0);
-    expect(await migrate([], stack.env)).toEqual({ gateway: [], payments: [], 'payment-links': [], billing: [] });
+    expect(await migrate([], stack.env)).toEqual({
+      payments: [],
+      'payment-links': [],
+      billing: [],
+      webhooks: [],
+      gateway: [],
+    });
 
-    for (const s of ['payments', 'payment-links', 'billing'] as const)
+    for (const s of ['payments', 'payment-links', 'billing', 'webhooks'] as const)
       await stack.startService(s, { MIGRATIONS: 'check' });
     await stack.startGateway({ MIGRATIONS: 'check' });
     const merchantCode = await stack.merchant();

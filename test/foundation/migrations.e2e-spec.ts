@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, dropDatabase, ensureDatabase, migrateWithLock } from '@app/database';
 import { migrations as billingMigrations } from '../../apps/billing/src/migrations';
 import { gatewayMigrations } from '../../apps/gateway/src/migrations';
-import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { migrations as linksMigrations } from '../../apps/payment-links/src/migrations';
 import { migrations as paymentsMigrations } from '../../apps/payments/src/migrations';
 import { runState } from '../support/run-state';

@@ -136,7 +136,7 @@ describe('NATS with TLS, a credential per app and least privilege', () => {
         gateway: false,
         env: { NATS_URL: nats.url, NATS_CA_FILE: nats.caFile, LINK_EXPIRY_SWEEP_MS: '0' },
       });
-      for (const service of ['payments', 'payment-links', 'billing'] as const) {
+      for (const service of ['payments', 'payment-links', 'billing', 'webhooks'] as const) {
         await stack.startService(service, nats.envOf(service));
       }
       await stack.startGateway(nats.envOf('gateway'));
@@ -187,7 +187,7 @@ describe('NATS with TLS, a credential per app and least privilege', () => {
     });
 
     it('logs no plain-NATS warning: every app connected with TLS and its credential', () => {
-      for (const app of ['gateway', 'payments', 'payment-links', 'billing']) {
+      for (const app of ['gateway', 'payments', 'payment-links', 'billing', 'webhooks']) {
         expect(stack.log(app).text()).not.toContain('unauthenticated');
         expect(stack.log(app).text()).not.toMatch(/PERMISSIONS_VIOLATION|Permissions Violation/);
       }

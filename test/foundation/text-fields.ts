@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as contracts from '@app/contracts';
 import { TEXT_LIMITS } from '@app/contracts';
 import * as admin from '../../apps/gateway/src/admin/admin.dto';
-import * as webhooks from '../../apps/gateway/src/webhooks/webhooks.dto';
+import * as webhooks from '../../libs/contracts/src/webhooks/webhooks.dto';
 import { cardData, paymentBody, usd } from '../payments/payments-fixtures';
 import { HttpResult } from '../support/stack';
 import { RouteCaller } from './route-caller';

@@ -58,7 +58,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     receiver = await WebhookReceiver.start();
     writeFileSync(join(certDir, 'ca.pem'), selfSignedCert().cert);
     suite = await ProcessSuite.start({
-      apps: ['gateway', 'payments', 'payment-links', 'billing'],
+      apps: ['gateway', 'payments', 'payment-links', 'billing', 'webhooks'],
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
         // The SDK's batch processor sends every 100 ms instead of every 5 s.
@@ -67,14 +67,15 @@ describe('distributed traces (OTLP export from the real processes)', () => {
         RENEWAL_BATCH: '2',
       },
     });
-    // The gateway delivers webhooks to the receiver on this host, trusting its self-signed certificate.
-    gateway = await suite.startApp('gateway', {
+    // The webhooks service delivers to the receiver on this host, trusting its self-signed certificate.
+    await suite.startApp('webhooks', {
       env: {
         NODE_EXTRA_CA_CERTS: join(certDir, 'ca.pem'),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         WEBHOOK_DISPATCH_POLL_MS: '100',
       },
     });
+    gateway = await suite.startApp('gateway');
     payments = await suite.startApp('payments', {
       env: {
         LOG_LEVEL: 'debug',
@@ -230,12 +231,12 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     expect(sink.spans.filter((s) => s.name.includes('/health/'))).toEqual([]);
     expect(http.parentSpanId).toBeUndefined();
     const inTrace = () => sink.spans.filter((s) => s.traceId === http.traceId);
-    // The gateway's new durable consumer first reads what earlier test files left in the run's EVENTS stream.
+    // The webhooks service's new durable consumer first reads what earlier test files left in the run's EVENTS stream.
     // Each app exports on its own schedule: the payments spans may reach the collector after the gateway's.
     await waitUntil(
-      'the event consumed by the gateway, and the payments spans exported',
+      'the event consumed by the webhooks service, and the payments spans exported',
       async () =>
-        inTrace().some((s) => s.app === 'gateway' && s.kind === CONSUMER) &&
+        inTrace().some((s) => s.app === 'webhooks' && s.kind === CONSUMER) &&
         ['cmd.payments.purchase', 'acquirer purchase', 'payment.captured publish'].every((name) =>
           inTrace().some((s) => s.app === 'payments' && s.name === name),
         ),
@@ -262,7 +263,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     const publish = inTrace().find((s) => s.name === 'payment.captured publish')!;
     expect(publish).toMatchObject({ app: 'payments', kind: PRODUCER });
     expect(ancestors(publish)).toContain(handler);
-    const consumed = inTrace().find((s) => s.app === 'gateway' && s.kind === CONSUMER)!;
+    const consumed = inTrace().find((s) => s.app === 'webhooks' && s.kind === CONSUMER)!;
     expect(consumed).toMatchObject({ name: 'payment.captured process', parentSpanId: publish.spanId });
   }, 150_000);
 
@@ -304,12 +305,31 @@ describe('distributed traces (OTLP export from the real processes)', () => {
     }
   });
 
-  it("an event written outside a pipelined transaction is published by the relay's claim in the request's trace", async () => {
-    // Billing records a new subscription in a plain transaction: its events are written with INSERT_EVENT
-    // and published by the relay's claim, in a run of the relay that is a trace of its own.
-    const { request } = await subscribe(await monthlyPlan(), 'claimed@example.com');
-    const publishOf = () =>
-      sink.spans.find(
+  it("an event the relay takes over is published by the relay's claim in the request's trace", async () => {
+    // Every transaction publishes its events directly after its commit; the relay's claim takes over a row whose
+    // process stopped before marking it published. That row is made here: the new subscription's event, once
+    // published, is put back as unpublished with its lease run out, as a process that died before the mark leaves
+    // it. The relay's claim publishes it again (same message id: JetStream drops the copy, so no consumer sees it
+    // twice), in a run of the relay that is a trace of its own and links to the context stored on the row.
+    const { id, request } = await subscribe(await monthlyPlan(), 'claimed@example.com');
+    await withDb('billing', async (db) => {
+      const published = async () =>
+        (
+          await db.query(
+            `SELECT id FROM outbox WHERE type = 'subscription.created' AND envelope->'data'->>'id' = $1
+               AND published_at IS NOT NULL`,
+            [id],
+          )
+        ).rows as Array<{ id: string }>;
+      await waitUntil('the subscription.created event published directly', async () => (await published()).length > 0);
+      const [row] = await published();
+      await db.query(
+        "UPDATE outbox SET published_at = NULL, claimed_until = now() - interval '1 second' WHERE id = $1",
+        [row.id],
+      );
+    });
+    const publishes = () =>
+      sink.spans.filter(
         (s) => s.app === 'billing' && s.name === 'subscription.created publish' && s.traceId === request.traceId,
       );
     // The relay's run that claimed it (a trace of its own) links to the context stored on the row.
@@ -320,26 +340,14 @@ describe('distributed traces (OTLP export from the real processes)', () => {
           s.name === 'loop outbox_relay' &&
           s.links.some((l) => l.traceId === request.traceId && l.spanId === publish.parentSpanId),
       );
-    await waitUntil('the subscription.created publish, in the request trace', async () => {
-      const publish = publishOf();
-      return publish !== undefined && ancestors(publish).includes(request) && runsOf(publish).length > 0;
-    });
-    const publish = publishOf()!;
+    const claimed = () => publishes().find((p) => ancestors(p).includes(request) && runsOf(p).length > 0);
+    await waitUntil('the subscription.created publish by the claim, in the request trace', async () => !!claimed());
+    const publish = claimed()!;
     expect(publish).toMatchObject({ kind: PRODUCER });
     for (const run of runsOf(publish)) {
       expect(run.parentSpanId).toBeUndefined();
       expect(run.traceId).not.toBe(request.traceId);
     }
-    // The gateway's consumer takes it as a child of that publish (or, with the subscription's other events in
-    // one batch, links to it).
-    await waitUntil('the event consumed', async () =>
-      sink.spans.some(
-        (s) =>
-          s.app === 'gateway' &&
-          s.kind === CONSUMER &&
-          (s.parentSpanId === publish.spanId || s.links.some((l) => l.spanId === publish.spanId)),
-      ),
-    );
   });
 
   it('a webhook delivery try links to the trace of the purchase whose event it delivers', async () => {
@@ -372,7 +380,7 @@ describe('distributed traces (OTLP export from the real processes)', () => {
       return linked !== undefined && ancestors(linked).includes(http);
     });
     const attempt = attemptOf()!;
-    expect(attempt).toMatchObject({ app: 'gateway', kind: CLIENT });
+    expect(attempt).toMatchObject({ app: 'webhooks', kind: CLIENT });
     expect(attempt.traceId).not.toBe(http.traceId);
     expect(attempt.links.map((l) => l.traceId)).toEqual([http.traceId]);
   });

@@ -116,7 +116,7 @@ describe('no PAN or CVV in clear, anywhere', () => {
   };
 
   it('no captured log line of any app holds a PAN or CVV', () => {
-    expect([...stack.logs.keys()].sort()).toEqual(['gateway', 'payments']);
+    expect([...stack.logs.keys()].sort()).toEqual(['gateway', 'payments', 'webhooks']);
     for (const [app, capture] of stack.logs) assertClean(`the ${app} log`, capture.text());
   });
 
@@ -132,5 +132,9 @@ describe('no PAN or CVV in clear, anywhere', () => {
 
   it('no row of any table of the gateway database holds a PAN or CVV', async () => {
     assertClean('the gateway database', await dumpDatabase(stack.env.GATEWAY_DATABASE_URL));
+  });
+
+  it('no row of any table of the webhooks database (events and deliveries included) holds a PAN or CVV', async () => {
+    assertClean('the webhooks database', await dumpDatabase(stack.env.WEBHOOKS_DATABASE_URL));
   });
 });

@@ -25,6 +25,11 @@ export default async function globalSetup(): Promise<void> {
     stdio: 'inherit',
   });
   if (browser.status !== 0) throw new Error('Building the browser code (scripts/build-browser.js) failed');
+  // ... and the merchant dashboard from dist/dashboard.
+  const dashboard = spawnSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-dashboard.js')], {
+    stdio: 'inherit',
+  });
+  if (dashboard.status !== 0) throw new Error('Building the dashboard (scripts/build-dashboard.js) failed');
   const pgBase = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
   const pg = new Client({ connectionString: `${pgBase}/postgres` });
   await pg.connect().catch((e: Error) => {

@@ -49,6 +49,7 @@ const APPS: Record<AppName, { db: string; portVar: string; dbVar: string }> = {
   payments: { db: 'payments', portVar: 'PAYMENTS_HTTP_PORT', dbVar: 'PAYMENTS_DATABASE_URL' },
   'payment-links': { db: 'payment_links', portVar: 'PAYMENT_LINKS_HTTP_PORT', dbVar: 'PAYMENT_LINKS_DATABASE_URL' },
   billing: { db: 'billing', portVar: 'BILLING_HTTP_PORT', dbVar: 'BILLING_DATABASE_URL' },
+  webhooks: { db: 'webhooks', portVar: 'WEBHOOKS_HTTP_PORT', dbVar: 'WEBHOOKS_DATABASE_URL' },
 };
 
 /** Builds dist/ when it is missing or older than the sources (the apps run from the build). */
@@ -78,6 +79,7 @@ export interface AppProcess {
  */
 export class ProcessSuite {
   private readonly children: Children;
+  private webhooksStarted = false;
   readonly env: NodeJS.ProcessEnv;
 
   private constructor(
@@ -89,7 +91,12 @@ export class ProcessSuite {
     this.env = withAppNodeOptions({ PATH: process.env.PATH, HOME: process.env.HOME, ...env });
   }
 
+  /**
+   * `apps`: the apps whose databases to make. A suite with the gateway has the webhooks service too (the gateway
+   * names every merchant it creates to it): `startApp('gateway')` starts one first unless the test did.
+   */
   static async start(o: { apps: AppName[]; env?: Record<string, string> }): Promise<ProcessSuite> {
+    if (o.apps.includes('gateway') && !o.apps.includes('webhooks')) o = { ...o, apps: [...o.apps, 'webhooks'] };
     const state = runState();
     const prefix = `t_${state.runId}_${randomBytes(5).toString('hex')}`;
     const dbs = await createDatabases(
@@ -124,6 +131,8 @@ export class ProcessSuite {
     app: AppName,
     o: { name?: string; env?: Record<string, string>; faults?: Faults } = {},
   ): Promise<AppProcess> {
+    if (app === 'gateway' && !this.webhooksStarted) await this.startApp('webhooks');
+    if (app === 'webhooks') this.webhooksStarted = true;
     const name = o.name ?? app;
     const port = await procs.freePort();
     const adminPort = app === 'gateway' ? await procs.freePort() : port;

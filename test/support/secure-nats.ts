@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator } from 'nats';
-import { inboxPrefixOf, NatsApp } from '@app/contracts';
+import { inboxPrefixOf, NATS_APPS, NatsApp } from '@app/contracts';
 import { runState } from './run-state';
 
 /** A user nkey: the seed the app holds and the public key the server knows. */
@@ -21,9 +21,13 @@ interface Prepared {
 }
 
 const secure = require('../../bench/lib/secure-nats') as {
+  APPS: string[];
   newNkey(): NkeyPair;
   prepareSecureNats(dir: string, port: number): Prepared;
 };
+// Every app of the committed authorization.conf needs a key (the server refuses a config naming an unset one).
+const unkeyed = NATS_APPS.filter((app) => !secure.APPS.includes(app));
+if (unkeyed.length) throw new Error(`bench/lib/secure-nats.js APPS lacks ${unkeyed.join(', ')}`);
 const { freePort } = require('../../bench/lib/procs') as { freePort(): Promise<number> };
 
 export const newNkey = secure.newNkey;

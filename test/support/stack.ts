@@ -9,6 +9,7 @@ import { gatewayAdminUrl, startGateway } from '../../apps/gateway/src/main';
 import { startPaymentLinks } from '../../apps/payment-links/src/main';
 import { Connector } from '../../apps/payments/src/connector/connector';
 import { startPayments } from '../../apps/payments/src/main';
+import { startWebhooks } from '../../apps/webhooks/src/main';
 import { faultOverrides, Faults } from './fault-injection';
 import { LogCapture } from './log-capture';
 import { ADMIN_TOKEN, runState } from './run-state';
@@ -19,6 +20,7 @@ const STARTERS: Record<ServiceName, typeof startPayments> = {
   payments: startPayments,
   'payment-links': startPaymentLinks,
   billing: startBilling,
+  webhooks: startWebhooks,
 };
 
 /** One request over node:http bound to `localAddress`, answered like fetch's Response (status, headers, text). */
@@ -55,7 +57,10 @@ export interface HttpResult<T = any> {
 }
 
 export interface StackOptions {
+  /** The services to start (payments when unset); a webhooks replica starts with the first gateway unless listed or `webhooks: false`. */
   services?: ServiceName[];
+  /** false: no webhooks service beside the gateway (a test of the others alone). */
+  webhooks?: boolean;
   env?: Record<string, string>;
   gateway?: boolean;
   webhookCa?: string;
@@ -75,7 +80,9 @@ export class TestStack {
   gateway?: INestApplication;
   /** Every running gateway replica (startGateway adds one; `gateway` is the latest). */
   readonly gateways: INestApplication[] = [];
-  /** Extra CA (PEM) the gateways trust for webhook targets (a test's self-signed receiver). */
+  /** Whether a gateway start brings up a webhooks replica when none was started (StackOptions.webhooks). */
+  withWebhooks = true;
+  /** Extra CA (PEM) the webhooks service trusts for webhook targets (a test's self-signed receiver). */
   webhookCa?: string;
   /** Clock the services start with (a ManualClock in tests of time-driven rules); real time when unset. */
   clock?: Clock;
@@ -105,10 +112,12 @@ export class TestStack {
       PAYMENTS_HTTP_PORT: '0',
       PAYMENT_LINKS_HTTP_PORT: '0',
       BILLING_HTTP_PORT: '0',
+      WEBHOOKS_HTTP_PORT: '0',
       GATEWAY_DATABASE_URL: `${state.pgBase}/${prefix}_gateway`,
       PAYMENTS_DATABASE_URL: `${state.pgBase}/${prefix}_payments`,
       PAYMENT_LINKS_DATABASE_URL: `${state.pgBase}/${prefix}_payment_links`,
       BILLING_DATABASE_URL: `${state.pgBase}/${prefix}_billing`,
+      WEBHOOKS_DATABASE_URL: `${state.pgBase}/${prefix}_webhooks`,
       DEMO_MERCHANT: 'false',
       OUTBOX_POLL_MS: '50',
       RATE_LIMIT_PER_SECOND: '0',
@@ -121,7 +130,7 @@ export class TestStack {
       RENEWAL_POLL_MS: '0',
       // Tests move sandbox clocks to fixed dates (2028, 2029) from whatever day they run on, in one call.
       SANDBOX_MAX_ADVANCE: 'P10Y',
-      // Its own durable EVENTS consumer: stacks share the NATS server but not the gateway database.
+      // Its own durable EVENTS consumer: stacks share the NATS server but not the webhooks database.
       WEBHOOK_CONSUMER_NAME: `${prefix}_webhooks`,
       ...o.env,
     };
@@ -129,6 +138,7 @@ export class TestStack {
     stack.webhookCa = o.webhookCa;
     stack.clock = o.clock;
     stack.connectors = o.connectors;
+    stack.withWebhooks = o.webhooks !== false;
     for (const s of o.services ?? ['payments']) await stack.startService(s, {}, o.faults?.[s]);
     if (o.gateway !== false) await stack.startGateway();
     return stack;
@@ -145,6 +155,13 @@ export class TestStack {
     }
   }
 
+  /** The first webhooks service replica: its database holds the endpoints, the delivery log and the events. */
+  get webhooks(): INestApplication {
+    const app = this.services.get('webhooks')?.[0];
+    if (!app) throw new Error('the webhooks service is not running in this stack');
+    return app;
+  }
+
   log(app: string): LogCapture {
     let capture = this.logs.get(app);
     if (!capture) this.logs.set(app, (capture = new LogCapture()));
@@ -153,12 +170,14 @@ export class TestStack {
 
   /** `clock`: the gateway's own clock (client token expiry); real time unless a test passes one. */
   async startGateway(extraEnv: Record<string, string> = {}, clock?: Clock): Promise<INestApplication> {
+    // The gateway names every merchant it creates to the webhooks service: one runs beside it unless the test
+    // started its own or said `webhooks: false`.
+    if (this.withWebhooks && !this.services.has('webhooks')) await this.startService('webhooks');
     const app = await startGateway({
       env: { ...this.env, ...extraEnv },
       clock,
       logDestination: this.log('gateway'),
       print: () => undefined,
-      webhookCa: this.webhookCa,
     });
     this.gateway = app;
     this.gateways.push(app);
@@ -179,6 +198,7 @@ export class TestStack {
       logDestination: this.log(name),
       clock: this.clock,
       ...(name === 'payments' ? { connectors: this.connectors } : {}),
+      ...(name === 'webhooks' ? { webhookCa: this.webhookCa } : {}),
     });
     this.services.set(name, [...(this.services.get(name) ?? []), app]);
     return app;
@@ -187,6 +207,15 @@ export class TestStack {
   async stopService(name: ServiceName): Promise<void> {
     for (const app of this.services.get(name) ?? []) await app.close();
     this.services.set(name, []);
+  }
+
+  /** Stops one replica of a service (the others go on). */
+  async stopReplica(name: ServiceName, app: INestApplication): Promise<void> {
+    this.services.set(
+      name,
+      (this.services.get(name) ?? []).filter((a) => a !== app),
+    );
+    await app.close();
   }
 
   /** Stops one gateway replica (the latest by default), as a deploy or a crash-free restart would. */

@@ -1,14 +1,16 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, dropDatabase, ensureDatabase } from '@app/database';
 import { gatewayMigrations } from '../../apps/gateway/src/migrations';
+import { DropWebhookTables1768400000001 } from '../../apps/gateway/src/migrations/1768400000001-drop-webhook-tables';
 import { WebhookEndpointUniqueUrl1768300000034 } from '../../apps/gateway/src/migrations/1768300000034-webhook-endpoint-unique-url';
-import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { runState } from '../support/run-state';
 
 /** A deployed database that holds duplicate endpoints (allowed before the unique index) migrates, merged. */
 describe('migration to one live endpoint per url', () => {
   const url = `${runState().pgBase}/t_${runState().runId}_mig_webhook_urls`;
-  const all = gatewayMigrations(WebhookSecretCipher.fromConfig({}));
+  // The gateway's webhook migrations, before its tables moved to the webhooks service.
+  const all = gatewayMigrations(WebhookSecretCipher.fromConfig({})).filter((m) => m !== DropWebhookTables1768400000001);
   const open = (migrations: typeof all) =>
     new DataSource(dataSourceOptions({ app: 'gateway', url, entities: [], migrations, poolSize: 2 })).initialize();
   let db: DataSource;

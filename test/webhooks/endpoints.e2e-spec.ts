@@ -167,7 +167,7 @@ describe('webhook endpoints, signing and retries', () => {
       Array.from({ length: 10 }, () => create({ url: receiver.url('/twin'), events: ['*'] }, b.key)),
     );
     expect(twins.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
-    const live = await stack.gateway!.get(DataSource).query(
+    const live = await stack.webhooks.get(DataSource).query(
       `SELECT merchant_code, count(*)::int AS n FROM webhook_endpoints
          WHERE merchant_code = ANY($1) AND deleted_at IS NULL GROUP BY 1 ORDER BY 2 DESC`,
       [[a.code, b.code]],
@@ -197,7 +197,7 @@ describe('webhook endpoints, signing and retries', () => {
     const prodKey = (await stack.key([m], 'private', 'production')).key;
     const prod = await stack.http('GET', '/v1/webhook-secret', { key: prodKey });
     expect(prod.body.secret).not.toBe(rolled.body.secret);
-    expect(stack.log('gateway').text()).not.toContain(rolled.body.secret);
+    for (const app of ['gateway', 'webhooks']) expect(stack.log(app).text()).not.toContain(rolled.body.secret);
   });
 
   it('POST /test sends a signed ping through the delivery path (202 with the pending try)', async () => {
@@ -389,8 +389,8 @@ describe('webhook endpoints, signing and retries', () => {
     await nc.jetstream().publish(event.type, Buffer.from(JSON.stringify(event)));
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.of(event.id)).toHaveLength(1);
-    const rows = await stack
-      .gateway!.get(DataSource)
+    const rows = await stack.webhooks
+      .get(DataSource)
       .query('SELECT id FROM webhook_deliveries WHERE event_id = $1', [event.id]);
     expect(rows).toHaveLength(1);
     expect(await deliveries(ep.body.id, a.key)).toHaveLength(1);

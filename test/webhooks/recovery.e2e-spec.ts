@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventTypes } from '@app/contracts';
-import { EventRetentionLoop } from '../../apps/gateway/src/events/event-retention.loop';
+import { EventRetentionLoop } from '../../apps/webhooks/src/events/event-retention.loop';
 import { TestStack } from '../support/stack';
 import { Attempt, emit, signatureValid } from './emit';
 import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
@@ -298,14 +298,14 @@ describe('webhooks a merchant can recover from', () => {
         async () => (await stack.http('GET', `/v1/events/${kept.id}`, { key: a.key })).status,
         (s) => s === 200,
       );
-      const db = stack.gateway!.get(DataSource);
+      const db = stack.webhooks.get(DataSource);
       const old = uuidv7();
       await db.query(
         `INSERT INTO webhook_events (id, type, merchant_code, environment, created_at, body, received_at)
          VALUES ($1, 'payment.captured', $2, 'sandbox', now() - interval '31 days', '{}', now() - interval '31 days')`,
         [old, a.code],
       );
-      await stack.gateway!.get(EventRetentionLoop).sweep();
+      await stack.webhooks.get(EventRetentionLoop).sweep();
       const left: Array<{ id: string }> = await db.query('SELECT id FROM webhook_events WHERE merchant_code = $1', [
         a.code,
       ]);

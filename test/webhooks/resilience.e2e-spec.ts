@@ -42,7 +42,7 @@ describe('webhook delivery across restarts and replicas', () => {
     return { m, key, id: r.body.id as string, secret: r.body.secret as string };
   }
 
-  it('a gateway restart in the middle of retries loses no delivery', async () => {
+  it('a webhooks service restart in the middle of retries loses no delivery', async () => {
     const ep = await endpoint();
     receiver.failFirst(receiver.received.length + 1);
     const event = await publishEvent(nc, EventTypes.subscriptionRenewed, ep.m, { id: 'sub_1' });
@@ -50,11 +50,11 @@ describe('webhook delivery across restarts and replicas', () => {
       () => receiver.of(event.id),
       (x) => x.length === 1,
     );
-    // The first try failed; the second is due in 2 s. Stop the only gateway before then.
-    await stack.stopGateway();
+    // The first try failed; the second is due in 2 s. Stop the only webhooks replica before then.
+    await stack.stopService('webhooks');
     await new Promise((r) => setTimeout(r, 2500));
     expect(receiver.of(event.id)).toHaveLength(1);
-    await stack.startGateway();
+    await stack.startService('webhooks');
     const got = await until(
       () => receiver.of(event.id),
       (x) => x.length === 2,
@@ -72,12 +72,12 @@ describe('webhook delivery across restarts and replicas', () => {
     ]);
   });
 
-  it('events published while no gateway runs are delivered once one starts (durable consumer)', async () => {
+  it('events published while no webhooks replica runs are delivered once one starts (durable consumer)', async () => {
     const ep = await endpoint();
-    await stack.stopGateway();
+    await stack.stopService('webhooks');
     const events: EventEnvelope[] = [];
     for (let i = 0; i < 3; i++) events.push(await publishEvent(nc, EventTypes.invoicePaid, ep.m, { id: `inv_${i}` }));
-    await stack.startGateway();
+    await stack.startService('webhooks');
     for (const e of events) {
       const got = await until(
         () => receiver.of(e.id),
@@ -87,11 +87,11 @@ describe('webhook delivery across restarts and replicas', () => {
     }
   });
 
-  it('two gateway replicas deliver each event exactly once to a healthy receiver', async () => {
+  it('two webhooks replicas deliver each event exactly once to a healthy receiver', async () => {
     const ep = await endpoint();
-    const first = stack.gateway!;
-    await stack.startGateway();
-    expect(stack.gateways).toHaveLength(2);
+    const first = stack.webhooks;
+    await stack.startService('webhooks');
+    expect(stack.services.get('webhooks')).toHaveLength(2);
     const events: EventEnvelope[] = [];
     for (let i = 0; i < 40; i++) {
       events.push(await publishEvent(nc, EventTypes.paymentCaptured, ep.m, { id: `pay_${i}` }));
@@ -104,20 +104,19 @@ describe('webhook delivery across restarts and replicas', () => {
     await new Promise((r) => setTimeout(r, 1500));
     const counts = events.map((e) => receiver.of(e.id).length);
     expect(counts).toEqual(events.map(() => 1));
-    const db = stack.gateway!.get(DataSource);
+    const db = stack.webhooks.get(DataSource);
     const [{ n }] = await db.query(
       `SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
        WHERE d.endpoint_id = $1 AND a.status = 'succeeded' AND a.attempt = 1`,
       [ep.id],
     );
     expect(n).toBe(40);
-    // The older replica goes: passport's strategy registry is process-global and holds the newest one.
-    await stack.stopGateway(first);
+    await stack.stopReplica('webhooks', first);
   });
 
   it('a try claimed by a replica that then crashed is sent once its lease lapses, and only then', async () => {
     const ep = await endpoint();
-    const db = stack.gateway!.get(DataSource);
+    const db = stack.webhooks.get(DataSource);
     const eventId = uuidv7();
     const deliveryId = uuidv7();
     const body = JSON.stringify({

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventTypes } from '@app/contracts';
-import { WebhookSecretCipher } from '../../apps/gateway/src/webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { TestStack } from '../support/stack';
 import { Attempt, emit } from './emit';
 import { selfSignedCert, WebhookReceiver } from '../support/webhook-receiver';
@@ -27,7 +27,7 @@ describe('webhook targets: https only, no private addresses', () => {
     });
     m = await stack.merchant();
     key = (await stack.key([m])).key;
-    db = stack.gateway!.get(DataSource);
+    db = stack.webhooks.get(DataSource);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -68,7 +68,7 @@ describe('webhook targets: https only, no private addresses', () => {
   it('checks again at delivery time: an endpoint now pointing at a private address fails, nothing is sent', async () => {
     // As if its DNS name had been re-pointed at an internal address after registration.
     const id = uuidv7();
-    const sealed = stack.gateway!.get(WebhookSecretCipher).seal({ endpointId: id }, 'whsec_test');
+    const sealed = stack.webhooks.get(WebhookSecretCipher).seal({ endpointId: id }, 'whsec_test');
     await db.query(
       `INSERT INTO webhook_endpoints (id, merchant_code, environment, url, events, secret_key_id, secret_sealed, created_at)
        VALUES ($1, $2, 'sandbox', $3, '{*}', $4, $5, now())`,

@@ -10,7 +10,6 @@ import {
   isoDuration,
   keyList,
   loadConfig,
-  secondsList,
   str,
   url,
 } from '@app/config';
@@ -113,32 +112,7 @@ export const gatewayEnv = {
     },
   ),
   WEBHOOK_SECRET_KEYS: keyList(
-    'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
-  ),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false, 'Allow webhook targets on private, loopback or link-local addresses'),
-  WEBHOOK_RETRY_SCHEDULE: secondsList(
-    [30, 300, 1800, 7200, 21600, 43200, 86400],
-    'Seconds between webhook delivery attempts, comma-separated',
-  ),
-  WEBHOOK_TIMEOUT_MS: int(10_000, 'How long a webhook delivery waits for the receiver before the attempt fails', {
-    min: 100,
-    max: 60_000,
-  }),
-  WEBHOOK_DISPATCH_POLL_MS: int(1_000, 'How often the webhook worker looks for deliveries that fell due', {
-    min: 10,
-    max: 60_000,
-  }),
-  WEBHOOK_MAX_ENDPOINTS: int(
-    16,
-    'Most webhook endpoints a merchant may have in one environment; one more answers 422 WEBHOOK_ENDPOINT_LIMIT',
-    { min: 1, max: 1000 },
-  ),
-  WEBHOOK_CONSUMER_NAME: str(
-    'gateway-webhooks',
-    'Durable JetStream consumer the webhook dispatcher reads EVENTS with',
-    {
-      pattern: /^[A-Za-z0-9_-]{1,64}$/,
-    },
+    'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production).',
   ),
   SANDBOX_MAX_ADVANCE: isoDuration(
     'P1Y',

@@ -2,13 +2,14 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
+import { WebhookSecretCipher } from '@app/cipher';
 import { Clock } from '@app/clock';
 import { idempotencyProviders, IdempotencyService } from '@app/idempotency';
 import { DataSource } from 'typeorm';
 import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
 import { MigrationMode, serviceDatabase } from '@app/database';
 import { Metrics } from '@app/observability';
-import { eventsStreamLimits, RPC_TIMEOUT_MS } from '@app/messaging';
+import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { PlatformModule } from '@app/platform';
 import { billingControllers } from './billing/billing.wiring';
@@ -32,16 +33,13 @@ import { paymentControllers, paymentProviders } from './payments/payments.wiring
 import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbox-clock.wiring';
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
 import { UsageController } from './billing/usage.controller';
-import { WebhookSecretCipher } from './webhooks/webhook-secret-cipher';
-import { webhookControllers, webhookEntities, webhookProviders } from './webhooks/webhooks.providers';
+import { webhookControllers } from './webhooks/webhooks.wiring';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
   logger: Logger;
   clock?: Clock;
   print?: (text: string) => void;
-  /** Tests only: extra CA (PEM) trusted for webhook targets (see WebhookOptions.extraCa). */
-  webhookCa?: string;
 }
 
 /** Merchants and keys: what the HTTP gateway (both its servers) and the CLI need. */
@@ -65,12 +63,19 @@ export class AccountsModule {
           app: 'gateway',
           url: config.GATEWAY_DATABASE_URL,
           migrate: config.MIGRATIONS as MigrationMode,
-          entities: [OutboxRow, Merchant, ApiKey, ...webhookEntities],
+          entities: [OutboxRow, Merchant, ApiKey],
           migrations: gatewayMigrations(WebhookSecretCipher.fromConfig(config)),
           autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
       ],
-      providers: [MerchantsService, ApiKeysService, { provide: KEY_CACHE_TTL_MS, useValue: config.KEY_CACHE_TTL_MS }],
+      providers: [
+        MerchantsService,
+        ApiKeysService,
+        { provide: KEY_CACHE_TTL_MS, useValue: config.KEY_CACHE_TTL_MS },
+        // A new merchant is named to the webhooks service (MerchantsService.create).
+        { provide: RPC_TIMEOUT_MS, useValue: config.RPC_TIMEOUT_MS },
+        RpcClient,
+      ],
       exports: [MerchantsService, ApiKeysService],
     };
   }
@@ -132,7 +137,6 @@ export class GatewayModule {
         },
         ...sandboxClockProviders(config),
         DemoSeeder,
-        ...webhookProviders(config, o.webhookCa),
         ...sdkProviders(config),
         ...dashboardProviders(config),
       ],

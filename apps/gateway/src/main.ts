@@ -20,8 +20,6 @@ export const HEADER_LIMIT_BYTES = 64 * 1024;
 
 export interface StartGatewayOptions extends AppStartOptions {
   print?: (text: string) => void;
-  /** Tests only: extra CA (PEM) trusted for webhook targets; deployments use NODE_EXTRA_CA_CERTS. */
-  webhookCa?: string;
 }
 
 export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
@@ -30,7 +28,7 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
   // A failed start throws to the caller (main below exits 1; a test sees the error) instead of Nest exiting.
   const nestOptions = { logger: new PinoNestLogger(logger), abortOnError: false };
   const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayModule.forRoot({ config, logger, clock: o.clock, print: o.print, webhookCa: o.webhookCa }),
+    GatewayModule.forRoot({ config, logger, clock: o.clock, print: o.print }),
     gatewayAdapter(config),
     nestOptions,
   );
@@ -55,8 +53,7 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
   }
   internalUrls.set(app, internalUrl(internal));
   if (o.stopOnSignals) {
-    // HTTP first: the requests in flight still need NATS and the database, which app.close() then closes
-    // after the webhook workers.
+    // HTTP first: the requests in flight still need NATS and the database, which app.close() then closes.
     stopOnSignals(app, {
       logger,
       timeoutMs: config.SHUTDOWN_TIMEOUT_MS,

@@ -3,21 +3,21 @@ import { databaseUrl, loadConfig } from '@app/config';
 import { migrateDatabase } from '@app/database';
 import { migrations as billing } from '../../billing/src/migrations';
 import { gatewayMigrations } from '../../gateway/src/migrations';
-import { WebhookSecretCipher } from '../../gateway/src/webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { migrations as paymentLinks } from '../../payment-links/src/migrations';
 import { migrations as payments } from '../../payments/src/migrations';
+import { migrations as webhooks } from '../../webhooks/src/migrations';
+import { DropWebhookTables1768400000001 } from '../../gateway/src/migrations/1768400000001-drop-webhook-tables';
+import { copyWebhookData } from './webhook-data';
 
 /**
  * The migrate entry point: `node dist/apps/migrate/src/main.js [app…]` runs the pending migrations of each
- * named app's database (all four when none is named) and exits. Deployments run it as a Job with a role
- * that may change the schema, and start the apps with MIGRATIONS=check and a role that cannot.
+ * named app's database (all five when none is named) and exits. Deployments run it as a Job with a role
+ * that may change the schema, and start the apps with MIGRATIONS=check and a role that cannot. The gateway
+ * goes last: webhook data its database still holds is copied to the webhooks service's database (migrated
+ * first) before the gateway's migration that drops those tables (docs/operations.md).
  */
 const APPS = {
-  gateway: (env: NodeJS.ProcessEnv) => ({
-    url: urlOf('GATEWAY_DATABASE_URL', 'gateway', env),
-    // One migration encrypts webhook secrets at rest: it needs the deployment's keys.
-    migrations: gatewayMigrations(WebhookSecretCipher.fromConfig(env)),
-  }),
   payments: (env: NodeJS.ProcessEnv) => ({
     url: urlOf('PAYMENTS_DATABASE_URL', 'payments', env),
     migrations: payments,
@@ -27,6 +27,15 @@ const APPS = {
     migrations: paymentLinks,
   }),
   billing: (env: NodeJS.ProcessEnv) => ({ url: urlOf('BILLING_DATABASE_URL', 'billing', env), migrations: billing }),
+  webhooks: (env: NodeJS.ProcessEnv) => ({
+    url: urlOf('WEBHOOKS_DATABASE_URL', 'webhooks', env),
+    migrations: webhooks,
+  }),
+  gateway: (env: NodeJS.ProcessEnv) => ({
+    url: urlOf('GATEWAY_DATABASE_URL', 'gateway', env),
+    // One migration encrypts webhook secrets at rest: it needs the deployment's keys.
+    migrations: gatewayMigrations(WebhookSecretCipher.fromConfig(env)),
+  }),
 };
 export type MigratedApp = keyof typeof APPS;
 export const MIGRATED_APPS = Object.keys(APPS) as MigratedApp[];
@@ -43,10 +52,23 @@ export async function migrate(
   const unknown = apps.filter((a) => !(a in APPS));
   if (unknown.length) throw new Error(`unknown app ${unknown.join(', ')}: name one of ${MIGRATED_APPS.join(', ')}`);
   const ran: Record<string, string[]> = {};
-  for (const app of (apps.length ? apps : MIGRATED_APPS) as MigratedApp[]) {
-    ran[app] = await migrateDatabase({ app, ...APPS[app](env) });
+  for (const app of MIGRATED_APPS.filter((a) => !apps.length || apps.includes(a))) {
+    ran[app] = app === 'gateway' ? await migrateGateway(env) : await migrateDatabase({ app, ...APPS[app](env) });
   }
   return ran;
+}
+
+/**
+ * The gateway's migrations up to the one that drops its webhook tables, the copy of their rows to the webhooks
+ * service's database (migrated first, a no-op when it is up to date), then the rest.
+ */
+async function migrateGateway(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const gateway = APPS.gateway(env);
+  const upTo = gateway.migrations.filter((m) => m !== DropWebhookTables1768400000001);
+  const before = await migrateDatabase({ app: 'gateway', url: gateway.url, migrations: upTo });
+  await migrateDatabase({ app: 'webhooks', ...APPS.webhooks(env) });
+  await copyWebhookData(gateway.url, APPS.webhooks(env).url);
+  return [...before, ...(await migrateDatabase({ app: 'gateway', ...gateway }))];
 }
 
 if (require.main === module) {

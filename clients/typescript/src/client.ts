@@ -6,8 +6,11 @@ import { retryingFetch, RetryOptions } from './retry';
 import { SandboxTools, sandboxTools } from './sandbox';
 
 export interface PaymentsClientOptions {
-  /** A private key: `prv_sandbox_…` or `prv_production_…`. */
-  apiKey: string;
+  /**
+   * A private key: `prv_sandbox_…` or `prv_production_…`. Omitted only by a caller whose `fetch` carries another
+   * credential (the dashboard's session cookie, which never gives the browser a key).
+   */
+  apiKey?: string;
   /** Where the gateway is reached, e.g. `https://payments.example.com` (default `http://localhost:3000`). */
   baseUrl?: string;
   retry?: RetryOptions;
@@ -57,7 +60,7 @@ export interface PaymentsClient extends Client<paths> {
 export function createPaymentsClient(o: PaymentsClientOptions): PaymentsClient {
   const client = createFetchClient<paths>({
     baseUrl: o.baseUrl ?? 'http://localhost:3000',
-    headers: { authorization: `Bearer ${o.apiKey}` },
+    headers: o.apiKey === undefined ? {} : { authorization: `Bearer ${o.apiKey}` },
     fetch: retryingFetch({ ...o.retry, fetch: o.fetch, newIdempotencyKey: o.newIdempotencyKey }),
   });
   async function* paginate<P extends ListPath>(

@@ -1,2 +1,3 @@
 export * from './keyring';
 export * from './cipher';
+export * from './webhook-secret-cipher';

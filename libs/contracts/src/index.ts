@@ -8,6 +8,7 @@ export * from './payments-extras';
 export * from './query.dto';
 export * from './sandbox-clock.dto';
 export * from './payment-links';
+export * from './webhooks';
 export * from './billing';
 export * from './usage.dto';
 export * from './optional-text';

@@ -6,6 +6,7 @@ import {
   PaymentsExtrasSubjects,
   PaymentsSubjects,
   ServiceName,
+  WebhooksSubjects,
 } from './subjects';
 
 /**
@@ -15,14 +16,15 @@ import {
  * command or event does not compile until it says who sends it.
  */
 export type NatsApp = 'gateway' | ServiceName;
-export const NATS_APPS: readonly NatsApp[] = ['gateway', 'payments', 'payment-links', 'billing'];
+export const NATS_APPS: readonly NatsApp[] = ['gateway', 'payments', 'payment-links', 'billing', 'webhooks'];
 
 type ValueOf<T> = T[keyof T];
 export type CommandSubject =
   | ValueOf<typeof PaymentsSubjects>
   | ValueOf<typeof PaymentsExtrasSubjects>
   | ValueOf<typeof PaymentLinksSubjects>
-  | ValueOf<typeof BillingSubjects>;
+  | ValueOf<typeof BillingSubjects>
+  | ValueOf<typeof WebhooksSubjects>;
 
 const gateway: NatsApp = 'gateway';
 const links: NatsApp = 'payment-links';
@@ -47,6 +49,7 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [PaymentsSubjects.listConnections]: [gateway],
   [PaymentsSubjects.clockAdvanced]: [gateway],
   [PaymentsSubjects.getToken]: [billing],
+  [PaymentsSubjects.checkToken]: [billing],
   [PaymentsExtrasSubjects.createNonce]: [gateway],
   [PaymentsExtrasSubjects.resume]: [gateway],
   [PaymentsExtrasSubjects.resumeLinkPayment]: [links],
@@ -85,7 +88,24 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [BillingSubjects.recordUsage]: [gateway],
   [BillingSubjects.recordUsageBatch]: [gateway],
   [BillingSubjects.retryPayment]: [gateway],
+  [BillingSubjects.putRecoveryPolicy]: [gateway],
+  [BillingSubjects.getRecoveryPolicy]: [gateway],
   [BillingSubjects.clockAdvanced]: [gateway],
+  [WebhooksSubjects.ping]: [gateway],
+  [WebhooksSubjects.createEndpoint]: [gateway],
+  [WebhooksSubjects.listEndpoints]: [gateway],
+  [WebhooksSubjects.getEndpoint]: [gateway],
+  [WebhooksSubjects.updateEndpoint]: [gateway],
+  [WebhooksSubjects.rollEndpointSecret]: [gateway],
+  [WebhooksSubjects.deleteEndpoint]: [gateway],
+  [WebhooksSubjects.testEndpoint]: [gateway],
+  [WebhooksSubjects.listDeliveries]: [gateway],
+  [WebhooksSubjects.resendDelivery]: [gateway],
+  [WebhooksSubjects.getSecret]: [gateway],
+  [WebhooksSubjects.rollSecret]: [gateway],
+  [WebhooksSubjects.listEvents]: [gateway],
+  [WebhooksSubjects.getEvent]: [gateway],
+  [WebhooksSubjects.registerMerchant]: [gateway],
 };
 
 export const COMMAND_SUBJECTS = Object.keys(COMMAND_CALLERS) as CommandSubject[];
@@ -97,6 +117,7 @@ export const commandServiceOf = (subject: CommandSubject): ServiceName => subjec
 const EVENT_OWNERS: Readonly<Record<EventAggregate, NatsApp>> = {
   payment: 'payments',
   payment_link: 'payment-links',
+  payment_method: 'payments',
   subscription: 'billing',
   invoice: 'billing',
 };
@@ -119,8 +140,8 @@ const BROADCASTERS: Readonly<Record<ValueOf<typeof GatewaySubjects>, readonly Na
   [GatewaySubjects.sandboxClockAdvanced]: [gateway],
 };
 
-/** The apps that read the EVENTS stream through a durable consumer: the gateway's webhooks and event list. */
-const EVENT_CONSUMERS: readonly NatsApp[] = [gateway];
+/** The apps that read the EVENTS stream through a durable consumer: the webhooks service's deliveries and event list. */
+const EVENT_CONSUMERS: readonly NatsApp[] = ['webhooks'];
 
 /** Replies to an app's requests arrive under an inbox prefix of its own, which no other app may read. */
 export const inboxPrefixOf = (app: string): string => `_INBOX.${app}`;

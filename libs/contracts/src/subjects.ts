@@ -8,6 +8,7 @@ export const ServiceNames = {
   payments: 'payments',
   paymentLinks: 'payment-links',
   billing: 'billing',
+  webhooks: 'webhooks',
 } as const;
 export type ServiceName = (typeof ServiceNames)[keyof typeof ServiceNames];
 
@@ -35,6 +36,8 @@ export const PaymentsSubjects = {
   clockAdvanced: 'cmd.payments.sandbox.clock-advanced',
   /** A vault token of the caller's merchant and environment (`{token}`): its card summary, or NOT_FOUND. */
   getToken: 'cmd.payments.token.get',
+  /** Billing before a renewal (CardCheckCommand → CardCheckResult): the account updater, for a card expiring. */
+  checkToken: 'cmd.payments.token.check',
 } as const;
 
 export const PaymentLinksSubjects = {
@@ -84,14 +87,43 @@ export const BillingSubjects = {
   retryPayment: 'cmd.billing.subscription.retry-payment',
   /** Admin: a parked renewal is retried (SubscriptionIdCommand → SubscriptionView; 409 when not parked). */
   retryParkedRenewal: 'cmd.billing.subscription.retry-parked-renewal',
+  /** PUT /v1/subscription/recovery-policy: RecoveryPolicyRequest → RecoveryPolicyView (a new version). */
+  putRecoveryPolicy: 'cmd.billing.recovery-policy.put',
+  /** GET /v1/subscription/recovery-policy: {} → RecoveryPolicyView (the current version). */
+  getRecoveryPolicy: 'cmd.billing.recovery-policy.get',
   /** A merchant's sandbox clock moved: renewals, trial ends, deferred starts and dunning retries due by then. */
   clockAdvanced: 'cmd.billing.sandbox.clock-advanced',
+} as const;
+
+/** Webhook endpoints, signing secrets, the delivery log and the event store (the webhooks service). */
+export const WebhooksSubjects = {
+  ping: 'cmd.webhooks.ping',
+  /** POST /v1/webhook-endpoint: CreateWebhookEndpointRequest (key in ctx.idempotencyKey). */
+  createEndpoint: 'cmd.webhooks.endpoint.create',
+  /** GET /v1/webhook-endpoint: PageQuery. */
+  listEndpoints: 'cmd.webhooks.endpoint.list',
+  getEndpoint: 'cmd.webhooks.endpoint.get',
+  updateEndpoint: 'cmd.webhooks.endpoint.update',
+  rollEndpointSecret: 'cmd.webhooks.endpoint.roll-secret',
+  deleteEndpoint: 'cmd.webhooks.endpoint.delete',
+  testEndpoint: 'cmd.webhooks.endpoint.test',
+  listDeliveries: 'cmd.webhooks.delivery.list',
+  resendDelivery: 'cmd.webhooks.delivery.resend',
+  /** GET /v1/webhook-secret: the account signing secret (created on first read). */
+  getSecret: 'cmd.webhooks.secret.get',
+  rollSecret: 'cmd.webhooks.secret.roll',
+  /** GET /v1/events: EventsQuery. */
+  listEvents: 'cmd.webhooks.event.list',
+  getEvent: 'cmd.webhooks.event.get',
+  /** A merchant the gateway creates (ctx.merchantCode): its events are delivered from now on. */
+  registerMerchant: 'cmd.webhooks.merchant.register',
 } as const;
 
 export const PingSubjects: Record<ServiceName, string> = {
   payments: PaymentsSubjects.ping,
   'payment-links': PaymentLinksSubjects.ping,
   billing: BillingSubjects.ping,
+  webhooks: WebhooksSubjects.ping,
 };
 
 /** Broadcasts between gateway replicas (no queue group: every replica hears them; never in the stream). */

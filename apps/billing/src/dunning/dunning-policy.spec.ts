@@ -1,7 +1,8 @@
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '@app/contracts';
 import { IllegalTransition } from '@app/state-machine';
-import { canTransition } from '../subscription/subscription-state';
-import { canRetry, checkRetry, declinedMove, dunningRetryAt, newPaymentMethodMove, paidMove } from './dunning-policy';
+import { SUBSCRIPTION_MACHINE } from '../subscription/subscription-state';
+import { canRetry, checkRetry, declinedMove, dunningRetryAt, newPaymentMethodMoves, paidMove } from './dunning-policy';
+import { RetryPlan } from './recovery-policy';
 
 const at = new Date('2028-02-29T10:00:00Z');
 const day = (n: number) => new Date(at.getTime() + n * 86_400_000);
@@ -54,6 +55,23 @@ describe('dunning policy', () => {
     ]);
   });
 
+  it('the schedule it is given decides when the retries fall and when they are spent', () => {
+    expect([0, 1, 2].map((n) => dunningRetryAt(at, n, [2, 4]))).toEqual([day(2), day(4), null]);
+    const schedule = (n: number): RetryPlan => {
+      const next = dunningRetryAt(at, n, [2, 4]);
+      return next ? { kind: 'retry', at: next } : { kind: 'stop' };
+    };
+    expect(declinedMove({ status: 'active', dunningAttemptCount: 0 }, scheduled, schedule)).toMatchObject({
+      kind: 'retry',
+      retryAt: day(2),
+    });
+    expect(declinedMove({ status: 'past_due', dunningAttemptCount: 1 }, scheduled, schedule)).toEqual({
+      kind: 'suspend',
+      moves: ['retry_failed', 'suspend'],
+      dunningAttemptCount: 2,
+    });
+  });
+
   it('a terminal refusal suspends at once, on the renewal or on a retry', () => {
     const terminal = { ...scheduled, terminal: true };
     expect(declinedMove({ status: 'active', dunningAttemptCount: 0 }, terminal)).toEqual({
@@ -90,31 +108,31 @@ describe('dunning policy', () => {
           let current: SubscriptionStatus = status;
           for (const move of declinedMove({ status, dunningAttemptCount: 3 }, { mode, terminal, scheduledAt: at })
             .moves) {
-            expect(canTransition(current, move)).toBe(true);
+            expect(SUBSCRIPTION_MACHINE.can(current, move)).toBe(true);
             if (move === 'fail_renewal') current = 'past_due';
             if (move === 'suspend') current = 'suspended';
           }
         }
       }
       const paid = paidMove(status);
-      if (paid) expect(canTransition(status, paid)).toBe(true);
+      if (paid) expect(SUBSCRIPTION_MACHINE.can(status, paid)).toBe(true);
     }
   });
 
   it('a new card recovers a past_due or suspended subscription, is stored on a live one, refused on an ended one', () => {
     expect(
-      SUBSCRIPTION_STATUSES.filter((s) => s !== 'cancelled' && s !== 'completed').map(newPaymentMethodMove),
+      SUBSCRIPTION_STATUSES.filter((s) => s !== 'cancelled' && s !== 'completed').map(newPaymentMethodMoves),
     ).toEqual([
-      'update_payment_method',
-      'update_payment_method',
-      'update_payment_method',
-      'recover',
-      'recover',
-      'update_payment_method',
+      ['update_payment_method'],
+      ['update_payment_method'],
+      ['update_payment_method'],
+      ['update_payment_method', 'recover'],
+      ['update_payment_method', 'recover'],
+      ['update_payment_method'],
     ]);
     for (const status of ['cancelled', 'completed'] as const) {
-      expect(() => newPaymentMethodMove(status)).toThrow(IllegalTransition);
-      expect(() => newPaymentMethodMove(status)).toThrow(
+      expect(() => newPaymentMethodMoves(status)).toThrow(IllegalTransition);
+      expect(() => newPaymentMethodMoves(status)).toThrow(
         `Cannot update the payment method of a ${status} subscription`,
       );
     }

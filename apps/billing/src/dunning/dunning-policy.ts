@@ -1,25 +1,36 @@
 /**
- * The one place that decides which move a payment fact makes on a subscription: a renewal or a retry paid
- * or declined, the last dunning attempt, a new payment method. The moves themselves are the subscription's
- * transition table (subscription-state.ts); callers apply what is decided here.
+ * Dunning: which move a payment fact makes on a subscription (a renewal or a retry paid or declined, the last
+ * dunning attempt, a new payment method) and when the next retry falls due. Only the subscription policy
+ * (subscription/subscription-policy.ts) asks it; the moves are the subscription's transition table.
  */
 import { SubscriptionStatus } from '@app/contracts';
 import { SUBSCRIPTION_MACHINE, SubscriptionTrigger } from '../subscription/subscription-state';
+import { RetryPlan } from './recovery-policy';
 
 const DAY_MS = 86_400_000;
 
 /** `scheduled`: the renewal or a dunning retry; `forced`: POST retry-payment, off the schedule. */
 export type AttemptMode = 'scheduled' | 'forced';
 
-/** Dunning retries fall due 1, 3, 5 and 7 days after the scheduled renewal time. */
+/** Dunning retries fall due 1, 3, 5 and 7 days after the scheduled renewal time (docs/api.md, Billing over time). */
 export const DUNNING_RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
 
 /**
- * When the next dunning retry falls due after `retriesDone` failed retries (0 right after the failed
- * renewal), or null when all four have been spent (the subscription is suspended).
+ * What a dunning run does after `retriesDone` failed retries (0 right after the failed renewal): retry at a
+ * time, wait for a new payment method, or stop. The run's recovery policy (dunning/recovery-policy.ts) is one.
  */
-export function dunningRetryAt(scheduledAt: Date, retriesDone: number): Date | null {
-  const days = DUNNING_RETRY_DAYS[retriesDone];
+export type DunningSchedule = (retriesDone: number) => RetryPlan;
+
+/**
+ * When the next dunning retry falls due after `retriesDone` failed retries under these retry days, or null
+ * when they have been spent (the subscription is suspended).
+ */
+export function dunningRetryAt(
+  scheduledAt: Date,
+  retriesDone: number,
+  retryDays: readonly number[] = DUNNING_RETRY_DAYS,
+): Date | null {
+  const days = retryDays[retriesDone];
   return days === undefined ? null : new Date(scheduledAt.getTime() + days * DAY_MS);
 }
 
@@ -51,19 +62,29 @@ export interface Decline {
 export type DeclineDecision =
   /** Only the attempt is recorded: a forced retry, or a subscription paused or cancelled meanwhile. */
   | { kind: 'recorded'; moves: SubscriptionTrigger[] }
-  /** Past due, waiting for the next dunning retry. */
-  | { kind: 'retry'; moves: SubscriptionTrigger[]; dunningAttemptCount: number; retryAt: Date }
+  /** Past due, waiting for the next dunning retry (`retryAt` null: for a new payment method). */
+  | { kind: 'retry'; moves: SubscriptionTrigger[]; dunningAttemptCount: number; retryAt: Date | null }
   /** A terminal refusal or the last dunning attempt: the invoice fails and the subscription is suspended. */
   | { kind: 'suspend'; moves: SubscriptionTrigger[]; dunningAttemptCount: number };
 
+/** docs/api.md's schedule: the retry days of DUNNING_RETRY_DAYS, then stop. */
+export const defaultSchedule =
+  (scheduledAt: Date): DunningSchedule =>
+  (retriesDone: number): RetryPlan => {
+    const at = dunningRetryAt(scheduledAt, retriesDone);
+    return at ? { kind: 'retry', at } : { kind: 'stop' };
+  };
+
 /**
- * A declined renewal makes the subscription past_due (count 0, first retry at +1 day); a declined dunning
- * retry counts and waits for the next one (+3, +5, +7 days); a terminal refusal or the fourth declined retry
+ * A declined renewal makes the subscription past_due (count 0); a declined dunning retry counts; either then
+ * waits for what `schedule` (the run's recovery policy, given the failed retries so far) plans: the next retry
+ * (by default +1, +3, +5, +7 days) or a new payment method; a terminal refusal or a schedule that stops
  * suspends. A forced retry counts in the invoice only and leaves the dunning schedule as it was.
  */
 export function declinedMove(
   s: { status: SubscriptionStatus; dunningAttemptCount: number },
   decline: Decline,
+  schedule: DunningSchedule = defaultSchedule(decline.scheduledAt),
 ): DeclineDecision {
   if (decline.mode === 'forced') {
     return { kind: 'recorded', moves: SUBSCRIPTION_MACHINE.can(s.status, 'retry_failed') ? ['retry_failed'] : [] };
@@ -77,19 +98,24 @@ export function declinedMove(
   } else {
     return { kind: 'recorded', moves: [] };
   }
-  const retryAt = dunningRetryAt(decline.scheduledAt, dunningAttemptCount);
-  if (!decline.terminal && retryAt) return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt };
+  const plan: RetryPlan = decline.terminal ? { kind: 'stop' } : schedule(dunningAttemptCount);
+  if (plan.kind === 'retry') return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt: plan.at };
+  if (plan.kind === 'await_payment_method')
+    return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt: null };
   return { kind: 'suspend', moves: [first, 'suspend'], dunningAttemptCount };
 }
 
 /**
- * A new card on a past_due or suspended subscription pays what is due and reactivates it; on a live one it
- * is verified and stored. Refused (409) where the table allows neither.
+ * A new card on a past_due or suspended subscription is stored, pays what is due and reactivates it; on a
+ * live one it is verified and stored. Refused (409) where the table allows neither.
  */
-export function newPaymentMethodMove(status: SubscriptionStatus): 'recover' | 'update_payment_method' {
-  const move = status === 'past_due' || status === 'suspended' ? 'recover' : 'update_payment_method';
-  SUBSCRIPTION_MACHINE.check(status, move);
-  return move;
+export function newPaymentMethodMoves(
+  status: SubscriptionStatus,
+): ['update_payment_method'] | ['update_payment_method', 'recover'] {
+  SUBSCRIPTION_MACHINE.check(status, 'update_payment_method');
+  if (status !== 'past_due' && status !== 'suspended') return ['update_payment_method'];
+  SUBSCRIPTION_MACHINE.check(status, 'recover');
+  return ['update_payment_method', 'recover'];
 }
 
 /** A forced retry charges a past_due subscription only: where a declined retry can be recorded. */

@@ -3,15 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventType } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
+import { declinedLast } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition, INVOICE_MACHINE } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { cycleAmount, PlanEntity } from '../plan/plan.entity';
 import { PlanRepository } from '../plan/plan.repository';
-import { applySubscriptionTransition } from '../subscription/subscription-state';
+import { applyDecision, decide, RenewalDecision, renewalDueAt } from '../subscription/subscription-policy';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
@@ -21,6 +22,8 @@ import { UsageRepository } from '../usage/usage.repository';
 import { ChargeAttempt } from './charge-attempt';
 import { RenewalRepository } from './renewal.repository';
 import { renewalLines, renewalPeriod } from './renewal-schedule';
+
+type Renewal = Extract<RenewalDecision, { step: 'renew' }>;
 
 /** What the first short transaction of a step decided: a charge to make, or nothing left to charge. */
 export type Opened = { kind: 'charge'; attempt: ChargeAttempt } | { kind: 'done' };
@@ -46,7 +49,7 @@ class OpeningWrites {
  * retry, or a step that died after opening it) or a new one for the next period, with the closing period's
  * usage rated and the period closed to late usage. One short pipelined transaction for the whole batch: a
  * handful of statements whatever its size, each subscription decided in memory through the transition
- * tables. No payments call here: the caller makes them after commit.
+ * tables as the subscription policy decides. No payments call here: the caller makes them after commit.
  */
 @Injectable()
 export class RenewalOpeningService {
@@ -62,14 +65,14 @@ export class RenewalOpeningService {
 
   /** Each step's decision, by subscription id. A failure (e.g. an invoice for the period exists) fails all. */
   openMany(steps: readonly DueStep[]): Promise<Map<string, Opened>> {
-    return pipelinedTransaction(this.db, async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const at = new Map(steps.map((step) => [step.id, step.at]));
       const opened = new Map<string, Opened>(steps.map((step) => [step.id, { kind: 'done' }]));
       const writes = new OpeningWrites();
       // Usage locks before row locks, the order ingestion takes them in (no cycle between the two).
       await this.usage.lockForRating(manager, [...at.keys()]);
       const locked = await this.renewals.lockSubscriptions(manager, [...at.keys()]);
-      const due = locked.filter((s) => isDueAt(s, at.get(s.id)!));
+      const due = locked.filter((s) => renewalDueAt(s, at.get(s.id)!));
       const dueIds = new Set(due.map((s) => s.id));
       writes.released.push(...[...at.keys()].filter((id) => !dueIds.has(id)));
       const openInvoices = new Map<string, InvoiceEntity>();
@@ -88,17 +91,15 @@ export class RenewalOpeningService {
         }
         return plan;
       };
-      const renewing: Array<{ s: SubscriptionEntity; plan: PlanEntity }> = [];
+      const renewing: Array<{ s: SubscriptionEntity; plan: PlanEntity; decision: Renewal }> = [];
       for (const s of due) {
         const when = at.get(s.id)!;
         const open = openInvoices.get(s.id);
         const plan = planOf(s, s.planId);
+        const decision = decide(s, { kind: 'renewal_due', plan, openInvoice: !!open }, when);
         if (open) opened.set(s.id, { kind: 'charge', attempt: attemptOf(s, open, when) });
-        else if (s.status === 'pending' && s.trialEnd && s.trialEnd.getTime() > s.nextBillingDate!.getTime()) {
-          startTrial(writes, s, plan, when);
-        } else if (s.status === 'active' && plan.maxBillingCycles > 0 && s.cyclesCompleted >= plan.maxBillingCycles) {
-          complete(writes, s, plan, when);
-        } else renewing.push({ s, plan });
+        else if (decision.step === 'renew') renewing.push({ s, plan, decision });
+        else finish(writes, s, plan, applyDecision(s, decision), when);
       }
       // Usage is billed in arrears: everything since the last rating up to this boundary, on the plan it ran
       // under; then that time is closed to late usage (USAGE_PERIOD_CLOSED), in this transaction.
@@ -120,8 +121,8 @@ export class RenewalOpeningService {
             end: s.nextBillingDate!,
           })),
       );
-      for (const { s, plan } of renewing) {
-        const attempt = renew(writes, s, plan, metersOf(plan), totals.get(s.id) ?? new Map(), at.get(s.id)!, (id) =>
+      for (const { s, plan, decision } of renewing) {
+        const attempt = renew(writes, s, decision, metersOf(plan), totals.get(s.id) ?? new Map(), at.get(s.id)!, (id) =>
           planOf(s, id),
         );
         opened.set(s.id, { kind: 'charge', attempt });
@@ -136,29 +137,23 @@ export class RenewalOpeningService {
   }
 }
 
-/** A renewal: the closing period's usage rated, a pending plan change applied, the next period invoiced. */
+/**
+ * A renewal: the closing period's usage rated, the policy's moves made (a trial ending, a plan change taking
+ * over), the next period invoiced.
+ */
 function renew(
   writes: OpeningWrites,
   s: SubscriptionEntity,
-  ranUnder: PlanEntity,
+  decision: Renewal,
   meters: readonly MeterEntity[],
   totals: ReadonlyMap<string, Record<Aggregation, number>>,
   at: Date,
   planOf: (id: number) => PlanEntity,
 ): ChargeAttempt {
-  const start = s.nextBillingDate!;
+  const start = decision.from;
   writes.billed.push({ id: s.id, through: start });
-  const subscriptionEvents: EventType[] = [];
-  let plan = ranUnder;
-  if (s.status === 'trialing') subscriptionEvents.push(...applySubscriptionTransition(s, 'end_trial'));
-  if (s.pendingPlanId !== null && s.status === 'active') {
-    plan = planOf(s.pendingPlanId);
-    subscriptionEvents.push(...applySubscriptionTransition(s, 'change_plan'));
-    s.planId = plan.id;
-    s.pendingPlanId = null;
-    // The new plan's periods start at the boundary where it takes over.
-    s.billingAnchor = start;
-  }
+  const plan = planOf(decision.planId);
+  const subscriptionEvents = applyDecision(s, decision);
   const period = renewalPeriod(s.billingAnchor, plan, start);
   const { lines, amount } = renewalLines(plan.name, cycleAmount(plan, s.cyclesCompleted + 1), meters, totals);
   const invoice = newInvoice(s, plan, period, amount, lines, at);
@@ -176,25 +171,7 @@ function renew(
   return attemptOf(s, invoice, at);
 }
 
-/** A deferred start with a trial: the trial begins at startAt; nothing is charged until it ends. */
-function startTrial(writes: OpeningWrites, s: SubscriptionEntity, plan: PlanEntity, at: Date): void {
-  const events = applySubscriptionTransition(s, 'start_trial');
-  Object.assign(s, {
-    currentPeriodStart: s.nextBillingDate,
-    currentPeriodEnd: s.trialEnd,
-    nextBillingDate: s.trialEnd,
-    updatedAt: at,
-  });
-  finish(writes, s, plan, events, at);
-}
-
-/** maxBillingCycles paid: the subscription ends with its last paid period. */
-function complete(writes: OpeningWrites, s: SubscriptionEntity, plan: PlanEntity, at: Date): void {
-  const events = applySubscriptionTransition(s, 'complete');
-  Object.assign(s, { completedAt: at, nextBillingDate: null, updatedAt: at });
-  finish(writes, s, plan, events, at);
-}
-
+/** A step that charges nothing (a deferred start's trial begins, or maxBillingCycles paid): the lease goes back. */
 function finish(
   writes: OpeningWrites,
   s: SubscriptionEntity,
@@ -206,12 +183,6 @@ function finish(
   writes.released.push(s.id);
   writes.events.push({ s, types: events, data: toSubscriptionView(s, plan), at });
 }
-
-const isDueAt = (s: SubscriptionEntity, at: Date): boolean =>
-  s.nextBillingDate !== null && s.nextBillingDate.getTime() <= at.getTime() && isDue(s);
-
-const isDue = (s: SubscriptionEntity): boolean =>
-  s.status === 'pending' || s.status === 'trialing' || s.status === 'active' || s.status === 'past_due';
 
 function newInvoice(
   s: SubscriptionEntity,
@@ -254,6 +225,7 @@ export function attemptOf(s: SubscriptionEntity, invoice: InvoiceEntity, at: Dat
     exponent: invoice.exponent,
     token: s.cardToken,
     networkTransactionId: s.networkTransactionId,
+    declinedLast: declinedLast(invoice),
     email: s.customerEmail,
     name: s.customerName,
     metadata: s.metadata,

@@ -10,7 +10,7 @@ import { ChargeAttempt } from './charge-attempt';
 import { InjectedCrash } from './renewal-faults';
 import { RenewalCharges } from './renewal-charges';
 import { RenewalOpeningService } from './renewal-opening.service';
-import { AttemptMode } from '../dunning/dunning-policy';
+import { AttemptMode } from '../subscription/subscription-policy';
 import { ChargedAttempt, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
 import { isDeterministic } from './renewal-failure';
 import { RenewalParking } from './renewal-parking.service';

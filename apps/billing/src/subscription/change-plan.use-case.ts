@@ -6,6 +6,7 @@ import { CallerContext, ChangePlanCommand, EventType, PaymentResponse, Subscript
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -15,10 +16,12 @@ import { acceptsSubscribers, PlanEntity } from '../plan/plan.entity';
 import { PlanRepository } from '../plan/plan.repository';
 import { prorationDelta } from '../proration/proration';
 import { lockUnchanged } from './subscription-lock';
-import { applySubscriptionTransition, subscriptionTransition } from './subscription-state';
+import { applyDecision, decide, PlanChangeDecision, SubscriptionFact } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { toSubscriptionView } from './subscription.view';
+
+type PlanChangeFact = Extract<SubscriptionFact, { kind: 'change_plan' }>;
 
 /**
  * POST /v1/subscription/{id}/change-plan. `next_billing` records `pendingPlanId`. `now`
@@ -45,10 +48,15 @@ export class ChangePlanUseCase {
 
   private async change(ctx: CallerContext, body: ChangePlanCommand, run: LeasedRun): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
-    const applyNow = body.applyAt === 'now';
     const subscription = await this.subscriptions.find(ctx, body.id);
     if (!subscription) throw DomainError.notFound('subscription', 'id');
-    subscriptionTransition(subscription.status, applyNow ? 'change_plan' : 'schedule_plan_change');
+    const fact: PlanChangeFact = {
+      kind: 'change_plan',
+      applyAt: body.applyAt === 'now' ? 'now' : 'next_billing',
+      planId: body.planId,
+    };
+    // Refused here (409) when the subscription's state allows no plan change, before the plans are read.
+    const decision = decide(subscription, fact, now);
     const target = await this.plans.find(ctx, body.planId);
     if (!target) throw DomainError.notFound('plan', 'planId');
     const current = (await this.plans.find(ctx, subscription.planId))!;
@@ -63,9 +71,9 @@ export class ChangePlanUseCase {
       throw DomainError.invalidState(`Plan ${target.id} is ${target.archivedAt ? 'archived' : 'not active'}`);
     }
     if (target.id === subscription.planId) throw DomainError.invalidState(`The subscription is on plan ${target.id}`);
-    if (!applyNow) return this.schedule(ctx, subscription, target, run, now);
+    if (fact.applyAt !== 'now') return this.record(ctx, subscription, fact, target, null, run, now);
 
-    const delta = this.delta(subscription, current, target, now);
+    const delta = decision.prorate ? this.delta(subscription, current, target, now) : 0;
     let payment: PaymentResponse | undefined;
     if (delta > 0) {
       // The delta moves with time: a retry of a declined upgrade a moment later is a new charge, with a key of its own.
@@ -90,7 +98,7 @@ export class ChangePlanUseCase {
       );
     }
     try {
-      return await this.switchNow(ctx, subscription, target, delta, payment, run, now);
+      return await this.record(ctx, subscription, fact, target, payment ? { delta, payment } : null, run, now);
     } catch (e) {
       if (payment) await this.payments.reverse(ctx, payment.id, run.callKey('reverse'));
       throw e;
@@ -101,7 +109,7 @@ export class ChangePlanUseCase {
   private delta(s: SubscriptionEntity, current: PlanEntity, target: PlanEntity, now: Date): number {
     const start = s.currentPeriodStart;
     const end = s.currentPeriodEnd;
-    if (s.status !== 'active' || !start || !end || now < start || now >= end) return 0;
+    if (!start || !end || now < start || now >= end) return 0;
     try {
       return prorationDelta({
         oldAmount: current.amount,
@@ -119,64 +127,41 @@ export class ChangePlanUseCase {
     }
   }
 
-  private async switchNow(
+  /** The decision made again under the row lock (nobody changed the subscription meanwhile), the upgrade invoiced. */
+  private record(
     ctx: CallerContext,
     seen: SubscriptionEntity,
+    fact: PlanChangeFact,
     target: PlanEntity,
-    delta: number,
-    payment: PaymentResponse | undefined,
+    upgrade: { delta: number; payment: PaymentResponse } | null,
     run: LeasedRun,
     now: Date,
   ): Promise<SubscriptionView> {
-    return this.db.transaction(async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
-      const events = applySubscriptionTransition(subscription, 'change_plan');
+      const decision: PlanChangeDecision = decide(subscription, fact, now);
       let invoice: { invoice: InvoiceEntity; events: EventType[] } | undefined;
-      if (payment) {
+      if (upgrade) {
         invoice = paidInvoice({
           subscription,
           plan: target,
           periodStart: now,
           periodEnd: subscription.currentPeriodEnd!,
-          amount: delta,
-          payment,
+          amount: upgrade.delta,
+          payment: upgrade.payment,
           description: `Upgrade to ${target.name}`,
           now,
         });
       }
-      // The current period keeps its end; the following ones are periods of the new plan from there.
-      if (subscription.status === 'active' && subscription.currentPeriodEnd) {
-        subscription.billingAnchor = subscription.currentPeriodEnd;
-      }
-      subscription.planId = target.id;
-      subscription.pendingPlanId = null;
-      subscription.updatedAt = now;
+      const events = applyDecision(subscription, decision);
       await this.subscriptions.save(manager, subscription);
       if (invoice) {
         await this.invoices.insert(manager, invoice.invoice);
         await this.events.emit(manager, ctx, invoice.events, toInvoiceView(invoice.invoice), now);
       }
-      const view = toSubscriptionView(subscription, target);
-      await this.events.emit(manager, ctx, events, view, now);
-      await run.answer(manager, view);
-      return view;
-    });
-  }
-
-  private schedule(
-    ctx: CallerContext,
-    seen: SubscriptionEntity,
-    target: PlanEntity,
-    run: LeasedRun,
-    now: Date,
-  ): Promise<SubscriptionView> {
-    return this.db.transaction(async (manager) => {
-      const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
-      const events = applySubscriptionTransition(subscription, 'schedule_plan_change');
-      subscription.pendingPlanId = target.id;
-      subscription.updatedAt = now;
-      await this.subscriptions.save(manager, subscription);
-      const plan = await this.plans.find(ctx, subscription.planId, manager);
+      // A scheduled change keeps the current plan until the next renewal.
+      const plan =
+        subscription.planId === target.id ? target : await this.plans.find(ctx, subscription.planId, manager);
       const view = toSubscriptionView(subscription, plan!);
       await this.events.emit(manager, ctx, events, view, now);
       await run.answer(manager, view);

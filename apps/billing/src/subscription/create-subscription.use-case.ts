@@ -14,6 +14,7 @@ import { DomainError } from '@app/errors';
 import { traceParentOf } from '@app/observability';
 import { BillingEvents } from '../billing-events';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -22,8 +23,8 @@ import { approvedOrDeclined, PaymentsClient } from '../payments/payments.client'
 import { acceptsSubscribers, cycleAmount, PlanEntity } from '../plan/plan.entity';
 import { PlanRepository } from '../plan/plan.repository';
 import { Instrument, instrumentOf } from './card-instrument';
-import { initialSchedule, InitialSchedule } from './schedule';
-import { applySubscriptionTransition, canTransition, SUBSCRIPTION_MACHINE } from './subscription-state';
+import { acceptsChild, applyDecision, CreationDecision, decide } from './subscription-policy';
+import { SUBSCRIPTION_MACHINE } from './subscription-state';
 import { SubscriptionEntity } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { toSubscriptionView } from './subscription.view';
@@ -80,19 +81,19 @@ export class CreateSubscriptionUseCase {
     checkCountry(plan, instrument);
     const startAt = this.startAtOf(body.startAt, now);
     await this.checkParent(ctx, body);
-    const schedule = initialSchedule(plan, now, startAt);
+    const subscription = newSubscription(run.resourceId, ctx, body, plan, now);
+    const creation = decide(subscription, { kind: 'create', plan, startAt }, now);
     if (body.firstPaymentId !== undefined) {
       if (instrument.mode !== 'record') {
         throw DomainError.validation('firstPaymentId is for record mode (card.tokenData)', 'firstPaymentId');
       }
-      if (!schedule.chargeNow) {
+      if (!creation.chargeNow) {
         throw DomainError.validation('firstPaymentId cannot pay a trial or a deferred start', 'firstPaymentId');
       }
     }
-    const subscription = newSubscription(run.resourceId, ctx, body, plan, schedule, now);
-    const mandate = await this.mandate(ctx, body, plan, instrument, schedule, subscription, run);
+    const mandate = await this.mandate(ctx, body, plan, instrument, creation, subscription, run);
     try {
-      return await this.record(ctx, plan, subscription, schedule, mandate, run, now);
+      return await this.record(ctx, plan, subscription, creation, mandate, run, now);
     } catch (e) {
       if (mandate.chargedPaymentId) await this.payments.reverse(ctx, mandate.chargedPaymentId, run.callKey('reverse'));
       throw e;
@@ -117,7 +118,7 @@ export class CreateSubscriptionUseCase {
     }
     const parent = await this.subscriptions.find(ctx, body.parentSubscriptionId);
     if (!parent) throw DomainError.notFound('subscription', 'parentSubscriptionId');
-    if (!canTransition(parent.status, 'cancel')) {
+    if (!acceptsChild(parent)) {
       throw DomainError.invalidState(`Cannot attach a child to a ${parent.status} subscription`);
     }
   }
@@ -128,7 +129,7 @@ export class CreateSubscriptionUseCase {
     body: CreateSubscriptionRequest,
     plan: PlanEntity,
     instrument: Instrument,
-    schedule: InitialSchedule,
+    creation: CreationDecision,
     subscription: SubscriptionEntity,
     run: LeasedRun,
   ): Promise<Mandate> {
@@ -144,7 +145,7 @@ export class CreateSubscriptionUseCase {
     };
     if (instrument.mode === 'cit') {
       const payment = approvedOrDeclined(
-        schedule.chargeNow
+        creation.chargeNow
           ? await this.payments.cit(ctx, instrument.card, { ...charge, key: run.callKey('cit') })
           : await this.payments.verify(ctx, instrument.card, {
               ...charge,
@@ -158,7 +159,7 @@ export class CreateSubscriptionUseCase {
         brand: payment.card?.cardData.brand ?? null,
         networkTransactionId: payment.card?.networkTransactionId ?? null,
         networkReferenceId: payment.card?.networkReferenceId ?? null,
-        firstPayment: schedule.chargeNow ? payment : undefined,
+        firstPayment: creation.chargeNow ? payment : undefined,
         chargedPaymentId: payment.id,
       };
     }
@@ -177,7 +178,7 @@ export class CreateSubscriptionUseCase {
         firstCycle: { result: 'linked', paymentId: first.id, invoiceId: null },
       };
     }
-    if (!schedule.chargeNow)
+    if (!creation.chargeNow)
       return { ...mandate, firstCycle: { result: 'deferred', paymentId: null, invoiceId: null } };
     const payment = approvedOrDeclined(
       await this.payments.mit(ctx, stored.token, { ...charge, key: run.callKey('mit') }, mandate.networkTransactionId),
@@ -220,7 +221,7 @@ export class CreateSubscriptionUseCase {
     ctx: CallerContext,
     plan: PlanEntity,
     subscription: SubscriptionEntity,
-    schedule: InitialSchedule,
+    creation: CreationDecision,
     mandate: Mandate,
     run: LeasedRun,
     now: Date,
@@ -231,7 +232,7 @@ export class CreateSubscriptionUseCase {
       networkTransactionId: mandate.networkTransactionId,
       networkReferenceId: mandate.networkReferenceId,
     });
-    const subscriptionEvents = applySubscriptionTransition(subscription, schedule.trigger);
+    const subscriptionEvents = applyDecision(subscription, creation);
     let invoice: InvoiceEntity | null = null;
     let invoiceEvents: EventType[] = [];
     if (mandate.firstPayment) {
@@ -239,8 +240,8 @@ export class CreateSubscriptionUseCase {
       ({ invoice, events: invoiceEvents } = paidInvoice({
         subscription,
         plan,
-        periodStart: schedule.currentPeriodStart!,
-        periodEnd: schedule.currentPeriodEnd!,
+        periodStart: subscription.currentPeriodStart!,
+        periodEnd: subscription.currentPeriodEnd!,
         amount: cycleAmount(plan, 1),
         payment: mandate.firstPayment,
         description: plan.name,
@@ -251,11 +252,11 @@ export class CreateSubscriptionUseCase {
     const invoiceView = invoice ? toInvoiceView(invoice) : null;
     const response: CreatedSubscriptionView = { ...view, firstInvoice: invoiceView };
     if (mandate.firstCycle) response.firstCycle = { ...mandate.firstCycle, invoiceId: invoice?.id ?? null };
-    await this.db.transaction(async (manager) => {
+    await inTransaction(this.db, async (manager) => {
       if (subscription.parentSubscriptionId) {
         // The parent may have been cancelled since it was checked: a child of a cancelled subscription is refused.
         const parent = await this.subscriptions.findForUpdate(manager, ctx, subscription.parentSubscriptionId);
-        if (!parent || !canTransition(parent.status, 'cancel')) {
+        if (!parent || !acceptsChild(parent)) {
           throw DomainError.invalidState('The parent subscription was cancelled meanwhile');
         }
       }
@@ -291,10 +292,9 @@ function newSubscription(
   ctx: CallerContext,
   body: CreateSubscriptionRequest,
   plan: PlanEntity,
-  schedule: InitialSchedule,
   now: Date,
 ): SubscriptionEntity {
-  // Moved out of the table's initial state when the subscription is recorded.
+  // Moved out of the table's initial state, its dates set, by the policy's creation decision when it is recorded.
   return Object.assign(new SubscriptionEntity(), {
     id,
     merchantCode: ctx.merchantCode,
@@ -309,16 +309,16 @@ function newSubscription(
     cardToken: '',
     networkTransactionId: null,
     networkReferenceId: null,
-    billingAnchor: schedule.billingAnchor,
-    currentPeriodStart: schedule.currentPeriodStart,
-    currentPeriodEnd: schedule.currentPeriodEnd,
-    nextBillingDate: schedule.nextBillingDate,
-    trialStart: schedule.trialStart,
-    trialEnd: schedule.trialEnd,
-    startAt: schedule.startAt,
+    billingAnchor: null,
+    currentPeriodStart: null,
+    currentPeriodEnd: null,
+    nextBillingDate: null,
+    trialStart: null,
+    trialEnd: null,
+    startAt: null,
     dunningAttemptCount: 0,
     cyclesCompleted: 0,
-    activatedAt: schedule.chargeNow ? now : null,
+    activatedAt: null,
     cancelledAt: null,
     pausedAt: null,
     suspendedAt: null,

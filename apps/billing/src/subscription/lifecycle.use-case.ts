@@ -6,22 +6,20 @@ import { CallerContext, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
 import { IdempotencyService } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
-import { periodBoundary } from '../period/period';
 import { PlanEntity } from '../plan/plan.entity';
 import { PlanRepository } from '../plan/plan.repository';
-import { applySubscriptionTransition, canTransition } from './subscription-state';
+import { applyDecision, decide, followsParent, MerchantVerb } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { toSubscriptionView } from './subscription.view';
 
-type LifecycleVerb = 'cancel' | 'pause' | 'resume';
-
 /**
- * Cancel, pause and resume: one transaction, the row locked, the change through the
- * transition table; with `propagateLifecycle` the children follow their parent (those whose state allows
+ * Cancel, pause and resume: one transaction, the row locked, the change as the subscription policy decides
+ * it; with `propagateLifecycle` the children follow their parent (those whose state allows
  * it). Cancel voids open invoices. The Idempotency-Key's answer is recorded in that same transaction, so a
  * replay (cancel twice with one key) answers the first 200.
  */
@@ -37,9 +35,9 @@ export class LifecycleUseCase {
     private readonly clock: Clock,
   ) {}
 
-  run(ctx: CallerContext, verb: LifecycleVerb, id: string): Promise<SubscriptionView> {
+  run(ctx: CallerContext, verb: MerchantVerb, id: string): Promise<SubscriptionView> {
     return this.idempotency.leased(ctx, `subscription.${verb}`, { id }, (run) =>
-      this.db.transaction(async (manager) => {
+      inTransaction(this.db, async (manager) => {
         const subscription = await this.subscriptions.findForUpdate(manager, ctx, id);
         if (!subscription) throw DomainError.notFound('subscription', 'id');
         const now = this.clock.now(ctx);
@@ -56,12 +54,12 @@ export class LifecycleUseCase {
   private async cascade(
     manager: EntityManager,
     ctx: CallerContext,
-    verb: LifecycleVerb,
+    verb: MerchantVerb,
     parentId: string,
     now: Date,
   ): Promise<void> {
     for (const child of await this.subscriptions.propagatingChildren(manager, parentId)) {
-      if (!canTransition(child.status, verb)) continue;
+      if (!followsParent(child, verb)) continue;
       const plan = await this.plans.find(ctx, child.planId, manager);
       await this.apply(manager, ctx, verb, child, plan!, now);
       await this.cascade(manager, ctx, verb, child.id, now);
@@ -71,35 +69,21 @@ export class LifecycleUseCase {
   private async apply(
     manager: EntityManager,
     ctx: CallerContext,
-    verb: LifecycleVerb,
+    verb: MerchantVerb,
     subscription: SubscriptionEntity,
     plan: PlanEntity,
     now: Date,
   ): Promise<SubscriptionView> {
-    const events = applySubscriptionTransition(subscription, verb);
-    if (verb === 'cancel') {
-      subscription.cancelledAt = now;
-      subscription.nextBillingDate = null;
+    const decision = decide(subscription, verb === 'resume' ? { kind: verb, plan } : { kind: verb }, now);
+    const events = applyDecision(subscription, decision);
+    if (decision.voidOpenInvoices) {
       for (const invoice of await this.invoices.openOf(manager, subscription.id)) {
         const event = applyInvoiceTransition(invoice, 'void');
         invoice.updatedAt = now;
         await this.invoices.save(manager, invoice);
         await this.events.emit(manager, ctx, [event], toInvoiceView(invoice), now);
       }
-    } else if (verb === 'pause') {
-      subscription.pausedAt = now;
-      subscription.nextBillingDate = null;
-    } else {
-      // Paused time is not charged: the next charge is one interval after the resume.
-      const next = periodBoundary(now, plan.interval, plan.intervalCount, 1);
-      subscription.pausedAt = null;
-      subscription.billingAnchor = now;
-      subscription.currentPeriodStart = now;
-      subscription.currentPeriodEnd = next;
-      subscription.nextBillingDate = next;
-      subscription.activatedAt ??= now;
     }
-    subscription.updatedAt = now;
     await this.subscriptions.save(manager, subscription);
     const view = toSubscriptionView(subscription, plan);
     await this.events.emit(manager, ctx, events, view, now);

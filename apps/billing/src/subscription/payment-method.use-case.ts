@@ -2,36 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '@app/clock';
-import {
-  CallerContext,
-  EventType,
-  EventTypes,
-  PaymentMethodCommand,
-  PaymentResponse,
-  SubscriptionView,
-} from '@app/contracts';
+import { CallerContext, EventTypes, PaymentMethodCommand, PaymentResponse, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
-import { newPaymentMethodMove } from '../dunning/dunning-policy';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { paidInvoice } from '../invoice/invoice-factory';
+import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { approvedOrDeclined, PaymentsClient, PresentCard } from '../payments/payments.client';
-import { periodBoundary } from '../period/period';
 import { cycleAmount, PlanEntity } from '../plan/plan.entity';
 import { PlanRepository } from '../plan/plan.repository';
 import { instrumentOf } from './card-instrument';
 import { lockUnchanged } from './subscription-lock';
-import { applySubscriptionTransition } from './subscription-state';
+import { applyDecision, decide, PaymentMethodDecision } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { toSubscriptionView } from './subscription.view';
 
-/** What the new card pays while it is being stored: nothing, the open invoice, or a new period. */
-type Recovery = { kind: 'verify' } | { kind: 'open_invoice'; invoice: InvoiceEntity } | { kind: 'new_period' };
+/** What the new card pays while it is being stored (the policy's answer) and the open invoice it pays. */
+type Recovery = { pays: PaymentMethodDecision['pays']; invoice: InvoiceEntity | null };
 
 /**
  * POST /v1/subscription/{id}/payment-method: the card is replaced through a new CIT. An
@@ -63,9 +56,11 @@ export class PaymentMethodUseCase {
     }
     const subscription = await this.subscriptions.find(ctx, body.id);
     if (!subscription) throw DomainError.notFound('subscription', 'id');
-    const move = newPaymentMethodMove(subscription.status);
     const plan = (await this.plans.find(ctx, subscription.planId))!;
-    const recovery = await this.recoveryOf(subscription, move);
+    const [invoice] = await inTransaction(this.db, (m) => this.invoices.openOf(m, subscription.id));
+    // Refused here (409) when the subscription's state allows no new card, before any charge.
+    const { pays } = this.decision(subscription, plan, invoice, this.clock.now(ctx));
+    const recovery: Recovery = { pays, invoice: pays === 'open_invoice' ? invoice : null };
     const payment = await this.charge(ctx, subscription, plan, instrument.card, recovery, run);
     try {
       return await this.record(ctx, subscription, plan, recovery, payment, run);
@@ -75,14 +70,13 @@ export class PaymentMethodUseCase {
     }
   }
 
-  private async recoveryOf(
+  private decision(
     subscription: SubscriptionEntity,
-    move: 'recover' | 'update_payment_method',
-  ): Promise<Recovery> {
-    if (move === 'update_payment_method') return { kind: 'verify' };
-    if (subscription.status === 'suspended') return { kind: 'new_period' };
-    const [invoice] = await this.db.transaction((m) => this.invoices.openOf(m, subscription.id));
-    return invoice ? { kind: 'open_invoice', invoice } : { kind: 'new_period' };
+    plan: PlanEntity,
+    openInvoice: InvoiceEntity | null | undefined,
+    now: Date,
+  ): PaymentMethodDecision {
+    return decide(subscription, { kind: 'new_payment_method', plan, openInvoice: !!openInvoice }, now);
   }
 
   private async charge(
@@ -93,7 +87,7 @@ export class PaymentMethodUseCase {
     recovery: Recovery,
     run: LeasedRun,
   ): Promise<PaymentResponse> {
-    const key = run.callKey(recovery.kind);
+    const key = run.callKey(recovery.pays === 'nothing' ? 'verify' : recovery.pays);
     const charge = {
       key,
       orderCode: `sub_${subscription.id}_${key}`,
@@ -105,21 +99,18 @@ export class PaymentMethodUseCase {
       metadata: subscription.metadata,
     };
     const payment =
-      recovery.kind === 'verify'
+      recovery.pays === 'nothing'
         ? await this.payments.verify(ctx, card, charge)
         : await this.payments.cit(ctx, card, {
             ...charge,
-            value:
-              recovery.kind === 'open_invoice'
-                ? recovery.invoice.amount
-                : cycleAmount(plan, subscription.cyclesCompleted + 1),
+            value: recovery.invoice ? recovery.invoice.amount : cycleAmount(plan, subscription.cyclesCompleted + 1),
           });
     const approved = approvedOrDeclined(payment);
     if (!approved.token) throw new Error(`Payment ${approved.id} approved without a token`);
     return approved;
   }
 
-  private record(
+  private async record(
     ctx: CallerContext,
     seen: SubscriptionEntity,
     plan: PlanEntity,
@@ -128,32 +119,39 @@ export class PaymentMethodUseCase {
     run: LeasedRun,
   ): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
-    return this.db.transaction(async (manager) => {
+    let recovered: (() => void) | null = null;
+    const answer = await inTransaction(this.db, async (manager) => {
+      recovered = null;
       const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
+      const startReason = subscription.dunning?.startReason ?? 'unknown';
       subscription.cardToken = payment.token!.token;
       subscription.cardBrand = payment.card?.cardData.brand ?? subscription.cardBrand;
       subscription.networkTransactionId = payment.card?.networkTransactionId ?? null;
       subscription.networkReferenceId = payment.card?.networkReferenceId ?? null;
-      const events: EventType[] = [];
-      if (recovery.kind === 'verify') {
-        events.push(...applySubscriptionTransition(subscription, 'update_payment_method'));
-      } else {
-        await this.payInvoice(manager, ctx, subscription, plan, recovery, payment, now);
-        events.push(
-          EventTypes.subscriptionPaymentMethodUpdated,
-          ...applySubscriptionTransition(subscription, 'recover'),
-        );
-        subscription.dunningAttemptCount = 0;
-        subscription.suspendedAt = null;
-        subscription.cyclesCompleted += 1;
+      // A new card: the account updater's marks were about the old one.
+      subscription.cardCheckedFor = null;
+      subscription.cardClosedAt = null;
+      const decision = this.decision(subscription, plan, recovery.invoice, now);
+      if (decision.pays !== recovery.pays)
+        throw DomainError.invalidState('The subscription changed meanwhile; try again');
+      if (decision.pays !== 'nothing') {
+        await this.payInvoice(manager, ctx, subscription, plan, recovery, decision, payment, now);
+        if (recovery.invoice) {
+          const { currency, amount } = recovery.invoice;
+          const connection = payment.connectionCode ?? 'none';
+          recovered = () => this.events.recovery.recoveredInvoice(startReason, connection, currency, amount);
+        }
+        subscription.dunning = null;
       }
-      subscription.updatedAt = now;
+      const events = applyDecision(subscription, decision);
       await this.subscriptions.save(manager, subscription);
       const view = toSubscriptionView(subscription, plan);
       await this.events.emit(manager, ctx, events, view, now);
       await run.answer(manager, view);
       return view;
     });
+    (recovered as (() => void) | null)?.();
+    return answer;
   }
 
   /** Past due: the open invoice is paid by the new card. Suspended: a new period starting now, paid. */
@@ -162,42 +160,34 @@ export class PaymentMethodUseCase {
     ctx: CallerContext,
     subscription: SubscriptionEntity,
     plan: PlanEntity,
-    recovery: Exclude<Recovery, { kind: 'verify' }>,
+    recovery: Recovery,
+    decision: PaymentMethodDecision,
     payment: PaymentResponse,
     now: Date,
   ): Promise<void> {
-    if (recovery.kind === 'open_invoice') {
-      const invoice = recovery.invoice;
+    const invoice = recovery.invoice;
+    if (invoice) {
       const event = applyInvoiceTransition(invoice, 'pay');
-      invoice.attempts = [
-        ...invoice.attempts,
-        { at: now.toISOString(), paymentId: payment.id, status: payment.status, refusalCode: null },
-      ];
+      invoice.attempts = [...invoice.attempts, { ...invoiceAttempt(now, payment), refusalCode: null }];
       invoice.paymentAttemptCount += 1;
       invoice.paidAt = now;
       invoice.updatedAt = now;
-      // The renewal that opened it already moved the period; the next renewal is due at its end.
-      subscription.nextBillingDate = subscription.currentPeriodEnd;
       await this.invoices.save(manager, invoice);
-      await this.events.emit(manager, ctx, [event], toInvoiceView(invoice), now);
+      // A past-due invoice paid: revenue recovered.
+      await this.events.emit(manager, ctx, [event, EventTypes.invoicePaymentRecovered], toInvoiceView(invoice), now);
       return;
     }
-    const end = periodBoundary(now, plan.interval, plan.intervalCount, 1);
-    const { invoice, events } = paidInvoice({
+    const { invoice: paid, events } = paidInvoice({
       subscription,
       plan,
-      periodStart: now,
-      periodEnd: end,
+      periodStart: decision.set.currentPeriodStart!,
+      periodEnd: decision.set.currentPeriodEnd!,
       amount: cycleAmount(plan, subscription.cyclesCompleted + 1),
       payment,
       description: plan.name,
       now,
     });
-    await this.invoices.insert(manager, invoice);
-    await this.events.emit(manager, ctx, events, toInvoiceView(invoice), now);
-    subscription.billingAnchor = now;
-    subscription.currentPeriodStart = now;
-    subscription.currentPeriodEnd = end;
-    subscription.nextBillingDate = end;
+    await this.invoices.insert(manager, paid);
+    await this.events.emit(manager, ctx, events, toInvoiceView(paid), now);
   }
 }

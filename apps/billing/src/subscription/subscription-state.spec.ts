@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { SUBSCRIPTION_STATUSES } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import {
-  applySubscriptionTransition,
-  canTransition,
-  SUBSCRIPTION_MACHINE,
-  SubscriptionState,
-  subscriptionTransition,
-} from './subscription-state';
+import { SUBSCRIPTION_MACHINE, SubscriptionState, SubscriptionTrigger } from './subscription-state';
+
+const canTransition = (from: SubscriptionState, trigger: SubscriptionTrigger) =>
+  SUBSCRIPTION_MACHINE.can(from, trigger);
+const subscriptionTransition = (from: SubscriptionState, trigger: SubscriptionTrigger) =>
+  SUBSCRIPTION_MACHINE.transition(from, trigger);
+const applySubscriptionTransition = (subscription: { status: SubscriptionState }, trigger: SubscriptionTrigger) =>
+  SUBSCRIPTION_MACHINE.apply(subscription, trigger);
 
 const STATES: SubscriptionState[] = ['new', ...SUBSCRIPTION_STATUSES];
 const TRIGGERS = SUBSCRIPTION_MACHINE.events;

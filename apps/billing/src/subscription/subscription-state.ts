@@ -27,9 +27,10 @@ export type SubscriptionTrigger =
 const LIVE: readonly SubscriptionState[] = ['pending', 'trialing', 'active', 'past_due', 'paused'];
 
 /**
- * The one table of subscription state changes. Every use case asks `applySubscriptionTransition()`; nothing
- * assigns a status by hand. Which payment fact makes which move (a renewal paid or declined, a dunning retry,
- * a new card) is decided in `dunning/dunning-policy.ts`.
+ * The one table of subscription state changes. Which fact makes which move (creation, trial start and end,
+ * completion, a renewal paid or declined, dunning, a plan change, a new card, the merchant's verbs) is
+ * decided by `subscription-policy.ts`; its decisions are applied through this table, and nothing assigns a
+ * status by hand.
  */
 export const SUBSCRIPTION_MACHINE = defineMachine<SubscriptionState, SubscriptionTrigger, EventType>({
   name: 'subscription',
@@ -98,33 +99,12 @@ export const SUBSCRIPTION_MACHINE = defineMachine<SubscriptionState, Subscriptio
       emits: [EventTypes.subscriptionPlanChangeScheduled],
       verb: 'change the plan of',
     },
+    /** A new card; on a past_due or suspended subscription `recover` follows when it has paid what is due. */
     update_payment_method: {
-      from: ['pending', 'trialing', 'active', 'paused'],
+      from: ['pending', 'trialing', 'active', 'past_due', 'suspended', 'paused'],
       emits: [EventTypes.subscriptionPaymentMethodUpdated],
       verb: 'update the payment method of',
     },
   },
   refusal: (verb, from) => `Cannot ${verb} a ${from} subscription`,
 });
-
-export function canTransition(from: SubscriptionState, trigger: SubscriptionTrigger): boolean {
-  return SUBSCRIPTION_MACHINE.can(from, trigger);
-}
-
-/** The status after `trigger` and the events it emits; 409 INVALID_STATE when the table forbids it. */
-export function subscriptionTransition(
-  from: SubscriptionState,
-  trigger: SubscriptionTrigger,
-): { to: SubscriptionStatus; events: readonly EventType[] } {
-  const { to, events } = SUBSCRIPTION_MACHINE.transition(from, trigger);
-  // No move leads back to 'new'.
-  return { to: to as SubscriptionStatus, events };
-}
-
-/** Moves `subscription` by `trigger` (the only place a status is written) and answers the events to emit. */
-export function applySubscriptionTransition(
-  subscription: { status: SubscriptionState },
-  trigger: SubscriptionTrigger,
-): readonly EventType[] {
-  return SUBSCRIPTION_MACHINE.apply(subscription, trigger);
-}

@@ -2,14 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
+import { WebhooksSubjects } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { RpcClient } from '@app/messaging';
 import { Merchant } from './merchant.entity';
 
 @Injectable()
 export class MerchantsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly rpc: RpcClient,
+  ) {}
 
+  /**
+   * The webhooks service learns the merchant first (it delivers only events of merchants it knows: a NATS server
+   * may carry another deployment's events), so a merchant the gateway has is always known there; when it does
+   * not answer, nothing is created here (503) and a retry completes both.
+   */
   async create(merchantCode: string, name: string): Promise<Merchant> {
+    await this.nameToWebhooks(merchantCode);
     const id = uuidv7();
     const rows: Merchant[] = await this.db.query(
       `INSERT INTO merchants (id, merchant_code, name) VALUES ($1, $2, $3)
@@ -21,6 +32,15 @@ export class MerchantsService {
       throw new DomainError('DUPLICATE_MERCHANT_CODE', `Merchant ${merchantCode} already exists`, 'merchantCode');
     }
     return { ...rows[0], merchantId: Number(rows[0].merchantId) };
+  }
+
+  /** Names a merchant to the webhooks service (idempotent): its events are delivered from then on. */
+  async nameToWebhooks(merchantCode: string): Promise<void> {
+    await this.rpc.send(
+      WebhooksSubjects.registerMerchant,
+      { requestId: '', merchantCode, environment: 'production' },
+      {},
+    );
   }
 
   list(): Promise<Merchant[]> {

@@ -1,7 +1,6 @@
 import { Provider } from '@nestjs/common';
-import { Cipher } from '@app/cipher';
+import { Cipher, WebhookSecretCipher } from '@app/cipher';
 import { GatewayConfig } from '../config';
-import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
 import { DashboardKeysController } from './dashboard-keys.controller';
 import { DASHBOARD_OPTIONS, dashboardOptionsOf } from './dashboard-options';
 import { DashboardSessionController } from './dashboard-session.controller';

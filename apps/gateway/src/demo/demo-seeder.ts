@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/observability';
+import { inTransaction } from '@app/database';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { MerchantsService } from '../auth/merchants.service';
 
@@ -30,7 +31,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (!this.options.enabled) return;
     // Several replicas may start at once: one seeds, under a transaction-scoped advisory lock.
-    const seeded = await this.db.transaction(async (m) => {
+    const seeded = await inTransaction(this.db, async (m) => {
       await m.query("SELECT pg_advisory_xact_lock(hashtext('gateway:demo-seed'))");
       const [{ n }] = await m.query('SELECT count(*)::int AS n FROM merchants');
       if (n > 0) return false;
@@ -39,6 +40,13 @@ export class DemoSeeder implements OnApplicationBootstrap {
       );
       return true;
     });
+    // Development only, at every start (idempotent): a webhooks service that is not up yet does not stop the
+    // gateway; the demo merchant's events are delivered once a later start names it.
+    await this.merchants
+      .nameToWebhooks('demo')
+      .catch((e: Error) =>
+        this.logger.warn({ err: e.message }, 'The webhooks service did not learn the demo merchant'),
+      );
     if (!seeded) return;
     const key = await this.keys.create(['demo'], 'private', 'sandbox');
     this.logger.info({ merchantCode: 'demo', keyId: key.id }, 'Created the demo merchant and a sandbox key');

@@ -1,12 +1,10 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
-import { Sealed } from '@app/cipher';
-import { CallerContext, IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from '@app/contracts';
-import { DomainError } from '@app/errors';
-import { IdempotencyService } from '@app/idempotency';
+import { Sealed, WebhookSecretCipher } from '@app/cipher';
+import { CallerContext, IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_HEADER } from '@app/contracts';
+import { checkIdempotencyKey, IdempotencyService } from '@app/idempotency';
 import { documentedParam } from '../auth/caller.decorator';
-import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
 
 /**
  * The key scope of the operators' API: no merchant owns an admin request. No merchant code can take this value
@@ -23,23 +21,21 @@ interface SealedAnswer {
 const IdempotencyKeyParam = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
   const header = context.switchToHttp().getRequest<FastifyRequest>().headers[IDEMPOTENCY_KEY_HEADER];
   const key = Array.isArray(header) ? header[0] : header;
-  if (key !== undefined && !isValidIdempotencyKey(key)) {
-    throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
-  }
+  checkIdempotencyKey(key);
   return key;
 });
 
 export const IdempotencyKey = (): ParameterDecorator =>
   documentedParam(IdempotencyKeyParam(), [
-    { VALIDATION_FAILED: 'the `Idempotency-Key` header is not 1-255 printable ASCII characters' },
+    { VALIDATION_FAILED: `the \`Idempotency-Key\` header is not ${IDEMPOTENCY_KEY_FORMAT}` },
   ]);
 
 /**
- * The gateway's own changes (webhook endpoints, the sandbox clock, the admin API) under an Idempotency-Key,
+ * The gateway's own changes (the sandbox clock, the admin API) under an Idempotency-Key,
  * through the shared library: the key is leased in a row committed on its own (the work runs in the gateway's
  * services, each with its own transactions), the answer is stored when the work is done, and a retry replays it;
  * 409 while the first is in progress, 422 with another body or operation. A failed request frees its key. An
- * answer that shows a secret (a webhook signing secret, an API key) is stored sealed with the webhook secrets'
+ * answer that shows a secret (a connection's credentials, an API key) is stored sealed with the webhook secrets'
  * keys (AES-256-GCM, bound to the key's owner and the Idempotency-Key) and opened for the replay, so the row
  * never holds it in clear. An answer that shows a credential only once (an API key, stored hashed) is stored
  * without it (`shownOnce`): a replay answers the rest, and the credential is not kept in any form.

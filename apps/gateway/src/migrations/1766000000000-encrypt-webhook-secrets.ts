@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { SecretOwner, WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
+import { SecretOwner, WebhookSecretCipher } from '@app/cipher';
 
 type Table = 'webhook_endpoints' | 'webhook_secrets';
 interface ClearRow {

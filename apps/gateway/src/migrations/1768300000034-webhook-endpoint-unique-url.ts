@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { canonicalUrl } from '../webhooks/target-guard';
 
 /**
  * One live endpoint per merchant, environment and URL (a unique index), so one receiver cannot be sent every
@@ -8,6 +7,15 @@ import { canonicalUrl } from '../webhooks/target-guard';
  * type any of them did, and stays enabled when any of them was; the others are deleted as a DELETE would
  * (their delivery logs stay, their waiting tries are given up).
  */
+/** The URL as a request to it is sent (the webhooks service's target guard, as it was when this migration ran). */
+function canonicalUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
 export class WebhookEndpointUniqueUrl1768300000034 implements MigrationInterface {
   name = 'WebhookEndpointUniqueUrl1768300000034';
 

@@ -5,7 +5,7 @@ import {
   OutboxTraceParent1768100000000,
 } from '@app/outbox';
 import { CreateIdempotencyKeys1763700000001, IdempotencyKeyLeases1768300000000 } from '@app/idempotency';
-import { WebhookSecretCipher } from '../webhooks/webhook-secret-cipher';
+import { WebhookSecretCipher } from '@app/cipher';
 import { MerchantsAndKeys1763700000001 } from './1763700000001-merchants-and-keys';
 import { Webhooks1763700000030 } from './1763700000030-webhooks';
 import { SandboxClocks1765100000000 } from './1765100000000-sandbox-clocks';
@@ -17,6 +17,7 @@ import { WebhookEndpointUniqueUrl1768300000034 } from './1768300000034-webhook-e
 import { CheckoutAttempts1768300000035 } from './1768300000035-checkout-attempts';
 import { DashboardUsers1768400000003 } from './1768400000003-dashboard-users';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
+import { DropWebhookTables1768400000001 } from './1768400000001-drop-webhook-tables';
 
 /** Every migration of the gateway database, in order; the secrets' encryption needs the deployment's keys. */
 export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
@@ -38,5 +39,7 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   IdempotencyKeyLeases1768300000000,
   WebhookEndpointUniqueUrl1768300000034,
   CheckoutAttempts1768300000035,
+  // The webhook tables moved to the webhooks service (apps/migrate copies their rows before this runs).
+  DropWebhookTables1768400000001,
   DashboardUsers1768400000003,
 ];

@@ -12,6 +12,8 @@ import { CheckoutAttemptsRepository } from '../checkout/checkout-attempts.reposi
 import { CheckoutController } from '../checkout/checkout.controller';
 import { CHECKOUT_PAGE_OPTIONS } from '../checkout/page-headers';
 import { PaymentLinksController } from '../payment-links/payment-links.controller';
+import { DashboardApp } from '../dashboard/dashboard-app';
+import { DashboardSpaController } from '../dashboard/spa.controller';
 import { BrowserAssets } from './browser-assets';
 import { BrowserAssetsController } from './browser-assets.controller';
 import { ClientTokenGuard, FieldMerchantGuard, LinkScopeGuard } from './client-token.guard';
@@ -20,7 +22,7 @@ import { SdkController } from './sdk.controller';
 
 /**
  * SDK session and nonce, the browser code (SDK, card fields, page scripts), hosted 3DS/APM pages, payment resume, the sandbox payment simulations, and
- * payment links with their hosted checkout.
+ * payment links with their hosted checkout, and the merchant dashboard's page.
  */
 export const sdkControllers: Type<unknown>[] = [
   SdkController,
@@ -30,6 +32,7 @@ export const sdkControllers: Type<unknown>[] = [
   SandboxPaymentsController,
   PaymentLinksController,
   CheckoutController,
+  DashboardSpaController,
 ];
 
 export function sdkProviders(config: GatewayConfig): Provider[] {
@@ -40,6 +43,7 @@ export function sdkProviders(config: GatewayConfig): Provider[] {
     },
     ClientTokens,
     { provide: BrowserAssets, useFactory: () => new BrowserAssets() },
+    { provide: DashboardApp, useFactory: () => new DashboardApp() },
     {
       provide: CLIENT_TOKEN_CHECK,
       inject: [ClientTokens],

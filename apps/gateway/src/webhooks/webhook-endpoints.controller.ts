@@ -7,23 +7,33 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CallerContext, MerchantQuery, PageQuery } from '@app/contracts';
-import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { WebhookEndpointsService } from './webhook-endpoints.service';
 import {
+  CallerContext,
   CreatedWebhookEndpointResponse,
   CreateWebhookEndpointRequest,
   DeletedWebhookEndpointResponse,
+  MerchantQuery,
+  PageQuery,
+  ResendWebhookDeliveryCommand,
+  RollEndpointSecretCommand,
   RolledWebhookEndpointResponse,
   RollSecretRequest,
+  UpdateWebhookEndpointCommand,
   UpdateWebhookEndpointRequest,
+  WebhookDeliveriesCommand,
   WebhookDeliveryResponse,
+  WebhookEndpointIdCommand,
   WebhookEndpointResponse,
-} from './webhooks.dto';
+  WebhooksSubjects,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { ApiErrors } from '../http/api-errors';
-import { GatewayIdempotency } from '../http/gateway-idempotency';
+import { forwardedTo } from '../http/upstream-timeout.doc';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { RequirePermission } from '../auth/permission';
+
+const WEBHOOKS = forwardedTo('webhooks');
 
 const NO_ENDPOINT = { NOT_FOUND: 'no such webhook endpoint for this merchant and environment' };
 const BAD_URL = { VALIDATION_FAILED: '`url` is not https or names a private address, or an event type is unknown' };
@@ -32,14 +42,13 @@ const TAKEN_URL = { DUPLICATE_WEBHOOK_URL: 'another live endpoint of this mercha
 const IDEMPOTENT = ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as const;
 const ID = { name: 'id', description: 'Webhook endpoint id', format: 'uuid' };
 
+/** Webhook endpoints and their delivery log (docs/webhooks.md), forwarded to the webhooks service. */
 @ApiTags('webhooks')
 @Controller('v1/webhook-endpoint')
 @PrivateRoute()
+@ApiErrors(WEBHOOKS)
 export class WebhookEndpointsController {
-  constructor(
-    private readonly webhooks: WebhookEndpointsService,
-    private readonly idempotency: GatewayIdempotency,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Post()
   @RequirePermission('manage')
@@ -59,9 +68,7 @@ export class WebhookEndpointsController {
     @Body() body: CreateWebhookEndpointRequest,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<CreatedWebhookEndpointResponse> {
-    return this.idempotency.run(caller, 'webhook_endpoint.create', body, () => this.webhooks.create(caller, body), {
-      secret: true,
-    });
+    return this.rpc.send<CreatedWebhookEndpointResponse>(WebhooksSubjects.createEndpoint, caller, body);
   }
 
   @Get()
@@ -70,7 +77,8 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ type: [WebhookEndpointResponse] })
   @ApiErrors({ NOT_FOUND: '`startingAfter` is not one of these endpoints' })
   list(@Query() query: PageQuery, @Caller() caller: CallerContext): Promise<WebhookEndpointResponse[]> {
-    return this.webhooks.list(caller, query);
+    const { merchantCode: _merchantCode, ...page } = query;
+    return this.rpc.send<WebhookEndpointResponse[], PageQuery>(WebhooksSubjects.listEndpoints, caller, page);
   }
 
   @Get(':id')
@@ -84,7 +92,9 @@ export class WebhookEndpointsController {
     @Query() _scope: MerchantQuery,
     @Caller() caller: CallerContext,
   ): Promise<WebhookEndpointResponse> {
-    return this.webhooks.get(caller, id);
+    return this.rpc.send<WebhookEndpointResponse, WebhookEndpointIdCommand>(WebhooksSubjects.getEndpoint, caller, {
+      id,
+    });
   }
 
   @Patch(':id')
@@ -107,8 +117,11 @@ export class WebhookEndpointsController {
     @Body() body: UpdateWebhookEndpointRequest,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<WebhookEndpointResponse> {
-    return this.idempotency.run(caller, 'webhook_endpoint.update', { id, body }, () =>
-      this.webhooks.update(caller, id, body),
+    const command = { id, body };
+    return this.rpc.send<WebhookEndpointResponse, UpdateWebhookEndpointCommand>(
+      WebhooksSubjects.updateEndpoint,
+      caller,
+      command,
     );
   }
 
@@ -132,8 +145,12 @@ export class WebhookEndpointsController {
     @Body() body: RollSecretRequest,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<RolledWebhookEndpointResponse> {
-    const roll = () => this.webhooks.rollEndpointSecret(caller, id, body);
-    return this.idempotency.run(caller, 'webhook_endpoint.roll_secret', { id, body }, roll, { secret: true });
+    const command = { id, body };
+    return this.rpc.send<RolledWebhookEndpointResponse, RollEndpointSecretCommand>(
+      WebhooksSubjects.rollEndpointSecret,
+      caller,
+      command,
+    );
   }
 
   @Delete(':id')
@@ -150,7 +167,11 @@ export class WebhookEndpointsController {
     @Query() _scope: MerchantQuery,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<DeletedWebhookEndpointResponse> {
-    return this.idempotency.run(caller, 'webhook_endpoint.delete', { id }, () => this.webhooks.remove(caller, id));
+    return this.rpc.send<DeletedWebhookEndpointResponse, WebhookEndpointIdCommand>(
+      WebhooksSubjects.deleteEndpoint,
+      caller,
+      { id },
+    );
   }
 
   @Get(':id/deliveries')
@@ -167,7 +188,11 @@ export class WebhookEndpointsController {
     @Query() query: PageQuery,
     @Caller() caller: CallerContext,
   ): Promise<WebhookDeliveryResponse[]> {
-    return this.webhooks.deliveriesOf(caller, id, query);
+    const { merchantCode: _merchantCode, ...page } = query;
+    return this.rpc.send<WebhookDeliveryResponse[], WebhookDeliveriesCommand>(WebhooksSubjects.listDeliveries, caller, {
+      id,
+      page,
+    });
   }
 
   @Post(':id/deliveries/:deliveryId/resend')
@@ -195,8 +220,11 @@ export class WebhookEndpointsController {
     @Body() _scope: MerchantQuery,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<WebhookDeliveryResponse> {
-    const resend = () => this.webhooks.resend(caller, id, deliveryId);
-    return this.idempotency.run(caller, 'webhook_delivery.resend', { id, deliveryId }, resend);
+    return this.rpc.send<WebhookDeliveryResponse, ResendWebhookDeliveryCommand>(
+      WebhooksSubjects.resendDelivery,
+      caller,
+      { id, deliveryId },
+    );
   }
 
   @Post(':id/test')
@@ -216,6 +244,8 @@ export class WebhookEndpointsController {
     @Body() _scope: MerchantQuery,
     @IdempotentCaller() caller: CallerContext,
   ): Promise<WebhookDeliveryResponse> {
-    return this.idempotency.run(caller, 'webhook_endpoint.test', { id }, () => this.webhooks.test(caller, id));
+    return this.rpc.send<WebhookDeliveryResponse, WebhookEndpointIdCommand>(WebhooksSubjects.testEndpoint, caller, {
+      id,
+    });
   }
 }

@@ -1,11 +1,16 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CallerContext, MerchantQuery } from '@app/contracts';
+import {
+  CallerContext,
+  MerchantQuery,
+  RollSecretRequest,
+  WebhookSecretResponse,
+  WebhooksSubjects,
+} from '@app/contracts';
+import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { RollSecretRequest, WebhookSecretResponse } from './webhooks.dto';
 import { ApiErrors } from '../http/api-errors';
-import { GatewayIdempotency } from '../http/gateway-idempotency';
+import { forwardedTo } from '../http/upstream-timeout.doc';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { RequirePermission } from '../auth/permission';
 
@@ -13,11 +18,9 @@ import { RequirePermission } from '../auth/permission';
 @ApiTags('webhooks')
 @Controller('v1/webhook-secret')
 @PrivateRoute()
+@ApiErrors(forwardedTo('webhooks'))
 export class WebhookSecretController {
-  constructor(
-    private readonly webhooks: WebhookEndpointsService,
-    private readonly idempotency: GatewayIdempotency,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
   @RequirePermission('secrets')
@@ -27,7 +30,7 @@ export class WebhookSecretController {
   })
   @ApiOkResponse({ type: WebhookSecretResponse })
   get(@Query() _scope: MerchantQuery, @Caller() caller: CallerContext): Promise<WebhookSecretResponse> {
-    return this.webhooks.secret(caller);
+    return this.rpc.send<WebhookSecretResponse>(WebhooksSubjects.getSecret, caller, {});
   }
 
   @Post('roll')
@@ -44,7 +47,6 @@ export class WebhookSecretController {
   @ApiOkResponse({ type: WebhookSecretResponse })
   @ApiErrors({ VALIDATION_FAILED: '`expiresInSeconds` is outside 0..86400' })
   roll(@Body() body: RollSecretRequest, @IdempotentCaller() caller: CallerContext): Promise<WebhookSecretResponse> {
-    const roll = () => this.webhooks.rollSecret(caller, body);
-    return this.idempotency.run(caller, 'webhook_secret.roll', body, roll, { secret: true });
+    return this.rpc.send<WebhookSecretResponse>(WebhooksSubjects.rollSecret, caller, body);
   }
 }

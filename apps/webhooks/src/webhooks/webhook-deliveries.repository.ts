@@ -1,0 +1,339 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { uuidv7 } from '@app/clock';
+import { WebhookEnvelope } from '@app/contracts';
+import { inTransaction, runQueueClaim, runStatement, statement } from '@app/database';
+import { AttemptDecision, SendOutcome } from './delivery-policy';
+import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
+import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
+import { newSigningSecret } from './signature';
+import { SecretOwner, WebhookSecretCipher } from '@app/cipher';
+import { DecryptError } from '@app/cipher';
+
+/** One row of `GET /v1/webhook-endpoint/{id}/deliveries`. */
+export interface AttemptRow {
+  id: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  status: AttemptStatus;
+  responseStatus: number | null;
+  durationMs: number | null;
+  attemptedAt: Date | null;
+  nextAttemptAt: Date | null;
+  error: string | null;
+}
+
+/** A try the worker holds a lease on, with what it needs to send it. */
+export interface ClaimedAttempt {
+  id: string;
+  attempt: number;
+  deliveryId: string;
+  eventId: string;
+  url: string;
+  body: string;
+  /**
+   * The endpoint's live secrets, or the account's for a payment's webhookUrl: the current one first, then the
+   * one it replaced while that is still in its grace period. Empty when none can be opened.
+   */
+  secrets: string[];
+  endpointDeleted: boolean;
+  endpointDisabled: boolean;
+  /** The context the event was consumed in (null with tracing off): the try's span links to it. */
+  traceParent: string | null;
+}
+
+type ClaimedRow = Omit<ClaimedAttempt, 'secrets'> & {
+  endpointId: string | null;
+  merchantCode: string;
+  environment: string;
+  keyId: string | null;
+  blob: Buffer | null;
+  previousKeyId: string | null;
+  previousBlob: Buffer | null;
+};
+
+export interface DeliveryTarget {
+  target: string;
+  endpointId: string | null;
+  url: string;
+}
+
+/** Tries due now and not yet sent, and how long the earliest has been due (served by `webhook_attempts_due`). */
+export const WEBHOOK_BACKLOG = statement(
+  'webhook_attempts_backlog',
+  `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(due_at)), 0)::float8 AS age
+     FROM webhook_attempts WHERE status = 'pending' AND due_at <= now()`,
+);
+
+/** Due tries, earliest first, leased for $2 seconds (claimed in index order: see runQueueClaim). */
+const CLAIM_DUE = statement(
+  'webhook_attempts_claim_due',
+  `WITH claimed AS (
+     UPDATE webhook_attempts SET claimed_until = now() + make_interval(secs => $2)
+     WHERE id IN (
+       SELECT id FROM webhook_attempts
+       WHERE status = 'pending' AND due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+       ORDER BY due_at
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED)
+     RETURNING id, delivery_id, attempt)
+   SELECT c.id, c.attempt, d.id AS "deliveryId", d.event_id AS "eventId", d.url, d.body,
+          d.endpoint_id AS "endpointId", d.merchant_code AS "merchantCode", d.environment,
+          COALESCE(e.secret_key_id, s.secret_key_id) AS "keyId", COALESCE(e.secret_sealed, s.secret_sealed) AS blob,
+          CASE WHEN COALESCE(e.previous_secret_expires_at, s.previous_secret_expires_at) > now()
+            THEN COALESCE(e.previous_secret_key_id, s.previous_secret_key_id) END AS "previousKeyId",
+          CASE WHEN COALESCE(e.previous_secret_expires_at, s.previous_secret_expires_at) > now()
+            THEN COALESCE(e.previous_secret_sealed, s.previous_secret_sealed) END AS "previousBlob",
+          (e.deleted_at IS NOT NULL) AS "endpointDeleted", COALESCE(e.disabled, false) AS "endpointDisabled",
+          d.trace_parent AS "traceParent"
+   FROM claimed c
+   JOIN webhook_deliveries d ON d.id = c.delivery_id
+   LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+   LEFT JOIN webhook_secrets s
+     ON d.endpoint_id IS NULL AND s.merchant_code = d.merchant_code AND s.environment = d.environment`,
+);
+
+/**
+ * The endpoints subscribed to each event's type (or to `*`) in its merchant and environment: one row per
+ * endpoint, a row of nulls when the merchant has none, no row for a merchant this service does not know. Rows
+ * carry the 1-based index of their event.
+ */
+const SUBSCRIBED_ENDPOINTS = statement(
+  'webhooks_subscribed_endpoints',
+  `SELECT q.i::int AS i, e.id, e.url
+   FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(merchant_code, environment, type, i)
+   JOIN webhook_merchants m ON m.merchant_code = q.merchant_code
+   LEFT JOIN webhook_endpoints e ON e.merchant_code = q.merchant_code AND e.environment = q.environment
+     AND e.deleted_at IS NULL AND NOT e.disabled AND (q.type = ANY(e.events) OR '*' = ANY(e.events))`,
+);
+
+const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType", a.attempt, a.status,
+  a.response_status AS "responseStatus", a.duration_ms AS "durationMs", a.attempted_at AS "attemptedAt",
+  CASE WHEN a.status = 'pending' THEN a.due_at ELSE a.next_attempt_at END AS "nextAttemptAt", a.error`;
+
+/**
+ * The delivery log. Scheduling uses the database clock (real time, shared by every replica), never the
+ * sandbox clock: webhook retry timing is real time in both environments (docs/webhooks.md).
+ */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cipher: WebhookSecretCipher,
+  ) {}
+
+  /**
+   * For each event, in order, the targets subscribed to it, in one statement; `undefined` when this service
+   * does not know the merchant at all (another deployment sharing the NATS server, or a test stack): then
+   * nothing is delivered, not even to a `webhookUrl`.
+   */
+  async subscribedEndpoints(envelopes: WebhookEnvelope[]): Promise<Array<DeliveryTarget[] | undefined>> {
+    const rows = await runStatement<{ i: number; id: string | null; url: string | null }>(
+      this.db,
+      SUBSCRIBED_ENDPOINTS,
+      [envelopes.map((e) => e.merchantCode), envelopes.map((e) => e.environment), envelopes.map((e) => e.type)],
+    );
+    const out: Array<DeliveryTarget[] | undefined> = envelopes.map(() => undefined);
+    for (const r of rows) {
+      const targets = (out[r.i - 1] ??= []);
+      if (r.id !== null && r.url !== null) targets.push({ target: `endpoint:${r.id}`, endpointId: r.id, url: r.url });
+    }
+    return out;
+  }
+
+  /**
+   * Inserts one delivery per target and its first try, due now, in one transaction. UNIQUE (event_id, target)
+   * with ON CONFLICT DO NOTHING makes a second call for the same event (a redelivery, another replica) a no-op.
+   * `traceParent` (null with tracing off) is kept on each delivery: every try of it, resends too, links to it.
+   * Returns the first tries that were created.
+   */
+  async insertDeliveries(
+    envelope: WebhookEnvelope,
+    body: string,
+    targets: DeliveryTarget[],
+    traceParent: string | null,
+  ): Promise<AttemptRow[]> {
+    if (!targets.length) return [];
+    return inTransaction(this.db, async (m) => {
+      const created: AttemptRow[] = [];
+      for (const t of targets) {
+        const rows: Array<{ id: string }> = await m.query(
+          `INSERT INTO webhook_deliveries
+             (id, event_id, event_type, merchant_code, environment, target, endpoint_id, url, body, status,
+              trace_parent)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
+           ON CONFLICT (event_id, target) DO NOTHING RETURNING id`,
+          [
+            uuidv7(),
+            envelope.id,
+            envelope.type,
+            envelope.merchantCode,
+            envelope.environment,
+            t.target,
+            t.endpointId,
+            t.url,
+            body,
+            traceParent,
+          ],
+        );
+        if (!rows.length) continue;
+        if (!t.endpointId) await this.ensureAccountSecret(m, envelope);
+        created.push(await this.insertAttempt(m, rows[0].id, 1, null));
+      }
+      return created;
+    });
+  }
+
+  /** Claims tries that are due: FOR UPDATE SKIP LOCKED plus a lease, so a crashed replica's claim lapses. */
+  async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
+    const rows = await runQueueClaim<ClaimedRow>(this.db, CLAIM_DUE, [limit, leaseSeconds]);
+    return rows.map(({ endpointId, merchantCode, environment, keyId, blob, previousKeyId, previousBlob, ...claim }) => {
+      const owner: SecretOwner = endpointId ? { endpointId } : { merchantCode, environment };
+      const current = this.openSecret(owner, keyId, blob);
+      const previous = current === null ? null : this.openSecret(owner, previousKeyId, previousBlob);
+      return { ...claim, secrets: [current, previous].filter((x): x is string => x !== null) };
+    });
+  }
+
+  /** A secret that cannot be opened (its key left WEBHOOK_SECRET_KEYS) signs nothing: the try fails, logged. */
+  private openSecret(owner: SecretOwner, keyId: string | null, blob: Buffer | null): string | null {
+    if (keyId === null || blob === null) return null;
+    try {
+      return this.cipher.open(owner, { keyId, blob });
+    } catch (e) {
+      if (e instanceof DecryptError) return null;
+      throw e;
+    }
+  }
+
+  /**
+   * Records how a try ended and, when it failed with retries left, schedules the next one. Guarded on the
+   * try still being pending: a try whose lease lapsed and that another replica finished is not recorded twice.
+   */
+  async complete(
+    claim: ClaimedAttempt,
+    outcome: SendOutcome,
+    decision: AttemptDecision,
+    attemptedAt: Date,
+  ): Promise<void> {
+    await inTransaction(this.db, async (m) => {
+      const [rows]: [Array<{ next: Date | null }>, number] = await m.query(
+        `UPDATE webhook_attempts
+         SET status = $2, attempted_at = $3, response_status = $4, duration_ms = $5, error = $6, claimed_until = NULL,
+             next_attempt_at = CASE WHEN $7::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $7::float8) END
+         WHERE id = $1 AND status = ANY($8)
+         RETURNING next_attempt_at AS next`,
+        [
+          claim.id,
+          decision.attempt,
+          attemptedAt,
+          outcome.responseStatus,
+          outcome.durationMs,
+          outcome.error?.slice(0, 500) ?? null,
+          decision.retryInSeconds,
+          statesBefore(decision.attempt),
+        ],
+      );
+      if (!rows.length) return;
+      if (rows[0].next) await this.insertAttempt(m, claim.deliveryId, claim.attempt + 1, rows[0].next);
+      await m.query('UPDATE webhook_deliveries SET status = $2 WHERE id = $1', [claim.deliveryId, decision.delivery]);
+    });
+  }
+
+  /** Tries of an endpoint's deliveries, newest first (the caller checked the endpoint and the cursor). */
+  listForEndpoint(endpointId: string, limit: number, startingAfter?: string): Promise<AttemptRow[]> {
+    const params: unknown[] = [endpointId, limit];
+    let cursor = '';
+    if (startingAfter) {
+      params.push(startingAfter);
+      cursor = 'AND (a.created_at, a.id) < (SELECT created_at, id FROM webhook_attempts WHERE id = $3)';
+    }
+    return this.db.query(
+      `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+       WHERE d.endpoint_id = $1 ${cursor}
+       ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+      params,
+    );
+  }
+
+  /**
+   * Sends a delivery of the endpoint again, named by the id of one of its attempts (as the log shows them) or
+   * by its own id: a dead one gets a new try, due now; a failed one waiting for its next try has that try
+   * brought forward to now. The body and Webhook-Id are the delivery's own. Answers the try that will be sent,
+   * `succeeded` when the delivery needs nothing, or undefined when the endpoint has no such delivery.
+   */
+  async resend(endpointId: string, id: string): Promise<AttemptRow | 'succeeded' | undefined> {
+    return inTransaction(this.db, async (m) => {
+      const found: Array<{ id: string; status: DeliveryStatus; last: number }> = await m.query(
+        `SELECT d.id, d.status, (SELECT max(attempt) FROM webhook_attempts WHERE delivery_id = d.id)::int AS last
+         FROM webhook_deliveries d
+         WHERE d.endpoint_id = $1
+           AND (d.id = $2 OR d.id = (SELECT delivery_id FROM webhook_attempts WHERE id = $2))
+         FOR UPDATE OF d`,
+        [endpointId, id],
+      );
+      const delivery = found[0];
+      if (!delivery) return undefined;
+      if (delivery.status === 'succeeded') return 'succeeded';
+      if (delivery.status === 'dead') {
+        const { to } = DELIVERY_MACHINE.transition(delivery.status, 'resend');
+        await m.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1`, [delivery.id, to]);
+        return this.insertAttempt(m, delivery.id, delivery.last + 1, null);
+      }
+      // Pending: its next try is brought forward, unless a worker is sending it right now.
+      await m.query(
+        `UPDATE webhook_attempts SET due_at = LEAST(due_at, now())
+         WHERE delivery_id = $1 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())`,
+        [delivery.id],
+      );
+      const rows: AttemptRow[] = await m.query(
+        `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+         WHERE a.delivery_id = $1 ORDER BY a.attempt DESC LIMIT 1`,
+        [delivery.id],
+      );
+      return rows[0];
+    });
+  }
+
+  async attemptOfEndpoint(endpointId: string, attemptId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+       WHERE a.id = $1 AND d.endpoint_id = $2`,
+      [attemptId, endpointId],
+    );
+    return rows.length > 0;
+  }
+
+  private async insertAttempt(
+    m: EntityManager,
+    deliveryId: string,
+    attempt: number,
+    due: Date | null,
+  ): Promise<AttemptRow> {
+    const id = uuidv7();
+    await m.query(
+      `INSERT INTO webhook_attempts (id, delivery_id, attempt, status, due_at)
+       VALUES ($1, $2, $3, 'pending', COALESCE($4, now()))
+       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+      [id, deliveryId, attempt, due],
+    );
+    const rows: AttemptRow[] = await m.query(
+      `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+       WHERE a.delivery_id = $1 AND a.attempt = $2`,
+      [deliveryId, attempt],
+    );
+    return rows[0];
+  }
+
+  /** A payment's webhookUrl is signed with the account secret: make sure there is one to sign with. */
+  private async ensureAccountSecret(m: EntityManager, envelope: WebhookEnvelope): Promise<void> {
+    const sealed = this.cipher.seal(envelope, newSigningSecret());
+    await m.query(
+      `INSERT INTO webhook_secrets (merchant_code, environment, secret_key_id, secret_sealed, created_at)
+       VALUES ($1, $2, $3, $4, now()) ON CONFLICT (merchant_code, environment) DO NOTHING`,
+      [envelope.merchantCode, envelope.environment, sealed.keyId, sealed.blob],
+    );
+  }
+}

@@ -1,0 +1,37 @@
+import { EventsPage } from './events';
+import { KeysPage } from './keys';
+import { LinksPage } from './links';
+import { PaymentPage, PaymentsPage } from './payments';
+import { SandboxPage } from './sandbox';
+import { SubscriptionPage, SubscriptionsPage } from './subscriptions';
+import { WebhookEndpointPage, WebhooksPage } from './webhooks';
+
+export const NAV: Array<{ path: string; label: string; owner?: boolean; sandbox?: boolean }> = [
+  { path: 'payments', label: 'Payments' },
+  { path: 'subscriptions', label: 'Subscriptions' },
+  { path: 'links', label: 'Payment links' },
+  { path: 'webhooks', label: 'Webhooks' },
+  { path: 'events', label: 'Events' },
+  { path: 'keys', label: 'API keys', owner: true },
+  { path: 'sandbox', label: 'Sandbox clock', sandbox: true },
+];
+
+export function Pages({ page, rest }: { page: string; rest: string[] }) {
+  const id = rest[0];
+  switch (page) {
+    case 'subscriptions':
+      return id ? <SubscriptionPage id={id} /> : <SubscriptionsPage />;
+    case 'links':
+      return <LinksPage />;
+    case 'webhooks':
+      return id ? <WebhookEndpointPage id={id} /> : <WebhooksPage />;
+    case 'events':
+      return <EventsPage />;
+    case 'keys':
+      return <KeysPage />;
+    case 'sandbox':
+      return <SandboxPage />;
+    default:
+      return id ? <PaymentPage id={id} /> : <PaymentsPage />;
+  }
+}

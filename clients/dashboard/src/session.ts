@@ -1,0 +1,101 @@
+import { createPaymentsClient, type PaymentsClient } from '../../typescript/src/client';
+import { unwrap } from '../../typescript/src/errors';
+
+export { unwrap };
+export type { PaymentsClient };
+
+export type Role = 'owner' | 'developer' | 'support';
+export type Environment = 'sandbox' | 'production';
+
+export interface Membership {
+  merchantCode: string;
+  merchantName: string;
+  role: Role;
+}
+
+/** What GET /dashboard/api/session answers (docs/dashboard.md). */
+export interface SessionView {
+  user: { id: string; email: string; totpEnabled: boolean };
+  memberships: Membership[];
+  csrfToken: string;
+  expiresAt: string;
+}
+
+/** A non-2xx answer of a session route, with the envelope's code and message. */
+export class SessionError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function sessionCall<T>(method: string, path: string, body?: unknown, csrfToken?: string): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (csrfToken) headers['x-csrf-token'] = csrfToken;
+  const res = await fetch(`/dashboard/api/${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  if (res.status === 204) return undefined as T;
+  const json = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+  if (!res.ok) {
+    throw new SessionError(res.status, json.error?.code ?? 'ERROR', json.error?.message ?? `HTTP ${res.status}`);
+  }
+  return json as T;
+}
+
+export const sessionApi = {
+  current: () => sessionCall<SessionView>('GET', 'session'),
+  signIn: (email: string, password: string, totpCode?: string) =>
+    sessionCall<SessionView>('POST', 'session', { email, password, ...(totpCode ? { totpCode } : {}) }),
+  signOut: (s: SessionView) => sessionCall<void>('DELETE', 'session', undefined, s.csrfToken),
+  signOutEverywhere: (s: SessionView) => sessionCall<void>('DELETE', 'sessions', undefined, s.csrfToken),
+  acceptInvitation: (token: string, password: string) =>
+    sessionCall<{ email: string }>('POST', 'invitations/accept', { token, password }),
+  keys: (s: SessionView, merchantCode: string, environment: Environment) =>
+    sessionCall<ApiKeyView[]>(
+      'GET',
+      `keys?merchantCode=${encodeURIComponent(merchantCode)}&environment=${environment}`,
+      undefined,
+    ),
+  createKey: (
+    s: SessionView,
+    body: { name: string; type: 'private' | 'public'; environment: Environment; merchantCode: string },
+  ) => sessionCall<ApiKeyView & { key: string }>('POST', 'keys', body, s.csrfToken),
+  revokeKey: (s: SessionView, id: string) =>
+    sessionCall<void>('DELETE', `keys/${encodeURIComponent(id)}`, undefined, s.csrfToken),
+};
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  type: 'private' | 'public';
+  environment: Environment;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/**
+ * The typed API client acting as the signed-in user for one merchant and environment: the session cookie
+ * (HttpOnly, never readable here) is the credential, the CSRF token goes with every change; no API key.
+ */
+export function apiClientFor(s: SessionView, merchantCode: string, environment: Environment): PaymentsClient {
+  return createPaymentsClient({
+    baseUrl: window.location.origin,
+    retry: { attempts: 2 },
+    fetch: (request: Request) => {
+      const headers = new Headers(request.headers);
+      headers.set('x-dashboard-merchant', merchantCode);
+      headers.set('x-dashboard-environment', environment);
+      if (request.method !== 'GET') headers.set('x-csrf-token', s.csrfToken);
+      return fetch(new Request(request, { headers, credentials: 'same-origin' }));
+    },
+  });
+}

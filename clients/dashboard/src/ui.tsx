@@ -1,0 +1,70 @@
+import { useState, type ReactNode } from 'react';
+
+/** An action that changes something: a button that opens a confirmation naming what will happen. */
+export function ConfirmButton(props: {
+  label: string;
+  confirmText: string;
+  onConfirm: () => Promise<unknown>;
+  danger?: boolean;
+  children?: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const confirm = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.onConfirm();
+      setOpen(false);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" className={props.danger ? 'danger' : undefined} onClick={() => setOpen(true)}>
+        {props.label}
+      </button>
+      {open && (
+        <div className="overlay">
+          <div role="dialog" aria-modal="true" aria-label={props.label} className="dialog">
+            <p>{props.confirmText}</p>
+            {props.children}
+            {error && (
+              <p role="alert" className="error">
+                {error}
+              </p>
+            )}
+            <div className="actions">
+              <button type="button" onClick={() => setOpen(false)} disabled={busy}>
+                Back
+              </button>
+              <button type="button" className={props.danger ? 'danger' : 'primary'} onClick={confirm} disabled={busy}>
+                {busy ? 'Working…' : `Confirm: ${props.label}`}
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p aria-busy="true">Loading {what}…</p>;
+}
+
+export function Failure({ error }: { error: unknown }) {
+  return (
+    <p role="alert" className="error">
+      {error instanceof Error ? error.message : String(error)}
+    </p>
+  );
+}
+
+export function Status({ value }: { value: string }) {
+  return <span className={`status status-${value}`}>{value.replace(/_/g, ' ')}</span>;
+}

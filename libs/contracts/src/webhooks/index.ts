@@ -1,0 +1,3 @@
+export * from './commands.dto';
+export * from './events.dto';
+export * from './webhooks.dto';
