@@ -13,6 +13,8 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY libs ./libs
 COPY apps ./apps
 COPY clients ./clients
+# npm run build runs it: it builds the browser package (clients/browser) into dist/browser.
+COPY scripts/build-browser.js ./scripts/
 # tsc only emits .js; copy the other source files (templates, static pages, SQL) next to them.
 RUN npm run build \
   && find apps libs -type f ! -name '*.ts' -exec cp --parents {} dist/ \;

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'clients/typescript/dist/**', 'clients/cli/dist/**', 'clients/typescript/src/generated/**', 'apps/gateway/src/browser/releases/**', 'test-output/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'clients/typescript/dist/**', 'clients/cli/dist/**', 'clients/typescript/src/generated/**', 'clients/browser/releases/**', 'clients/browser/dist/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

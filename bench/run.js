@@ -119,17 +119,22 @@ async function runScenario(scenario, ctx, options) {
   ];
   const load = scenario.rate ? `${scenario.rate} req/s fixed` : 'max rate';
   const connections = scenario.connections || options.connections;
-  say(`${scenario.name}: ${connections} connections, ${load}, ${options.warmup} s warm-up + ${options.duration} s`);
+  say(
+    `${scenario.name}: ${setup.describe || `${connections} connections, ${load}, ${options.warmup} s warm-up + ${options.duration} s`}`,
+  );
   try {
     // CPU counts the measured seconds only: the meter starts after the warm-up.
     let meter;
-    const result = await measure(setup.request, {
-      connections,
-      duration: options.duration,
-      warmup: options.warmup,
-      rate: scenario.rate,
-      onMeasureStart: () => (meter = cpuMeter(measured)),
-    });
+    const onMeasureStart = () => (meter = cpuMeter(measured));
+    const result = setup.measure
+      ? await setup.measure({ onMeasureStart })
+      : await measure(setup.request, {
+          connections,
+          duration: options.duration,
+          warmup: options.warmup,
+          rate: scenario.rate,
+          onMeasureStart,
+        });
     const cpu = meter ? meter.finish() : undefined;
     const rss = {};
     for (const p of measured) {
@@ -163,6 +168,7 @@ async function runScenario(scenario, ctx, options) {
         (Object.keys(r.statusCodes).length ? `, statuses ${JSON.stringify(r.statusCodes)}` : ''),
     );
     if (done.eventsPerSec !== undefined) say(`  ${done.eventsPerSec.toLocaleString('en-US')} events/s`);
+    if (r.note) say(`  ${r.note}`);
     say(`  CPU: ${report.formatCpu(cpu)}`);
     say(`  CPU per request: ${report.formatCpuPerRequest(perRequest)}`);
     say(`  RSS: ${report.formatRss(rss, heap)}`);
@@ -255,6 +261,9 @@ async function main() {
   if (appNames.length) process.stdout.write(`\n${report.memoryTable(memory)}\n`);
   for (const o of outcomes.filter((x) => x.status !== 'ran' || x.verdict.misses.length)) {
     process.stdout.write(`  ${o.name}: ${o.status === 'ran' ? o.verdict.misses.join(', ') : o.message}\n`);
+  }
+  for (const o of outcomes.filter((x) => x.status === 'ran' && x.result.note)) {
+    process.stdout.write(`  ${o.name}: ${o.result.note}\n`);
   }
   for (const o of outcomes.filter((x) => x.share !== undefined && !x.verdict.misses.length)) {
     process.stdout.write(`  ${o.name}: ${(o.share * 100).toFixed(0)}% of ${o.shareOf}\n`);

@@ -16,6 +16,11 @@
  *     },
  *   }
  *
+ * A scenario that measures itself (webhook-scenarios.js) returns `measure({ onMeasureStart })` instead of
+ * `request` (and a `describe` line): it calls onMeasureStart when the measured part begins and answers what
+ * autocannon's summary holds ({ rps, requests, latencyMs: {p50, p97_5, p99}, non2xx, errors, statusCodes }) and
+ * an optional `note` printed under the table.
+ *
  * `request` is autocannon's: url plus method/headers/body, or `requests` with `setupRequest` for a body that
  * changes per request. `processes` ([{name, pid}]) are measured (CPU, RSS) besides the suite's own;
  * `teardown` runs after the scenario. The runner adds connections (a scenario's own `connections` wins),
@@ -208,6 +213,6 @@ const scenarios = [
   },
 ];
 
-scenarios.push(...require('./usage-scenarios'));
+scenarios.push(...require('./usage-scenarios'), ...require('./webhook-scenarios'));
 
 module.exports = { scenarios, purchaseBody };

@@ -109,21 +109,48 @@ function runtimePanels(app) {
   ];
 }
 
+/** The webhooks service's delivery: each try is counted as requests_total{method="webhook", status=outcome}. */
 function webhookPanels() {
-  const w = sel({ app: 'gateway', method: 'webhook' });
+  const app = 'webhooks';
+  const w = sel({ app, method: 'webhook' });
+  const tries = `sum(rate(requests_total${w}[${RATE}]))`;
   return [
+    panel(
+      'Webhook deliveries per second',
+      'ops',
+      [
+        [`sum(rate(requests_total${sel({ app, method: 'webhook', status: 'succeeded' })}[${RATE}]))`, 'delivered'],
+        [tries, 'tries'],
+      ],
+      'Tries the receivers accepted (2xx), and all tries sent',
+    ),
     panel('Webhook tries by outcome', 'ops', [[`sum by (status) (rate(requests_total${w}[${RATE}]))`, '{{status}}']]),
-    panel('Webhook tries due and not sent (backlog)', 'short', [
-      [`max(webhook_attempts_due${sel({ app: 'gateway' })})`, 'due'],
-    ]),
+    panel(
+      'Webhook failure rate by outcome',
+      'percentunit',
+      [
+        [
+          `sum by (status) (rate(requests_total${sel({ app, method: 'webhook', status: '~failed|dead' })}[${RATE}])) / ignoring(status) group_left ${tries}`,
+          '{{status}}',
+        ],
+      ],
+      'Share of tries that failed (a retry follows) or were the last (the delivery is dead)',
+    ),
+    panel(
+      'Webhook tries due and not sent (backlog)',
+      'short',
+      [[`max(webhook_attempts_due${sel({ app })})`, 'due']],
+      'Read from the database at each scrape: every replica reports the same backlog',
+    ),
     panel('Age of the earliest due webhook try', 's', [
-      [`max(webhook_oldest_due_age_seconds${sel({ app: 'gateway' })})`, 'oldest'],
+      [`max(webhook_oldest_due_age_seconds${sel({ app })})`, 'oldest'],
     ]),
     panel('Dead webhook deliveries (gave up), per hour', 'short', [
-      [`sum(increase(requests_total${sel({ app: 'gateway', method: 'webhook', status: 'dead' })}[1h]))`, 'dead'],
+      [`sum(increase(requests_total${sel({ app, method: 'webhook', status: 'dead' })}[1h]))`, 'dead'],
     ]),
-    panel('Webhook receiver latency p99', 's', [
+    panel('Webhook receiver latency p99 and p50', 's', [
       [`histogram_quantile(0.99, sum by (le) (rate(request_duration_seconds_bucket${w}[${RATE}])))`, 'p99'],
+      [`histogram_quantile(0.5, sum by (le) (rate(request_duration_seconds_bucket${w}[${RATE}])))`, 'p50'],
     ]),
   ];
 }
@@ -274,13 +301,7 @@ const DASHBOARDS = {
   overview: { title: 'Payments platform: overview', panels: overviewPanels() },
   gateway: {
     title: 'Payments platform: gateway',
-    panels: [
-      ...httpPanels('gateway'),
-      ...webhookPanels(),
-      ...gatewayEdgePanels(),
-      ...outboxPanels('gateway'),
-      ...runtimePanels('gateway'),
-    ],
+    panels: [...httpPanels('gateway'), ...gatewayEdgePanels(), ...outboxPanels('gateway'), ...runtimePanels('gateway')],
   },
   payments: {
     title: 'Payments platform: payments',
@@ -293,6 +314,11 @@ const DASHBOARDS = {
   billing: {
     title: 'Payments platform: billing',
     panels: [...commandPanels('billing'), ...billingPanels(), ...outboxPanels('billing'), ...runtimePanels('billing')],
+  },
+  // No outbox: the service writes no events.
+  webhooks: {
+    title: 'Payments platform: webhooks',
+    panels: [...webhookPanels(), ...commandPanels('webhooks'), ...runtimePanels('webhooks')],
   },
 };
 

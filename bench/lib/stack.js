@@ -25,7 +25,10 @@ const APPS = [
     dbVar: 'PAYMENT_LINKS_DATABASE_URL',
   },
   { name: 'billing', db: 'billing', portVar: 'BILLING_HTTP_PORT', dbVar: 'BILLING_DATABASE_URL' },
-  { name: 'webhooks', db: 'webhooks', portVar: 'WEBHOOKS_HTTP_PORT', dbVar: 'WEBHOOKS_DATABASE_URL' },
+  // Webhook delivery and the event store; a checkout from before the service existed delivers from the gateway.
+  ...(fs.existsSync(path.join(ROOT, 'apps', 'webhooks', 'src', 'main.ts'))
+    ? [{ name: 'webhooks', db: 'webhooks', portVar: 'WEBHOOKS_HTTP_PORT', dbVar: 'WEBHOOKS_DATABASE_URL' }]
+    : []),
 ];
 
 async function adminQuery(pgBase, sql) {
@@ -145,8 +148,8 @@ async function adminPost(baseUrl, token, route, body) {
 }
 
 /**
- * The built suite as child processes on fresh databases: gateway, payments, payment-links, billing and webhooks, a
- * merchant and a sandbox private key. `onCleanup` receives each undo step as soon as there is something to
+ * The built suite as child processes on fresh databases: gateway, payments, payment-links, billing and webhooks,
+ * a merchant and a sandbox private key. `onCleanup` receives each undo step as soon as there is something to
  * undo, so a failure or Ctrl-C halfway still drops what was created.
  */
 async function startStack({ options, children, onCleanup, say }) {

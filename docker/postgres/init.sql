@@ -4,3 +4,4 @@ CREATE DATABASE gateway;
 CREATE DATABASE payments;
 CREATE DATABASE payment_links;
 CREATE DATABASE billing;
+CREATE DATABASE webhooks;

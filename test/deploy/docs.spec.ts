@@ -10,6 +10,7 @@ const DOCUMENTS = [
     .map((f) => `docs/${f}`),
   'k8s/README.md',
   'clients/typescript/README.md',
+  'clients/browser/README.md',
 ];
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 

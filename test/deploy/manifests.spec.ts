@@ -35,7 +35,7 @@ import {
 } from './manifest-checks';
 import { EnvSchema } from '@app/config';
 import { composeShutdownProblems, k8sShutdownProblems } from './shutdown-checks';
-import { egressOf, NetworkPolicy, networkPolicyProblems } from './policy-checks';
+import { egressOf, internetReachers, NetworkPolicy, networkPolicyProblems, PUBLIC_HTTPS } from './policy-checks';
 
 const APP_NAMES = Object.keys(APPS).sort();
 // k8s/nats (the NATS servers) has checks of its own: test/deploy/nats-config.spec.ts.
@@ -75,11 +75,11 @@ describe('k8s/', () => {
       .map((o) => o.metadata.name)
       .sort();
 
-  it('holds a Deployment, Service and PodDisruptionBudget per app, and HPAs for gateway and payments', () => {
+  it('holds a Deployment, Service and PodDisruptionBudget per app, and HPAs for gateway, payments and webhooks', () => {
     expect(names('Deployment')).toEqual(APP_NAMES);
     expect(names('Service')).toEqual([...APP_NAMES, 'gateway-internal'].sort());
     expect(names('PodDisruptionBudget')).toEqual(APP_NAMES);
-    expect(names('HorizontalPodAutoscaler')).toEqual(['gateway', 'payments']);
+    expect(names('HorizontalPodAutoscaler')).toEqual(['gateway', 'payments', 'webhooks']);
     expect(names('ConfigMap')).toHaveLength(1);
     expect(names('Secret')).toEqual(['migrate-secrets', ...APP_NAMES.map((app) => `nats-${app}`), 'platform-secrets']);
     expect(names('Namespace')).toHaveLength(1);
@@ -91,7 +91,13 @@ describe('k8s/', () => {
   it('lets only the gateway take ingress from outside, and each app reach DNS, NATS and its own database only', () => {
     expect(networkPolicyProblems(docs)).toEqual([]);
     expect(egressOf(docs).get('payments')).toEqual(new Set(['dns', 'nats', 'database pg-payments']));
-    expect(egressOf(docs).get('gateway')).toEqual(new Set(['dns', 'nats', 'database pg-gateway', 'public internet']));
+    // The pod that faces the internet does not call out to it.
+    expect(egressOf(docs).get('gateway')).toEqual(new Set(['dns', 'nats', 'database pg-gateway']));
+  });
+
+  it('lets only the webhooks pods reach the internet: HTTPS to public addresses, private ranges closed', () => {
+    expect(internetReachers(docs)).toEqual(['webhooks']);
+    expect(egressOf(docs).get('webhooks')).toEqual(new Set(['dns', 'nats', 'database pg-webhooks', ...PUBLIC_HTTPS]));
   });
 
   it('validates every object against the Kubernetes schema of its apiVersion and kind', () => {
@@ -149,7 +155,7 @@ describe('k8s/', () => {
 });
 
 describe('docker-compose.yml', () => {
-  it('runs the four apps', () => {
+  it('runs the five apps', () => {
     expect(
       composeApps(compose)
         .map(([name]) => name)
@@ -379,10 +385,11 @@ describe('self-checks: the validators catch mistakes', () => {
     delete billing.spec.template.spec.containers[0].lifecycle;
     expect(k8sShutdownProblems(broken)).toEqual([
       'Deployment/billing: needs a preStop pause (sleep) for endpoint propagation',
-      'Deployment/gateway: SHUTDOWN_TIMEOUT_MS must exceed WEBHOOK_TIMEOUT_MS (45000)',
       'Deployment/gateway: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
       'Deployment/payment-links: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
       'Deployment/payments: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
+      'Deployment/webhooks: SHUTDOWN_TIMEOUT_MS must exceed WEBHOOK_TIMEOUT_MS (45000)',
+      'Deployment/webhooks: terminationGracePeriodSeconds 30 < preStop 5 s + SHUTDOWN_TIMEOUT_MS 40 s + 2 s',
     ]);
     const shortCompose = structuredClone(compose);
     delete shortCompose.services.gateway.stop_grace_period;
@@ -410,7 +417,36 @@ describe('self-checks: the validators catch mistakes', () => {
       'pods of payment-links: no deny-all policy (Ingress and Egress) selects them',
       'pods of payments: no deny-all policy (Ingress and Egress) selects them',
       'pods of payments: ingress from anywhere on 3001',
+      'pods of webhooks: no deny-all policy (Ingress and Egress) selects them',
       'pods of migrate: no deny-all policy (Ingress and Egress) selects them',
+    ]);
+  });
+
+  it('the internet opened to the gateway or a service, or wider than HTTPS to public addresses for webhooks', () => {
+    const broken: K8sDoc[] = structuredClone(docs);
+    const policy = (name: string) =>
+      ofKind<NetworkPolicy>(broken, 'NetworkPolicy').find((p) => p.metadata.name === name)!;
+    const internet = () => structuredClone(policy('webhooks').spec.egress![2]);
+    // The webhooks rule copied to the gateway; everywhere on any port (no peers) for billing; a narrow public
+    // block for payments; webhooks on port 80 too, and its IPv6 block without the unique-local range.
+    policy('gateway').spec.egress!.push(internet());
+    policy('billing').spec.egress!.push({ to: [] });
+    policy('payments').spec.egress!.push({ to: [{ ipBlock: { cidr: '203.0.113.0/24' } }] });
+    const v6 = internet();
+    v6.to = [{ ipBlock: { cidr: '::/0', except: ['::1/128', 'fe80::/10'] } }];
+    policy('webhooks').spec.egress![2].ports!.push({ protocol: 'TCP', port: 80 });
+    policy('webhooks').spec.egress!.push(v6);
+    expect(internetReachers(broken)).toEqual(['billing', 'gateway', 'payments', 'webhooks']);
+    expect(networkPolicyProblems(broken)).toEqual([
+      'pods of billing: egress to ipBlock anywhere on every port',
+      'pods of gateway: egress to public internet (HTTPS)',
+      'pods of gateway: egress to public internet IPv6 (HTTPS)',
+      'pods of payments: egress to ipBlock 203.0.113.0/24 on every port',
+      'pods of webhooks: egress to ipBlock 0.0.0.0/0 on 443,80',
+      'pods of webhooks: egress to ipBlock ::/0 on 443,80',
+      'pods of webhooks: egress to ipBlock ::/0 on 443',
+      'pods of webhooks: cannot reach its public internet (HTTPS)',
+      'pods of webhooks: cannot reach its public internet IPv6 (HTTPS)',
     ]);
   });
 

@@ -65,6 +65,7 @@ describe('k8s/monitoring', () => {
       'overview.json',
       'payment-links.json',
       'payments.json',
+      'webhooks.json',
     ]);
   });
 
@@ -96,6 +97,7 @@ describe('k8s/monitoring', () => {
       'outbox_unpublished_events',
       'outbox_oldest_unpublished_age_seconds',
       'webhook_attempts_due',
+      'webhook_oldest_due_age_seconds',
       'billing_renewals_due',
       'outbox_events_published_total',
       'db_pool_connections',
@@ -108,7 +110,7 @@ describe('k8s/monitoring', () => {
     }
   });
 
-  it('alerts on error rate, p99, outbox age, dead webhooks, late renewals and readiness flapping, each with a severity and a summary', () => {
+  it('alerts on error rate, p99, outbox age, webhooks (dead, old or growing backlog), late renewals and readiness flapping, each with a severity and a summary', () => {
     const rules = ruleDocs().flatMap((d) => d.spec.groups.flatMap((g) => g.rules)) as {
       alert: string;
       labels?: Record<string, string>;
@@ -120,6 +122,8 @@ describe('k8s/monitoring', () => {
         'GatewayHighLatencyP99',
         'OutboxEventsStuck',
         'WebhookDeadDeliveries',
+        'WebhookBacklogOld',
+        'WebhookBacklogGrowing',
         'RenewalsFallingBehind',
         'ReadinessFlapping',
       ]),
@@ -144,6 +148,7 @@ describe('k8s/monitoring', () => {
       'gateway-internal:internal/metrics',
       'payment-links:http/metrics',
       'payments:http/metrics',
+      'webhooks:http/metrics',
     ]);
   });
 });

@@ -35,8 +35,9 @@ const isNats = (p: Peer): boolean =>
   !p.namespaceSelector && !p.ipBlock && p.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats';
 export const MONITORING_NAMESPACE = 'monitoring';
 export const databaseCluster = (app: string): string => `pg-${app}`;
-/** What the gateway's webhook egress must keep closed: private, loopback, link-local and shared ranges. */
-const PRIVATE_RANGES = [
+/** What the webhooks service's internet egress must keep closed: private, loopback, link-local and shared ranges. */
+const PRIVATE_V4 = [
+  '0.0.0.0/8',
   '10.0.0.0/8',
   '100.64.0.0/10',
   '127.0.0.0/8',
@@ -44,6 +45,11 @@ const PRIVATE_RANGES = [
   '172.16.0.0/12',
   '192.168.0.0/16',
 ];
+/** The same in IPv6: loopback, IPv4-mapped, local-use NAT64, unique-local and link-local. */
+const PRIVATE_V6 = ['::1/128', '::ffff:0:0/96', '64:ff9b:1::/48', 'fc00::/7', 'fe80::/10'];
+/** The one app whose pods may reach the internet: webhook delivery to merchants' endpoints. */
+export const INTERNET_APP = 'webhooks';
+export const PUBLIC_HTTPS = ['public internet (HTTPS)', 'public internet IPv6 (HTTPS)'];
 
 const selects = (s: Selector, labels: Labels): boolean =>
   Object.entries(s.matchLabels ?? {}).every(([k, v]) => labels[k] === v) &&
@@ -93,9 +99,10 @@ function egressKind(app: string, peer: Peer, ports: PolicyPort[]): string {
     return label ? [label] : (listed ?? []);
   })();
   if (clusters.length && only(5432)) return `database ${clusters.sort().join(',')}`;
-  if (peer.ipBlock?.cidr === '0.0.0.0/0' && PRIVATE_RANGES.every((r) => peer.ipBlock?.except?.includes(r))) {
-    return 'public internet';
-  }
+  const closes = (ranges: string[]) => ranges.every((r) => peer.ipBlock?.except?.includes(r));
+  const https = ports.length > 0 && ports.every((p) => Number(p.port) === 443 && (p.protocol ?? 'TCP') === 'TCP');
+  if (peer.ipBlock?.cidr === '0.0.0.0/0' && closes(PRIVATE_V4) && https) return PUBLIC_HTTPS[0];
+  if (peer.ipBlock?.cidr === '::/0' && closes(PRIVATE_V6) && https) return PUBLIC_HTTPS[1];
   return `${describePeer(peer)} on ${numbers.join(',') || 'every port'}`;
 }
 
@@ -107,8 +114,11 @@ export function egressOf(docs: K8sDoc[]): Map<string, Set<string>> {
       const kinds = policies
         .filter((p) => selects(p.spec.podSelector, w.labels))
         .flatMap((p) => p.spec.egress ?? [])
+        // A rule without peers (no `to`, or an empty one) allows every destination.
         .flatMap((r) =>
-          (r.to ?? [{ ipBlock: { cidr: 'anywhere' } }]).map((peer) => egressKind(w.name, peer, r.ports ?? [])),
+          (r.to?.length ? r.to : [{ ipBlock: { cidr: 'anywhere' } }]).map((peer) =>
+            egressKind(w.name, peer, r.ports ?? []),
+          ),
         );
       return [w.name, new Set(kinds)];
     }),
@@ -116,11 +126,28 @@ export function egressOf(docs: K8sDoc[]): Map<string, Set<string>> {
 }
 
 /**
+ * The pods that may open a connection to some address outside the cluster: any egress rule to an ipBlock, or
+ * one without peers (everywhere). Only the webhooks service's should.
+ */
+export function internetReachers(docs: K8sDoc[]): string[] {
+  const policies = ofKind<NetworkPolicy>(docs, 'NetworkPolicy');
+  return workloads(docs)
+    .filter((w) =>
+      policies
+        .filter((p) => selects(p.spec.podSelector, w.labels))
+        .flatMap((p) => p.spec.egress ?? [])
+        .some((r) => !r.to?.length || r.to.some((peer) => peer.ipBlock)),
+    )
+    .map((w) => w.name)
+    .sort();
+}
+
+/**
  * Every pod of the platform is under a deny-all policy (ingress and egress); only the gateway takes ingress
  * from outside the namespace, on its public port; its internal port opens to the namespace and Prometheus
  * only; the services open their metrics port to Prometheus only; each app reaches DNS, NATS and its own
- * database cluster (the one its Secret's URL names) and nothing else, but the gateway's webhooks to public
- * addresses.
+ * database cluster (the one its Secret's URL names) and nothing else, but the webhooks service's HTTPS to public
+ * addresses (IPv4 and IPv6, private ranges closed).
  */
 export function networkPolicyProblems(docs: K8sDoc[]): string[] {
   const policies = ofKind<NetworkPolicy>(docs, 'NetworkPolicy');
@@ -156,7 +183,7 @@ export function networkPolicyProblems(docs: K8sDoc[]): string[] {
       allowed.add(`database ${Object.keys(APPS).map(databaseCluster).sort().join(',')}`);
     } else {
       allowed.add('nats').add(`database ${databaseCluster(w.name)}`);
-      if (w.name === 'gateway') allowed.add('public internet');
+      if (w.name === INTERNET_APP) for (const k of PUBLIC_HTTPS) allowed.add(k);
       const url = secrets?.stringData?.[APPS[w.name]?.dbVar ?? ''];
       const host = url ? new URL(url).hostname.split('.')[0] : undefined;
       if (host !== `${databaseCluster(w.name)}-rw`) {

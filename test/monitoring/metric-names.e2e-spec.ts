@@ -41,6 +41,7 @@ describe('the dashboards and alerts read metrics the apps serve', () => {
       'Payments platform: overview',
       'Payments platform: payment-links',
       'Payments platform: payments',
+      'Payments platform: webhooks',
       'payments-platform',
     ]);
   });

@@ -302,7 +302,7 @@ describe('card fields on a merchant page', () => {
     expect(path).toContain(`/v${/const SDK_VERSION = '([\d.]+)'/.exec(latest.body)![1]}/`);
     const types = await stack.http<string>('GET', '/v1/sdk/sdk.d.ts');
     expect(types.body).toContain('interface Static');
-    expect(types.body).toBe(readFileSync(join(__dirname, '../../apps/gateway/src/browser/payments-sdk.d.ts'), 'utf8'));
+    expect(types.body).toBe(readFileSync(join(__dirname, '../../clients/browser/src/payments-sdk.d.ts'), 'utf8'));
     expect((await stack.http<string>('GET', path.replace('sdk.js', 'sdk.d.ts'))).body).toBe(types.body);
     expect((await stack.http('GET', '/v1/sdk/v0.0.1/sdk.js')).status).toBe(404);
   });

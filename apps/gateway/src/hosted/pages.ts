@@ -1,7 +1,7 @@
 import { SessionView } from '@app/contracts';
 import { escapeHtml, formatAmount, layout } from './html';
 
-/** The challenge page's script: the browser source apps/gateway/src/browser/challenge.ts. */
+/** The challenge page's script: the browser source clients/browser/src/challenge.ts. */
 const CHALLENGE_SCRIPT = '/v1/3ds/assets/challenge.js';
 
 function summary(view: SessionView): string {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 /**
  * The browser code the gateway serves (the SDK, the card-field frames, the hosted checkout's and the 3DS
  * page's scripts and styles), as `npm run build:browser` writes it to dist/browser from the sources in
- * apps/gateway/src/browser. Read once at start; a gateway without them refuses to start.
+ * clients/browser. Read once at start; a gateway without them refuses to start.
  */
 export interface BrowserAsset {
   body: string;

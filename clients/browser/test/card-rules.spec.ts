@@ -8,8 +8,8 @@ import {
   MESSAGES,
   numberState,
   parseExpiry,
-} from '../browser/card-rules';
-import { safeStyle } from '../browser/field-style';
+} from '../src/card-rules';
+import { safeStyle } from '../src/field-style';
 
 const TODAY = { year: 2026, month: 11 };
 
