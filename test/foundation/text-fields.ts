@@ -97,6 +97,7 @@ export async function textFields(caller: RouteCaller): Promise<TextFields> {
     }),
     CreateSubscriptionRequest: () => ({ merchantCode, planId: 1, customerEmail: 'a@b.co', card: cardData() }),
     MerchantBody: () => ({ merchantCode }),
+    RecoveryPolicyRequest: () => ({ merchantCode }),
     ChangePlanRequest: () => ({ merchantCode, planId: 1 }),
     PaymentMethodRequest: () => ({ merchantCode, card: cardData() }),
     CreateWebhookEndpointRequest: () => ({ merchantCode, url: 'https://example.com/h', events: ['payment.captured'] }),
