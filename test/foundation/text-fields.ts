@@ -97,6 +97,7 @@ export async function textFields(caller: RouteCaller): Promise<TextFields> {
     }),
     CreateSubscriptionRequest: () => ({ merchantCode, planId: 1, customerEmail: 'a@b.co', card: cardData() }),
     MerchantBody: () => ({ merchantCode }),
+    RecoveryPolicyRequest: () => ({ merchantCode }),
     ChangePlanRequest: () => ({ merchantCode, planId: 1 }),
     PaymentMethodRequest: () => ({ merchantCode, card: cardData() }),
     CreateWebhookEndpointRequest: () => ({ merchantCode, url: 'https://example.com/h', events: ['payment.captured'] }),
@@ -150,7 +151,7 @@ export async function textFields(caller: RouteCaller): Promise<TextFields> {
       if (/(^|\.)nonceData\./.test(param)) setAt(body, 'card', { nonceData: { nonce: 'n' } });
       if (/(^|\.)tokenData\./.test(param)) setAt(body, 'card', { tokenData: { token: 't' } });
       setAt(body, param, value);
-      return stack.http(o.method, caller.pathOf(o), { port: o.port, key: caller.credential(o), body });
+      return stack.http(o.method, caller.pathOf(o), { port: o.port, ...caller.auth(o), body });
     };
     if (o.body) {
       for (const [schema, prefix] of placesIn(o.body)) {
@@ -184,7 +185,7 @@ export async function textFields(caller: RouteCaller): Promise<TextFields> {
         send: (value) =>
           stack.http(o.method, `${caller.pathOf(o)}?${q}=${encodeURIComponent(value)}`, {
             port: o.port,
-            key: caller.credential(o),
+            ...caller.auth(o),
           }),
       });
     }

@@ -981,6 +981,8 @@ export interface components {
         };
         KeyResponse: {
             id: string;
+            /** @description The name given in the dashboard; null otherwise */
+            name: string | null;
             /** @example prv_sandbox_AbCd… */
             keyHint: string;
             /** @enum {string} */
