@@ -74,7 +74,7 @@ export const sessionApi = {
 
 export interface ApiKeyView {
   id: string;
-  name: string;
+  name: string | null;
   type: 'private' | 'public';
   environment: Environment;
   prefix: string;
