@@ -1,3 +1,4 @@
+import { generateSync } from 'otplib';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { BillingClient, billingMerchant } from '../billing/billing-fixtures';
 import { launchBrowser, shot, watchProblems } from '../payment-links/browser';
@@ -30,25 +31,12 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     billing = await billingMerchant(stack, 'sandbox', shop.merchantCode);
     receiver = await WebhookReceiver.start();
     browser = await launchBrowser();
-    const email = `owner-${Math.random().toString(36).slice(2, 8)}@shop.example`;
-    const invite = await stack.admin('POST', '/dashboard-users', {
-      email,
-      memberships: [{ merchantCode: shop.merchantCode, role: 'owner' }],
-    });
-    expect(invite.status).toBe(201);
-    const token = String(invite.body.inviteUrl).split('#/invite/')[1];
-    expect(
-      (await stack.http('POST', '/dashboard/api/invitations/accept', { body: { token, password: PASSWORD } })).status,
-    ).toBe(200);
+    const email = await invitedOwner();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
     page = await context.newPage();
     problems = watchProblems(page);
-    await page.goto(`${stack.url}/dashboard#/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    await signIn(page, email);
     problems.length = 0; // the session probe before signing in answered 401
   });
   afterEach(() => expect(problems.splice(0)).toEqual([]));
@@ -58,6 +46,30 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     await receiver?.close();
     await stack?.stop();
   });
+
+  /** An owner of the shop with the password set from the invitation link. */
+  async function invitedOwner(): Promise<string> {
+    const email = `owner-${Math.random().toString(36).slice(2, 8)}@shop.example`;
+    const invite = await stack.admin('POST', '/dashboard-users', {
+      email,
+      memberships: [{ merchantCode: shop.merchantCode, role: 'owner' }],
+    });
+    expect(invite.status).toBe(201);
+    const token = String(invite.body.inviteUrl).split('#/invite/')[1];
+    const accepted = await stack.http('POST', '/dashboard/api/invitations/accept', {
+      body: { token, password: PASSWORD },
+    });
+    expect(accepted.status).toBe(200);
+    return email;
+  }
+
+  async function signIn(on: Page, email: string): Promise<void> {
+    await on.goto(`${stack.url}/dashboard#/sign-in`);
+    await on.getByLabel('Email').fill(email);
+    await on.getByLabel('Password').fill(PASSWORD);
+    await on.getByRole('button', { name: 'Sign in' }).click();
+    await on.getByRole('heading', { name: 'Payments' }).waitFor();
+  }
 
   const open = async (route: string, heading: string | RegExp) => {
     await page.goto(`${stack.url}/dashboard#/${route}`);
@@ -199,5 +211,58 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     const api = await stack.http('GET', `/v1/sandbox/clock`, { key: shop.key });
     expect(Date.parse(api.body.now) - Date.now()).toBeGreaterThan(86_400_000 - 60_000);
     await shot(page, 'dashboard-sandbox-clock');
+  });
+
+  it('security: an owner turns two-factor sign-in on, sign-in then asks for the code, sign out everywhere', async () => {
+    const email = await invitedOwner();
+    const first = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const one = await first.newPage();
+    const oneProblems = watchProblems(one);
+    await signIn(one, email);
+    await one.getByRole('link', { name: 'Security' }).click();
+    await one.getByRole('heading', { name: 'Security', level: 1 }).waitFor();
+    await one.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const secret = (await one.getByText('Set-up key:').locator('code').textContent()) ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await expect(one.getByRole('link', { name: 'the set-up link' }).getAttribute('href')).resolves.toContain(
+      `secret=${secret}`,
+    );
+    await shot(one, 'dashboard-security-enrol');
+    const codeAt = (seconds: number) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + seconds });
+    await one.getByLabel('Code from the app').fill(codeAt(0));
+    await one.getByRole('button', { name: 'Turn on' }).click();
+    await one.getByText('on: signing in asks for a code').waitFor();
+    const view = await one.evaluate<{ user: { totpEnabled: boolean } }>(
+      `fetch('/dashboard/api/session').then((r) => r.json())`,
+    );
+    expect(view.user.totpEnabled).toBe(true);
+    await shot(one, 'dashboard-security-on');
+
+    // Another browser: the password alone is not enough any more; the next code (each is taken once) is.
+    const second = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const two = await second.newPage();
+    await two.goto(`${stack.url}/dashboard#/sign-in`);
+    await two.getByLabel('Email').fill(email);
+    await two.getByLabel('Password').fill(PASSWORD);
+    await two.getByRole('button', { name: 'Sign in' }).click();
+    const code = two.getByLabel('Authenticator code');
+    await code.waitFor();
+    await expect(two.getByRole('heading', { name: 'Payments' }).count()).resolves.toBe(0);
+    await shot(two, 'dashboard-sign-in-code');
+    await code.fill(codeAt(30));
+    await two.getByRole('button', { name: 'Sign in' }).click();
+    await two.getByRole('heading', { name: 'Payments' }).waitFor();
+
+    // Signing out everywhere from the second browser ends the first one's session too.
+    await two.getByRole('link', { name: 'Security' }).click();
+    await two.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await two.getByRole('button', { name: 'Confirm: Sign out everywhere' }).click();
+    await two.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+    await one.reload();
+    await one.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+    // The reload's session probe answered 401: that is the session being over.
+    expect(oneProblems.filter((p) => !p.startsWith('401 '))).toEqual([]);
+    await first.close();
+    await second.close();
   });
 });

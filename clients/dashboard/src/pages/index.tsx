@@ -3,6 +3,7 @@ import { KeysPage } from './keys';
 import { LinksPage } from './links';
 import { PaymentPage, PaymentsPage } from './payments';
 import { SandboxPage } from './sandbox';
+import { SecurityPage } from './security';
 import { SubscriptionPage, SubscriptionsPage } from './subscriptions';
 import { WebhookEndpointPage, WebhooksPage } from './webhooks';
 
@@ -14,6 +15,7 @@ export const NAV: Array<{ path: string; label: string; owner?: boolean; sandbox?
   { path: 'events', label: 'Events' },
   { path: 'keys', label: 'API keys', owner: true },
   { path: 'sandbox', label: 'Sandbox clock', sandbox: true },
+  { path: 'security', label: 'Security' },
 ];
 
 export function Pages({ page, rest }: { page: string; rest: string[] }) {
@@ -31,6 +33,8 @@ export function Pages({ page, rest }: { page: string; rest: string[] }) {
       return <KeysPage />;
     case 'sandbox':
       return <SandboxPage />;
+    case 'security':
+      return <SecurityPage />;
     default:
       return id ? <PaymentPage id={id} /> : <PaymentsPage />;
   }
