@@ -213,6 +213,27 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     await shot(page, 'dashboard-sandbox-clock');
   });
 
+  it('a payment’s timeline links each event to its webhook deliveries', async () => {
+    const url = receiver.url('/timeline');
+    const endpoint = await stack.http('POST', '/v1/webhook-endpoint', {
+      key: shop.key,
+      body: { url, events: ['payment.captured'] },
+    });
+    expect(endpoint.status).toBe(201);
+    const paid = await shop.purchase();
+    await waitFor('the delivery to succeed', async () => {
+      const log = await stack.http('GET', `/v1/webhook-endpoint/${endpoint.body.id}/deliveries`, { key: shop.key });
+      return log.body.some((d: { status: string }) => d.status === 'succeeded');
+    });
+    await open(`payments/${paid.body.id}`, new RegExp(`Payment ${paid.body.orderCode}`));
+    await page.getByRole('link', { name: 'Webhook deliveries of payment.captured' }).click();
+    await page.getByRole('heading', { name: 'Event payment.captured', level: 1 }).waitFor();
+    const deliveries = page.getByRole('table', { name: 'Deliveries of this event' });
+    await expect(deliveries.textContent()).resolves.toMatch(new RegExp(`${url}1succeeded200`));
+    await expect(page.locator('pre').textContent()).resolves.toContain(paid.body.id);
+    await shot(page, 'dashboard-event-deliveries');
+  });
+
   it('security: an owner turns two-factor sign-in on, sign-in then asks for the code, sign out everywhere', async () => {
     const email = await invitedOwner();
     const first = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -1,4 +1,4 @@
-import { EventsPage } from './events';
+import { EventPage, EventsPage } from './events';
 import { KeysPage } from './keys';
 import { LinksPage } from './links';
 import { PaymentPage, PaymentsPage } from './payments';
@@ -28,7 +28,7 @@ export function Pages({ page, rest }: { page: string; rest: string[] }) {
     case 'webhooks':
       return id ? <WebhookEndpointPage id={id} /> : <WebhooksPage />;
     case 'events':
-      return <EventsPage />;
+      return id ? <EventPage id={id} /> : <EventsPage />;
     case 'keys':
       return <KeysPage />;
     case 'sandbox':
