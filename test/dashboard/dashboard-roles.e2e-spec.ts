@@ -171,6 +171,24 @@ describe('the dashboard session on the REST API: merchant, environment and role 
     expect((await owner.call('DELETE', `/dashboard/api/keys/${foreign}`)).status).toBe(404);
   });
 
+  it('key creation honours Idempotency-Key: a replay answers the record without the key, another body is 422', async () => {
+    const idempotencyKey = randomUUID();
+    const body = { name: 'CI', type: 'private', environment: 'sandbox', merchantCode: shop.merchantCode };
+    const headers = { 'idempotency-key': idempotencyKey };
+    const first = await owner.call('POST', '/dashboard/api/keys', { body, headers });
+    expect(first.status).toBe(201);
+    const again = await owner.call('POST', '/dashboard/api/keys', { body, headers });
+    expect({ status: again.status, body: again.body }).toEqual({
+      status: 201,
+      body: { ...first.body, key: undefined },
+    });
+    const list = await owner.call('GET', `/dashboard/api/keys?merchantCode=${shop.merchantCode}&environment=sandbox`);
+    expect(list.body.filter((k: { name: string }) => k.name === 'CI')).toHaveLength(1);
+    const other = await owner.call('POST', '/dashboard/api/keys', { body: { ...body, name: 'CD' }, headers });
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
   it('every route a session can reach declares its permission (deny by default)', async () => {
     const doc = await stack.http('GET', '/openapi.json', { port: 'internal' });
     const merchantRoutes = Object.entries<Record<string, any>>(doc.body.paths).flatMap(([path, item]) =>

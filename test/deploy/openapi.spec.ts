@@ -18,7 +18,7 @@ describe('the committed OpenAPI document and client types', () => {
   it('declares every security scheme it uses, and the nonce route takes a client token', () => {
     const doc = committed();
     const declared = Object.keys(doc.components.securitySchemes).sort();
-    expect(declared).toEqual(['adminToken', 'clientToken', 'privateKey']);
+    expect(declared).toEqual(['adminToken', 'clientToken', 'dashboardSession', 'privateKey']);
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         expect({ path, method, security: Array.isArray(op.security) }).toEqual({ path, method, security: true });

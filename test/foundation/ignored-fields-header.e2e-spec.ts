@@ -70,7 +70,7 @@ describe('X-Ignored-Fields under hostile field names', () => {
     for (const o of operations) {
       const r = await stack.http(o.method, `${caller.pathOf(o)}?${hostileQuery}`, {
         port: o.port,
-        key: caller.credential(o),
+        ...caller.auth(o),
         body: o.body ? withHostile() : undefined,
       });
       expectSafe(`${o.method} ${o.path}`, r, !!o.body);

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { DashboardClient } from '../dashboard/dashboard-client';
 import { checkoutToken, linksMerchant } from '../payment-links/link-fixtures';
 import { ApiOperation, apiOperations, fillPath } from '../support/openapi-routes';
 import { ADMIN_TOKEN, TestStack } from '../support/stack';
 
 /**
- * Calls any route of /openapi.json as its rightful caller: a merchant's private key, the admin token, or on
- * the browser routes a payment link's client token (keyless routes do not read it); path ids are the link's on
- * the checkout routes and fresh uuids elsewhere.
+ * Calls any route of /openapi.json as its rightful caller: a merchant's private key, the admin token, an owner's
+ * dashboard session on the dashboard's routes, or on the browser routes a payment link's client token (keyless
+ * routes do not read it); path ids are the link's on the checkout routes and fresh uuids elsewhere.
  */
 export class RouteCaller {
   private constructor(
@@ -16,6 +17,7 @@ export class RouteCaller {
     readonly merchantCode: string,
     readonly linkId: string,
     readonly linkToken: string,
+    readonly dashboard: DashboardClient,
   ) {}
 
   static async start(): Promise<RouteCaller> {
@@ -23,7 +25,15 @@ export class RouteCaller {
     const links = await linksMerchant(stack);
     const linkId = (await links.link()).id as string;
     const linkToken = await checkoutToken(stack, linkId);
-    return new RouteCaller(stack, await apiOperations(stack), links.m.key, links.m.merchantCode, linkId, linkToken);
+    const dashboard = await DashboardClient.signedIn(stack, [{ merchantCode: links.m.merchantCode, role: 'owner' }]);
+    const operations = await apiOperations(stack);
+    return new RouteCaller(stack, operations, links.m.key, links.m.merchantCode, linkId, linkToken, dashboard);
+  }
+
+  /** The credential of a route as `stack.http` options: a Bearer key, or the dashboard session's cookie and CSRF token. */
+  auth(o: ApiOperation): { key?: string; headers?: Record<string, string> } {
+    if (o.auth !== 'dashboardSession') return { key: this.credential(o) };
+    return { headers: { cookie: this.dashboard.cookie!, 'x-csrf-token': this.dashboard.csrfToken! } };
   }
 
   credential(o: ApiOperation): string {

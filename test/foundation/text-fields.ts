@@ -150,7 +150,7 @@ export async function textFields(caller: RouteCaller): Promise<TextFields> {
       if (/(^|\.)nonceData\./.test(param)) setAt(body, 'card', { nonceData: { nonce: 'n' } });
       if (/(^|\.)tokenData\./.test(param)) setAt(body, 'card', { tokenData: { token: 't' } });
       setAt(body, param, value);
-      return stack.http(o.method, caller.pathOf(o), { port: o.port, key: caller.credential(o), body });
+      return stack.http(o.method, caller.pathOf(o), { port: o.port, ...caller.auth(o), body });
     };
     if (o.body) {
       for (const [schema, prefix] of placesIn(o.body)) {
@@ -184,7 +184,7 @@ export async function textFields(caller: RouteCaller): Promise<TextFields> {
         send: (value) =>
           stack.http(o.method, `${caller.pathOf(o)}?${q}=${encodeURIComponent(value)}`, {
             port: o.port,
-            key: caller.credential(o),
+            ...caller.auth(o),
           }),
       });
     }

@@ -40,11 +40,20 @@ const EXEMPT: Record<string, string> = {
   'POST /v1/checkout/{id}/pay': 'hosted page: the link’s checkout attempt is the key (one payment per link)',
   'POST /v1/checkout/{id}/resume': 'hosted page: resumes the link’s one 3DS session',
   'POST /v1/subscription/usage/batch': 'each event carries its own idempotencyKey',
+  'DELETE /v1/admin/dashboard-users/{id}': 'removes a user once: a second removal answers 404 and changes nothing',
+  'POST /dashboard/api/invitations/accept': 'the invitation is single-use: a retry answers 404 and changes nothing',
+  'POST /dashboard/api/session': 'a sign-in: each answer sets its own cookie; an unused session idles out',
+  'DELETE /dashboard/api/session': 'sign-out: a session ends once',
+  'DELETE /dashboard/api/sessions': 'sign-out everywhere: sessions end once',
+  'POST /dashboard/api/totp': 'a new enrolment replaces the last one; nothing accumulates',
+  'POST /dashboard/api/totp/confirm': 'turns TOTP on once; a code is accepted once',
+  'DELETE /dashboard/api/keys/{id}': 'revoking a revoked key changes nothing',
 };
 
 /** Routes that honoured the key before, with their own suites (replay, 409 and 422). */
 const COVERED_BY: Record<string, string> = {
   'POST /v1/payment/purchase': 'test/payments/idempotency.e2e-spec.ts',
+  'POST /dashboard/api/keys': 'test/dashboard/dashboard-roles.e2e-spec.ts',
   'POST /v1/payment/authorization': 'test/payments/idempotency.e2e-spec.ts',
   'POST /v1/payment/{id}/capture': 'test/payments/idempotency.e2e-spec.ts',
   'POST /v1/payment/{id}/refund': 'test/payments/idempotency.e2e-spec.ts',
@@ -187,6 +196,19 @@ describe('Idempotency-Key on every creating route', () => {
         secret: (body) => body.key,
         shownOnce: 'key',
       },
+      'POST /v1/admin/dashboard-users': {
+        admin: true,
+        send: (v) => ({
+          path: '/v1/admin/dashboard-users',
+          body: {
+            email: `u${uid()}@shop.example`,
+            memberships: [{ merchantCode: merchant, role: v ? 'owner' : 'support' }],
+          },
+        }),
+        count: async () => Number((await gatewayRows('SELECT count(*) AS n FROM dashboard_users'))[0].n),
+        secret: (body) => body.inviteUrl.split('#/invite/')[1],
+        shownOnce: 'inviteUrl',
+      },
       'DELETE /v1/admin/keys/{id}': {
         admin: true,
         send: async () => ({ path: `/v1/admin/keys/${(await stack.key([merchant])).id}` }),
@@ -257,6 +279,7 @@ describe('Idempotency-Key on every creating route', () => {
     'POST /v1/sandbox/clock/advance',
     'POST /v1/admin/merchants',
     'POST /v1/admin/keys',
+    'POST /v1/admin/dashboard-users',
     'DELETE /v1/admin/keys/{id}',
     'POST /v1/admin/merchants/{merchantCode}/connections',
   ])('%s: the same key replays the first answer and makes nothing more; another body is 422', async (route) => {

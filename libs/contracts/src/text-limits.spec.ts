@@ -3,6 +3,7 @@ import { getMetadataStorage } from 'class-validator';
 import * as contracts from './index';
 import * as admin from '../../../apps/gateway/src/admin/admin.dto';
 import * as webhooks from './webhooks/webhooks.dto';
+import * as dashboard from '../../../apps/gateway/src/dashboard/dashboard.dto';
 import { readFileSync } from 'node:fs';
 import { TEXT_LIMITS } from './text-limits';
 
@@ -15,7 +16,9 @@ const { limitsTable, withTable, README } = require('../../../scripts/limits-tabl
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Ctor = Function;
 
-const exported = [contracts, admin, webhooks].flatMap((m) => Object.values(m)).filter((v) => typeof v === 'function');
+const exported = [contracts, admin, webhooks, dashboard]
+  .flatMap((m) => Object.values(m))
+  .filter((v) => typeof v === 'function');
 const classes = [...new Set(exported.flatMap((c) => ancestry(c as Ctor)))];
 function ancestry(type: Ctor): Ctor[] {
   const parent = Object.getPrototypeOf(type) as Ctor;

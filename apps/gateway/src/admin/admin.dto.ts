@@ -80,6 +80,8 @@ export class CreatedKeyResponse {
 
 export class KeyResponse {
   @ApiProperty() id: string;
+  @ApiProperty({ nullable: true, type: String, description: 'The name given in the dashboard; null otherwise' })
+  name: string | null;
   @ApiProperty({ example: 'prv_sandbox_AbCd…' }) keyHint: string;
   @ApiProperty({ enum: ['private', 'public'] }) type: string;
   @ApiProperty({ enum: ENVIRONMENTS }) environment: string;

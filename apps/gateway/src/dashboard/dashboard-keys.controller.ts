@@ -3,6 +3,8 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { DomainError } from '@app/errors';
 import { ApiKeysService, KeyView } from '../auth/api-keys.service';
 import { ApiErrors } from '../http/api-errors';
+import { GatewayIdempotency, IdempotencyKey } from '../http/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
 import { DashboardSession } from './dashboard-sessions.service';
 import {
   CreateDashboardKeyRequest,
@@ -22,7 +24,10 @@ const OWNERS_ONLY = {
 @Controller('dashboard/api/keys')
 @SessionRoute()
 export class DashboardKeysController {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly idempotency: GatewayIdempotency,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'The merchant’s API keys in one environment, newest first (owners)' })
@@ -38,14 +43,28 @@ export class DashboardKeysController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Create an API key for the merchant (owners); the answer shows the key once' })
+  @IdempotencyKeyHeader()
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
+  @ApiOperation({
+    summary: 'Create an API key for the merchant (owners); the answer shows the key once',
+    description: 'A retry with the same Idempotency-Key answers the same key record without `key`.',
+  })
   @ApiCreatedResponse({ type: CreatedDashboardKeyResponse })
   @ApiErrors(OWNERS_ONLY)
-  async create(
+  create(
     @CurrentSession() session: DashboardSession,
     @Body() body: CreateDashboardKeyRequest,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<CreatedDashboardKeyResponse> {
     requireRole(session, body.merchantCode, 'owner');
+    const scope = { merchantCode: body.merchantCode, environment: body.environment, idempotencyKey };
+    // The key is shown once: the Idempotency-Key's row keeps the answer without it, in no form.
+    return this.idempotency.run(scope, 'dashboard_key.create', body, () => this.newKey(body), {
+      shownOnce: ({ key: _shownOnce, ...rest }) => rest as CreatedDashboardKeyResponse,
+    });
+  }
+
+  private async newKey(body: CreateDashboardKeyRequest): Promise<CreatedDashboardKeyResponse> {
     const created = await this.keys.create([body.merchantCode], body.type, body.environment, body.name);
     return {
       id: created.id,

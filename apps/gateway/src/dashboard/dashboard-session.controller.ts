@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Inject } from '@nestjs/common';
+import { AuthFailures } from '../auth/auth-failures';
 import { DomainError } from '@app/errors';
 import { ApiErrors } from '../http/api-errors';
 import { DASHBOARD_OPTIONS, DashboardOptions } from './dashboard-options';
@@ -27,6 +28,7 @@ export class DashboardSessionController {
     private readonly users: DashboardUsersService,
     private readonly sessions: DashboardSessionsService,
     private readonly totp: TotpService,
+    private readonly failures: AuthFailures,
     @Inject(DASHBOARD_OPTIONS) private readonly options: DashboardOptions,
   ) {}
 
@@ -52,9 +54,18 @@ export class DashboardSessionController {
     { AUTH_INVALID: 'wrong email, password or authenticator code (the same answer for an unknown email)' },
     'TOTP_REQUIRED',
     'ACCOUNT_LOCKED',
+    {
+      RATE_LIMITED: 'too many failed authentications from this address (AUTH_FAILURES_PER_MINUTE), whatever the email',
+    },
   )
-  async signIn(@Body() body: SignInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const session = await this.sessions.signIn(body.email, body.password, body.totpCode);
+  async signIn(
+    @Body() body: SignInRequest,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionView> {
+    // Failures count per client address too, like bad keys: guessing across many emails costs the guesser.
+    const signIn = () => this.sessions.signIn(body.email, body.password, body.totpCode);
+    const session = await this.failures.check(request, signIn);
     void reply.header('set-cookie', sessionCookie(session.token, this.options.secureCookie));
     return sessionView(session);
   }

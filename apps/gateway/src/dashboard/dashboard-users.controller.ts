@@ -10,8 +10,10 @@ import {
 import { DomainError } from '@app/errors';
 import { AdminGuard } from '../admin/admin.guard';
 import { ApiErrors } from '../http/api-errors';
+import { ADMIN_KEY_SCOPE, GatewayIdempotency, IdempotencyKey } from '../http/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
 import { DashboardUserResponse, InvitedDashboardUserResponse, InviteDashboardUserRequest } from './dashboard.dto';
-import { DashboardUsersService } from './dashboard-users.service';
+import { DashboardUsersService, InvitedUser } from './dashboard-users.service';
 
 /** Operators' API (internal port, ADMIN_TOKEN): invite, list and remove dashboard users. */
 @ApiTags('admin')
@@ -19,22 +21,35 @@ import { DashboardUsersService } from './dashboard-users.service';
 @UseGuards(AdminGuard)
 @Controller('v1/admin/dashboard-users')
 export class DashboardUsersController {
-  constructor(private readonly users: DashboardUsersService) {}
+  constructor(
+    private readonly users: DashboardUsersService,
+    private readonly idempotency: GatewayIdempotency,
+  ) {}
 
   @Post()
+  @IdempotencyKeyHeader()
+  @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @ApiOperation({
     summary: 'Invite a dashboard user: answers the one-time link that sets the password (good for 72 hours)',
     description:
       'There is no email service: give `inviteUrl` to the user. The token is in the URL fragment, so it never ' +
-      'reaches a server log; it is stored only as a hash and shown only in this answer.',
+      'reaches a server log; it is stored only as a hash and shown only in this answer (a retry with the same ' +
+      'Idempotency-Key answers the user without it: if the first answer was lost, remove the user and invite again).',
   })
   @ApiCreatedResponse({ type: InvitedDashboardUserResponse })
   @ApiErrors(
     { NOT_FOUND: 'a merchant of `memberships` does not exist' },
     { INVALID_STATE: 'a dashboard user with this email exists' },
   )
-  invite(@Body() body: InviteDashboardUserRequest): Promise<InvitedDashboardUserResponse> {
-    return this.users.invite(body.email, body.memberships);
+  invite(
+    @Body() body: InviteDashboardUserRequest,
+    @IdempotencyKey() idempotencyKey?: string,
+  ): Promise<InvitedDashboardUserResponse> {
+    const invite = () => this.users.invite(body.email, body.memberships);
+    // The link is shown once: the Idempotency-Key's row keeps the answer without it, in no form.
+    return this.idempotency.run({ ...ADMIN_KEY_SCOPE, idempotencyKey }, 'dashboard_user.invite', body, invite, {
+      shownOnce: ({ inviteUrl: _shownOnce, ...rest }) => rest as InvitedUser,
+    });
   }
 
   @Get()

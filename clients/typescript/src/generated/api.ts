@@ -904,7 +904,7 @@ export interface components {
              * @example INVALID_STATE
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "DUPLICATE_WEBHOOK_URL" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "WEBHOOK_ENDPOINT_LIMIT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "TOTP_REQUIRED" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "CSRF_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "DUPLICATE_WEBHOOK_URL" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "WEBHOOK_ENDPOINT_LIMIT" | "RATE_LIMITED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
             /** @example Only an authorized payment can be captured */
             message: string;
             /** @example amount.value */
@@ -960,6 +960,8 @@ export interface components {
         };
         KeyResponse: {
             id: string;
+            /** @description The name given in the dashboard; null otherwise */
+            name: string | null;
             /** @example prv_sandbox_AbCd… */
             keyHint: string;
             /** @enum {string} */
@@ -1094,6 +1096,48 @@ export interface components {
             updatedAt: string;
             /** @description On single-subscription answers */
             plan?: components["schemas"]["PlanView"];
+        };
+        DashboardMembershipRequest: {
+            /** @example acme */
+            merchantCode: string;
+            /** @enum {string} */
+            role: "owner" | "developer" | "support";
+        };
+        InviteDashboardUserRequest: {
+            /** @example ana@acme.example */
+            email: string;
+            memberships: components["schemas"]["DashboardMembershipRequest"][];
+        };
+        DashboardUserMembershipDto: {
+            /** @example acme */
+            merchantCode: string;
+            /** @example Acme Inc. */
+            merchantName: string;
+            /** @enum {string} */
+            role: "owner" | "developer" | "support";
+            merchantId: number;
+        };
+        InvitedDashboardUserResponse: {
+            id: string;
+            /** @example ana@acme.example */
+            email: string;
+            memberships: components["schemas"]["DashboardUserMembershipDto"][];
+            /**
+             * @description The one-time link that sets the password: give it to the user (it is shown only here)
+             * @example https://pay.example.com/dashboard/#/invite/q1Zk2rX3Yb4Wc5Vd6Ue7Tf8Sg9Rh0Qi1Pj2Ok3Nl4Mm
+             */
+            inviteUrl: string;
+            inviteExpiresAt: string;
+        };
+        DashboardUserResponse: {
+            id: string;
+            /** @example ana@acme.example */
+            email: string;
+            memberships: components["schemas"]["DashboardUserMembershipDto"][];
+            /** @description Whether the invitation was accepted */
+            passwordSet: boolean;
+            totpEnabled: boolean;
+            createdAt: string;
         };
         PingResponse: {
             /** @example payments */
@@ -2375,6 +2419,109 @@ export interface components {
         UsageBatchResponse: {
             results: components["schemas"]["UsageBatchResult"][];
         };
+        AcceptInvitationRequest: {
+            /**
+             * @description The token from the invitation link (the part after `#/invite/`)
+             * @example q1Zk2rX3Yb4Wc5Vd6Ue7Tf8Sg9Rh0Qi1Pj2Ok3Nl4Mm
+             */
+            token: string;
+            /** @example correct horse battery staple */
+            password: string;
+        };
+        AcceptedInvitationResponse: {
+            /** @example ana@acme.example */
+            email: string;
+        };
+        SignInRequest: {
+            /** @example ana@acme.example */
+            email: string;
+            /** @example correct horse battery staple */
+            password: string;
+            /**
+             * @description The authenticator app’s current code, for a user who turned TOTP on
+             * @example 123456
+             */
+            totpCode?: string;
+        };
+        SessionUserDto: {
+            id: string;
+            /** @example ana@acme.example */
+            email: string;
+            totpEnabled: boolean;
+        };
+        SessionMembershipDto: {
+            /** @example acme */
+            merchantCode: string;
+            /** @example Acme Inc. */
+            merchantName: string;
+            /** @enum {string} */
+            role: "owner" | "developer" | "support";
+        };
+        SessionViewResponse: {
+            user: components["schemas"]["SessionUserDto"];
+            memberships: components["schemas"]["SessionMembershipDto"][];
+            /** @description Send it as `X-CSRF-Token` on every change made with the session cookie */
+            csrfToken: string;
+            /** @description When the session ends unless used before (idle), or its absolute end if sooner */
+            expiresAt: string;
+        };
+        TotpEnrollmentResponse: {
+            /**
+             * @description Base32, for typing into the app
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /** @example otpauth://totp/Payments%20dashboard:ana%40acme.example?secret=JBSWY3DPEHPK3PXP */
+            otpauthUrl: string;
+        };
+        TotpConfirmRequest: {
+            /** @example 123456 */
+            code: string;
+        };
+        DashboardKeyResponse: {
+            id: string;
+            /** @example Shop server */
+            name: string | null;
+            /** @enum {string} */
+            type: "private" | "public";
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /**
+             * @description The start of the key, to recognize it by
+             * @example prv_sandbox_AbCd…
+             */
+            prefix: string;
+            createdAt: string;
+            revokedAt: string | null;
+        };
+        CreateDashboardKeyRequest: {
+            /** @example Shop server */
+            name: string;
+            /** @enum {string} */
+            type: "private" | "public";
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /** @example acme */
+            merchantCode: string;
+        };
+        CreatedDashboardKeyResponse: {
+            id: string;
+            /** @example Shop server */
+            name: string | null;
+            /** @enum {string} */
+            type: "private" | "public";
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /**
+             * @description The start of the key, to recognize it by
+             * @example prv_sandbox_AbCd…
+             */
+            prefix: string;
+            createdAt: string;
+            revokedAt: string | null;
+            /** @description The key itself: shown only in this answer, stored only as a hash */
+            key: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2399,6 +2546,11 @@ export type SchemaScheduledPlanChangeView = components['schemas']['ScheduledPlan
 export type SchemaRenewalParkedView = components['schemas']['RenewalParkedView'];
 export type SchemaPlanView = components['schemas']['PlanView'];
 export type SchemaSubscriptionView = components['schemas']['SubscriptionView'];
+export type SchemaDashboardMembershipRequest = components['schemas']['DashboardMembershipRequest'];
+export type SchemaInviteDashboardUserRequest = components['schemas']['InviteDashboardUserRequest'];
+export type SchemaDashboardUserMembershipDto = components['schemas']['DashboardUserMembershipDto'];
+export type SchemaInvitedDashboardUserResponse = components['schemas']['InvitedDashboardUserResponse'];
+export type SchemaDashboardUserResponse = components['schemas']['DashboardUserResponse'];
 export type SchemaPingResponse = components['schemas']['PingResponse'];
 export type SchemaAmountDto = components['schemas']['AmountDto'];
 export type SchemaCardAddressDto = components['schemas']['CardAddressDto'];
@@ -2483,6 +2635,17 @@ export type SchemaUsageBatchRequest = components['schemas']['UsageBatchRequest']
 export type SchemaUsageEventError = components['schemas']['UsageEventError'];
 export type SchemaUsageBatchResult = components['schemas']['UsageBatchResult'];
 export type SchemaUsageBatchResponse = components['schemas']['UsageBatchResponse'];
+export type SchemaAcceptInvitationRequest = components['schemas']['AcceptInvitationRequest'];
+export type SchemaAcceptedInvitationResponse = components['schemas']['AcceptedInvitationResponse'];
+export type SchemaSignInRequest = components['schemas']['SignInRequest'];
+export type SchemaSessionUserDto = components['schemas']['SessionUserDto'];
+export type SchemaSessionMembershipDto = components['schemas']['SessionMembershipDto'];
+export type SchemaSessionViewResponse = components['schemas']['SessionViewResponse'];
+export type SchemaTotpEnrollmentResponse = components['schemas']['TotpEnrollmentResponse'];
+export type SchemaTotpConfirmRequest = components['schemas']['TotpConfirmRequest'];
+export type SchemaDashboardKeyResponse = components['schemas']['DashboardKeyResponse'];
+export type SchemaCreateDashboardKeyRequest = components['schemas']['CreateDashboardKeyRequest'];
+export type SchemaCreatedDashboardKeyResponse = components['schemas']['CreatedDashboardKeyResponse'];
 export type $defs = Record<string, never>;
 export interface operations {
     ping: {

@@ -1,0 +1,31 @@
+import { loadGatewayConfig } from '../config';
+import { dashboardOptionsOf } from './dashboard-options';
+import { clearedSessionCookie, SESSION_COOKIE, sessionCookie, sessionTokenOf } from './session-cookie';
+import { csrfTokenOf, newToken, sameSecret, tokenHash } from './secrets';
+
+describe('the dashboard session cookie', () => {
+  it('is HttpOnly, SameSite=Strict, Path=/, and Secure outside development and test', () => {
+    expect(sessionCookie('t0k', true)).toBe('pp_dash=t0k; Path=/; HttpOnly; Secure; SameSite=Strict');
+    expect(sessionCookie('t0k', false)).toBe('pp_dash=t0k; Path=/; HttpOnly; SameSite=Strict');
+    expect(clearedSessionCookie(true)).toMatch(/^pp_dash=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly/);
+    const config = loadGatewayConfig({ NODE_ENV: 'test' });
+    const secure = (NODE_ENV: string) => dashboardOptionsOf({ ...config, NODE_ENV } as typeof config).secureCookie;
+    expect([secure('production'), secure('development'), secure('test')]).toEqual([true, false, false]);
+  });
+
+  it('is read from the Cookie header among others', () => {
+    expect(sessionTokenOf({ headers: { cookie: `a=1; ${SESSION_COOKIE}=abc; b=2` } })).toBe('abc');
+    expect(sessionTokenOf({ headers: {} })).toBeUndefined();
+  });
+
+  it('carries a 256-bit token stored only as its hash; the CSRF token is derived and differs per session', () => {
+    const [a, b] = [newToken(), newToken()];
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(tokenHash(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(tokenHash(a)).not.toContain(a);
+    expect(csrfTokenOf(a)).toBe(csrfTokenOf(a));
+    expect(csrfTokenOf(a)).not.toBe(csrfTokenOf(b));
+    expect(sameSecret(csrfTokenOf(a), csrfTokenOf(a))).toBe(true);
+    expect(sameSecret(csrfTokenOf(a), csrfTokenOf(b))).toBe(false);
+  });
+});
