@@ -6,6 +6,9 @@
  * billing database (copies of real subscriptions, on a few vault tokens made through payments), then the
  * time until every one has a paid renewal invoice is measured, with the billing process's peak RSS. Prints
  * renewals/s per run and the ratio of the runs' times (linear cost: ratio ≈ count ratio).
+ * `--soft-declines=20`: the merchant gets a connection `primary` tried before the default `sandbox` one, and
+ * that share (%) of the subscriptions is on the sandbox cascade card (declined as `retry` on every connection
+ * but `sandbox`): each of those renewals is declined once on `primary` and paid on `sandbox` (issue 39).
  */
 'use strict';
 
@@ -49,8 +52,14 @@ async function query(url, sql, params = []) {
   }
 }
 
-/** TOKENS real subscriptions (one CIT each, so one vault token each) to copy. */
-async function templates(stack) {
+/** The sandbox card declined as `retry` on every connection but the default `sandbox` one (docs/testing.md). */
+const CASCADE_CARD = '4000000000000200';
+
+/**
+ * TOKENS real subscriptions (one CIT each, so one vault token each) to copy; `softDeclinePct` % of them on the
+ * cascade card (the seeded copies cycle through the templates, so the same share of renewals).
+ */
+async function templates(stack, softDeclinePct = 0) {
   const plan = await call(stack, 'POST', '/v1/subscription/plan', {
     name: 'Bench monthly',
     interval: 'month',
@@ -58,11 +67,14 @@ async function templates(stack) {
     currency: 'USD',
   });
   const ids = [];
+  const cascading = Math.round((TOKENS * softDeclinePct) / 100);
   for (let i = 0; i < TOKENS; i++) {
+    const { card } = purchaseBody(stack.merchantCode, 'unused');
+    if (i < cascading) card.cardData.cardNumber = CASCADE_CARD;
     const sub = await call(stack, 'POST', '/v1/subscription', {
       planId: plan.id,
       customerEmail: `renewal${i}@example.com`,
-      card: purchaseBody(stack.merchantCode, 'unused').card,
+      card,
     });
     ids.push(sub.id);
   }
@@ -150,7 +162,16 @@ async function measureRun(stack, billingPid, templateIds, count) {
       )
     )[0].n,
   );
-  return { count, seconds, perSecond: count / seconds, peakRss, charges, cpu };
+  // Renewal charges declined on a first connection and paid on the next (--soft-declines).
+  const cascaded = Number(
+    (
+      await query(
+        stack.databases.payments,
+        `SELECT count(*) AS n FROM payments WHERE order_code LIKE 'inv\\_%' AND jsonb_array_length(attempts) > 1`,
+      )
+    )[0].n,
+  );
+  return { count, seconds, perSecond: count / seconds, peakRss, charges, cascaded, cpu };
 }
 
 /**
@@ -177,14 +198,18 @@ async function main() {
     process.stdout.write(
       'Usage: npm run bench:renewals [-- --counts=10000,100000]\n' +
         '  --counts=LIST  due subscriptions seeded and renewed per run, in order (default 10000,100000)\n' +
+        '  --soft-declines=PCT  that share of renewals declined (retry) on a first connection, paid on the next\n' +
         'The other options are those of npm run bench (--pg, --nats, --log-level, --app-node-args).\n',
     );
     return;
   }
   const countsArg = argv.find((a) => a.startsWith('--counts='));
   const counts = (countsArg ? countsArg.slice('--counts='.length) : '10000,100000').split(',').map(Number);
+  const softArg = argv.find((a) => a.startsWith('--soft-declines='));
+  const softDeclinePct = softArg ? Number(softArg.slice('--soft-declines='.length)) : 0;
+  if (!(softDeclinePct >= 0 && softDeclinePct <= 100)) throw new Error('--soft-declines takes a percentage');
   const options = parseOptions(
-    argv.filter((a) => a !== countsArg),
+    argv.filter((a) => a !== countsArg && a !== softArg),
     process.env,
   );
   // The scheduler's own settings can be tried from the bench's environment (e.g. RENEWAL_CONCURRENCY=64).
@@ -223,18 +248,34 @@ async function main() {
   try {
     const stack = await startStack({ options, children, onCleanup: (_l, fn) => undo.push(fn), say });
     const billingPid = stack.processes.find((p) => p.name === 'billing').pid;
-    const templateIds = await templates(stack);
+    const templateIds = await templates(stack, softDeclinePct);
+    if (softDeclinePct > 0) {
+      await stack.addConnection({
+        connectionCode: 'primary',
+        connectionName: 'Primary',
+        acquirer: 'sandbox',
+        environment: 'sandbox',
+        currencies: [],
+        methods: ['card'],
+        priority: 10,
+      });
+      say(`${softDeclinePct} % of renewals declined (retry) on connection primary, paid on sandbox`);
+    }
     const results = [];
     let renewedBefore = 0;
+    let cascadedBefore = 0;
     for (const count of counts) {
       const r = await measureRun(stack, billingPid, templateIds, count);
-      // Exactly once: every renewal is one captured MIT (order code inv_<invoice>_<attempt>).
+      // Exactly once: every renewal is one captured MIT (order code inv_<invoice>_<attempt>), a cascaded one too.
       const newCharges = r.charges - renewedBefore;
+      const newCascaded = r.cascaded - cascadedBefore;
       renewedBefore += count;
+      cascadedBefore = r.cascaded;
       results.push(r);
       say(
         `${count} renewals in ${r.seconds.toFixed(1)} s: ${r.perSecond.toFixed(0)} renewals/s, ` +
-          `billing peak RSS ${r.peakRss.toFixed(0)} MB (target ≤ ${TARGET_RSS_MB}), ${newCharges} MIT charges`,
+          `billing peak RSS ${r.peakRss.toFixed(0)} MB (target ≤ ${TARGET_RSS_MB}), ${newCharges} MIT charges` +
+          (softDeclinePct ? `, ${newCascaded} declined on primary and paid on sandbox` : ''),
       );
       say(`  CPU per renewal: ${cpuPerRenewal(r)}`);
     }

@@ -173,6 +173,43 @@ function billingPanels() {
       [`sum(rate(loop_runs_total${sel({ app: 'billing', loop: 'renewal' })}[${RATE}]))`, 'runs'],
       [`sum(rate(loop_failures_total${sel({ app: 'billing', loop: 'renewal' })}[${RATE}]))`, 'failures'],
     ]),
+    ...recoveryPanels(),
+  ];
+}
+
+/** Revenue recovery (docs/operations.md): money recovered, and recovery rates by refusal reason and connection. */
+function recoveryPanels() {
+  const b = sel({ app: 'billing' });
+  const window = '1d';
+  return [
+    panel(
+      'Revenue recovered by dunning (minor units per day)',
+      'short',
+      [[`sum by (currency) (increase(billing_dunning_recovered_amount_total${b}[${window}]))`, '{{currency}}']],
+      'Amounts of past-due invoices paid (retries and new cards), in minor units of each currency',
+    ),
+    panel(
+      'Recovery rate by refusal reason',
+      'percentunit',
+      [
+        [
+          `sum by (reason) (increase(billing_dunning_recovered_total${b}[${window}])) / sum by (reason) (increase(billing_dunning_runs_started_total${b}[${window}]))`,
+          '{{reason}}',
+        ],
+      ],
+      'Past-due invoices paid / dunning runs started, by the refusal reason that started the run (over a day)',
+    ),
+    panel(
+      'Recovery rate by connection',
+      'percentunit',
+      [
+        [
+          `sum by (connection) (increase(billing_dunning_retries_total${sel({ app: 'billing', outcome: 'approved' })}[${window}])) / sum by (connection) (increase(billing_dunning_retries_total${b}[${window}]))`,
+          '{{connection}}',
+        ],
+      ],
+      'Approved share of the charges of past-due invoices, by the connection that answered (over a day)',
+    ),
   ];
 }
 

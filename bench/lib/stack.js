@@ -260,6 +260,8 @@ async function startStack({ options, children, onCleanup, say }) {
     natsUrl: nats.url,
     restartApp,
     processes,
+    /** A routing connection of the bench merchant (admin API), e.g. one tried before the default `sandbox`. */
+    addConnection: (body) => adminPost(adminUrl, adminToken, `merchants/${merchantCode}/connections`, body),
   };
 }
 

@@ -13,6 +13,9 @@ export const CARDS = {
   challenge: '4000002500003155',
   mitInsufficientFunds: '4000000000000341',
   mitFraud: '4000000000004954',
+  mitExpired: '4000000000004103',
+  // Declined as `retry` on every connection but the default `sandbox` one, approved there.
+  cascade: '4000000000000200',
 } as const;
 
 /** The billing routes of one merchant and key; POSTs carry a fresh Idempotency-Key unless one is given. */

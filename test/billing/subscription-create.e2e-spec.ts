@@ -93,7 +93,13 @@ describe('subscription creation', () => {
       expect(payment.token.token).toMatch(/^vt_/);
       const invoice = await m.get(`/v1/subscription/invoice/${s.firstInvoice.id}`);
       expect(invoice.body.attempts).toEqual([
-        { at: expect.any(String), paymentId: expect.any(String), status: 'captured', refusalCode: null },
+        {
+          at: expect.any(String),
+          paymentId: expect.any(String),
+          status: 'captured',
+          refusalCode: null,
+          connectionCode: 'sandbox',
+        },
       ]);
       const got = await m.get(`/v1/subscription/${s.id}?merchantCode=${m.merchantCode}`);
       const { firstInvoice: _i, ...view } = s;

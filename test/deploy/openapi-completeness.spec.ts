@@ -20,6 +20,7 @@ const STATIC_ASSETS = [
   'GET /checkout/assets/checkout.js',
   'GET /checkout/assets/checkout.css',
   'GET /v1/3ds/assets/challenge.js',
+  'GET /dashboard',
 ];
 /** An example's value, through its reference to `components.examples` when it has one. */
 const exampleValue = (example: any): any =>

@@ -5,7 +5,7 @@ import {
   ensureDatabase,
   gatherRow,
   GroupedTransactions,
-  pipelinedTransaction,
+  inTransaction,
   runStatement,
   statement,
 } from '@app/database';
@@ -47,7 +47,7 @@ describe('gatherRow', () => {
     (await ds.query('SELECT id, batch FROM items ORDER BY id')) as Array<{ id: number; batch: number }>;
 
   it('sends the rows of one transaction as one statement with the commit, after the work', async () => {
-    const seenInside = await pipelinedTransaction(ds, async (m) => {
+    const seenInside = await inTransaction(ds, async (m) => {
       for (const id of [1, 2, 3]) await gatherRow(m, GATHERED, { id, label: `row ${id}` });
       return (await runStatement<{ n: number }>(m, COUNT, []))[0].n;
     });
@@ -71,7 +71,7 @@ describe('gatherRow', () => {
 
   it('a failed batch fails the transaction with the mapped error and writes nothing', async () => {
     await ds.query("INSERT INTO items VALUES (7, 'taken', 1)");
-    const attempt = pipelinedTransaction(ds, async (m) => {
+    const attempt = inTransaction(ds, async (m) => {
       await gatherRow(m, GATHERED, { id: 1, label: 'a' }, (e) => new Mapped((e as Error).message));
       await gatherRow(m, GATHERED, { id: 7, label: 'duplicate' });
     });
@@ -80,14 +80,14 @@ describe('gatherRow', () => {
   });
 
   it('rolls back with the work: a work that throws sends nothing', async () => {
-    const attempt = pipelinedTransaction(ds, async (m) => {
+    const attempt = inTransaction(ds, async (m) => {
       await gatherRow(m, GATHERED, { id: 1, label: 'a' });
       throw new Error('work failed');
     });
     await expect(attempt).rejects.toThrow('work failed');
     expect(await rows()).toEqual([]);
     // The next transaction on the same runner pool gathers afresh.
-    await pipelinedTransaction(ds, (m) => gatherRow(m, GATHERED, { id: 2, label: 'b' }));
+    await inTransaction(ds, (m) => gatherRow(m, GATHERED, { id: 2, label: 'b' }));
     expect(await rows()).toEqual([{ id: 2, batch: 1 }]);
   });
 
@@ -144,7 +144,7 @@ describe("a service connection's plans on tables that grow", () => {
 
   it('a batch of answers joined on a key of three columns: an index lookup per row once the table is large', async () => {
     const answer = (keys: string[]) =>
-      pipelinedTransaction(ds, async (m) => {
+      inTransaction(ds, async (m) => {
         for (const k of keys) await gatherRow(m, ANSWER, { m: 'm1', e: 'sandbox', k, a: 200 });
       });
     await ds.query("INSERT INTO keys SELECT 'm1', 'sandbox', 'early' || g FROM generate_series(1, 8) g");

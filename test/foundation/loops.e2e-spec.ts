@@ -3,7 +3,7 @@ import { TestStack } from '../support/stack';
 
 /** Every background loop of each app, by the name its metrics carry. */
 const LOOPS: Record<string, string[]> = {
-  gateway: ['outbox_relay', 'outbox_prune', 'webhook_delivery', 'event_retention', 'checkout_attempts_prune'],
+  gateway: ['outbox_relay', 'outbox_prune', 'checkout_attempts_prune'],
   payments: [
     'outbox_relay',
     'outbox_prune',
@@ -14,7 +14,8 @@ const LOOPS: Record<string, string[]> = {
     'nonce_sweep',
   ],
   'payment-links': ['outbox_relay', 'outbox_prune', 'idempotency_sweep', 'link_expiry', 'link_use_reconcile'],
-  billing: ['outbox_relay', 'outbox_prune', 'idempotency_sweep', 'renewal'],
+  billing: ['outbox_relay', 'outbox_prune', 'idempotency_sweep', 'renewal', 'account_updater'],
+  webhooks: ['idempotency_sweep', 'webhook_delivery', 'event_retention'],
 };
 const SERIES = [
   'loop_runs_total',
@@ -55,6 +56,7 @@ describe('background loops on /metrics', () => {
       payments: stack.services.get('payments')![0],
       'payment-links': stack.services.get('payment-links')![0],
       billing: stack.services.get('billing')![0],
+      webhooks: stack.services.get('webhooks')![0],
     };
     for (const [name, loops] of Object.entries(LOOPS)) {
       // Each loop runs once right after start; wait for the first run of every one.

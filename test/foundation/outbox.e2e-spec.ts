@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { AckPolicy, connect, DeliverPolicy, NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
 import { EventEnvelope, EVENTS_STREAM, EventTypes } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { ensureEventsStream, NatsClient } from '@app/messaging';
 import { uuidv7 } from '@app/clock';
 import { OUTBOX_RETENTION_MS, OutboxPruneLoop, OutboxRelayLoop, OutboxWriter } from '@app/outbox';
@@ -196,7 +196,7 @@ describe('transactional outbox', () => {
     }
 
     const writeIn = (writer: OutboxWriter, merchantCode: string, n: number) =>
-      pipelinedTransaction(replicaA.get(DataSource), async (m) => {
+      inTransaction(replicaA.get(DataSource), async (m) => {
         for (let i = 0; i < n; i++) {
           await writer.add(m, EventTypes.paymentPending, { merchantCode, environment: 'sandbox' }, { i }, new Date());
         }

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   afterCommit,
   beforeCommit,
+  deferQuery,
   deferStatement,
   ensureDatabase,
-  pipelinedTransaction,
+  inTransaction,
+  poolOf,
   runStatement,
   statement,
 } from '@app/database';
@@ -16,8 +19,8 @@ const COUNT = statement('pipe_test_count', 'SELECT count(*)::int AS n FROM items
 
 class Mapped extends Error {}
 
-/** pipelinedTransaction on real PostgreSQL, with and without the driver's pipeline mode. */
-describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipeline) => {
+/** inTransaction on real PostgreSQL, with and without the driver's pipeline mode. */
+describe.each([true, false])('inTransaction (pipeline mode %s)', (pipeline) => {
   let ds: DataSource;
 
   beforeAll(async () => {
@@ -32,7 +35,7 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
   const count = async () => (await runStatement<{ n: number }>(ds, COUNT, []))[0].n;
 
   it('commits deferred and immediate writes together, and reads see earlier deferred writes', async () => {
-    const seen = await pipelinedTransaction(ds, async (m) => {
+    const seen = await inTransaction(ds, async (m) => {
       await deferStatement(m, INSERT, [1, 'a']);
       await deferStatement(m, INSERT, [2, 'b']);
       return (await runStatement<{ n: number }>(m, COUNT, []))[0].n;
@@ -43,7 +46,7 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
 
   it('a deferred write that fails fails the transaction with its mapped error and writes nothing', async () => {
     await ds.query("INSERT INTO items VALUES (7, 'taken')");
-    const attempt = pipelinedTransaction(ds, async (m) => {
+    const attempt = inTransaction(ds, async (m) => {
       await deferStatement(m, INSERT, [1, 'a']);
       await deferStatement(m, INSERT, [7, 'duplicate'], (e) => new Mapped((e as Error).message));
       await deferStatement(m, INSERT, [3, 'c']);
@@ -55,7 +58,7 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
 
   it('reports the failed deferred write, not the statement it aborted', async () => {
     await ds.query("INSERT INTO items VALUES (7, 'taken')");
-    const attempt = pipelinedTransaction(ds, async (m) => {
+    const attempt = inTransaction(ds, async (m) => {
       await deferStatement(m, INSERT, [7, 'duplicate'], () => new Mapped('duplicate'));
       // Runs after the failed insert in the same transaction: "current transaction is aborted".
       await runStatement(m, COUNT, []);
@@ -66,14 +69,50 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
 
   it('rolls back when the work throws, and the connection serves the next transaction', async () => {
     await expect(
-      pipelinedTransaction(ds, async (m) => {
+      inTransaction(ds, async (m) => {
         await deferStatement(m, INSERT, [1, 'a']);
         throw new Error('work failed');
       }),
     ).rejects.toThrow('work failed');
     expect(await count()).toBe(0);
-    await pipelinedTransaction(ds, (m) => deferStatement(m, INSERT, [4, 'd']));
+    await inTransaction(ds, (m) => deferStatement(m, INSERT, [4, 'd']));
     expect(await count()).toBe(1);
+  });
+
+  it(`gives the connection ${pipeline ? 'several statements at once' : "one statement at a time, TypeORM's too"}`, async () => {
+    // The most statements in progress at once on one connection (pg deprecates more than one outside pipeline mode).
+    const inProgress = new Map<Client, number>();
+    let most = 0;
+    const original = Client.prototype.query;
+    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      inProgress.set(this, (inProgress.get(this) ?? 0) + 1);
+      most = Math.max(most, inProgress.get(this)!);
+      const done = () => void inProgress.set(this, inProgress.get(this)! - 1);
+      const answer = (original as (...a: unknown[]) => unknown).apply(this, args);
+      Promise.resolve(answer).then(done, done);
+      return answer as never;
+    });
+    try {
+      let rows!: Promise<Array<{ n: number }>>;
+      await inTransaction(ds, async (m) => {
+        await deferStatement(m, INSERT, [1, 'a']);
+        await deferStatement(m, INSERT, [2, 'b']);
+        await m.query("INSERT INTO items VALUES (3, 'typeorm')");
+        await deferStatement(m, INSERT, [4, 'd']);
+        rows = deferQuery<{ n: number }>(m, COUNT, []);
+      });
+      expect((await rows)[0].n).toBe(4);
+    } finally {
+      spy.mockRestore();
+    }
+    if (pipeline) expect(most).toBeGreaterThan(1);
+    else expect(most).toBe(1);
+  });
+
+  it("finds the DataSource's pg Pool (driver-internals.ts)", async () => {
+    const pool = poolOf(ds);
+    expect(pool).toBeInstanceOf(Pool);
+    expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
   it('outside a transaction a deferred write simply runs', async () => {
@@ -84,7 +123,7 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
   it('afterCommit hooks run once the commit is through, in order, and never after a rollback', async () => {
     const calls: string[] = [];
     const seenAtHook: number[] = [];
-    await pipelinedTransaction(ds, async (m) => {
+    await inTransaction(ds, async (m) => {
       await deferStatement(m, INSERT, [1, 'a']);
       expect(afterCommit(m, () => calls.push('first'))).toBe(true);
       expect(afterCommit(m, () => void count().then((n) => seenAtHook.push(n)))).toBe(true);
@@ -98,13 +137,13 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
 
     // A failed deferred write and a work that throws both roll back: their hooks never run.
     await expect(
-      pipelinedTransaction(ds, async (m) => {
+      inTransaction(ds, async (m) => {
         afterCommit(m, () => calls.push('after a failed write'));
         await deferStatement(m, INSERT, [1, 'duplicate']);
       }),
     ).rejects.toThrow();
     await expect(
-      pipelinedTransaction(ds, async (m) => {
+      inTransaction(ds, async (m) => {
         afterCommit(m, () => calls.push('after a throw'));
         throw new Error('work failed');
       }),
@@ -121,7 +160,7 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
 
   it('beforeCommit hooks run in the transaction after the work, in order; a failing one rolls it all back', async () => {
     const order: string[] = [];
-    await pipelinedTransaction(ds, async (m) => {
+    await inTransaction(ds, async (m) => {
       expect(beforeCommit(m, () => deferStatement(m, INSERT, [2, 'hook']).then(() => void order.push('hook 1')))).toBe(
         true,
       );
@@ -136,14 +175,14 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
     expect(await count()).toBe(2);
 
     await expect(
-      pipelinedTransaction(ds, async (m) => {
+      inTransaction(ds, async (m) => {
         await deferStatement(m, INSERT, [3, 'work']);
         beforeCommit(m, () => deferStatement(m, INSERT, [1, 'taken']));
         afterCommit(m, () => order.push('committed'));
       }),
     ).rejects.toThrow();
     await expect(
-      pipelinedTransaction(ds, async (m) => {
+      inTransaction(ds, async (m) => {
         beforeCommit(m, async () => void order.push('never'));
         throw new Error('work failed');
       }),
@@ -157,7 +196,7 @@ describe.each([true, false])('pipelinedTransaction (pipeline mode %s)', (pipelin
     const warned = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     const later: string[] = [];
     try {
-      const answer = await pipelinedTransaction(ds, async (m) => {
+      const answer = await inTransaction(ds, async (m) => {
         await deferStatement(m, INSERT, [9, 'kept']);
         afterCommit(m, () => {
           throw new Error('hook broke');

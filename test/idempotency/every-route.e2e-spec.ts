@@ -124,6 +124,9 @@ describe('Idempotency-Key on every creating route', () => {
       'DELETE /v1/subscription/plan/{id}': {
         send: async () => ({ path: `/v1/subscription/plan/${(await plan()).id}` }),
       },
+      'PUT /v1/subscription/recovery-policy': {
+        send: (v) => ({ path: '/v1/subscription/recovery-policy', body: { maxRetries: v ? 2 : 3 } }),
+      },
       'POST /v1/subscription/meter': {
         send: (v) => ({
           path: '/v1/subscription/meter',
@@ -268,6 +271,7 @@ describe('Idempotency-Key on every creating route', () => {
     'PATCH /v1/subscription/plan/{id}',
     'DELETE /v1/subscription/plan/{id}',
     'POST /v1/subscription/meter',
+    'PUT /v1/subscription/recovery-policy',
     'POST /v1/webhook-endpoint',
     'PATCH /v1/webhook-endpoint/{id}',
     'DELETE /v1/webhook-endpoint/{id}',

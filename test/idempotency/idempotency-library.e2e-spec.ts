@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import type { CallerContext } from '@app/contracts';
-import { ensureDatabase, pipelinedTransaction } from '@app/database';
+import { ensureDatabase, inTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
 import {
   canonicalJson,
@@ -107,32 +107,32 @@ describe('@app/idempotency on PostgreSQL', () => {
 
   it('reserve, call, record: 409 while the key is in progress, the answer once recorded', async () => {
     const key = randomUUID();
-    const claim = await pipelinedTransaction(ds, (m) => service.claim(m, ctx(key), 'purchase', { a: 1 }));
+    const claim = await inTransaction(ds, (m) => service.claim(m, ctx(key), 'purchase', { a: 1 }));
     expect(claim).toEqual({ requestHash: expect.stringMatching(/^v3:/) });
-    expect(await codeOf(pipelinedTransaction(ds, (m) => service.claim(m, ctx(key), 'purchase', { a: 1 })))).toBe(
+    expect(await codeOf(inTransaction(ds, (m) => service.claim(m, ctx(key), 'purchase', { a: 1 })))).toBe(
       'IDEMPOTENCY_IN_PROGRESS',
     );
     expect(await codeOf(service.earlierAnswer(ctx(key), 'purchase', { a: 2 }))).toBe('IDEMPOTENCY_IN_PROGRESS');
-    await pipelinedTransaction(ds, (m) => service.complete(m, ctx(key), { id: 'p1' }));
-    const replay = await pipelinedTransaction(ds, (m) => service.claim(m, ctx(key), 'purchase', { a: 1 }));
+    await inTransaction(ds, (m) => service.complete(m, ctx(key), { id: 'p1' }));
+    const replay = await inTransaction(ds, (m) => service.claim(m, ctx(key), 'purchase', { a: 1 }));
     expect(replay).toEqual({ replay: { id: 'p1' } });
     expect((await row(key)).response_status).toBe(200);
   });
 
   it('a claim sent in one batch fails its transaction when the key has a row; the earlier answer decides', async () => {
     const key = randomUUID();
-    const hold = (body: unknown) => pipelinedTransaction(ds, (m) => service.hold(m, ctx(key), 'purchase', body));
+    const hold = (body: unknown) => inTransaction(ds, (m) => service.hold(m, ctx(key), 'purchase', body));
     expect(await hold({ a: 1 })).toMatch(/^v3:/);
     const taken = await hold({ a: 1 }).catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(KeyTaken);
     expect(await codeOf(service.earlierAnswer(ctx(key), 'purchase', { a: 1 }, taken))).toBe('IDEMPOTENCY_IN_PROGRESS');
     // Released (the call failed, nothing recorded): the key is free again, and a KeyTaken meanwhile is a 409.
-    await pipelinedTransaction(ds, (m) => service.release(m, ctx(key)));
+    await inTransaction(ds, (m) => service.release(m, ctx(key)));
     expect(await row(key)).toBeUndefined();
     expect(await codeOf(service.earlierAnswer(ctx(key), 'purchase', { a: 1 }, taken))).toBe('IDEMPOTENCY_IN_PROGRESS');
     expect(await service.earlierAnswer(ctx(key), 'purchase', { a: 1 }, new Error('other'))).toBeUndefined();
     await hold({ a: 1 });
-    await pipelinedTransaction(ds, (m) => service.complete(m, ctx(key), { id: 'p2' }));
+    await inTransaction(ds, (m) => service.complete(m, ctx(key), { id: 'p2' }));
     expect(await service.earlierAnswer(ctx(key), 'purchase', { a: 1 }, taken)).toEqual({ id: 'p2' });
     expect(await codeOf(service.earlierAnswer(ctx(key), 'purchase', { a: 3 }, taken))).toBe('IDEMPOTENCY_KEY_REUSED');
   });
@@ -148,7 +148,7 @@ describe('@app/idempotency on PostgreSQL', () => {
         JSON.stringify({ id: 'old' }),
       ]);
       const retry = { planId: 3, metadata: { tier: 'gold', channel: 'web', cart: 'c' } };
-      expect(await pipelinedTransaction(ds, (m) => service.claim(m, ctx(key), 'purchase', retry))).toEqual({
+      expect(await inTransaction(ds, (m) => service.claim(m, ctx(key), 'purchase', retry))).toEqual({
         replay: { id: 'old' },
       });
       expect(await codeOf(service.earlierAnswer(ctx(key), 'purchase', { ...retry, planId: 4 }))).toBe(
@@ -230,7 +230,7 @@ describe('@app/idempotency on PostgreSQL', () => {
   });
 
   it('checks the key: 400 for a malformed one, and for none where the service requires one', async () => {
-    const claim = (c: CallerContext) => pipelinedTransaction(ds, (m) => service.claim(m, c, 'purchase', {}));
+    const claim = (c: CallerContext) => inTransaction(ds, (m) => service.claim(m, c, 'purchase', {}));
     expect(await codeOf(claim(ctx('x'.repeat(256))))).toBe('VALIDATION_FAILED');
     expect(await codeOf(claim(ctx(undefined, 'production')))).toBe('IDEMPOTENCY_KEY_REQUIRED');
     expect(await claim(ctx())).toEqual({});

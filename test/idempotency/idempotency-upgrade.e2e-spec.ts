@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { CallerContext } from '@app/contracts';
-import { dataSourceOptions, dropDatabase, ensureDatabase, migrateWithLock, pipelinedTransaction } from '@app/database';
+import { dataSourceOptions, dropDatabase, ensureDatabase, migrateWithLock, inTransaction } from '@app/database';
 import {
   canonicalJson,
   CreateIdempotencyKeys1763700000001,
@@ -91,7 +91,7 @@ describe('idempotency keys across the upgrade to the shared table', () => {
     expect(await service.transaction(ctx(key), 'create', body, 201, async () => ({ id: 'new' }))).toEqual({
       id: 'new',
     });
-    expect(await pipelinedTransaction(after, (m) => service.claim(m, ctx(key), 'create', body))).toEqual({
+    expect(await inTransaction(after, (m) => service.claim(m, ctx(key), 'create', body))).toEqual({
       replay: { id: 'new' },
     });
     // Run again on a database that has everything: nothing fails.

@@ -2,11 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CallerContext, EventType } from '@app/contracts';
 import { OutboxWriter } from '@app/outbox';
+import { RecoveryMetrics } from './dunning/recovery-metrics';
 
-/** Billing's domain events (docs/events.md) through the outbox, in the transaction of the change. */
+/**
+ * Billing's domain events (docs/events.md) through the outbox, in the transaction of the change; and the
+ * recovery metrics a change counts once it commits (`recovery`).
+ */
 @Injectable()
 export class BillingEvents {
-  constructor(private readonly outbox: OutboxWriter) {}
+  constructor(
+    private readonly outbox: OutboxWriter,
+    readonly recovery: RecoveryMetrics,
+  ) {}
 
   async emit(
     manager: EntityManager,

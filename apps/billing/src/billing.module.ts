@@ -9,6 +9,9 @@ import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { BILLING_CONFIG, BillingConfig } from './config';
 import { MeterEntity } from './meter/meter.entity';
+import { RecoveryPolicyHandler, RecoveryPolicyService } from './dunning/recovery-policy.handler';
+import { RecoveryPolicyRepository } from './dunning/recovery-policy.repository';
+import { RecoveryMetrics } from './dunning/recovery-metrics';
 import { MeterHandler } from './meter/meter.handler';
 import { MeterRepository } from './meter/meter.repository';
 import { MeterService } from './meter/meter.service';
@@ -46,7 +49,7 @@ export class BillingModule {
           migrate: config.MIGRATIONS as MigrationMode,
           entities: [OutboxRow, PlanEntity, MeterEntity, SubscriptionEntity, InvoiceEntity, ...usageEntities],
           migrations,
-          // Usage ingestion's transaction is a few statements sent together (pipelinedTransaction).
+          // Usage ingestion's transaction is a few statements sent together (inTransaction).
           pipeline: true,
           autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
@@ -57,6 +60,7 @@ export class BillingModule {
         PlanHandler,
         MeterHandler,
         SubscriptionHandler,
+        RecoveryPolicyHandler,
         ...usageHandlers,
         ...renewalHandlers,
       ],
@@ -83,6 +87,9 @@ export class BillingModule {
         LifecycleUseCase,
         ChangePlanUseCase,
         PaymentMethodUseCase,
+        RecoveryPolicyRepository,
+        RecoveryPolicyService,
+        RecoveryMetrics,
         ...usageProviders,
         ...renewalProviders,
         ...overrides,

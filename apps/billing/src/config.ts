@@ -20,6 +20,16 @@ export const billingEnv = {
       min: 0,
     },
   ),
+  ACCOUNT_UPDATER_DAYS_AHEAD: int(
+    7,
+    'How many days before a renewal a vaulted card that expires before it is checked with the account updater',
+    { min: 1, max: 60 },
+  ),
+  ACCOUNT_UPDATER_POLL_MS: int(
+    3_600_000,
+    'How often subscriptions whose card needs the account updater are looked for, in ms (0: off)',
+    { min: 0 },
+  ),
   RENEWAL_LEASE_MS: int(60_000, 'How long a claimed renewal stays leased to its worker (longer than a payments call)', {
     min: 1000,
   }),

@@ -48,6 +48,7 @@ import { THREE_DS_PORT } from './threeds/threeds.port';
 import { ApmService } from './apm/apm.service';
 import { extrasEntities, extrasHandlers, extrasProviders } from './threeds/extras.wiring';
 import { ThreeDsService } from './threeds/threeds.service';
+import { CardCheckService } from './vault/card-check.service';
 import { TokenHandler } from './vault/token.handler';
 import { VaultService } from './vault/vault.service';
 
@@ -93,6 +94,7 @@ export class PaymentsModule {
         { provide: THREE_DS_PORT, useExisting: ThreeDsService },
         { provide: APM_PORT, useExisting: ApmService },
         { provide: CARD_VAULT_PORT, useExisting: VaultService },
+        CardCheckService,
         DatabaseLedger,
         {
           provide: SandboxAcquirerConnector,

@@ -4,6 +4,7 @@ import { SubscriptionView } from './billing/subscription.dto';
 import { EventEnvelope, EventType } from './events';
 import { PaymentLinkResponse } from './payment-links/payment-link.dto';
 import { PaymentResponse } from './payments/payment.dto';
+import { PaymentMethodEventView } from './payments/token.dto';
 
 export const ATTEMPTS_BLOCK_SCOPES = ['address', 'link'] as const;
 
@@ -37,6 +38,8 @@ export const EventDataClasses = {
   'payment.capture_failed': PaymentResponse,
   'payment.refund_failed': PaymentResponse,
   'payment.cancel_failed': PaymentResponse,
+  'payment_method.updated': PaymentMethodEventView,
+  'payment_method.expiring': PaymentMethodEventView,
   'payment_link.created': PaymentLinkResponse,
   'payment_link.used': PaymentLinkResponse,
   'payment_link.expired': PaymentLinkResponse,
@@ -62,6 +65,7 @@ export const EventDataClasses = {
   'invoice.paid': InvoiceView,
   'invoice.failed': InvoiceView,
   'invoice.voided': InvoiceView,
+  'invoice.payment_recovered': InvoiceView,
 } as const satisfies { [K in EventType]: abstract new (...args: never[]) => object };
 
 /** The `data` of one event type. */

@@ -15,6 +15,8 @@ export const EventTypes = {
   paymentCaptureFailed: 'payment.capture_failed',
   paymentRefundFailed: 'payment.refund_failed',
   paymentCancelFailed: 'payment.cancel_failed',
+  paymentMethodUpdated: 'payment_method.updated',
+  paymentMethodExpiring: 'payment_method.expiring',
   paymentLinkCreated: 'payment_link.created',
   paymentLinkUsed: 'payment_link.used',
   paymentLinkExpired: 'payment_link.expired',
@@ -40,6 +42,7 @@ export const EventTypes = {
   invoicePaid: 'invoice.paid',
   invoiceFailed: 'invoice.failed',
   invoiceVoided: 'invoice.voided',
+  invoicePaymentRecovered: 'invoice.payment_recovered',
 } as const;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
@@ -64,7 +67,7 @@ export const isEventType = (value: unknown): value is EventType =>
   typeof value === 'string' && (ALL_EVENT_TYPES as readonly string[]).includes(value);
 
 /** The object an event's `data` carries: the aggregate after the change, with its `metadata`. */
-export type EventAggregate = 'payment' | 'payment_link' | 'subscription' | 'invoice';
+export type EventAggregate = 'payment' | 'payment_link' | 'payment_method' | 'subscription' | 'invoice';
 
 /**
  * Webhook-only event type: `POST /v1/webhook-endpoint/{id}/test` sends it. It never goes through NATS and is

@@ -49,6 +49,7 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [PaymentsSubjects.listConnections]: [gateway],
   [PaymentsSubjects.clockAdvanced]: [gateway],
   [PaymentsSubjects.getToken]: [billing],
+  [PaymentsSubjects.checkToken]: [billing],
   [PaymentsExtrasSubjects.createNonce]: [gateway],
   [PaymentsExtrasSubjects.resume]: [gateway],
   [PaymentsExtrasSubjects.resumeLinkPayment]: [links],
@@ -87,6 +88,8 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [BillingSubjects.recordUsage]: [gateway],
   [BillingSubjects.recordUsageBatch]: [gateway],
   [BillingSubjects.retryPayment]: [gateway],
+  [BillingSubjects.putRecoveryPolicy]: [gateway],
+  [BillingSubjects.getRecoveryPolicy]: [gateway],
   [BillingSubjects.clockAdvanced]: [gateway],
   [WebhooksSubjects.ping]: [gateway],
   [WebhooksSubjects.createEndpoint]: [gateway],
@@ -114,6 +117,7 @@ export const commandServiceOf = (subject: CommandSubject): ServiceName => subjec
 const EVENT_OWNERS: Readonly<Record<EventAggregate, NatsApp>> = {
   payment: 'payments',
   payment_link: 'payment-links',
+  payment_method: 'payments',
   subscription: 'billing',
   invoice: 'billing',
 };

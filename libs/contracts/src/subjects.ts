@@ -36,6 +36,8 @@ export const PaymentsSubjects = {
   clockAdvanced: 'cmd.payments.sandbox.clock-advanced',
   /** A vault token of the caller's merchant and environment (`{token}`): its card summary, or NOT_FOUND. */
   getToken: 'cmd.payments.token.get',
+  /** Billing before a renewal (CardCheckCommand → CardCheckResult): the account updater, for a card expiring. */
+  checkToken: 'cmd.payments.token.check',
 } as const;
 
 export const PaymentLinksSubjects = {
@@ -85,6 +87,10 @@ export const BillingSubjects = {
   retryPayment: 'cmd.billing.subscription.retry-payment',
   /** Admin: a parked renewal is retried (SubscriptionIdCommand → SubscriptionView; 409 when not parked). */
   retryParkedRenewal: 'cmd.billing.subscription.retry-parked-renewal',
+  /** PUT /v1/subscription/recovery-policy: RecoveryPolicyRequest → RecoveryPolicyView (a new version). */
+  putRecoveryPolicy: 'cmd.billing.recovery-policy.put',
+  /** GET /v1/subscription/recovery-policy: {} → RecoveryPolicyView (the current version). */
+  getRecoveryPolicy: 'cmd.billing.recovery-policy.get',
   /** A merchant's sandbox clock moved: renewals, trial ends, deferred starts and dunning retries due by then. */
   clockAdvanced: 'cmd.billing.sandbox.clock-advanced',
 } as const;

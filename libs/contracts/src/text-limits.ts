@@ -84,6 +84,7 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   },
   ListSubscriptionsQuery: { customerEmail: TEXT },
   MerchantBody: { merchantCode: CODE },
+  RecoveryPolicyRequest: { merchantCode: CODE },
   ChangePlanRequest: { merchantCode: CODE },
   PaymentMethodRequest: { merchantCode: CODE },
   UsageEventFields: { subscriptionId: CODE, meterCode: CODE, occurredAt: CODE },

@@ -11,7 +11,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { IDEMPOTENCY_KEY_PATTERN } from './payments/idempotency';
+import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_PATTERN } from './payments/idempotency';
 import { TextLimits } from './text-limits';
 import { MerchantCodeField } from './merchant-code';
 
@@ -60,7 +60,7 @@ export class UsageBatchEvent extends UsageEventFields {
   @ApiPropertyOptional({ description: 'Plays the role of the Idempotency-Key header of a single request' })
   @IsOptional()
   @IsString()
-  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey must be 1-255 printable ASCII characters' })
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: `idempotencyKey must be ${IDEMPOTENCY_KEY_FORMAT}` })
   idempotencyKey?: string;
 }
 

@@ -1,4 +1,4 @@
-import { isValidIdempotencyKey } from '@app/contracts';
+import { IDEMPOTENCY_KEY_FORMAT, isValidIdempotencyKey } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { RequestFingerprints } from './fingerprint';
 
@@ -27,7 +27,7 @@ export function checkIdempotencyKey(key: string | undefined, required = false): 
     return;
   }
   if (!isValidIdempotencyKey(key)) {
-    throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
+    throw DomainError.validation(`Idempotency-Key must be ${IDEMPOTENCY_KEY_FORMAT}`, 'Idempotency-Key');
   }
 }
 

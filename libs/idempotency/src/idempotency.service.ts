@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { uuidv7 } from '@app/clock';
 import type { CallerContext } from '@app/contracts';
+import { inTransaction } from '@app/database';
 import { RequestFingerprints } from './fingerprint';
 import { checkIdempotencyKey, keyInProgress, replayOf } from './idempotency-key';
 import { IdempotencyRepository, IdempotencyRow, KeyScope, KeyTaken } from './idempotency.repository';
@@ -148,7 +149,7 @@ export class IdempotencyService {
     status: number,
     work: (manager: EntityManager) => Promise<T>,
   ): Promise<T> {
-    return this.db.transaction(async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const claim = await this.claim<T>(manager, ctx, operation, request);
       if (claim.replay !== undefined) return claim.replay;
       const response = await work(manager);

@@ -2,6 +2,7 @@ import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '@app/contracts';
 import { IllegalTransition } from '@app/state-machine';
 import { SUBSCRIPTION_MACHINE } from '../subscription/subscription-state';
 import { canRetry, checkRetry, declinedMove, dunningRetryAt, newPaymentMethodMoves, paidMove } from './dunning-policy';
+import { RetryPlan } from './recovery-policy';
 
 const at = new Date('2028-02-29T10:00:00Z');
 const day = (n: number) => new Date(at.getTime() + n * 86_400_000);
@@ -55,8 +56,11 @@ describe('dunning policy', () => {
   });
 
   it('the schedule it is given decides when the retries fall and when they are spent', () => {
-    const schedule = { retryDays: [2, 4] };
-    expect([0, 1, 2].map((n) => dunningRetryAt(at, n, schedule))).toEqual([day(2), day(4), null]);
+    expect([0, 1, 2].map((n) => dunningRetryAt(at, n, [2, 4]))).toEqual([day(2), day(4), null]);
+    const schedule = (n: number): RetryPlan => {
+      const next = dunningRetryAt(at, n, [2, 4]);
+      return next ? { kind: 'retry', at: next } : { kind: 'stop' };
+    };
     expect(declinedMove({ status: 'active', dunningAttemptCount: 0 }, scheduled, schedule)).toMatchObject({
       kind: 'retry',
       retryAt: day(2),

@@ -5,34 +5,32 @@
  */
 import { SubscriptionStatus } from '@app/contracts';
 import { SUBSCRIPTION_MACHINE, SubscriptionTrigger } from '../subscription/subscription-state';
+import { RetryPlan } from './recovery-policy';
 
 const DAY_MS = 86_400_000;
 
 /** `scheduled`: the renewal or a dunning retry; `forced`: POST retry-payment, off the schedule. */
 export type AttemptMode = 'scheduled' | 'forced';
 
-/** When the dunning retries of a declined renewal fall due. */
-export interface DunningSchedule {
-  /** Days after the scheduled renewal time, one per retry, ascending; when they are spent, it suspends. */
-  readonly retryDays: readonly number[];
-}
-
-/** Dunning retries fall due 1, 3, 5 and 7 days after the scheduled renewal time. */
+/** Dunning retries fall due 1, 3, 5 and 7 days after the scheduled renewal time (docs/api.md, Billing over time). */
 export const DUNNING_RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
 
-/** The schedule every subscription follows today. */
-export const DEFAULT_DUNNING_SCHEDULE: DunningSchedule = { retryDays: DUNNING_RETRY_DAYS };
+/**
+ * What a dunning run does after `retriesDone` failed retries (0 right after the failed renewal): retry at a
+ * time, wait for a new payment method, or stop. The run's recovery policy (dunning/recovery-policy.ts) is one.
+ */
+export type DunningSchedule = (retriesDone: number) => RetryPlan;
 
 /**
- * When the next dunning retry falls due after `retriesDone` failed retries (0 right after the failed
- * renewal), or null when the schedule's retries have been spent (the subscription is suspended).
+ * When the next dunning retry falls due after `retriesDone` failed retries under these retry days, or null
+ * when they have been spent (the subscription is suspended).
  */
 export function dunningRetryAt(
   scheduledAt: Date,
   retriesDone: number,
-  schedule: DunningSchedule = DEFAULT_DUNNING_SCHEDULE,
+  retryDays: readonly number[] = DUNNING_RETRY_DAYS,
 ): Date | null {
-  const days = schedule.retryDays[retriesDone];
+  const days = retryDays[retriesDone];
   return days === undefined ? null : new Date(scheduledAt.getTime() + days * DAY_MS);
 }
 
@@ -64,21 +62,29 @@ export interface Decline {
 export type DeclineDecision =
   /** Only the attempt is recorded: a forced retry, or a subscription paused or cancelled meanwhile. */
   | { kind: 'recorded'; moves: SubscriptionTrigger[] }
-  /** Past due, waiting for the next dunning retry. */
-  | { kind: 'retry'; moves: SubscriptionTrigger[]; dunningAttemptCount: number; retryAt: Date }
+  /** Past due, waiting for the next dunning retry (`retryAt` null: for a new payment method). */
+  | { kind: 'retry'; moves: SubscriptionTrigger[]; dunningAttemptCount: number; retryAt: Date | null }
   /** A terminal refusal or the last dunning attempt: the invoice fails and the subscription is suspended. */
   | { kind: 'suspend'; moves: SubscriptionTrigger[]; dunningAttemptCount: number };
 
+/** docs/api.md's schedule: the retry days of DUNNING_RETRY_DAYS, then stop. */
+export const defaultSchedule =
+  (scheduledAt: Date): DunningSchedule =>
+  (retriesDone: number): RetryPlan => {
+    const at = dunningRetryAt(scheduledAt, retriesDone);
+    return at ? { kind: 'retry', at } : { kind: 'stop' };
+  };
+
 /**
- * The dunning decision. A declined renewal makes the subscription past_due (count 0, first retry at the
- * schedule's first day: +1 by default); a declined dunning retry counts and waits for the next one (+3, +5,
- * +7); a terminal refusal or the last declined retry suspends. A forced retry counts in the invoice only and
- * leaves the dunning schedule as it was. `schedule` is the only input besides the subscription and the decline.
+ * A declined renewal makes the subscription past_due (count 0); a declined dunning retry counts; either then
+ * waits for what `schedule` (the run's recovery policy, given the failed retries so far) plans: the next retry
+ * (by default +1, +3, +5, +7 days) or a new payment method; a terminal refusal or a schedule that stops
+ * suspends. A forced retry counts in the invoice only and leaves the dunning schedule as it was.
  */
 export function declinedMove(
   s: { status: SubscriptionStatus; dunningAttemptCount: number },
   decline: Decline,
-  schedule: DunningSchedule = DEFAULT_DUNNING_SCHEDULE,
+  schedule: DunningSchedule = defaultSchedule(decline.scheduledAt),
 ): DeclineDecision {
   if (decline.mode === 'forced') {
     return { kind: 'recorded', moves: SUBSCRIPTION_MACHINE.can(s.status, 'retry_failed') ? ['retry_failed'] : [] };
@@ -92,8 +98,10 @@ export function declinedMove(
   } else {
     return { kind: 'recorded', moves: [] };
   }
-  const retryAt = dunningRetryAt(decline.scheduledAt, dunningAttemptCount, schedule);
-  if (!decline.terminal && retryAt) return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt };
+  const plan: RetryPlan = decline.terminal ? { kind: 'stop' } : schedule(dunningAttemptCount);
+  if (plan.kind === 'retry') return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt: plan.at };
+  if (plan.kind === 'await_payment_method')
+    return { kind: 'retry', moves: [first], dunningAttemptCount, retryAt: null };
   return { kind: 'suspend', moves: [first, 'suspend'], dunningAttemptCount };
 }
 

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { inTransaction } from '@app/database';
 import { canRetry } from '../subscription/subscription-policy';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -33,7 +34,7 @@ export class ForcedAttempt {
       throw DomainError.invalidState('A payment attempt of this subscription is in progress; try again');
     }
     const now = this.clock.now(ctx);
-    const opened = await this.db.transaction(async (manager) => {
+    const opened = await inTransaction(this.db, async (manager) => {
       const s = await this.renewals.lockSubscription(manager, id);
       const [invoice] = s ? await this.invoices.openOf(manager, id) : [];
       if (!s || !canRetry(s.status) || !invoice) {

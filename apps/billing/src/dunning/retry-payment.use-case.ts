@@ -5,6 +5,7 @@ import { CallerContext, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { ForcedAttempt } from './forced-attempt';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { approvedOrDeclined } from '../payments/payments.client';
 import { PlanRepository } from '../plan/plan.repository';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
@@ -40,7 +41,7 @@ export class RetryPaymentUseCase {
     if (payment) approvedOrDeclined(payment);
     const s = recorded.subscription;
     const view = toSubscriptionView(s, (await this.plans.find(s, s.planId))!);
-    await this.db.transaction((manager) => run.answer(manager, view));
+    await inTransaction(this.db, (manager) => run.answer(manager, view));
     return view;
   }
 }

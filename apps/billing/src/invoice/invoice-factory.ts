@@ -2,6 +2,7 @@ import { uuidv7 } from '@app/clock';
 import { EventType, PaymentResponse } from '@app/contracts';
 import { PlanEntity } from '../plan/plan.entity';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
+import { invoiceAttempt } from './invoice-attempt';
 import { applyInvoiceTransition, INVOICE_MACHINE } from './invoice-state';
 import { InvoiceEntity } from './invoice.entity';
 
@@ -12,7 +13,7 @@ export interface PaidInvoiceInput {
   periodEnd: Date;
   amount: number;
   /** The charge that paid it (or the customer's own CIT, in record mode with firstPaymentId). */
-  payment: Pick<PaymentResponse, 'id' | 'status'>;
+  payment: Pick<PaymentResponse, 'id' | 'status'> & Partial<Pick<PaymentResponse, 'connectionCode' | 'cascade'>>;
   description: string;
   now: Date;
 }
@@ -35,7 +36,7 @@ export function paidInvoice(i: PaidInvoiceInput): { invoice: InvoiceEntity; even
     periodEnd: i.periodEnd,
     paymentAttemptCount: 1,
     lines: i.plan.meterCodes.length ? [{ description: i.description, amount: i.amount }] : [],
-    attempts: [{ at: i.now.toISOString(), paymentId: i.payment.id, status: i.payment.status, refusalCode: null }],
+    attempts: [{ ...invoiceAttempt(i.now, i.payment), refusalCode: null }],
     paidAt: i.now,
     createdAt: i.now,
     updatedAt: i.now,

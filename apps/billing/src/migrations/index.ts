@@ -13,6 +13,7 @@ import { RenewalPark1767400000000 } from './1767400000000-renewal-park';
 import { UsageOpenTotals1767500000000 } from './1767500000000-usage-open-totals';
 import { SubscriptionTraceParent1768100000001 } from './1768100000001-subscription-trace-parent';
 import { BillingIdempotencyMoved1768300000001 } from './1768300000001-billing-idempotency-moved';
+import { RecoveryPolicy1768400000008 } from './1768400000008-recovery-policy';
 
 /** Every migration of the billing database, in order. */
 export const migrations = [
@@ -30,4 +31,5 @@ export const migrations = [
   SubscriptionTraceParent1768100000001,
   IdempotencyKeyLeases1768300000000,
   BillingIdempotencyMoved1768300000001,
+  RecoveryPolicy1768400000008,
 ];

@@ -35,6 +35,8 @@ export interface TokenCharge {
   charge: Charge;
   networkTransactionId?: string | null;
   clockOffsetMs?: number;
+  /** The connections that declined this charge's previous attempt (a retry): payments tries the others first. */
+  declinedLast?: string[];
 }
 
 /** The card a customer gives while present: raw card data or an SDK nonce. */
@@ -90,6 +92,7 @@ export class PaymentsClient {
         items: charges.map((c) => ({
           idempotencyKey: c.charge.key,
           ...(c.clockOffsetMs ? { clockOffsetMs: c.clockOffsetMs } : {}),
+          ...(c.declinedLast?.length ? { declinedLast: c.declinedLast } : {}),
           body: { ...this.mitBody(c.token, c.charge, c.networkTransactionId), merchantCode: ctx.merchantCode },
         })),
       },

@@ -14,6 +14,8 @@ export interface ChargeAttempt {
   exponent: number;
   token: string;
   networkTransactionId: string | null;
+  /** The connections that declined the invoice's previous attempt: payments routes to the others first. */
+  declinedLast: string[];
   email: string;
   name: string | null;
   metadata: Record<string, string>;

@@ -20,8 +20,16 @@ export class RenewalCharges {
     private readonly faults: RenewalFaults,
   ) {}
 
-  /** The payments call of an attempt (none for a zero amount), with the crash tests' fault points after it. */
+  /**
+   * The payments call of an attempt (none for a zero amount), with the crash tests' fault points after it. A
+   * retry after a decline names the connections that declined, which only the many-charges command carries.
+   */
   async chargeOnce(a: ChargeAttempt): Promise<PaymentResponse | null> {
+    if (a.amount > 0 && a.declinedLast.length) {
+      const [settled] = await this.chargeMany([a]);
+      if (settled.status === 'rejected') throw settled.reason;
+      return settled.value;
+    }
     return this.afterCharge(a.amount > 0 ? await this.charge(a) : null);
   }
 
@@ -40,6 +48,7 @@ export class RenewalCharges {
             token: a.token,
             charge: this.chargeOf(a),
             networkTransactionId: a.networkTransactionId,
+            declinedLast: a.declinedLast,
             clockOffsetMs: this.contextOf(a).clockOffsetMs,
           })),
         );

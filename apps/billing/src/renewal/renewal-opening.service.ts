@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventType } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
+import { declinedLast } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition, INVOICE_MACHINE } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -64,7 +65,7 @@ export class RenewalOpeningService {
 
   /** Each step's decision, by subscription id. A failure (e.g. an invoice for the period exists) fails all. */
   openMany(steps: readonly DueStep[]): Promise<Map<string, Opened>> {
-    return pipelinedTransaction(this.db, async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const at = new Map(steps.map((step) => [step.id, step.at]));
       const opened = new Map<string, Opened>(steps.map((step) => [step.id, { kind: 'done' }]));
       const writes = new OpeningWrites();
@@ -224,6 +225,7 @@ export function attemptOf(s: SubscriptionEntity, invoice: InvoiceEntity, at: Dat
     exponent: invoice.exponent,
     token: s.cardToken,
     networkTransactionId: s.networkTransactionId,
+    declinedLast: declinedLast(invoice),
     email: s.customerEmail,
     name: s.customerName,
     metadata: s.metadata,

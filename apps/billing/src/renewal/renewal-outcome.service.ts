@@ -1,21 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EventType, PaymentResponse } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { EventType, EventTypes, PaymentResponse } from '@app/contracts';
+import { inTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
+import { reasonLabel } from '../dunning/recovery-metrics';
+import { nextRetry } from '../dunning/recovery-policy';
+import { LoadedPolicies, RecoveryPolicyRepository } from '../dunning/recovery-policy.repository';
+import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { PlanRepository } from '../plan/plan.repository';
-import {
-  applyDecision,
-  AttemptMode,
-  decide,
-  DEFAULT_DUNNING_SCHEDULE,
-  OutcomeDecision,
-} from '../subscription/subscription-policy';
+import { applyDecision, AttemptMode, decide } from '../subscription/subscription-policy';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
@@ -54,6 +52,7 @@ export class RenewalOutcomeService {
     private readonly invoices: InvoiceRepository,
     private readonly plans: PlanRepository,
     private readonly events: BillingEvents,
+    private readonly policies: RecoveryPolicyRepository,
   ) {}
 
   /** One attempt's record (a forced retry, a payment-method recovery): `recordMany` of one. */
@@ -67,9 +66,11 @@ export class RenewalOutcomeService {
    * subscriptions and invoices locked in id order, each outcome decided in memory, every row and event
    * written with the commit. Answers each attempt's record, in the order given.
    */
-  recordMany(charged: readonly ChargedAttempt[]): Promise<Recorded[]> {
-    if (!charged.length) return Promise.resolve([]);
-    return pipelinedTransaction(this.db, async (manager) => {
+  async recordMany(charged: readonly ChargedAttempt[]): Promise<Recorded[]> {
+    if (!charged.length) return [];
+    const { recorded, counted } = await inTransaction(this.db, async (manager) => {
+      // The recovery metrics of the batch, counted once it commits.
+      const counted: Array<() => void> = [];
       const ids = charged.map((c) => c.attempt.subscriptionId);
       const subscriptions = byId(await this.renewals.lockSubscriptions(manager, ids));
       const invoices = byId(
@@ -82,6 +83,10 @@ export class RenewalOutcomeService {
         manager,
         [...subscriptions.values()].map((s) => s.planId),
       );
+      // Recovery policies only for the batch's declines (a batch of paid renewals reads none).
+      const declined = charged.filter((c) => c.payment && !approved(c.payment)).map((c) => c.attempt);
+      const scopes = new Map(declined.map((a) => [`${a.environment}:${a.merchantCode}`, a]));
+      const policies = await this.policies.load(manager, [...scopes.values()]);
       const changedInvoices: InvoiceEntity[] = [];
       const changedSubscriptions: SubscriptionEntity[] = [];
       const events: Array<{ s: SubscriptionEntity; types: readonly EventType[]; data: object; at: Date }> = [];
@@ -93,11 +98,11 @@ export class RenewalOutcomeService {
           return { kind: 'stale', subscription: s, reverse: !!payment && approved(payment) && !paidByIt };
         }
         const plan = plans.get(s.planId)!;
-        const outcome = this.apply(s, invoice, a, payment, mode);
+        const outcome = this.apply(s, invoice, a, payment, mode, policies, counted);
         changedInvoices.push(invoice);
         changedSubscriptions.push(s);
-        if (outcome.invoiceEvent) {
-          events.push({ s, types: [outcome.invoiceEvent], data: toInvoiceView(invoice), at: a.at });
+        if (outcome.invoiceEvents.length) {
+          events.push({ s, types: outcome.invoiceEvents, data: toInvoiceView(invoice), at: a.at });
         }
         events.push({ s, types: outcome.subscriptionEvents, data: toSubscriptionView(s, plan), at: a.at });
         return { kind: outcome.ok ? 'paid' : 'declined', subscription: s };
@@ -111,8 +116,10 @@ export class RenewalOutcomeService {
         manager,
       );
       for (const e of events) await this.events.emit(manager, e.s, e.types, e.data, e.at);
-      return recorded;
+      return { recorded, counted };
     });
+    for (const count of counted) count();
+    return recorded;
   }
 
   /** One attempt's answer on its invoice and subscription, as the subscription policy decides it. */
@@ -122,37 +129,91 @@ export class RenewalOutcomeService {
     a: ChargeAttempt,
     payment: PaymentResponse | null,
     mode: AttemptMode,
-  ): { ok: boolean; invoiceEvent: EventType | null; subscriptionEvents: EventType[] } {
+    policies: LoadedPolicies,
+    counted: Array<() => void>,
+  ): { ok: boolean; invoiceEvents: EventType[]; subscriptionEvents: EventType[] } {
     if (payment) {
-      invoice.attempts = [
-        ...invoice.attempts,
-        {
-          at: a.at.toISOString(),
-          paymentId: payment.id,
-          status: payment.status,
-          refusalCode: payment.refusalCode ?? null,
-        },
-      ];
+      invoice.attempts = [...invoice.attempts, invoiceAttempt(a.at, payment)];
     }
     invoice.paymentAttemptCount = a.attempt;
     invoice.updatedAt = a.at;
+    s.updatedAt = a.at;
     const ok = !payment || approved(payment);
-    const decision: OutcomeDecision = ok
-      ? decide(s, { kind: 'paid' }, a.at)
-      : decide(
-          s,
-          {
-            kind: 'declined',
-            mode,
-            terminal: payment!.refusalCode?.recoveryAction === 'terminal',
-            scheduledAt: invoice.periodStart,
-            schedule: DEFAULT_DUNNING_SCHEDULE,
-          },
-          a.at,
-        );
+    // A charge of a past-due invoice: a dunning or forced retry of a run under way.
+    const run = s.status === 'past_due' ? { startReason: s.dunning?.startReason ?? 'unknown' } : null;
+    if (run && payment) {
+      const connection = payment.connectionCode ?? 'none';
+      counted.push(() => this.events.recovery.retried(connection, ok ? 'approved' : 'declined'));
+    }
+    if (ok) {
+      const subscriptionEvents = applyDecision(s, decide(s, { kind: 'paid' }, a.at));
+      s.dunning = null;
+      const invoiceEvents = [applyInvoiceTransition(invoice, 'pay')];
+      invoice.paidAt = a.at;
+      if (run) {
+        invoiceEvents.push(EventTypes.invoicePaymentRecovered);
+        const { currency, amount } = invoice;
+        const connection = payment?.connectionCode ?? 'none';
+        counted.push(() => this.events.recovery.recoveredInvoice(run.startReason, connection, currency, amount));
+      }
+      return { ok, invoiceEvents, subscriptionEvents };
+    }
+    return { ok, ...this.declined(s, invoice, mode, payment!, policies, a.at, counted) };
+  }
+
+  /**
+   * Declined: the subscription policy's moves under the run's recovery policy: the version the run started
+   * with (a run starting now records the current one), so a policy change never moves a run under way.
+   */
+  private declined(
+    s: SubscriptionEntity,
+    invoice: InvoiceEntity,
+    mode: AttemptMode,
+    payment: PaymentResponse,
+    policies: LoadedPolicies,
+    at: Date,
+    counted: Array<() => void>,
+  ): { invoiceEvents: EventType[]; subscriptionEvents: EventType[] } {
+    const refusal = payment.refusalCode ?? null;
+    const startsRun = s.status !== 'past_due';
+    const startReason = startsRun ? reasonLabel(refusal?.reasonCode) : (s.dunning?.startReason ?? 'unknown');
+    const scheduledAt = invoice.periodStart;
+    // A run under way keeps its version (0 for one that started before runs recorded it).
+    const version = s.status === 'past_due' ? (s.dunning?.policyVersion ?? 0) : policies.currentVersion(s);
+    const rules = policies.rules(s, version);
+    const decision = decide(
+      s,
+      {
+        kind: 'declined',
+        mode,
+        terminal: refusal?.recoveryAction === 'terminal',
+        scheduledAt,
+        // A card the account updater found closed cannot succeed: no retry is spent on it, it waits for a new one.
+        schedule: (retriesDone) =>
+          s.cardClosedAt
+            ? { kind: 'await_payment_method' }
+            : nextRetry(rules, { scheduledAt, retriesDone, refusal, at }),
+      },
+      at,
+    );
     const subscriptionEvents = applyDecision(s, decision);
-    const invoiceEvent = decision.invoice ? applyInvoiceTransition(invoice, decision.invoice) : null;
-    if (decision.invoice === 'pay') invoice.paidAt = a.at;
-    return { ok, invoiceEvent, subscriptionEvents };
+    const invoiceEvents = decision.invoice ? [applyInvoiceTransition(invoice, decision.invoice)] : [];
+    const lastCharge = { lastRefusal: refusal, lastConnectionCode: payment.connectionCode ?? null };
+    if (decision.invoice === 'fail') {
+      s.dunning = null;
+      counted.push(() => this.events.recovery.runLost(startReason));
+    } else if (decision.set.dunningAttemptCount !== undefined) {
+      if (startsRun) counted.push(() => this.events.recovery.runStarted(startReason));
+      s.dunning = {
+        policyVersion: version,
+        scheduledAt: scheduledAt.toISOString(),
+        startReason,
+        ...lastCharge,
+        waitingFor: s.nextBillingDate ? 'scheduled_retry' : 'payment_method',
+      };
+    } else if (s.status === 'past_due' && s.dunning) {
+      s.dunning = { ...s.dunning, ...lastCharge };
+    }
+    return { invoiceEvents, subscriptionEvents };
   }
 }

@@ -7,6 +7,7 @@ import { CallerContext, EventTypes, SubscriptionView } from '@app/contracts';
 import { Clock } from '@app/clock';
 import { DomainError } from '@app/errors';
 import { LOGGER, Metrics } from '@app/observability';
+import { inTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
 import { PlanRepository } from '../plan/plan.repository';
 import { SubscriptionRepository } from '../subscription/subscription.repository';
@@ -45,7 +46,7 @@ export class RenewalParking {
   /** Marks the subscription parked as of `at` (the step's instant); answers whether this call parked it. */
   async park(subscriptionId: string, error: unknown, at: Date): Promise<boolean> {
     const reason = parkReason(error);
-    const parked = await this.db.transaction(async (manager) => {
+    const parked = await inTransaction(this.db, async (manager) => {
       const s = await this.renewals.lockSubscription(manager, subscriptionId);
       if (!s || s.renewalParkedAt) return null;
       Object.assign(s, { renewalParkedAt: at, renewalParkedReason: reason, updatedAt: at });
@@ -66,7 +67,7 @@ export class RenewalParking {
 
   /** Lifts the park of a subscription of this scope (404 unknown, 409 not parked); answers it as it stands. */
   async retry(ctx: CallerContext, id: string): Promise<SubscriptionView> {
-    const view = await this.db.transaction(async (manager) => {
+    const view = await inTransaction(this.db, async (manager) => {
       const s = await this.subscriptions.findForUpdate(manager, ctx, id);
       if (!s) throw DomainError.notFound('subscription', 'id');
       if (!s.renewalParkedAt) throw DomainError.invalidState('The subscription has no parked renewal');

@@ -1,4 +1,6 @@
 import { backlogGaugesProvider } from '@app/database';
+import { CardCheckLoop } from '../account-updater/card-check.loop';
+import { CardCheckRunner } from '../account-updater/card-check.runner';
 import { DunningHandler } from '../dunning/dunning.handler';
 import { ForcedAttempt } from '../dunning/forced-attempt';
 import { RetryPaymentUseCase } from '../dunning/retry-payment.use-case';
@@ -24,6 +26,8 @@ export const renewalProviders = [
   RenewalCharges,
   RenewalFaults,
   RenewalLoop,
+  CardCheckRunner,
+  CardCheckLoop,
   ForcedAttempt,
   RetryPaymentUseCase,
   BillingClockAdvanceUseCase,

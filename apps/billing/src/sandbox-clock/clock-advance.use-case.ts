@@ -8,6 +8,7 @@ import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/c
 import { WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { whileAdvancingSandbox } from '@app/platform';
+import { CARD_CHECK_BATCH, CardCheckRunner } from '../account-updater/card-check.runner';
 import { RenewalRunner } from '../renewal/renewal-runner.service';
 import { RenewalRepository } from '../renewal/renewal.repository';
 import type { Scope } from '../scope';
@@ -33,6 +34,7 @@ export class BillingClockAdvanceUseCase {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly runner: RenewalRunner,
+    private readonly cardChecks: CardCheckRunner,
     private readonly renewals: RenewalRepository,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -51,6 +53,9 @@ export class BillingClockAdvanceUseCase {
   private async runDue(scope: Scope, to: Date, bound: WorkBound): Promise<ClockAdvancedResult> {
     let ran = 0;
     let unfinished = false;
+    // The account updater as of `to`, before the renewals this advance runs and again for the renewals
+    // they scheduled (a card is checked once per renewal: the second pass takes only the new ones).
+    await this.checkCards(scope, to);
     for (;;) {
       if (bound.reached(ran)) {
         unfinished = (await this.renewals.dueCount(scope, to)) > 0;
@@ -62,6 +67,12 @@ export class BillingClockAdvanceUseCase {
       if (!(await this.renewals.dueCount(scope, to))) break;
       await sleep(LEASED_POLL_MS);
     }
+    await this.checkCards(scope, to);
     return { ran, unfinished };
+  }
+
+  private async checkCards(scope: Scope, to: Date): Promise<void> {
+    const offset = Math.max(0, to.getTime() - this.clock.now().getTime());
+    while ((await this.cardChecks.round(to, scope, offset)) >= CARD_CHECK_BATCH);
   }
 }

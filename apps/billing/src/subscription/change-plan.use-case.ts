@@ -6,6 +6,7 @@ import { CallerContext, ChangePlanCommand, EventType, PaymentResponse, Subscript
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -136,7 +137,7 @@ export class ChangePlanUseCase {
     run: LeasedRun,
     now: Date,
   ): Promise<SubscriptionView> {
-    return this.db.transaction(async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
       const decision: PlanChangeDecision = decide(subscription, fact, now);
       let invoice: { invoice: InvoiceEntity; events: EventType[] } | undefined;

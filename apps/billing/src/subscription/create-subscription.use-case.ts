@@ -14,6 +14,7 @@ import { DomainError } from '@app/errors';
 import { traceParentOf } from '@app/observability';
 import { BillingEvents } from '../billing-events';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -251,7 +252,7 @@ export class CreateSubscriptionUseCase {
     const invoiceView = invoice ? toInvoiceView(invoice) : null;
     const response: CreatedSubscriptionView = { ...view, firstInvoice: invoiceView };
     if (mandate.firstCycle) response.firstCycle = { ...mandate.firstCycle, invoiceId: invoice?.id ?? null };
-    await this.db.transaction(async (manager) => {
+    await inTransaction(this.db, async (manager) => {
       if (subscription.parentSubscriptionId) {
         // The parent may have been cancelled since it was checked: a child of a cancelled subscription is refused.
         const parent = await this.subscriptions.findForUpdate(manager, ctx, subscription.parentSubscriptionId);

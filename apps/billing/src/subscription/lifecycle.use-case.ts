@@ -6,6 +6,7 @@ import { CallerContext, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
 import { IdempotencyService } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
@@ -36,7 +37,7 @@ export class LifecycleUseCase {
 
   run(ctx: CallerContext, verb: MerchantVerb, id: string): Promise<SubscriptionView> {
     return this.idempotency.leased(ctx, `subscription.${verb}`, { id }, (run) =>
-      this.db.transaction(async (manager) => {
+      inTransaction(this.db, async (manager) => {
         const subscription = await this.subscriptions.findForUpdate(manager, ctx, id);
         if (!subscription) throw DomainError.notFound('subscription', 'id');
         const now = this.clock.now(ctx);

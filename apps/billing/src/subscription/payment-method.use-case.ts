@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '@app/clock';
-import { CallerContext, PaymentMethodCommand, PaymentResponse, SubscriptionView } from '@app/contracts';
+import { CallerContext, EventTypes, PaymentMethodCommand, PaymentResponse, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { BillingEvents } from '../billing-events';
 import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { inTransaction } from '@app/database';
 import { paidInvoice } from '../invoice/invoice-factory';
+import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { InvoiceRepository } from '../invoice/invoice.repository';
@@ -55,7 +57,7 @@ export class PaymentMethodUseCase {
     const subscription = await this.subscriptions.find(ctx, body.id);
     if (!subscription) throw DomainError.notFound('subscription', 'id');
     const plan = (await this.plans.find(ctx, subscription.planId))!;
-    const [invoice] = await this.db.transaction((m) => this.invoices.openOf(m, subscription.id));
+    const [invoice] = await inTransaction(this.db, (m) => this.invoices.openOf(m, subscription.id));
     // Refused here (409) when the subscription's state allows no new card, before any charge.
     const { pays } = this.decision(subscription, plan, invoice, this.clock.now(ctx));
     const recovery: Recovery = { pays, invoice: pays === 'open_invoice' ? invoice : null };
@@ -108,7 +110,7 @@ export class PaymentMethodUseCase {
     return approved;
   }
 
-  private record(
+  private async record(
     ctx: CallerContext,
     seen: SubscriptionEntity,
     plan: PlanEntity,
@@ -117,17 +119,29 @@ export class PaymentMethodUseCase {
     run: LeasedRun,
   ): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
-    return this.db.transaction(async (manager) => {
+    let recovered: (() => void) | null = null;
+    const answer = await inTransaction(this.db, async (manager) => {
+      recovered = null;
       const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
+      const startReason = subscription.dunning?.startReason ?? 'unknown';
       subscription.cardToken = payment.token!.token;
       subscription.cardBrand = payment.card?.cardData.brand ?? subscription.cardBrand;
       subscription.networkTransactionId = payment.card?.networkTransactionId ?? null;
       subscription.networkReferenceId = payment.card?.networkReferenceId ?? null;
+      // A new card: the account updater's marks were about the old one.
+      subscription.cardCheckedFor = null;
+      subscription.cardClosedAt = null;
       const decision = this.decision(subscription, plan, recovery.invoice, now);
       if (decision.pays !== recovery.pays)
         throw DomainError.invalidState('The subscription changed meanwhile; try again');
       if (decision.pays !== 'nothing') {
         await this.payInvoice(manager, ctx, subscription, plan, recovery, decision, payment, now);
+        if (recovery.invoice) {
+          const { currency, amount } = recovery.invoice;
+          const connection = payment.connectionCode ?? 'none';
+          recovered = () => this.events.recovery.recoveredInvoice(startReason, connection, currency, amount);
+        }
+        subscription.dunning = null;
       }
       const events = applyDecision(subscription, decision);
       await this.subscriptions.save(manager, subscription);
@@ -136,6 +150,8 @@ export class PaymentMethodUseCase {
       await run.answer(manager, view);
       return view;
     });
+    (recovered as (() => void) | null)?.();
+    return answer;
   }
 
   /** Past due: the open invoice is paid by the new card. Suspended: a new period starting now, paid. */
@@ -152,15 +168,13 @@ export class PaymentMethodUseCase {
     const invoice = recovery.invoice;
     if (invoice) {
       const event = applyInvoiceTransition(invoice, 'pay');
-      invoice.attempts = [
-        ...invoice.attempts,
-        { at: now.toISOString(), paymentId: payment.id, status: payment.status, refusalCode: null },
-      ];
+      invoice.attempts = [...invoice.attempts, { ...invoiceAttempt(now, payment), refusalCode: null }];
       invoice.paymentAttemptCount += 1;
       invoice.paidAt = now;
       invoice.updatedAt = now;
       await this.invoices.save(manager, invoice);
-      await this.events.emit(manager, ctx, [event], toInvoiceView(invoice), now);
+      // A past-due invoice paid: revenue recovered.
+      await this.events.emit(manager, ctx, [event, EventTypes.invoicePaymentRecovered], toInvoiceView(invoice), now);
       return;
     }
     const { invoice: paid, events } = paidInvoice({

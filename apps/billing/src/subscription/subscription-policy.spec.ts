@@ -6,7 +6,7 @@ import {
   acceptsChild,
   applyDecision,
   decide,
-  DEFAULT_DUNNING_SCHEDULE,
+  DunningSchedule,
   followsParent,
   PlanTerms,
   PolicySubscription,
@@ -220,7 +220,7 @@ describe('subscription policy', () => {
     const declined = (
       s: PolicySubscription,
       terminal = false,
-      schedule = DEFAULT_DUNNING_SCHEDULE,
+      schedule?: DunningSchedule,
       mode: 'scheduled' | 'forced' = 'scheduled',
     ) => decide(s, { kind: 'declined', mode, terminal, scheduledAt: now, schedule }, now);
 
@@ -242,7 +242,7 @@ describe('subscription policy', () => {
     });
 
     it('declined: the dunning schedule it is given decides the retries', () => {
-      const once = { retryDays: [2] };
+      const once: DunningSchedule = (n) => (n === 0 ? { kind: 'retry', at: day(2) } : { kind: 'stop' });
       expect(declined(sub('active'), false, once)).toMatchObject({
         moves: ['fail_renewal'],
         set: { nextBillingDate: day(2) },
@@ -250,6 +250,15 @@ describe('subscription policy', () => {
       expect(declined(sub('past_due', { dunningAttemptCount: 0 }), false, once)).toMatchObject({
         moves: ['retry_failed', 'suspend'],
         invoice: 'fail',
+      });
+    });
+
+    it('declined: a schedule that waits for a new payment method keeps it past_due with no next attempt', () => {
+      const waits: DunningSchedule = () => ({ kind: 'await_payment_method' });
+      expect(declined(sub('active'), false, waits)).toMatchObject({
+        moves: ['fail_renewal'],
+        set: { dunningAttemptCount: 0, nextBillingDate: null },
+        invoice: null,
       });
     });
 
@@ -417,7 +426,6 @@ describe('subscription policy', () => {
         mode: 'scheduled' as const,
         terminal,
         scheduledAt: now,
-        schedule: DEFAULT_DUNNING_SCHEDULE,
       })),
       { kind: 'new_payment_method', plan: monthly, openInvoice: true },
       { kind: 'change_plan', applyAt: 'now', planId: 2 },

@@ -12,7 +12,7 @@ import {
   canRetry,
   checkRetry,
   declinedMove,
-  DEFAULT_DUNNING_SCHEDULE,
+  defaultSchedule,
   DunningSchedule,
   newPaymentMethodMoves,
   paidMove,
@@ -22,7 +22,7 @@ import type { PlanEntity } from '../plan/plan.entity';
 import { SUBSCRIPTION_MACHINE, SubscriptionState, SubscriptionTrigger } from './subscription-state';
 import type { SubscriptionEntity } from './subscription.entity';
 
-export { canRetry, checkRetry, DEFAULT_DUNNING_SCHEDULE };
+export { canRetry, checkRetry, defaultSchedule };
 export type { AttemptMode, DunningSchedule };
 
 const DAY_MS = 86_400_000;
@@ -64,7 +64,8 @@ export type SubscriptionFact =
       mode: AttemptMode;
       terminal: boolean;
       scheduledAt: Date;
-      schedule: DunningSchedule;
+      /** The run's recovery policy; the default schedule (docs/api.md, Billing over time) when absent. */
+      schedule?: DunningSchedule;
     }
   /** A new card was approved; on a past_due subscription `openInvoice` says whether it pays an open invoice. */
   | { kind: 'new_payment_method'; plan: PlanTerms; openInvoice: boolean }

@@ -40,6 +40,17 @@ export function toSubscriptionView(s: SubscriptionEntity, plan?: PlanEntity): Su
       s.renewalParkedAt && s.renewalParkedReason !== null
         ? { at: s.renewalParkedAt.toISOString(), reason: s.renewalParkedReason }
         : null,
+    dunning:
+      s.status === 'past_due' && s.dunning
+        ? {
+            policyVersion: s.dunning.policyVersion,
+            scheduledAt: s.dunning.scheduledAt,
+            lastRefusal: s.dunning.lastRefusal,
+            lastConnectionCode: s.dunning.lastConnectionCode,
+            waitingFor: s.dunning.waitingFor,
+            nextAttemptAt: s.dunning.waitingFor === 'scheduled_retry' ? iso(s.nextBillingDate) : null,
+          }
+        : null,
     metadata: s.metadata,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),

@@ -10,7 +10,7 @@ import {
   UsageEventView,
   UsageRequest,
 } from '@app/contracts';
-import { GroupCommit, pipelinedTransaction } from '@app/database';
+import { GroupCommit, inTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
 import { readUsageBatchEvent } from './usage-event-input';
 import { NewUsage, StoredUsage, UsageLookup, UsageRepository, usageKey } from './usage.repository';
@@ -103,7 +103,7 @@ export class RecordUsage {
     });
     const open = pending.filter((p) => !p.outcome);
     if (open.length) {
-      const insert = await pipelinedTransaction(this.db, async (manager) => {
+      const insert = await inTransaction(this.db, async (manager) => {
         const subscriptionIds = distinct(open.map((p) => p.candidate.subscriptionId));
         await this.repository.lockShared(manager, subscriptionIds);
         const keyed = open.filter((p) => p.candidate.idempotencyKey != null);

@@ -1,4 +1,4 @@
-import { isValidIdempotencyKey, TEXT_LIMITS, UsageBatchEvent } from '@app/contracts';
+import { IDEMPOTENCY_KEY_FORMAT, isValidIdempotencyKey, TEXT_LIMITS, UsageBatchEvent } from '@app/contracts';
 import { DomainError } from '@app/errors';
 
 const LIMITS = TEXT_LIMITS.UsageEventFields;
@@ -45,5 +45,5 @@ function quantity(value: unknown): DomainError | undefined {
 
 function key(value: unknown): DomainError | undefined {
   if (isValidIdempotencyKey(value)) return undefined;
-  return DomainError.validation('idempotencyKey must be 1-255 printable ASCII characters', 'idempotencyKey');
+  return DomainError.validation(`idempotencyKey must be ${IDEMPOTENCY_KEY_FORMAT}`, 'idempotencyKey');
 }

@@ -9,6 +9,7 @@ import { Environment, GatewaySubjects } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { NatsClient } from '@app/messaging';
 import { LOGGER } from '@app/observability';
+import { inTransaction } from '@app/database';
 import { ApiKey, KeyType } from './api-key.entity';
 import { KeyCache, UnknownKeyCache } from './key-cache';
 import { MerchantsService } from './merchants.service';
@@ -79,7 +80,7 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
     const secret = randomBase62(32);
     const key = `${type === 'private' ? 'prv' : 'pub'}_${environment}_${secret}`;
     const id = uuidv7();
-    const saved = await this.db.transaction(async (m) => {
+    const saved = await inTransaction(this.db, async (m) => {
       const row = m.create(ApiKey, {
         id,
         keyHash: hashKey(key),

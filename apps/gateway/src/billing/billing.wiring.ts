@@ -1,6 +1,12 @@
 import { DunningController } from './dunning.controller';
 import { PlansController } from './plans.controller';
+import { RecoveryPolicyController } from './recovery-policy.controller';
 import { SubscriptionsController } from './subscriptions.controller';
 
 /** The billing routes (all forwarded to the billing service). */
-export const billingControllers = [PlansController, SubscriptionsController, DunningController];
+export const billingControllers = [
+  PlansController,
+  RecoveryPolicyController,
+  SubscriptionsController,
+  DunningController,
+];

@@ -15,6 +15,7 @@ import { DomainError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
 import { LOGGER, Metrics } from '@app/observability';
 import { OutboxWriter } from '@app/outbox';
+import { inTransaction } from '@app/database';
 import { rateLimited } from '../http/rate-limited';
 import { CheckoutAttemptLimit, Closed, Settlement } from './attempt-limit';
 
@@ -137,7 +138,7 @@ export class CardTestingDefence {
         windowSeconds: this.limit.limits.windowSeconds,
         retryAfterSeconds: Math.ceil(resetSeconds),
       };
-      await this.db.transaction((m) =>
+      await inTransaction(this.db, (m) =>
         this.outbox.add(m, EventTypes.paymentLinkAttemptsBlocked, caller, { ...link, block }, this.clock.now()),
       );
     } catch (e) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { inTransaction } from '@app/database';
 
 /** Who a limit counts: the client address or the payment link. */
 export type BlockScope = 'address' | 'link';
@@ -38,7 +39,7 @@ export class CheckoutAttemptsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   transaction<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    return inTransaction(this.db, work);
   }
 
   async lockKeys(m: EntityManager, address: string, linkId: string): Promise<void> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
+import { inTransaction } from '@app/database';
 
 export interface StoredSession {
   id: string;
@@ -76,7 +77,7 @@ export class DashboardSessionsRepository {
     windowMs: number,
     limit: number,
   ): Promise<{ id: string } | { lockedUntil: Date }> {
-    return this.db.transaction(async (m) => {
+    return inTransaction(this.db, async (m) => {
       // One email's attempts are counted one at a time.
       await m.query(`SELECT pg_advisory_xact_lock(hashtext('dashboard-sign-in:' || $1))`, [email]);
       const since = new Date(now.getTime() - windowMs);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Sealed } from '@app/cipher';
+import { inTransaction } from '@app/database';
 import type { Role } from '../auth/permission';
 
 export interface Membership {
@@ -46,7 +47,7 @@ export class DashboardUsersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   transaction<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    return inTransaction(this.db, work);
   }
 
   /** Inserts the user, or answers false when the email is taken. */

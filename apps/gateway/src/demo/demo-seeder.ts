@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/observability';
+import { inTransaction } from '@app/database';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { MerchantsService } from '../auth/merchants.service';
 
@@ -30,7 +31,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (!this.options.enabled) return;
     // Several replicas may start at once: one seeds, under a transaction-scoped advisory lock.
-    const seeded = await this.db.transaction(async (m) => {
+    const seeded = await inTransaction(this.db, async (m) => {
       await m.query("SELECT pg_advisory_xact_lock(hashtext('gateway:demo-seed'))");
       const [{ n }] = await m.query('SELECT count(*)::int AS n FROM merchants');
       if (n > 0) return false;

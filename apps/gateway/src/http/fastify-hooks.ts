@@ -3,9 +3,7 @@ import { Logger } from 'pino';
 import { assertStorableText } from '@app/errors';
 import { Draining, Metrics, requestContext, RequestStore, tracingOn } from '@app/observability';
 import { discardBody } from './discard-body';
-import { toErrorResponse } from './error-response';
 import { ignoredFieldsHeader, isValidFieldValue } from './ignored-fields-header';
-import { sendError } from './send-error';
 import { endRequestSpan, isTraced, RequestWithSpan, startRequestSpan } from './request-span';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -18,9 +16,10 @@ export function requestIdFrom(header: string | string[] | undefined, generate: (
 
 /**
  * Edge behaviour that happens outside Nest's pipeline: the request id header, text that cannot be stored, the
- * ignored-fields header, access logs and metrics, and the error envelope for errors raised before routing (body
- * parsing, limits). Installed on each of the gateway's servers (public and internal) alike; they count their
- * requests in progress together, as one process.
+ * ignored-fields header, access logs and metrics. Errors raised before routing (body parsing, limits) reach the error
+ * handler Nest installs on Fastify, hence each server's global HttpExceptionFilter: one envelope for all. Installed
+ * on each of the gateway's servers (public and internal) alike; they count their requests in progress together,
+ * as one process.
  */
 export function installHooks(servers: FastifyInstance[], logger: Logger, metrics: Metrics, draining: Draining): void {
   const inProgress = { count: 0 };
@@ -103,12 +102,6 @@ function installServerHooks(
       'request',
     );
     done();
-  });
-
-  app.setErrorHandler((error, request, reply) => {
-    const response = toErrorResponse(error, String(request.id));
-    if (response.unexpected) logger.error({ err: error, requestId: request.id }, 'Unexpected error');
-    sendError(reply, response);
   });
 }
 

@@ -2,9 +2,8 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Sealed, WebhookSecretCipher } from '@app/cipher';
-import { CallerContext, IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from '@app/contracts';
-import { DomainError } from '@app/errors';
-import { IdempotencyService } from '@app/idempotency';
+import { CallerContext, IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_HEADER } from '@app/contracts';
+import { checkIdempotencyKey, IdempotencyService } from '@app/idempotency';
 import { documentedParam } from '../auth/caller.decorator';
 
 /**
@@ -22,15 +21,13 @@ interface SealedAnswer {
 const IdempotencyKeyParam = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
   const header = context.switchToHttp().getRequest<FastifyRequest>().headers[IDEMPOTENCY_KEY_HEADER];
   const key = Array.isArray(header) ? header[0] : header;
-  if (key !== undefined && !isValidIdempotencyKey(key)) {
-    throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
-  }
+  checkIdempotencyKey(key);
   return key;
 });
 
 export const IdempotencyKey = (): ParameterDecorator =>
   documentedParam(IdempotencyKeyParam(), [
-    { VALIDATION_FAILED: 'the `Idempotency-Key` header is not 1-255 printable ASCII characters' },
+    { VALIDATION_FAILED: `the \`Idempotency-Key\` header is not ${IDEMPOTENCY_KEY_FORMAT}` },
   ]);
 
 /**

@@ -1,8 +1,8 @@
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CallerContext, IDEMPOTENCY_KEY_HEADER, isValidIdempotencyKey } from '@app/contracts';
-import { DomainError } from '@app/errors';
+import { CallerContext, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_FORMAT } from '@app/contracts';
+import { checkIdempotencyKey } from '@app/idempotency';
 import { CALLER_ERRORS, callerOf, documentedParam } from '../auth/caller.decorator';
 
 /**
@@ -16,16 +16,14 @@ const IdempotentCallerParam = createParamDecorator((_data: unknown, context: Exe
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   const key = Array.isArray(header) ? header[0] : header;
   if (key === undefined) return caller;
-  if (!isValidIdempotencyKey(key)) {
-    throw DomainError.validation('Idempotency-Key must be 1-255 printable ASCII characters', 'Idempotency-Key');
-  }
+  checkIdempotencyKey(key);
   return { ...caller, idempotencyKey: key };
 });
 
 export const IdempotentCaller = (): ParameterDecorator =>
   documentedParam(IdempotentCallerParam(), [
     ...CALLER_ERRORS,
-    { VALIDATION_FAILED: 'the `Idempotency-Key` header is not 1-255 printable ASCII characters' },
+    { VALIDATION_FAILED: `the \`Idempotency-Key\` header is not ${IDEMPOTENCY_KEY_FORMAT}` },
   ]);
 
 /** Documents the header on a route that honours it. */

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { linkRunTo } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
+import { inTransaction } from '@app/database';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from '../config';
 import { LapsedUseCheck } from './lapsed-use.check';
 import { LinkUsesRepository } from './link-uses.repository';
@@ -45,7 +46,7 @@ export class LinkUseReconcileLoop extends PeriodicLoop {
   /** Checks one batch of lapsed reservations; answers how many were claimed. */
   async runOnce(): Promise<number> {
     const now = this.clock.now();
-    const lapsed = await this.db.transaction((m) => this.uses.claimLapsed(m, now, LEASE_MS, BATCH));
+    const lapsed = await inTransaction(this.db, (m) => this.uses.claimLapsed(m, now, LEASE_MS, BATCH));
     linkRunTo(lapsed);
     for (const use of lapsed) {
       try {

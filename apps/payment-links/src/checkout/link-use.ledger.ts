@@ -6,6 +6,7 @@ import { uuidv7 } from '@app/clock';
 import { PaymentLinkResponse, PayLinkRequest, PaymentResponse } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { LOGGER, traceParentOf } from '@app/observability';
+import { inTransaction } from '@app/database';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 import { LinkRecorder } from '../link/link-recorder';
 import { isDue, move, payTrigger } from '../link/payment-link-state';
@@ -71,7 +72,7 @@ export class LinkUseLedger {
   ) {}
 
   async reserve(linkId: string, request: PayLinkRequest, now: Date): Promise<Reservation> {
-    const result = await this.db.transaction(async (manager) => {
+    const result = await inTransaction(this.db, async (manager) => {
       const link = await this.links.lock(manager, linkId);
       if (isDue(link, now)) {
         await this.expiry.expire(manager, link);
@@ -106,7 +107,7 @@ export class LinkUseLedger {
 
   /** Applies an attempt's outcome to its use once; a use already settled answers the link as it stands. */
   settle(useId: string, outcome: UseOutcome, now: Date): Promise<PaymentLinkResponse> {
-    return this.db.transaction(async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       // Link first, then the use: the order every writer of both takes.
       const linkId = (await manager.findOneByOrFail(LinkUseEntity, { id: useId })).linkId;
       const link = await this.links.lock(manager, linkId);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DueWork } from '@app/database';
+import { DueWork, inTransaction } from '@app/database';
 import { ExpiryWork } from '@app/platform';
 import { LinkRecorder } from '../link/link-recorder';
 import { isDue, move } from '../link/payment-link-state';
@@ -39,7 +39,7 @@ export class LinkExpiry implements ExpiryWork<PaymentLinkEntity> {
   /** The link as a reader at `now` must see it: expired (and recorded so) when its expiry passed. */
   async current(link: PaymentLinkEntity, now: Date): Promise<PaymentLinkEntity> {
     if (!isDue(link, now)) return link;
-    return this.db.transaction(async (manager) => {
+    return inTransaction(this.db, async (manager) => {
       const locked = await this.links.lock(manager, link.id);
       if (isDue(locked, now)) await this.expire(manager, locked);
       return locked;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, PaymentResponse, SettleCommand, SettleOutcome } from '@app/contracts';
+import { inTransaction } from '@app/database';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
 import { move, PaymentTrigger } from '../payment/payment-state';
@@ -31,7 +32,7 @@ export class SettleUseCase {
   ) {}
 
   run(ctx: CallerContext, body: SettleCommand): Promise<PaymentResponse> {
-    return this.db.transaction(async (m) => {
+    return inTransaction(this.db, async (m) => {
       const payment = await this.payments.lock(m, ctx, body.paymentId);
       // Only APM payments wait in pending_action; the table refuses every other status.
       const event = move(payment, TRIGGER[body.outcome]);

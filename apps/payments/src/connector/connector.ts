@@ -30,6 +30,8 @@ export interface AuthorizeRequest {
   initiator: CardOnFileInitiator;
   /** Network transaction id of the original cardholder-initiated payment, cited on merchant-initiated ones. */
   networkTransactionId?: string;
+  /** The merchant's connection the call goes through (a sandbox test card may answer by connection). */
+  connectionCode: string;
 }
 
 export interface CompleteChallengeRequest {

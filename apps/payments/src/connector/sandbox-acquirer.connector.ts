@@ -79,6 +79,14 @@ export class SandboxAcquirerConnector implements Connector {
         return request.initiator === 'merchant'
           ? { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal }
           : approved(reference);
+      case 'decline_except_on':
+        return request.connectionCode === behaviour.approvedOn
+          ? approved(reference)
+          : { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal };
+      case 'updater':
+        return behaviour.answer === 'closed' && request.initiator === 'merchant'
+          ? { kind: 'declined', acquirerReference: reference, refusalCode: SANDBOX_DECLINES.closedAccount }
+          : approved(reference);
       case 'fail_operation':
         return approved(`${FAILS_PREFIX[behaviour.operation]}${uuidv7()}`);
       default:

@@ -7,8 +7,13 @@ import { MemoryLedger } from './sandbox-ledger';
 
 const acquirer = new SandboxAcquirerConnector();
 let n = 0;
-const request = (cardNumber: string, initiator: 'cardholder' | 'merchant' = 'cardholder'): AuthorizeRequest => ({
+const request = (
+  cardNumber: string,
+  initiator: 'cardholder' | 'merchant' = 'cardholder',
+  connectionCode = 'sandbox',
+): AuthorizeRequest => ({
   paymentId: 'p1',
+  connectionCode,
   reference: `rq_test_${++n}`,
   amount: { currency: 'USD', value: 1000, exponent: 2 },
   capture: true,
@@ -41,6 +46,12 @@ describe('sandbox acquirer', () => {
         '4000000000003055',
         '4000000000000341',
         '4000000000004954',
+        '4000000000004103',
+        '4000000000000200',
+        '4000000000004202',
+        '4000000000004301',
+        '4000000000004400',
+        '4000000000004509',
         '4000000000000309',
         '4000000000000317',
         '4000000000000325',
@@ -62,6 +73,14 @@ describe('sandbox acquirer', () => {
     expect(await acquirer.authorize(request('4000000000004954', 'merchant'))).toMatchObject({
       refusalCode: { reasonCode: '59', recoveryAction: 'terminal' },
     });
+  });
+
+  it('declines the cascade card as retry on any connection but the default one, which approves it', async () => {
+    expect(await acquirer.authorize(request('4000000000000200', 'merchant', 'primary'))).toMatchObject({
+      kind: 'declined',
+      refusalCode: { reasonCode: '5', recoveryAction: 'retry' },
+    });
+    expect((await acquirer.authorize(request('4000000000000200', 'merchant', 'sandbox'))).kind).toBe('approved');
   });
 
   it('approves the operation-failure cards, then fails only their own operation (processing error)', async () => {

@@ -10,7 +10,7 @@ import {
   OperationResult,
   RefundCommand,
 } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
 import { assertNever, Connector, ModificationOutcome, ModificationRequest } from '../connector/connector';
 import { AcquirerCalls, isAcquirerFailure } from '../connector/acquirer-call';
@@ -87,7 +87,7 @@ export class PaymentOperationsService {
     cmd: { id: string; reference?: string },
     decide: Decide,
   ): Promise<OperationResult> {
-    const reserved = await pipelinedTransaction(this.db, (m) => this.reserve(m, ctx, operation, cmd, decide));
+    const reserved = await inTransaction(this.db, (m) => this.reserve(m, ctx, operation, cmd, decide));
     if ('replay' in reserved) return reserved.replay;
     const { payment, attempt, decision } = reserved;
     let answer: ModificationOutcome;
@@ -105,7 +105,7 @@ export class PaymentOperationsService {
       if (isAcquirerFailure(e)) await this.release(ctx, attempt);
       throw e;
     }
-    return pipelinedTransaction(this.db, (m) => this.records.record(m, ctx, attempt, answer, this.clock.now(ctx)));
+    return inTransaction(this.db, (m) => this.records.record(m, ctx, attempt, answer, this.clock.now(ctx)));
   }
 
   private async reserve(
@@ -156,7 +156,7 @@ export class PaymentOperationsService {
 
   /** Nothing was recorded: the attempt and the key go, so the same request can retry. */
   private release(ctx: CallerContext, attempt: AcquirerAttempt): Promise<void> {
-    return pipelinedTransaction(this.db, async (m) => {
+    return inTransaction(this.db, async (m) => {
       await this.attempts.drop(m, attempt.id);
       await this.idempotency.release(m, ctx);
     });

@@ -43,6 +43,7 @@ export class AcquirerCascade {
           card,
           initiator: body.card?.cardOnFile?.initiator ?? 'cardholder',
           networkTransactionId: body.card?.networkTransactionId ?? card?.networkTransactionId ?? undefined,
+          connectionCode: connection.connectionCode,
         }),
       );
       payment.attempts.push({

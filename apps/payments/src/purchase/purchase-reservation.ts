@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, uuidv7 } from '@app/clock';
 import { CallerContext, PaymentMethod, PurchaseRequest } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { IdempotencyService } from '@app/idempotency';
 import { Amount } from '@app/money';
 import { AcquirerOutcome } from '../connector/connector';
@@ -91,7 +91,7 @@ export class PurchaseReservation {
       ],
       r.attempt.traceParent ?? null,
     );
-    await pipelinedTransaction(this.db, async (m) => {
+    await inTransaction(this.db, async (m) => {
       await this.attempts.settle(m, r.attempt.id);
       await this.attempts.insert(m, next);
     });

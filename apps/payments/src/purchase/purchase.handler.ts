@@ -3,6 +3,7 @@ import { MessagePattern } from '@nestjs/microservices';
 import { Logger } from 'pino';
 import {
   CallerContext,
+  DECLINED_LAST_MAX,
   PaymentResponse,
   PaymentsSubjects,
   PurchaseManyCommand,
@@ -59,10 +60,20 @@ export class PurchaseHandler {
       if (offset !== undefined && (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)) {
         throw DomainError.validation('clockOffsetMs must be a non-negative integer', `items[${i}].clockOffsetMs`);
       }
+      const declinedLast: unknown = item.declinedLast;
+      if (
+        declinedLast !== undefined &&
+        (!Array.isArray(declinedLast) ||
+          declinedLast.length > DECLINED_LAST_MAX ||
+          !declinedLast.every((c) => typeof c === 'string' && c.length > 0 && c.length <= 64))
+      ) {
+        throw DomainError.validation('declinedLast must be a list of connection codes', `items[${i}].declinedLast`);
+      }
       const body = await validatedBody(PurchaseRequest, item.body);
       const { idempotencyKey: _key, clockOffsetMs: _offset, ...caller } = ctx;
       const itemCtx: CallerContext = { ...caller, idempotencyKey: key, ...(offset ? { clockOffsetMs: offset } : {}) };
-      return { response: await this.purchases.run(itemCtx, body, 'purchase') };
+      const routing = declinedLast ? { declinedLast: declinedLast as string[] } : {};
+      return { response: await this.purchases.run(itemCtx, body, 'purchase', routing) };
     } catch (e) {
       return { err: answerOfError(e, this.logger, ctx.requestId) };
     }

@@ -45,13 +45,20 @@ export class PurchaseUseCase {
     this.grouped = new GroupedTransactions(db, 8, 32);
   }
 
-  async run(ctx: CallerContext, body: PurchaseRequest, intent: PaymentIntent): Promise<PaymentResponse> {
+  /** `routing.declinedLast`: billing's retries name the connections that declined the previous attempt. */
+  async run(
+    ctx: CallerContext,
+    body: PurchaseRequest,
+    intent: PaymentIntent,
+    routing: { declinedLast?: readonly string[] } = {},
+  ): Promise<PaymentResponse> {
     const { amount, method } = preparePurchase(body, intent);
     // Routing reads happen before the transaction: a transaction never waits for a second pool connection.
     const connections = await this.routing.route(ctx, {
       currency: amount.currency,
       method,
       connectionCode: body.connectionCode,
+      declinedLast: routing.declinedLast,
     });
     let reserved: Reserved;
     // Taken here, in the request's context: a grouped transaction runs its works in its group's.

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock, SandboxClockCopy } from '@app/clock';
 import { CallerContext } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { AcquirerAttempt } from './acquirer-attempt';
@@ -39,6 +39,6 @@ export class RecoveryService {
       idempotencyKey: a.idempotencyKey ?? undefined,
     };
     const now = this.clock.now(await this.clocks.clockScopeOf(ctx));
-    return pipelinedTransaction(this.db, (m) => this.recorder.record(m, ctx, a, found, now));
+    return inTransaction(this.db, (m) => this.recorder.record(m, ctx, a, found, now));
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
-import { pipelinedTransaction } from '@app/database';
+import { inTransaction } from '@app/database';
 import { IdempotencyService } from '@app/idempotency';
 import { PaymentRepository } from '../payment/payment.repository';
 import { AcquirerAttempt } from './acquirer-attempt';
@@ -28,7 +28,7 @@ export class ReservationRelease {
    * taken (a nonce's card).
    */
   afterFailedCall(ctx: KeyOf, attempt: AcquirerAttempt, also?: (m: EntityManager) => Promise<void>): Promise<void> {
-    return pipelinedTransaction(this.db, async (m) => {
+    return inTransaction(this.db, async (m) => {
       await this.attempts.drop(m, attempt.id);
       await this.rest(m, ctx, attempt);
       if (also) await also(m);

@@ -11,6 +11,11 @@ export interface RouteRequest {
   method: PaymentMethod;
   /** Pins one connection: no routing, no cascade. */
   connectionCode?: string;
+  /**
+   * The connections that declined this charge's previous attempt (billing's dunning and forced retries): the
+   * others come first, so a retry starts where it was not refused last time; these stay as the fallback.
+   */
+  declinedLast?: readonly string[];
 }
 
 const accepts = (c: ConnectionEntity, r: RouteRequest): boolean =>
@@ -55,7 +60,10 @@ export class RoutingService {
     this.cache.delete(`${ctx.environment}:${ctx.merchantCode}`);
   }
 
-  /** The connections to try, in order: one when pinned, at most two otherwise. */
+  /**
+   * The connections to try, in order: one when pinned, at most two otherwise (by priority, those that
+   * declined the previous attempt last).
+   */
   async route(ctx: CallerContext, request: RouteRequest): Promise<ConnectionEntity[]> {
     const all = await this.connectionsOf(ctx);
     if (request.connectionCode !== undefined) {
@@ -76,6 +84,11 @@ export class RoutingService {
         'amount.currency',
       );
     }
-    return matching.slice(0, 2);
+    const declined = new Set(request.declinedLast ?? []);
+    const ordered = [
+      ...matching.filter((c) => !declined.has(c.connectionCode)),
+      ...matching.filter((c) => declined.has(c.connectionCode)),
+    ];
+    return ordered.slice(0, 2);
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PaymentResponse } from '@app/contracts';
+import { inTransaction } from '@app/database';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { AcquirerOutcome } from '../connector/connector';
 import { applyOutcome } from '../payment/payment-outcome';
@@ -42,7 +43,7 @@ export class ChallengeRecord {
     now: Date,
     card?: CardToVault,
   ): Promise<PaymentResponse> {
-    return this.db.transaction(async (m) => {
+    return inTransaction(this.db, async (m) => {
       await this.attempts.settle(m, attemptId);
       return this.record(m, session, outcome, now, card);
     });

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock, ClockScope, uuidv7 } from '@app/clock';
 import { DomainError } from '@app/errors';
+import { inTransaction } from '@app/database';
 import { PaymentEntity } from '../payment/payment.entity';
 import { AcquirerAttempt } from '../reservation/acquirer-attempt';
 import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repository';
@@ -39,7 +40,7 @@ export class SessionUse {
     clockScope: ClockScope,
     payment: PaymentEntity,
   ): Promise<{ session: PaymentSession; card?: CardToVault; attempt: AcquirerAttempt }> {
-    const result = await this.db.transaction(async (m) => {
+    const result = await inTransaction(this.db, async (m) => {
       const s = await this.sessions.lock(m, sessionId);
       if (!s) throw sessionNotFound();
       const now = this.clock.now(clockScope);

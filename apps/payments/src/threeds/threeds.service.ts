@@ -11,6 +11,7 @@ import {
   SessionView,
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { inTransaction } from '@app/database';
 import { VaultCipher } from '../vault/vault-cipher';
 import { randomToken } from '../vault/random-token';
 import type { VaultedCard } from '../vault/vault.service';
@@ -89,7 +90,7 @@ export class ThreeDsService implements ThreeDsPort {
    * is 404); the hosted page has none. Repeating the recorded outcome is harmless; changing it is 409.
    */
   complete(scope: Scope | null, sessionId: string, requested: ChallengeOutcome): Promise<ChallengeOutcomeResponse> {
-    return this.db.transaction(async (m) => {
+    return inTransaction(this.db, async (m) => {
       const s = await this.sessions.lock(m, sessionId);
       if (!s || s.kind !== 'threeds' || (scope && !sameScope(s, scope))) throw sessionNotFound();
       assertSessionSimulated(s);

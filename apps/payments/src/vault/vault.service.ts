@@ -42,7 +42,7 @@ export interface StoredCardInstrument extends VaultedCard {
 }
 
 /** The ciphertext is bound to its row: copied into another row, merchant or environment it will not open. */
-const panContext = (row: Pick<StoredCard, 'id' | 'merchantCode' | 'environment'>): string =>
+export const panContext = (row: Pick<StoredCard, 'id' | 'merchantCode' | 'environment'>): string =>
   `stored_card:${row.environment}:${row.merchantCode}:${row.id}`;
 
 /** A token's `expirationDate`: the end of the card's expiry month, after which the token is unusable. */

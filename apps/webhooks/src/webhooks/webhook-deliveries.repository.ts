@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { WebhookEnvelope } from '@app/contracts';
-import { runQueueClaim, runStatement, statement } from '@app/database';
+import { inTransaction, runQueueClaim, runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
@@ -156,7 +156,7 @@ export class WebhookDeliveriesRepository {
     traceParent: string | null,
   ): Promise<AttemptRow[]> {
     if (!targets.length) return [];
-    return this.db.transaction(async (m) => {
+    return inTransaction(this.db, async (m) => {
       const created: AttemptRow[] = [];
       for (const t of targets) {
         const rows: Array<{ id: string }> = await m.query(
@@ -218,7 +218,7 @@ export class WebhookDeliveriesRepository {
     decision: AttemptDecision,
     attemptedAt: Date,
   ): Promise<void> {
-    await this.db.transaction(async (m) => {
+    await inTransaction(this.db, async (m) => {
       const [rows]: [Array<{ next: Date | null }>, number] = await m.query(
         `UPDATE webhook_attempts
          SET status = $2, attempted_at = $3, response_status = $4, duration_ms = $5, error = $6, claimed_until = NULL,
@@ -265,7 +265,7 @@ export class WebhookDeliveriesRepository {
    * `succeeded` when the delivery needs nothing, or undefined when the endpoint has no such delivery.
    */
   async resend(endpointId: string, id: string): Promise<AttemptRow | 'succeeded' | undefined> {
-    return this.db.transaction(async (m) => {
+    return inTransaction(this.db, async (m) => {
       const found: Array<{ id: string; status: DeliveryStatus; last: number }> = await m.query(
         `SELECT d.id, d.status, (SELECT max(attempt) FROM webhook_attempts WHERE delivery_id = d.id)::int AS last
          FROM webhook_deliveries d

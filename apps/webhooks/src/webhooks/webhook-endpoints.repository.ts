@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CallerContext } from '@app/contracts';
-import { uniqueViolation } from '@app/database';
+import { inTransaction, uniqueViolation } from '@app/database';
 import { ATTEMPT_MACHINE, DELIVERY_MACHINE } from './delivery-state';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookSecretCipher } from '@app/cipher';
@@ -72,7 +72,7 @@ export class WebhookEndpointsRepository {
    */
   async insert(endpoint: EndpointRow, secret: string, max: number): Promise<InsertRefusal | undefined> {
     const sealed = this.cipher.seal({ endpointId: endpoint.id }, secret);
-    return this.db.transaction(async (m) => {
+    return inTransaction(this.db, async (m) => {
       await m.query(`SELECT pg_advisory_xact_lock(${ENDPOINTS_LOCK_CLASS}, hashtext($1 || '/' || $2))`, [
         endpoint.merchantCode,
         endpoint.environment,
@@ -178,7 +178,7 @@ export class WebhookEndpointsRepository {
 
   /** Soft delete: the delivery log stays; tries still waiting are given up (dead), so nothing more is sent. */
   async softDelete(scope: Scope, id: string, at: Date): Promise<EndpointRow | undefined> {
-    return this.db.transaction(async (m) => {
+    return inTransaction(this.db, async (m) => {
       const [rows]: [EndpointRow[], number] = await m.query(
         `UPDATE webhook_endpoints SET deleted_at = $4
          WHERE id = $1 AND merchant_code = $2 AND environment = $3 AND deleted_at IS NULL

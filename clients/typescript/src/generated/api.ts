@@ -241,6 +241,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscription/recovery-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current recovery policy (version 0: the default, never set) */
+        get: operations["recoveryPolicyGet"];
+        /**
+         * Set the recovery policy: retry days, rules by refusal reason, limits (a new version)
+         * @description Replaces the policy whole (an absent field takes its default) as its next version. A dunning run follows the version it started with: a change applies to runs that start after it.
+         */
+        put: operations["recoveryPolicyPut"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscription": {
         parameters: {
             query?: never;
@@ -1034,6 +1055,23 @@ export interface components {
              */
             reason: string;
         };
+        DunningStateView: {
+            /** @description The recovery policy version the run started with; a later change does not move it */
+            policyVersion: number;
+            /** @description The scheduled renewal the run counts its retries from */
+            scheduledAt: string;
+            /** @description The last decline (null: failed) */
+            lastRefusal?: components["schemas"]["RefusalCodeDto"] | null;
+            /** @description The connection that answered the last charge */
+            lastConnectionCode?: string | null;
+            /**
+             * @description `scheduled_retry`: charged again at nextAttemptAt; `payment_method`: not until the card changes
+             * @enum {string}
+             */
+            waitingFor: "scheduled_retry" | "payment_method";
+            /** @description When the next retry is due */
+            nextAttemptAt?: string | null;
+        };
         PlanView: {
             id: number;
             /** @description The merchant’s numeric id */
@@ -1089,6 +1127,8 @@ export interface components {
             scheduledPlanChange?: components["schemas"]["ScheduledPlanChangeView"] | null;
             /** @description Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted */
             renewalParked?: components["schemas"]["RenewalParkedView"] | null;
+            /** @description Set while past_due */
+            dunning?: components["schemas"]["DunningStateView"] | null;
             metadata: {
                 [key: string]: string;
             };
@@ -1200,6 +1240,12 @@ export interface components {
              *     - `4000000000003055`: 3DS challenge that fails, whatever the cardholder answers, `Q1` Card authentication failed (switch_method)
              *     - `4000000000000341`: approved while the cardholder is present; declined on merchant-initiated charges, `51` Insufficient funds (switch_method)
              *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
+             *     - `4000000000004103`: approved while the cardholder is present; declined on merchant-initiated charges, `54` Expired card (switch_method)
+             *     - `4000000000000200`: declined on every connection but `sandbox` (the default one), approved there, `5` Do not honor (retry)
+             *     - `4000000000004202`: approved; the account updater gives it a new expiry (3 years later)
+             *     - `4000000000004301`: approved; the account updater gives it a new number (4242424242424242) and expiry
+             *     - `4000000000004400`: approved while the cardholder is present; the account updater says the account is closed, `46` Closed account (switch_method)
+             *     - `4000000000004509`: approved; the account updater has no information about it
              *     - `4000000000000309`: approved; a later capture fails at the acquirer
              *     - `4000000000000317`: approved; a later refund fails at the acquirer
              *     - `4000000000000325`: approved; a later cancel fails at the acquirer
@@ -1332,6 +1378,17 @@ export interface components {
             };
             threeDsSetup?: components["schemas"]["ThreeDsSetupDto"];
         };
+        RoutingAttemptView: {
+            /** @example primary */
+            connectionCode: string;
+            /** @enum {string} */
+            outcome: "approved" | "declined" | "failed" | "challenge_required" | "pending_action";
+            /**
+             * @description Normalized refusal code of a decline
+             * @example 5
+             */
+            reasonCode?: string;
+        };
         CardDataView: {
             /** @example visa */
             brand: string;
@@ -1393,6 +1450,8 @@ export interface components {
             /** @description The connection that answered */
             connectionCode: string;
             connectionName: string;
+            /** @description Only when the payment went to more than one connection: each one, in order (a `retry` decline on one moves the payment to the next; the last one answered) */
+            cascade?: components["schemas"]["RoutingAttemptView"][];
             amount: components["schemas"]["AmountDto"];
             amountCaptured: components["schemas"]["AmountDto"];
             amountRefunded: components["schemas"]["AmountDto"];
@@ -1586,6 +1645,61 @@ export interface components {
             pricing: components["schemas"]["PricingDto"];
             createdAt: string;
         };
+        RecoveryPolicyRequest: {
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
+            /**
+             * @description Days after the scheduled renewal at which retries fall due, increasing (default 1, 3, 5, 7)
+             * @example [
+             *       1,
+             *       3,
+             *       5,
+             *       7
+             *     ]
+             */
+            retryDays?: number[];
+            /**
+             * @description An insufficient-funds decline (`51`): retried on the schedule (default), at the start of the next calendar month (UTC), or on `dayOfMonth`
+             * @enum {string}
+             */
+            insufficientFunds?: "schedule" | "next_month" | "day_of_month";
+            /** @description With `insufficientFunds: day_of_month` only */
+            dayOfMonth?: number;
+            /**
+             * @description Any other decline whose recoveryAction is `switch_method` (expired card, CVV…): retried on the schedule (default), or not until the payment method changes
+             * @enum {string}
+             */
+            switchMethod?: "schedule" | "after_new_payment_method";
+            /** @description Most retries of a run (default 4) */
+            maxRetries?: number;
+            /** @description Days after the scheduled renewal within which retries may fall due (default 7); the next one after that, or after maxRetries, suspends the subscription instead */
+            withinDays?: number;
+        };
+        RecoveryPolicyView: {
+            /** @description 0: the default policy, never set; each change adds one */
+            version: number;
+            /**
+             * @example [
+             *       1,
+             *       3,
+             *       5,
+             *       7
+             *     ]
+             */
+            retryDays: number[];
+            /** @enum {string} */
+            insufficientFunds: "schedule" | "next_month" | "day_of_month";
+            dayOfMonth: number | null;
+            /** @enum {string} */
+            switchMethod: "schedule" | "after_new_payment_method";
+            maxRetries: number;
+            withinDays: number;
+            /** @description When this version was set; null for the default */
+            createdAt: string | null;
+        };
         SubscriptionCardDto: {
             cardData?: components["schemas"]["CardDataDto"];
             nonceData?: components["schemas"]["NonceDataDto"];
@@ -1637,6 +1751,13 @@ export interface components {
             /** @enum {string} */
             status: "captured" | "declined" | "failed";
             refusalCode?: components["schemas"]["RefusalCodeDto"] | null;
+            /**
+             * @description The merchant's connection that answered: the one that charged when `status` is `captured`
+             * @example sandbox
+             */
+            connectionCode?: string;
+            /** @description Only when the charge went to more than one connection: each one, in order (a `retry` decline moves it to the next connection; the last one answered) */
+            cascade?: components["schemas"]["RoutingAttemptView"][];
         };
         InvoiceView: {
             /** Format: uuid */
@@ -1697,6 +1818,8 @@ export interface components {
             scheduledPlanChange?: components["schemas"]["ScheduledPlanChangeView"] | null;
             /** @description Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted */
             renewalParked?: components["schemas"]["RenewalParkedView"] | null;
+            /** @description Set while past_due */
+            dunning?: components["schemas"]["DunningStateView"] | null;
             metadata: {
                 [key: string]: string;
             };
@@ -1755,7 +1878,7 @@ export interface components {
              *       "payment.refunded"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /**
              * @description Free text for the merchant’s own use
              * @example Order sync
@@ -1772,7 +1895,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1800,7 +1923,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1829,7 +1952,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /**
              * @description "" clears it
              * @example Order sync
@@ -1860,7 +1983,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1937,6 +2060,26 @@ export interface components {
             createdAt: string;
             /** @description Until when the secret replaced by the last roll still signs deliveries beside this one */
             previousSecretExpiresAt: string | null;
+        };
+        PaymentMethodEventView: {
+            /**
+             * @description The vault token: unchanged by an update
+             * @example vt_…
+             */
+            token: string;
+            /** @description The shopper the card was stored for (a subscription id for billing) */
+            shopperId: string;
+            /** @example visa */
+            brand: string;
+            /** @example 1111 */
+            last4: string;
+            /** @description End of the card’s expiry month */
+            expirationDate: string;
+            /**
+             * @description `new_expiry` and `new_number` (updated): the card was updated in place; `closed` and `no_information` (expiring): the card expires before its next use and nothing could update it; ask the customer
+             * @enum {string}
+             */
+            updaterAnswer: "new_expiry" | "new_number" | "closed" | "no_information";
         };
         PaymentLinkAmountView: {
             currency: string;
@@ -2051,7 +2194,7 @@ export interface components {
             /** @example acme */
             merchantCode: string;
             /** @description The object after the change: a Payment, a PaymentLink, a Subscription or an Invoice, by `type` */
-            data: components["schemas"]["PaymentResponse"] | components["schemas"]["PaymentLinkResponse"] | components["schemas"]["PaymentLinkAttemptsBlockedData"] | components["schemas"]["SubscriptionView"] | components["schemas"]["InvoiceView"];
+            data: components["schemas"]["PaymentResponse"] | components["schemas"]["PaymentMethodEventView"] | components["schemas"]["PaymentLinkResponse"] | components["schemas"]["PaymentLinkAttemptsBlockedData"] | components["schemas"]["SubscriptionView"] | components["schemas"]["InvoiceView"];
             /**
              * @description The provider’s name of `type`
              * @example payment.captured
@@ -2124,6 +2267,12 @@ export interface components {
              *     - `4000000000003055`: 3DS challenge that fails, whatever the cardholder answers, `Q1` Card authentication failed (switch_method)
              *     - `4000000000000341`: approved while the cardholder is present; declined on merchant-initiated charges, `51` Insufficient funds (switch_method)
              *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
+             *     - `4000000000004103`: approved while the cardholder is present; declined on merchant-initiated charges, `54` Expired card (switch_method)
+             *     - `4000000000000200`: declined on every connection but `sandbox` (the default one), approved there, `5` Do not honor (retry)
+             *     - `4000000000004202`: approved; the account updater gives it a new expiry (3 years later)
+             *     - `4000000000004301`: approved; the account updater gives it a new number (4242424242424242) and expiry
+             *     - `4000000000004400`: approved while the cardholder is present; the account updater says the account is closed, `46` Closed account (switch_method)
+             *     - `4000000000004509`: approved; the account updater has no information about it
              *     - `4000000000000309`: approved; a later capture fails at the acquirer
              *     - `4000000000000317`: approved; a later refund fails at the acquirer
              *     - `4000000000000325`: approved; a later cancel fails at the acquirer
@@ -2544,6 +2693,7 @@ export type SchemaConnectionResponse = components['schemas']['ConnectionResponse
 export type SchemaRetryParkedRenewalRequest = components['schemas']['RetryParkedRenewalRequest'];
 export type SchemaScheduledPlanChangeView = components['schemas']['ScheduledPlanChangeView'];
 export type SchemaRenewalParkedView = components['schemas']['RenewalParkedView'];
+export type SchemaDunningStateView = components['schemas']['DunningStateView'];
 export type SchemaPlanView = components['schemas']['PlanView'];
 export type SchemaSubscriptionView = components['schemas']['SubscriptionView'];
 export type SchemaDashboardMembershipRequest = components['schemas']['DashboardMembershipRequest'];
@@ -2563,6 +2713,7 @@ export type SchemaApmRequestDto = components['schemas']['ApmRequestDto'];
 export type SchemaShopperDto = components['schemas']['ShopperDto'];
 export type SchemaThreeDsSetupDto = components['schemas']['ThreeDsSetupDto'];
 export type SchemaPurchaseRequest = components['schemas']['PurchaseRequest'];
+export type SchemaRoutingAttemptView = components['schemas']['RoutingAttemptView'];
 export type SchemaCardDataView = components['schemas']['CardDataView'];
 export type SchemaCardView = components['schemas']['CardView'];
 export type SchemaApmView = components['schemas']['ApmView'];
@@ -2582,6 +2733,8 @@ export type SchemaPricingTierDto = components['schemas']['PricingTierDto'];
 export type SchemaPricingDto = components['schemas']['PricingDto'];
 export type SchemaCreateMeterRequest = components['schemas']['CreateMeterRequest'];
 export type SchemaMeterView = components['schemas']['MeterView'];
+export type SchemaRecoveryPolicyRequest = components['schemas']['RecoveryPolicyRequest'];
+export type SchemaRecoveryPolicyView = components['schemas']['RecoveryPolicyView'];
 export type SchemaSubscriptionCardDto = components['schemas']['SubscriptionCardDto'];
 export type SchemaCreateSubscriptionRequest = components['schemas']['CreateSubscriptionRequest'];
 export type SchemaInvoiceLineView = components['schemas']['InvoiceLineView'];
@@ -2602,6 +2755,7 @@ export type SchemaDeletedWebhookEndpointResponse = components['schemas']['Delete
 export type SchemaWebhookDeliveryResponse = components['schemas']['WebhookDeliveryResponse'];
 export type SchemaMerchantQuery = components['schemas']['MerchantQuery'];
 export type SchemaWebhookSecretResponse = components['schemas']['WebhookSecretResponse'];
+export type SchemaPaymentMethodEventView = components['schemas']['PaymentMethodEventView'];
 export type SchemaPaymentLinkAmountView = components['schemas']['PaymentLinkAmountView'];
 export type SchemaPaymentLinkResponse = components['schemas']['PaymentLinkResponse'];
 export type SchemaAttemptsBlockedView = components['schemas']['AttemptsBlockedView'];
@@ -5402,6 +5556,303 @@ export interface operations {
              *
              *     `DUPLICATE_METER_CODE`: a meter with this `code` exists for this merchant and environment
              */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recoveryPolicyGet: {
+        parameters: {
+            query?: {
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
+                merchantCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 1,
+                     *       "retryDays": [
+                     *         1,
+                     *         3,
+                     *         5,
+                     *         7
+                     *       ],
+                     *       "insufficientFunds": "schedule",
+                     *       "dayOfMonth": null,
+                     *       "switchMethod": "schedule",
+                     *       "maxRetries": 1,
+                     *       "withinDays": 1,
+                     *       "createdAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecoveryPolicyView"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recoveryPolicyPut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "retryDays": [
+                 *         1,
+                 *         3,
+                 *         5,
+                 *         7
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecoveryPolicyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 1,
+                     *       "retryDays": [
+                     *         1,
+                     *         3,
+                     *         5,
+                     *         7
+                     *       ],
+                     *       "insufficientFunds": "schedule",
+                     *       "dayOfMonth": null,
+                     *       "switchMethod": "schedule",
+                     *       "maxRetries": 1,
+                     *       "withinDays": 1,
+                     *       "createdAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecoveryPolicyView"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1` */
             409: {
                 headers: {
                     /** @description Always 1 */
@@ -9139,7 +9590,7 @@ export interface operations {
                 /** @description An id from the previous page: answers the items after it */
                 startingAfter?: string;
                 /** @description Only events of this type */
-                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided";
+                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered";
                 /** @description Only events created at or after this */
                 createdFrom?: string;
                 /** @description Only events created before this */

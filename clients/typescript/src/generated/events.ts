@@ -15,6 +15,8 @@ export const EVENT_TYPES = [
   'payment.capture_failed',
   'payment.refund_failed',
   'payment.cancel_failed',
+  'payment_method.updated',
+  'payment_method.expiring',
   'payment_link.created',
   'payment_link.used',
   'payment_link.expired',
@@ -40,6 +42,7 @@ export const EVENT_TYPES = [
   'invoice.paid',
   'invoice.failed',
   'invoice.voided',
+  'invoice.payment_recovered',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -59,6 +62,8 @@ export interface EventDataMap {
   'payment.capture_failed': Schemas['PaymentResponse'] & ProviderPaymentNames;
   'payment.refund_failed': Schemas['PaymentResponse'] & ProviderPaymentNames;
   'payment.cancel_failed': Schemas['PaymentResponse'] & ProviderPaymentNames;
+  'payment_method.updated': Schemas['PaymentMethodEventView'];
+  'payment_method.expiring': Schemas['PaymentMethodEventView'];
   'payment_link.created': Schemas['PaymentLinkResponse'];
   'payment_link.used': Schemas['PaymentLinkResponse'];
   'payment_link.expired': Schemas['PaymentLinkResponse'];
@@ -84,6 +89,7 @@ export interface EventDataMap {
   'invoice.paid': Schemas['InvoiceView'];
   'invoice.failed': Schemas['InvoiceView'];
   'invoice.voided': Schemas['InvoiceView'];
+  'invoice.payment_recovered': Schemas['InvoiceView'];
 }
 
 /**

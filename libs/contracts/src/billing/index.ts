@@ -3,3 +3,4 @@ export * from './invoice.dto';
 export * from './meter.dto';
 export * from './plan.dto';
 export * from './subscription.dto';
+export * from './recovery-policy.dto';

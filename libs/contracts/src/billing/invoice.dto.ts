@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RefusalCodeDto } from '../payments/payment.dto';
+import { RefusalCodeDto, RoutingAttemptView } from '../payments/payment.dto';
 
 export const INVOICE_STATUSES = ['open', 'paid', 'failed', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -18,6 +18,18 @@ export class InvoiceAttemptView {
   @ApiProperty({ format: 'uuid' }) paymentId: string;
   @ApiProperty({ enum: ['captured', 'declined', 'failed'] }) status: string;
   @ApiPropertyOptional({ type: RefusalCodeDto, nullable: true }) refusalCode: RefusalCodeDto | null;
+  @ApiPropertyOptional({
+    description: "The merchant's connection that answered: the one that charged when `status` is `captured`",
+    example: 'sandbox',
+  })
+  connectionCode?: string;
+  @ApiPropertyOptional({
+    type: [RoutingAttemptView],
+    description:
+      'Only when the charge went to more than one connection: each one, in order (a `retry` decline moves it ' +
+      'to the next connection; the last one answered)',
+  })
+  cascade?: RoutingAttemptView[];
 }
 
 export class InvoiceView {

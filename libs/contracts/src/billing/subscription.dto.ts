@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ENVIRONMENTS, Environment } from '../context';
+import { RefusalCodeDto } from '../payments/payment.dto';
 import { CardRequestDto } from '../payments/purchase.dto';
 import { IsMetadata } from '../payments/validators';
 import { PageQuery } from '../query.dto';
@@ -158,6 +159,27 @@ export class RenewalParkedView {
   reason: string;
 }
 
+export const DUNNING_WAITS = ['scheduled_retry', 'payment_method'] as const;
+export type DunningWait = (typeof DUNNING_WAITS)[number];
+
+/** Why a past_due subscription is where it is and what happens next (docs/api.md, Recovery policy). */
+export class DunningStateView {
+  @ApiProperty({ description: 'The recovery policy version the run started with; a later change does not move it' })
+  policyVersion: number;
+  @ApiProperty({ description: 'The scheduled renewal the run counts its retries from' }) scheduledAt: string;
+  @ApiPropertyOptional({ type: RefusalCodeDto, nullable: true, description: 'The last decline (null: failed)' })
+  lastRefusal: RefusalCodeDto | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'The connection that answered the last charge' })
+  lastConnectionCode: string | null;
+  @ApiProperty({
+    enum: DUNNING_WAITS,
+    description: '`scheduled_retry`: charged again at nextAttemptAt; `payment_method`: not until the card changes',
+  })
+  waitingFor: DunningWait;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'When the next retry is due' })
+  nextAttemptAt: string | null;
+}
+
 export class SubscriptionView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ type: 'integer', nullable: true, description: 'The merchant’s numeric id' }) merchantId: number | null;
@@ -191,6 +213,8 @@ export class SubscriptionView {
     description: 'Set when a renewal failed for a reason retrying cannot change; renewals stop until it is lifted',
   })
   renewalParked: RenewalParkedView | null;
+  @ApiPropertyOptional({ type: DunningStateView, nullable: true, description: 'Set while past_due' })
+  dunning: DunningStateView | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata: Record<string, string>;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;

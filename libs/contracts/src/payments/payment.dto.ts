@@ -47,6 +47,13 @@ export class TokenView {
   @ApiProperty() expirationDate: string;
 }
 
+/** One connection a payment was sent to, when a `retry` decline moved it on to the next one (cascade). */
+export class RoutingAttemptView {
+  @ApiProperty({ example: 'primary' }) connectionCode: string;
+  @ApiProperty({ enum: ['approved', 'declined', 'failed', 'challenge_required', 'pending_action'] }) outcome: string;
+  @ApiPropertyOptional({ description: 'Normalized refusal code of a decline', example: '5' }) reasonCode?: string;
+}
+
 /** The Payment: response of purchase, authorization, resume and the inquiries; `data` of payment events. */
 export class PaymentResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -61,6 +68,13 @@ export class PaymentResponse {
   @ApiProperty({ example: 'card' }) paymentMethod: string;
   @ApiProperty({ description: 'The connection that answered' }) connectionCode: string;
   @ApiProperty() connectionName: string;
+  @ApiPropertyOptional({
+    type: [RoutingAttemptView],
+    description:
+      'Only when the payment went to more than one connection: each one, in order (a `retry` decline on one ' +
+      'moves the payment to the next; the last one answered)',
+  })
+  cascade?: RoutingAttemptView[];
   @ApiProperty({ type: AmountDto }) amount: AmountDto;
   @ApiProperty({ type: AmountDto }) amountCaptured: AmountDto;
   @ApiProperty({ type: AmountDto }) amountRefunded: AmountDto;

@@ -11,7 +11,12 @@ export interface PurchaseManyItem {
   idempotencyKey: string;
   clockOffsetMs?: number;
   body: PurchaseRequest;
+  /** The connection codes that declined the previous attempt of this charge: routing tries the others first. */
+  declinedLast?: string[];
 }
+
+/** Most connection codes an item's `declinedLast` names. */
+export const DECLINED_LAST_MAX = 10;
 
 /**
  * Internal command (billing's renewals): several card purchases of one merchant and environment in one

@@ -1,4 +1,5 @@
 import { RefusalCodeDto } from './payment.dto';
+import type { AccountUpdaterAnswer } from './token.dto';
 
 /**
  * The sandbox acquirer's test cards: what it answers for each, and the words the API reference and
@@ -50,6 +51,13 @@ export const SANDBOX_DECLINES = {
     originalReason: 'EXCEEDS_WITHDRAWAL_FREQUENCY_LIMIT',
     recoveryAction: 'switch_method',
   },
+  closedAccount: {
+    reasonCode: '46',
+    reason: 'Closed account',
+    originalReasonCode: '46',
+    originalReason: 'CLOSED_ACCOUNT',
+    recoveryAction: 'switch_method',
+  },
   authenticationFailed: {
     reasonCode: 'Q1',
     reason: 'Card authentication failed',
@@ -68,6 +76,16 @@ export type SandboxBehaviour =
   | { kind: 'challenge'; challengeFails: boolean }
   /** Approved while the cardholder is present, declined on every merchant-initiated charge. */
   | { kind: 'decline_mit'; refusal: RefusalCodeDto }
+  /**
+   * Declined with `refusal` (a `retry` one) on every connection but `approvedOn`, which approves it: the cascade
+   * to a merchant's next connection, and a dunning retry that starts elsewhere, shown with one card.
+   */
+  | { kind: 'decline_except_on'; refusal: RefusalCodeDto; approvedOn: string }
+  /**
+   * Approved; the account updater answers `answer` for it once vaulted (apps/payments/src/vault/account-updater.ts).
+   * A closed account is declined with `closedAccount` on merchant-initiated charges.
+   */
+  | { kind: 'updater'; answer: AccountUpdaterAnswer }
   /** Approved; a later capture, refund or cancel of it (`operation`) fails at the acquirer (processing error). */
   | { kind: 'fail_operation'; operation: SandboxFailingOperation };
 
@@ -86,9 +104,28 @@ export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = {
   '4000000000003055': { kind: 'challenge', challengeFails: true },
   '4000000000000341': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.insufficientFunds },
   '4000000000004954': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.suspectedFraud },
+  '4000000000004103': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.expiredCard },
+  '4000000000000200': { kind: 'decline_except_on', refusal: SANDBOX_DECLINES.doNotHonor, approvedOn: 'sandbox' },
+  '4000000000004202': { kind: 'updater', answer: 'new_expiry' },
+  '4000000000004301': { kind: 'updater', answer: 'new_number' },
+  '4000000000004400': { kind: 'updater', answer: 'closed' },
+  '4000000000004509': { kind: 'updater', answer: 'no_information' },
   '4000000000000309': { kind: 'fail_operation', operation: 'capture' },
   '4000000000000317': { kind: 'fail_operation', operation: 'refund' },
   '4000000000000325': { kind: 'fail_operation', operation: 'cancel' },
+};
+
+/** The number the sandbox account updater gives a `new_number` card (approved like any card). */
+export const SANDBOX_UPDATED_CARD_NUMBER = '4242424242424242';
+
+/** The sandbox account updater's new expiry: the same month, this many years later. */
+export const SANDBOX_UPDATER_EXTRA_YEARS = 3;
+
+const UPDATER_OUTCOMES: Readonly<Record<AccountUpdaterAnswer, string>> = {
+  new_expiry: `approved; the account updater gives it a new expiry (${SANDBOX_UPDATER_EXTRA_YEARS} years later)`,
+  new_number: `approved; the account updater gives it a new number (${SANDBOX_UPDATED_CARD_NUMBER}) and expiry`,
+  closed: 'approved while the cardholder is present; the account updater says the account is closed',
+  no_information: 'approved; the account updater has no information about it',
 };
 
 /** Each brand's usual test number: approved like any card without a behaviour (the brand shows in the answer). */
@@ -166,6 +203,27 @@ export function summarizeSandboxCard(behaviour: SandboxBehaviour): SandboxCardSu
         flows:
           'MIT / recurring: a purchase with `cardOnFile.initiator: merchant`, subscription renewals and dunning ' +
           'retries, a record-mode first cycle; the enrolment itself (cardholder present) is approved',
+      };
+    case 'decline_except_on':
+      return {
+        outcome: `declined on every connection but \`${behaviour.approvedOn}\` (the default one), approved there`,
+        refusal: behaviour.refusal,
+        flows:
+          'routing: a charge whose first connection is another one is declined there and cascades to ' +
+          `\`${behaviour.approvedOn}\` (purchases, subscription renewals, dunning and forced retries); a charge ` +
+          'pinned to another connection (`connectionCode`) is declined',
+      };
+    case 'updater':
+      return {
+        outcome: UPDATER_OUTCOMES[behaviour.answer],
+        ...(behaviour.answer === 'closed' ? { refusal: SANDBOX_DECLINES.closedAccount } : {}),
+        flows:
+          'the account updater, when the vaulted card expires before a subscription renewal: the token keeps its ' +
+          'value; event `payment_method.' +
+          (behaviour.answer.startsWith('new_') ? 'updated`' : 'expiring`') +
+          (behaviour.answer === 'closed'
+            ? '; merchant-initiated charges (renewals, retries) are declined, and the renewal waits for a new card'
+            : ''),
       };
     case 'fail_operation':
       return {

@@ -2,6 +2,7 @@ import type { FactoryProvider } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Metrics } from '@app/observability';
+import { poolIfOpen } from '../pipelined/driver-internals';
 import { runStatement, Statement } from '../pipelined/prepared';
 
 /**
@@ -9,10 +10,7 @@ import { runStatement, Statement } from '../pipelined/prepared';
  * pool's size. busy / max near 1 with callers waiting is a saturated pool.
  */
 export function poolGauges(metrics: Metrics, dataSource: () => DataSource | undefined): void {
-  const pool = (): Pool | undefined => {
-    const ds = dataSource();
-    return ds?.isInitialized ? ((ds.driver as unknown as { master: Pool }).master ?? undefined) : undefined;
-  };
+  const pool = (): Pool | undefined => poolIfOpen(dataSource());
   metrics.gaugeAtScrape('db_pool_connections', 'Database pool connections, by state: busy or idle', ['state'], () => {
     const p = pool();
     return p

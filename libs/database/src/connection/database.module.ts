@@ -17,7 +17,7 @@ export interface ServiceDatabaseOptions {
   poolSize?: number;
   /**
    * Connections in the driver's pipeline mode: statements are sent without waiting for the previous answer
-   * (pipelinedTransaction, deferStatement). Everything else behaves as before.
+   * (inTransaction, deferStatement). Everything else behaves as before.
    */
   pipeline?: boolean;
   /**

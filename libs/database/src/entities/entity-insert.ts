@@ -5,7 +5,7 @@ import { deferStatement, Statement, statement } from '../pipelined';
 /**
  * A prepared INSERT of every column of an entity, built from its TypeORM metadata on first use (so the entity
  * stays the one description of the table): column transformers apply, json/jsonb values are serialized.
- * Inside `pipelinedTransaction` it is deferred to the commit (see deferStatement), errors through `mapError`.
+ * Inside `inTransaction` it is deferred to the commit (see deferStatement), errors through `mapError`.
  */
 export function entityInsert<T extends object>(
   target: new () => T,

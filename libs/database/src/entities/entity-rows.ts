@@ -6,7 +6,7 @@ import { deferStatement, gatherRow, Statement, statement } from '../pipelined';
  * Multi-row counterparts of `entityInsert` for batch work (the renewal scheduler writes a claimed batch at
  * once): one statement for any number of rows, the rows sent as one jsonb array and read back by
  * `jsonb_to_recordset` with the entity's column types. Built from the TypeORM metadata on first use; deferred
- * to the commit inside `pipelinedTransaction`, errors through `mapError`. No rows: nothing is sent.
+ * to the commit inside `inTransaction`, errors through `mapError`. No rows: nothing is sent.
  */
 export function entityInsertMany<T extends object>(
   target: new () => T,

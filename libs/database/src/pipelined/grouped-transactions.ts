@@ -2,7 +2,7 @@ import type { Context } from '@opentelemetry/api';
 import { DataSource, EntityManager } from 'typeorm';
 import { activeTraceContext, linkTo } from '@app/observability';
 import { GroupCommit } from './group-commit';
-import { pipelinedTransaction } from './pipelined-transaction';
+import { inTransaction } from './pipelined-transaction';
 
 type Work = (manager: EntityManager) => Promise<unknown>;
 /** A work and, with tracing on, the context it was submitted in (the group's transaction span links to it). */
@@ -27,7 +27,7 @@ export class GroupedTransactions {
   constructor(db: DataSource, maxInFlight: number, maxGroup: number) {
     this.groups = new GroupCommit<null, Submitted, unknown>(
       (_none, works) =>
-        pipelinedTransaction(
+        inTransaction(
           db,
           async (manager) => {
             // Every work runs to its end before the group commits or rolls back: none may still be using the

@@ -2,21 +2,28 @@ import type { Link } from '@opentelemetry/api';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { inSpan, SpanKind, tracingOn } from '@app/observability';
-import { coalesceWrites, runStatement, Statement } from './prepared';
+import { inPipelineMode, markTransactionActive } from './driver-internals';
+import { runStatement, sendInLine, sendOn, Statement } from './prepared';
 
 /**
- * Transactions for the hot paths, on connections in the driver's pipeline mode (`pipeline: true`, see
+ * The one way to open a transaction (docs/architecture.md, "The database"): `inTransaction(db, (manager) => …)`.
+ * The work's EntityManager serves TypeORM's API, parameterised SQL (`manager.query`) and named statements alike,
+ * and the before- and after-commit hooks (the outbox's gathered writes and direct publish) work in every one.
+ *
+ * On connections in the driver's pipeline mode (`pipeline: true`, see
  * ServiceDatabaseOptions): a statement is sent without waiting for the answer to the one before, and every
  * statement issued during one event-loop turn leaves in one socket write. So `BEGIN` travels with the first
  * statements of the work, and the writes whose answers nobody needs (`deferStatement`) travel with `COMMIT`:
  * a purchase costs two round trips to PostgreSQL instead of six. On a connection without pipeline mode the
- * same code runs one statement after the other.
+ * same code sends one statement after the other, each once the one before is answered (never two at once).
+ * The manager is marked as in a transaction (TypeORM's own methods then open none; code that asks, such as the
+ * outbox writer, hears yes).
  *
  * Semantics are those of `DataSource.transaction`: the work's EntityManager is in the transaction, anything
  * thrown rolls it back, and a deferred statement that fails fails the transaction with its own error (also
  * when a later statement then failed with "current transaction is aborted").
  */
-export function pipelinedTransaction<T>(
+export function inTransaction<T>(
   ds: DataSource,
   work: (manager: EntityManager) => Promise<T>,
   o: { links?: Link[] } = {},
@@ -34,32 +41,28 @@ async function runPipelined<T>(ds: DataSource, work: (manager: EntityManager) =>
   const own: Hooks = { beforeCommit: [], afterCommit: [], states: new Map() };
   pending.set(runner, deferred);
   hooks.set(runner, own);
-  coalesceWrites(client);
-  const begin = quietly(client.query('BEGIN'));
-  markActive(runner, true);
+  // Outside pipeline mode the connection takes one statement at a time: the deferred ones wait their turn.
+  sendInLine(runner, !inPipelineMode(client));
+  const begin = quietly(sendOn(runner, client, 'BEGIN'));
+  markTransactionActive(runner, true);
   try {
     const result = await work(runner.manager);
     for (const hook of own.beforeCommit) await hook();
-    coalesceWrites(client);
-    const commit = quietly(client.query('COMMIT'));
+    const commit = quietly(sendOn(runner, client, 'COMMIT'));
     await firstFailure([begin, ...deferred, commit]);
     runAfterCommit(own.afterCommit);
     return result;
   } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await sendOn(runner, client, 'ROLLBACK').catch(() => undefined);
     // The first failed write explains the transaction better than the statements it aborted.
     throw (await failureAmong(deferred)) ?? e;
   } finally {
     pending.delete(runner);
     hooks.delete(runner);
-    markActive(runner, false);
+    sendInLine(runner, false);
+    markTransactionActive(runner, false);
     await runner.release();
   }
-}
-
-/** Code that asks the manager whether it runs in a transaction (the outbox writer does) must hear yes. */
-function markActive(runner: QueryRunner, active: boolean): void {
-  (runner as { isTransactionActive: boolean }).isTransactionActive = active;
 }
 
 const pending = new WeakMap<QueryRunner, Array<Promise<unknown>>>();
@@ -86,7 +89,7 @@ function runAfterCommit(list: ReadonlyArray<() => void>): void {
 }
 
 /**
- * Inside `pipelinedTransaction`: runs `hook` once the transaction has committed (in the order registered, before
+ * Inside `inTransaction`: runs `hook` once the transaction has committed (in the order registered, before
  * the work's caller hears the answer), never if it rolls back; answers false, registering nothing, anywhere
  * else. A hook starts work of its own (the outbox's direct publish) and returns; one that throws cannot fail the
  * committed transaction (it is reported as a process warning).
@@ -99,7 +102,7 @@ export function afterCommit(manager: EntityManager, hook: () => void): boolean {
 }
 
 /**
- * Inside `pipelinedTransaction`: runs `hook` in the transaction once the work has returned, just before COMMIT
+ * Inside `inTransaction`: runs `hook` in the transaction once the work has returned, just before COMMIT
  * (in the order registered); what it defers travels with the COMMIT, and its failure fails the transaction.
  * For writes gathered over the whole work into one statement (the outbox's events). Answers false, registering
  * nothing, anywhere else.
@@ -112,7 +115,7 @@ export function beforeCommit(manager: EntityManager, hook: () => Promise<void>):
 }
 
 /**
- * Inside `pipelinedTransaction`: the transaction's own state under `slot` (a writer's key: a module symbol, an
+ * Inside `inTransaction`: the transaction's own state under `slot` (a writer's key: a module symbol, an
  * instance), made by `init` on its first use in the transaction (where the writer registers its hooks, e.g. a
  * `beforeCommit` that writes what was gathered). Undefined anywhere else.
  */
@@ -124,7 +127,7 @@ export function transactionState<T>(manager: EntityManager, slot: object | symbo
 }
 
 /**
- * A write whose answer the work does not need: inside `pipelinedTransaction` it is sent now and checked at
+ * A write whose answer the work does not need: inside `inTransaction` it is sent now and checked at
  * commit (errors pass through `mapError`); anywhere else it simply runs.
  */
 export async function deferStatement(
@@ -145,7 +148,7 @@ export async function deferStatement(
 }
 
 /**
- * A statement whose rows the work reads only after the transaction: inside `pipelinedTransaction` it is sent
+ * A statement whose rows the work reads only after the transaction: inside `inTransaction` it is sent
  * now, travels with `COMMIT` when the work returns without awaiting it, and its failure fails the commit as a
  * deferred write's does. The promise answers the rows (await it once the transaction is done); anywhere else
  * the statement simply runs.

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import type { WorkBound } from './due-work';
-import { poolOf } from '../pipelined/prepared';
+import { poolOf } from '../pipelined/driver-internals';
 
 /** Key space of the advisory locks of sandbox clock advances (`pg_advisory_lock(class, key)`): "sclk". */
 const ADVANCE_LOCK_CLASS = 0x73636c6b;

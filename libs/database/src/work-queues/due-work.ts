@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { inTransaction } from '../pipelined';
 
 /**
  * One kind of time-driven work (a hold expiry, a 3DS session expiry, …) as a clock advance runs it: rows
@@ -91,7 +92,7 @@ export async function runDueInTimeOrder(
   let total = 0;
   for (;;) {
     const limit = Math.min(batchSize, bound?.left(total) ?? Infinity);
-    const round = await ds.transaction(async (manager) => {
+    const round = await inTransaction(ds, async (manager) => {
       const claimed: unknown[][] = [];
       for (const work of works) claimed.push(await work.claim(manager, upTo, limit));
       const plan = mergeDue(

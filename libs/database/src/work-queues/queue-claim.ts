@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { QueryResultRow } from 'pg';
-import { deferQuery, deferStatement, pipelinedTransaction, Statement, statement } from '../pipelined';
+import { deferQuery, deferStatement, inTransaction, Statement, statement } from '../pipelined';
 
 const ORDERED_SCANS = statement('ordered_scans', "SELECT set_config('enable_bitmapscan', 'off', true)");
 const ASYNC_COMMIT = statement('async_commit', "SELECT set_config('synchronous_commit', 'off', true)");
@@ -31,7 +31,7 @@ export async function runQueueClaim<R extends QueryResultRow = QueryResultRow>(
 ): Promise<R[]> {
   // BEGIN, the settings, the claim and COMMIT leave in one write: one round trip, as the bare claim took.
   let rows!: Promise<R[]>;
-  await pipelinedTransaction(ds, async (m) => {
+  await inTransaction(ds, async (m) => {
     await deferStatement(m, ORDERED_SCANS, []);
     if (options.asyncCommit) await deferStatement(m, ASYNC_COMMIT, []);
     rows = deferQuery<R>(m, claim, values);
@@ -46,7 +46,7 @@ export async function runAsyncCommit<R extends QueryResultRow = QueryResultRow>(
   values: unknown[],
 ): Promise<R[]> {
   let rows!: Promise<R[]>;
-  await pipelinedTransaction(ds, async (m) => {
+  await inTransaction(ds, async (m) => {
     await deferStatement(m, ASYNC_COMMIT, []);
     rows = deferQuery<R>(m, st, values);
   });

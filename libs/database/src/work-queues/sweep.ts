@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { linkRunTo, StoredTrace } from '@app/observability';
+import { inTransaction } from '../pipelined';
 
 /**
  * The shape of every expiry sweep: claim up to `batchSize` due rows (FOR UPDATE SKIP LOCKED, so replicas
@@ -15,12 +16,14 @@ export async function sweepInBatches<T extends StoredTrace>(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const handled = await ds.transaction(async (manager) => {
-      const due = await claim(manager, batchSize);
-      linkRunTo(due);
-      for (const row of due) await handle(manager, row);
-      return due.length;
+    const due = await inTransaction(ds, async (manager) => {
+      const claimed = await claim(manager, batchSize);
+      for (const row of claimed) await handle(manager, row);
+      return claimed;
     });
+    // On the run's span (inside the transaction the active span is the transaction's own).
+    linkRunTo(due);
+    const handled = due.length;
     total += handled;
     if (handled < batchSize) return total;
   }

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { DEFAULT_RECOVERY_RULES, RecoveryPolicyView, RecoveryRules } from '@app/contracts';
+import { Scope } from '../scope';
+
+interface PolicyRow {
+  merchant_code: string;
+  environment: string;
+  version: number;
+  rules: RecoveryRules;
+  created_at: Date;
+}
+
+const keyOf = (s: { merchantCode: string; environment: string }): string => `${s.environment}:${s.merchantCode}`;
+
+export const toRecoveryPolicyView = (version: number, rules: RecoveryRules, createdAt: Date | null) =>
+  ({ version, ...rules, createdAt: createdAt ? createdAt.toISOString() : null }) satisfies RecoveryPolicyView;
+
+/** The recovery policies of some merchants, every version: what a batch of declines is decided by. */
+export class LoadedPolicies {
+  constructor(private readonly rows: readonly PolicyRow[]) {}
+
+  /** The version a run starting now records: the merchant's latest, 0 for the default. */
+  currentVersion(scope: Scope): number {
+    const key = keyOf(scope);
+    return this.rows.reduce(
+      (v, r) =>
+        keyOf({ merchantCode: r.merchant_code, environment: r.environment } as Scope) === key
+          ? Math.max(v, r.version)
+          : v,
+      0,
+    );
+  }
+
+  /** The rules of a version (0, or a version it does not know: the default). */
+  rules(scope: Scope, version: number): RecoveryRules {
+    const row = this.rows.find(
+      (r) => r.version === version && r.merchant_code === scope.merchantCode && r.environment === scope.environment,
+    );
+    return row?.rules ?? DEFAULT_RECOVERY_RULES;
+  }
+}
+
+/** Merchants' recovery policies: each change a new version, none ever changed or deleted. */
+@Injectable()
+export class RecoveryPolicyRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async current(scope: Scope, manager: EntityManager = this.db.manager): Promise<RecoveryPolicyView> {
+    const [row]: PolicyRow[] = await manager.query(
+      `SELECT * FROM recovery_policies WHERE merchant_code = $1 AND environment = $2 ORDER BY version DESC LIMIT 1`,
+      [scope.merchantCode, scope.environment],
+    );
+    return row
+      ? toRecoveryPolicyView(row.version, row.rules, row.created_at)
+      : toRecoveryPolicyView(0, { ...DEFAULT_RECOVERY_RULES }, null);
+  }
+
+  /** The next version, numbered under a lock of the merchant's policy (two changes at once get 1 and 2). */
+  async insertNext(manager: EntityManager, scope: Scope, rules: RecoveryRules, now: Date): Promise<RecoveryPolicyView> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('recovery_policy:' || $1 || ':' || $2))`, [
+      scope.environment,
+      scope.merchantCode,
+    ]);
+    const [row]: PolicyRow[] = await manager.query(
+      `INSERT INTO recovery_policies (merchant_code, environment, version, rules, created_at)
+       SELECT $1, $2, COALESCE(MAX(version), 0) + 1, $3, $4 FROM recovery_policies
+        WHERE merchant_code = $1 AND environment = $2
+       RETURNING *`,
+      [scope.merchantCode, scope.environment, JSON.stringify(rules), now],
+    );
+    return toRecoveryPolicyView(row.version, row.rules, row.created_at);
+  }
+
+  /** Every version of these merchants' policies (few: one per change), for one batch of declines. */
+  async load(manager: EntityManager, scopes: readonly Scope[]): Promise<LoadedPolicies> {
+    if (!scopes.length) return new LoadedPolicies([]);
+    const rows: PolicyRow[] = await manager.query(
+      `SELECT * FROM recovery_policies WHERE (merchant_code, environment) IN
+         (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      [scopes.map((s) => s.merchantCode), scopes.map((s) => s.environment)],
+    );
+    return new LoadedPolicies(rows);
+  }
+}
