@@ -9,6 +9,7 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { RequirePermission } from '../auth/permission';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { BillingErrors, IDEMPOTENT } from './billing-errors';
 
@@ -20,6 +21,7 @@ export class RecoveryPolicyController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Put('recovery-policy')
+  @RequirePermission('manage')
   @HttpCode(200)
   @IdempotencyKeyHeader()
   @ApiOperation({
@@ -35,6 +37,7 @@ export class RecoveryPolicyController {
   }
 
   @Get('recovery-policy')
+  @RequirePermission('read')
   @ApiOperation({ summary: 'The current recovery policy (version 0: the default, never set)' })
   @ApiOkResponse({ type: RecoveryPolicyView })
   @BillingErrors()
