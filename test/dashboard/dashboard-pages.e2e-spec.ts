@@ -1,7 +1,7 @@
 import { generateSync } from 'otplib';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { BillingClient, billingMerchant } from '../billing/billing-fixtures';
-import { launchBrowser, shot, watchProblems } from '../payment-links/browser';
+import { launchBrowser, scrollWidth, shot, watchProblems } from '../payment-links/browser';
 import { PaymentsClient, sandboxMerchant } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
 import { waitUntil } from '../support/wait';
@@ -232,6 +232,29 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     await expect(deliveries.textContent()).resolves.toMatch(new RegExp(`${url}1succeeded200`));
     await expect(page.locator('pre').textContent()).resolves.toContain(paid.body.id);
     await shot(page, 'dashboard-event-deliveries');
+  });
+
+  it('every page fits a phone: no sideways scrolling at 390 px', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const pages: Array<[string, string | RegExp]> = [
+      ['payments', 'Payments'],
+      ['subscriptions', 'Subscriptions'],
+      ['links', 'Payment links'],
+      ['webhooks', 'Webhook endpoints'],
+      ['events', 'Events'],
+      ['keys', /API keys/],
+      ['sandbox', 'Sandbox clock'],
+      ['security', 'Security'],
+    ];
+    const wide: string[] = [];
+    for (const [route, heading] of pages) {
+      await open(route, heading);
+      await waitFor(`${route} to load`, async () => (await page.locator('[aria-busy="true"]').count()) === 0);
+      if ((await scrollWidth(page)) > 390) wide.push(route);
+    }
+    await shot(page, 'dashboard-phone-security');
+    expect(wide).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('security: an owner turns two-factor sign-in on, sign-in then asks for the code, sign out everywhere', async () => {

@@ -20,7 +20,7 @@ export function SecurityPage() {
         <dt>Signed in as</dt>
         <dd>{session.user.email}</dd>
         <dt>This session ends</dt>
-        <dd>{formatDate(session.expiresAt)} at the latest</dd>
+        <dd>{formatDate(session.expiresAt)} unless used before then</dd>
         <dt>Two-factor sign-in</dt>
         <dd>{session.user.totpEnabled ? 'on: signing in asks for a code from the authenticator app' : 'off'}</dd>
       </dl>
