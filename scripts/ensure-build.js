@@ -3,7 +3,7 @@
  * Builds dist/ with `npm run build` when it is missing or older than the sources, so `npm run bench` and
  * `npm run cli` never run stale code. "Older" means: some .ts under apps/ or libs/ that the build compiles
  * (tsconfig.build.json leaves out *.spec.ts and *.e2e-spec.ts), or a stylesheet or frozen SDK release of the
- * browser code, was modified after dist/.tsbuildinfo.
+ * browser code, or a source of the dashboard (clients/dashboard), was modified after dist/.tsbuildinfo.
  * Messages go to stderr so the stdout of the command that follows stays clean.
  */
 'use strict';
@@ -17,7 +17,8 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
 const BUILD_INFO = path.join(DIST, '.tsbuildinfo');
-const SOURCE_DIRS = ['apps', 'libs'];
+// The dashboard's sources too: `npm run build` builds it with Vite into dist/dashboard.
+const SOURCE_DIRS = ['apps', 'libs', 'clients/dashboard'];
 
 function say(text) {
   process.stderr.write(`ensure-build: ${text}\n`);
@@ -25,6 +26,7 @@ function say(text) {
 
 function isBuiltSource(name) {
   if (name.endsWith('.css') || name.startsWith('sdk-v')) return true;
+  if (name.endsWith('.tsx') || name === 'index.html' || name === 'vite.config.mts') return true;
   return name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.e2e-spec.ts');
 }
 
@@ -73,6 +75,7 @@ function brokenBuildReason() {
     return 'dist/.tsbuildinfo is unreadable';
   }
   if (!fs.existsSync(path.join(DIST, 'browser', 'sdk.js'))) return 'dist/browser is missing (the browser code)';
+  if (!fs.existsSync(path.join(DIST, 'dashboard', 'index.html'))) return 'dist/dashboard is missing (the dashboard)';
   const appsDir = path.join(DIST, 'apps');
   const apps = fs.existsSync(appsDir) ? fs.readdirSync(appsDir) : [];
   for (const app of apps) {

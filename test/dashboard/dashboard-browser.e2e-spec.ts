@@ -39,9 +39,10 @@ describe('the dashboard in a browser (gateway → services)', () => {
       memberships: [{ merchantCode: shop.merchantCode, role }],
     });
     expect(r.status).toBe(201);
-    const fragment = String(r.body.inviteUrl).split('#')[1];
-    expect(fragment).toMatch(/^\/invite\/.+/);
-    return { email, link: `${stack.url}/dashboard#${fragment}` };
+    // The link as printed, on this test's gateway origin: `<origin>/dashboard/#/invite/<token>`.
+    const link = new URL(String(r.body.inviteUrl));
+    expect(link.hash).toMatch(/^#\/invite\/.+/);
+    return { email, link: `${stack.url}${link.pathname}${link.hash}` };
   }
 
   /** A new browser context (its own cookies) with the invited user's password set and signed in. */
@@ -203,6 +204,16 @@ describe('the dashboard in a browser (gateway → services)', () => {
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
+    // The page under any subpath (the invitation link's /dashboard/ among them), with the same policy; an
+    // unknown session-API path is a 404, not the page.
+    for (const path of ['/dashboard/', '/dashboard/payments/anything']) {
+      const sub = await stack.http('GET', path);
+      expect({ path, status: sub.status }).toEqual({ path, status: 200 });
+      expect(sub.headers.get('content-security-policy')).toBe(res.headers.get('content-security-policy'));
+      expect(String(sub.body)).toContain('/dashboard/assets/');
+    }
+    expect((await stack.http('GET', '/dashboard/api/nothing-here')).status).toBe(404);
+    expect((await stack.http('GET', '/dashboard/assets/nothing-here.js')).status).toBe(404);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -51,7 +51,7 @@ describe('the README quickstart', () => {
   });
   afterAll(async () => stack?.stop());
 
-  it('is in the README: curl blocks for the admin API, a purchase, a refund, a plan, a subscription and events', () => {
+  it('is in the README: curl blocks for the admin API, a purchase, a refund, a plan, a subscription, events and a dashboard invitation', () => {
     const all = commands.join('\n');
     for (const route of [
       '$ADMIN_API/v1/admin/merchants',
@@ -61,6 +61,7 @@ describe('the README quickstart', () => {
       '$API/v1/subscription/plan',
       '$API/v1/subscription"',
       '$API/v1/events',
+      '$ADMIN_API/v1/admin/dashboard-users',
     ]) {
       expect(all).toContain(route);
     }
@@ -86,6 +87,12 @@ describe('the README quickstart', () => {
     expect(stdout).toContain('"status": "active"');
     key = /prv_sandbox_\w+/.exec(stdout)?.[0] ?? '';
     expect(key).not.toBe('');
+    // The last step prints the dashboard invitation to open: the gateway's page with the token in the fragment.
+    const invite = /^(\S+)\/dashboard\/#\/invite\/(\S+)$/m.exec(stdout);
+    expect(invite?.[2]).toMatch(/^[\w-]{20,}$/);
+    const page = await stack.http('GET', '/dashboard/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
 
     // What step 4 shows once the events have reached the list.
     const types = await until(

@@ -40,8 +40,8 @@ function Shell({ session, route }: { session: SessionView; route: string[] }) {
       },
     [session, membership, environment],
   );
-  const signOut = async (everywhere: boolean) => {
-    await (everywhere ? sessionApi.signOutEverywhere(session) : sessionApi.signOut(session));
+  const signOut = async () => {
+    await sessionApi.signOut(session);
     queries.clear();
     window.location.hash = '#/sign-in';
     await queries.invalidateQueries({ queryKey: ['session'] });
@@ -84,11 +84,8 @@ function Shell({ session, route }: { session: SessionView; route: string[] }) {
             ))}
           </fieldset>
           <span className="who">{session.user.email}</span>
-          <button type="button" onClick={() => signOut(false)}>
+          <button type="button" onClick={signOut}>
             Sign out
-          </button>
-          <button type="button" onClick={() => signOut(true)}>
-            Sign out everywhere
           </button>
         </header>
         <nav aria-label="Sections" className="nav">

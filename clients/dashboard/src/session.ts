@@ -56,6 +56,9 @@ export const sessionApi = {
     sessionCall<SessionView>('POST', 'session', { email, password, ...(totpCode ? { totpCode } : {}) }),
   signOut: (s: SessionView) => sessionCall<void>('DELETE', 'session', undefined, s.csrfToken),
   signOutEverywhere: (s: SessionView) => sessionCall<void>('DELETE', 'sessions', undefined, s.csrfToken),
+  enrollTotp: (s: SessionView) =>
+    sessionCall<{ secret: string; otpauthUrl: string }>('POST', 'totp', undefined, s.csrfToken),
+  confirmTotp: (s: SessionView, code: string) => sessionCall<void>('POST', 'totp/confirm', { code }, s.csrfToken),
   acceptInvitation: (token: string, password: string) =>
     sessionCall<{ email: string }>('POST', 'invitations/accept', { token, password }),
   keys: (s: SessionView, merchantCode: string, environment: Environment) =>
@@ -74,7 +77,7 @@ export const sessionApi = {
 
 export interface ApiKeyView {
   id: string;
-  name: string;
+  name: string | null;
   type: 'private' | 'public';
   environment: Environment;
   prefix: string;

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@app/errors';
 import { privatePageHeaders } from '../hosted/html';
 import { ApiErrors } from '../http/api-errors';
@@ -50,5 +50,17 @@ export class DashboardSpaController {
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff');
     return found.body;
+  }
+
+  /**
+   * Any other path under /dashboard/ (the invitation link's `/dashboard/#/…` among them) is the same page: the
+   * screens are routes after `#`. Static and parametric routes (the session API, assets) match before this
+   * wildcard; an unknown API path still answers 404 rather than the page.
+   */
+  @Get('*')
+  @ApiExcludeEndpoint()
+  subpage(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): string {
+    if (/^\/dashboard\/(api|assets)(\/|$|\?)/.test(request.url)) throw DomainError.notFound('route', 'path');
+    return this.page(reply);
   }
 }

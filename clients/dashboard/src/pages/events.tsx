@@ -2,9 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useWorkspace } from '../context';
 import { formatDate } from '../format';
+import { href } from '../route';
 import { unwrap } from '../session';
 import type { EventType } from '../../../typescript/src/generated/events';
-import { Failure, Loading } from '../ui';
+import { Failure, Loading, Status } from '../ui';
 
 export function EventsPage() {
   const { api, membership, environment } = useWorkspace();
@@ -39,12 +40,114 @@ export function EventsPage() {
               >
                 {e.type}
               </button>{' '}
-              <span className="sub">{formatDate(e.createdAt)}</span>
+              <span className="sub">{formatDate(e.createdAt)}</span>{' '}
+              <a href={href('events', e.id)} aria-label={`Deliveries of ${e.type} ${e.id}`}>
+                deliveries
+              </a>
               {open === e.id && <pre>{JSON.stringify(e.data, null, 2)}</pre>}
             </li>
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/** Attempts read per endpoint: the delivery log answers at most this many, newest first. */
+const LOG_PAGE = 100;
+
+/**
+ * One event and its deliveries. No route answers deliveries by event, so this reads the latest attempts of each
+ * endpoint that takes the event's type and keeps this event's; older attempts are in the endpoint's own log.
+ */
+export function EventPage({ id }: { id: string }) {
+  const { api, membership, environment } = useWorkspace();
+  const key = ['event', membership.merchantCode, environment, id];
+  const event = useQuery({
+    queryKey: key,
+    queryFn: () => unwrap(api.GET('/v1/events/{id}', { params: { path: { id } } })),
+  });
+  const deliveries = useQuery({
+    queryKey: [...key, 'deliveries'],
+    enabled: event.isSuccess,
+    queryFn: async () => {
+      const endpoints = await unwrap(api.GET('/v1/webhook-endpoint', {}));
+      const taking = endpoints.filter((ep) => ep.events.some((t) => t === '*' || t === event.data?.type));
+      const logs = await Promise.all(
+        taking.map(async (ep) => {
+          const log = await unwrap(
+            api.GET('/v1/webhook-endpoint/{id}/deliveries', {
+              params: { path: { id: ep.id }, query: { limit: LOG_PAGE } },
+            }),
+          );
+          return log.filter((d) => d.eventId === id).map((d) => ({ ...d, endpoint: ep }));
+        }),
+      );
+      return logs.flat();
+    },
+  });
+  if (event.isPending) return <Loading what="the event" />;
+  if (event.isError) return <Failure error={event.error} />;
+  const e = event.data;
+  return (
+    <section>
+      <p>
+        <a href={href('events')}>← Events</a>
+      </p>
+      <h1>Event {e.type}</h1>
+      <dl className="facts">
+        <dt>Id (Webhook-Id)</dt>
+        <dd>
+          <code>{e.id}</code>
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatDate(e.createdAt)}</dd>
+      </dl>
+      <h2>Deliveries to endpoints</h2>
+      {deliveries.isPending ? (
+        <Loading what="deliveries" />
+      ) : deliveries.isError ? (
+        <Failure error={deliveries.error} />
+      ) : deliveries.data.length === 0 ? (
+        <p>No endpoint&rsquo;s latest {LOG_PAGE} attempts include this event.</p>
+      ) : (
+        <div className="table-wrap">
+          <table aria-label="Deliveries of this event">
+            <thead>
+              <tr>
+                <th>Endpoint</th>
+                <th>Attempt</th>
+                <th>Status</th>
+                <th>Answer</th>
+                <th>When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.data.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    <a href={href('webhooks', d.endpoint.id)}>{d.endpoint.url}</a>
+                  </td>
+                  <td>{d.attempt}</td>
+                  <td>
+                    <Status value={d.status} />
+                  </td>
+                  <td>
+                    {d.responseStatus ?? '—'} {d.error && <span className="sub">{d.error}</span>}
+                  </td>
+                  <td>{formatDate(d.attemptedAt ?? d.nextAttemptAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="sub">
+        Resend a delivery from its endpoint&rsquo;s log. Deliveries to a payment&rsquo;s own webhookUrl are not listed
+        here.
+      </p>
+      <h2>Data</h2>
+      <pre>{JSON.stringify(e.data, null, 2)}</pre>
     </section>
   );
 }

@@ -1,8 +1,9 @@
-import { EventsPage } from './events';
+import { EventPage, EventsPage } from './events';
 import { KeysPage } from './keys';
 import { LinksPage } from './links';
 import { PaymentPage, PaymentsPage } from './payments';
 import { SandboxPage } from './sandbox';
+import { SecurityPage } from './security';
 import { SubscriptionPage, SubscriptionsPage } from './subscriptions';
 import { WebhookEndpointPage, WebhooksPage } from './webhooks';
 
@@ -14,6 +15,7 @@ export const NAV: Array<{ path: string; label: string; owner?: boolean; sandbox?
   { path: 'events', label: 'Events' },
   { path: 'keys', label: 'API keys', owner: true },
   { path: 'sandbox', label: 'Sandbox clock', sandbox: true },
+  { path: 'security', label: 'Security' },
 ];
 
 export function Pages({ page, rest }: { page: string; rest: string[] }) {
@@ -26,11 +28,13 @@ export function Pages({ page, rest }: { page: string; rest: string[] }) {
     case 'webhooks':
       return id ? <WebhookEndpointPage id={id} /> : <WebhooksPage />;
     case 'events':
-      return <EventsPage />;
+      return id ? <EventPage id={id} /> : <EventsPage />;
     case 'keys':
       return <KeysPage />;
     case 'sandbox':
       return <SandboxPage />;
+    case 'security':
+      return <SecurityPage />;
     default:
       return id ? <PaymentPage id={id} /> : <PaymentsPage />;
   }

@@ -71,7 +71,7 @@ export function KeysPage() {
         <Failure error={keys.error} />
       ) : (
         <div className="table-wrap">
-          <table>
+          <table aria-label="API keys">
             <thead>
               <tr>
                 <th>Name</th>
@@ -84,10 +84,10 @@ export function KeysPage() {
             <tbody>
               {keys.data.map((k) => (
                 <tr key={k.id}>
-                  <td>{k.name}</td>
+                  <td>{k.name ?? <span className="sub">(no name)</span>}</td>
                   <td>{k.type}</td>
                   <td>
-                    <code>{k.prefix}…</code>
+                    <code>{k.prefix.endsWith('…') ? k.prefix : `${k.prefix}…`}</code>
                   </td>
                   <td>{formatDate(k.createdAt)}</td>
                   <td>
@@ -95,7 +95,7 @@ export function KeysPage() {
                       `revoked ${formatDate(k.revokedAt)}`
                     ) : (
                       <ConfirmButton
-                        label={`Revoke ${k.name}`}
+                        label={`Revoke ${k.name ?? k.prefix.replace(/…$/, '')}`}
                         danger
                         confirmText="Revoke this key? Calls made with it are refused at once."
                         onConfirm={async () => {

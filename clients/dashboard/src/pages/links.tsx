@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useCan, useWorkspace } from '../context';
-import { formatDate, newIdempotencyKey } from '../format';
+import { formatAmount, formatDate, newIdempotencyKey } from '../format';
 import { unwrap } from '../session';
 import { ConfirmButton, Failure, Loading, Status } from '../ui';
 
@@ -18,7 +18,8 @@ export function LinksPage() {
   const [copied, setCopied] = useState<string>();
   const create = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
+    const element = e.currentTarget;
+    const form = new FormData(element);
     const exponent = 2;
     const value = Math.round(Number(form.get('amount')) * 10 ** exponent);
     setError(undefined);
@@ -31,7 +32,7 @@ export function LinksPage() {
     });
     if (created.error)
       return setError((created.error as { error?: { message?: string } }).error?.message ?? 'Creating the link failed');
-    e.currentTarget?.reset();
+    element.reset();
     await queries.invalidateQueries({ queryKey: key });
   };
   return (
@@ -64,10 +65,11 @@ export function LinksPage() {
         <Failure error={links.error} />
       ) : (
         <div className="table-wrap">
-          <table>
+          <table aria-label="Payment links">
             <thead>
               <tr>
                 <th>Title</th>
+                <th>Amount</th>
                 <th>Status</th>
                 <th>Uses</th>
                 <th>Created</th>
@@ -78,6 +80,11 @@ export function LinksPage() {
               {links.data.map((l) => (
                 <tr key={l.id}>
                   <td>{l.title ?? l.id}</td>
+                  <td>
+                    {l.amount?.value === undefined
+                      ? 'payer chooses'
+                      : formatAmount({ ...l.amount, value: l.amount.value })}
+                  </td>
                   <td>
                     <Status value={l.status} />
                   </td>

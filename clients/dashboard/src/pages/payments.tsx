@@ -136,10 +136,13 @@ export function PaymentPage({ id }: { id: string }) {
     queryKey: key,
     queryFn: () => unwrap(api.GET('/v1/payment/{id}', { params: { path: { id } } })),
   });
+  // No route lists events by payment: read those since the payment was made and keep the payment's.
+  const createdAt = payment.data?.createdAt;
   const timeline = useQuery({
     queryKey: [...key, 'events'],
+    enabled: Boolean(createdAt),
     queryFn: async () => {
-      const events = await unwrap(api.GET('/v1/events', { params: { query: { limit: 100 } } }));
+      const events = await unwrap(api.GET('/v1/events', { params: { query: { limit: 100, createdFrom: createdAt } } }));
       return events.filter((e) => (e.data as { id?: string }).id === id);
     },
   });
@@ -240,7 +243,10 @@ export function PaymentPage({ id }: { id: string }) {
         <ol className="timeline" aria-label="Timeline">
           {timeline.data.map((e) => (
             <li key={e.id}>
-              <strong>{e.type}</strong> <span className="sub">{formatDate(e.createdAt)}</span>
+              <strong>{e.type}</strong> <span className="sub">{formatDate(e.createdAt)}</span>{' '}
+              <a href={href('events', e.id)} aria-label={`Webhook deliveries of ${e.type}`}>
+                webhook deliveries
+              </a>
             </li>
           ))}
           <li>

@@ -16,6 +16,12 @@ export function SubscriptionsPage() {
     queryFn: () =>
       unwrap(api.GET('/v1/subscription', { params: { query: { limit: 50, ...(status ? { status } : {}) } as never } })),
   });
+  // The list answers plan ids; the plans give their names.
+  const plans = useQuery({
+    queryKey: ['plans', membership.merchantCode, environment],
+    queryFn: () => unwrap(api.GET('/v1/subscription/plan', { params: { query: { limit: 100 } } })),
+  });
+  const planName = (id: number) => (plans.isPending ? '…' : (plans.data?.find((p) => p.id === id)?.name ?? id));
   return (
     <section>
       <h1>Subscriptions</h1>
@@ -40,7 +46,7 @@ export function SubscriptionsPage() {
         <p>No subscriptions.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table aria-label="Subscriptions">
             <thead>
               <tr>
                 <th>Customer</th>
@@ -55,7 +61,7 @@ export function SubscriptionsPage() {
                   <td>
                     <a href={href('subscriptions', s.id)}>{s.customerEmail}</a>
                   </td>
-                  <td>{s.planId}</td>
+                  <td>{planName(s.planId)}</td>
                   <td>
                     <Status value={s.status} />
                   </td>
@@ -117,7 +123,11 @@ export function SubscriptionPage({ id }: { id: string }) {
       </h1>
       <dl className="facts">
         <dt>Plan</dt>
-        <dd>{s.planId}</dd>
+        <dd>
+          {s.plan
+            ? `${s.plan.name}: ${formatAmount({ value: s.plan.amount, currency: s.plan.currency, exponent: s.plan.exponent })} every ${s.plan.intervalCount > 1 ? `${s.plan.intervalCount} ${s.plan.interval}s` : s.plan.interval}`
+            : s.planId}
+        </dd>
         <dt>Current period</dt>
         <dd>
           {formatDate(s.currentPeriodStart)} – {formatDate(s.currentPeriodEnd)}
@@ -150,7 +160,7 @@ export function SubscriptionPage({ id }: { id: string }) {
         <Failure error={invoices.error} />
       ) : (
         <div className="table-wrap">
-          <table>
+          <table aria-label="Invoices">
             <thead>
               <tr>
                 <th>Period</th>
@@ -162,7 +172,9 @@ export function SubscriptionPage({ id }: { id: string }) {
             <tbody>
               {invoices.data.map((i) => (
                 <tr key={i.id}>
-                  <td>{formatDate(i.periodStart)}</td>
+                  <td>
+                    {formatDate(i.periodStart)} – {formatDate(i.periodEnd)}
+                  </td>
                   <td>{formatAmount({ value: i.amount, currency: i.currency, exponent: i.exponent })}</td>
                   <td>
                     <Status value={i.status} />
