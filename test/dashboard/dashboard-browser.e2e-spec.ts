@@ -137,6 +137,7 @@ describe('the dashboard in a browser (gateway → services)', () => {
     });
     expect(endpoint.status).toBe(201);
     receiver.respond = (n, _body, _headers, path) => (path === '/dashboard' && n === 1 ? 500 : 200);
+    receiver.answer = (status) => (status === 500 ? '{"error":"orders database unreachable"}' : 'ok');
     const paid = await shop.purchase();
     await waitFor(() => receiver.received.some((r) => r.path === '/dashboard' && r.status === 500));
 
@@ -145,6 +146,9 @@ describe('the dashboard in a browser (gateway → services)', () => {
     const log = page.getByRole('table', { name: 'Delivery log' });
     await log.waitFor();
     await expect(log.textContent()).resolves.toContain('failed');
+    // The failed try's answer, as the receiver wrote it, one click away.
+    await log.getByText('Answer body', { exact: true }).first().click();
+    await expect(log.getByText('{"error":"orders database unreachable"}').isVisible()).resolves.toBe(true);
     await shot(page, 'dashboard-delivery-failed');
     await page.getByRole('button', { name: 'Resend attempt 1 of payment.captured' }).click();
     await page.getByRole('button', { name: 'Confirm: Resend attempt 1 of payment.captured' }).click();

@@ -170,7 +170,7 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     await expect(event.getAttribute('aria-expanded')).resolves.toBe('false');
     await event.click();
     await expect(event.getAttribute('aria-expanded')).resolves.toBe('true');
-    await expect(page.locator('pre').first().textContent()).resolves.toContain(paid.body.id);
+    await expect(page.getByLabel('Event data').first().textContent()).resolves.toContain(paid.body.id);
     await shot(page, 'dashboard-events');
   });
 
@@ -230,7 +230,7 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     await page.getByRole('heading', { name: 'Event payment.captured', level: 1 }).waitFor();
     const deliveries = page.getByRole('table', { name: 'Deliveries of this event' });
     await expect(deliveries.textContent()).resolves.toMatch(new RegExp(`${url}1succeeded200`));
-    await expect(page.locator('pre').textContent()).resolves.toContain(paid.body.id);
+    await expect(page.getByLabel('Event data').textContent()).resolves.toContain(paid.body.id);
     await shot(page, 'dashboard-event-deliveries');
   });
 

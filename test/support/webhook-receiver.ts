@@ -14,6 +14,9 @@ export interface ReceivedWebhook {
   status: number;
 }
 
+/** "ok" or "no", nothing with a 204. */
+export const plainAnswer = (status: number): string => (status === 204 ? '' : status < 300 ? 'ok' : 'no');
+
 let cert: { key: string; cert: string } | undefined;
 
 /** A self-signed certificate for localhost and 127.0.0.1, made with openssl once per test file. */
@@ -59,6 +62,8 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   respond: (n: number, body: string, headers: Record<string, string | string[] | undefined>, path: string) => number =
     () => 200;
+  /** The answer's body for a status. */
+  answer: (status: number) => string = plainAnswer;
 
   private constructor(private readonly server: Server) {}
 
@@ -72,7 +77,7 @@ export class WebhookReceiver {
         const body = Buffer.concat(chunks).toString('utf8');
         const status = receiver.respond(receiver.received.length + 1, body, req.headers, req.url ?? '');
         receiver.received.push({ path: req.url ?? '', headers: req.headers, body, at: Date.now(), status });
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(receiver.answer(status));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -90,6 +90,7 @@ export interface Attempt {
   attempt: number;
   status: 'pending' | 'succeeded' | 'failed' | 'dead';
   responseStatus: number | null;
+  responseExcerpt: string | null;
   durationMs: number | null;
   attemptedAt: string | null;
   nextAttemptAt: string | null;

@@ -4,7 +4,7 @@ import { OutboxWriter } from '@app/outbox';
 import { NatsClient } from '@app/messaging';
 import { TestStack } from '../support/stack';
 import { Attempt, emit, envelopeOf, signatureValid } from './emit';
-import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
+import { plainAnswer, WebhookReceiver, webhookStack } from '../support/webhook-receiver';
 import { until } from '../support/wait';
 
 // Real-time retries and restarts take seconds; Jest ignores testTimeout inside a project entry (default 5 s).
@@ -31,6 +31,7 @@ describe('webhook endpoints, signing and retries', () => {
   });
   beforeEach(() => {
     receiver.respond = () => 200;
+    receiver.answer = plainAnswer;
   });
 
   const create = (body: unknown, k = key) => stack.http('POST', '/v1/webhook-endpoint', { key: k, body });
@@ -308,6 +309,8 @@ describe('webhook endpoints, signing and retries', () => {
     const ep = await create({ url: receiver.url('/flaky'), events: ['payment.refunded'] }, a.key);
     let calls = 0;
     receiver.respond = () => (++calls <= 2 ? 503 : 204);
+    const maintenance = `{"error":"down for maintenance","detail":"${'x'.repeat(2000)}"}`;
+    receiver.answer = (status) => (status === 503 ? maintenance : '');
     const event = await emit(stack.gateway!, EventTypes.paymentRefunded, a.code, { id: 'pay_2' });
     const got = await until(
       () => receiver.of(event.id),
@@ -329,6 +332,8 @@ describe('webhook endpoints, signing and retries', () => {
       [1, 'failed', 503],
     ]);
     expect(log.every((a) => a.eventId === event.id && a.eventType === 'payment.refunded')).toBe(true);
+    // Each try keeps the start of the answer (1,024 bytes of it), none when the answer had no body.
+    expect(log.map((a) => a.responseExcerpt)).toEqual([null, maintenance.slice(0, 1024), maintenance.slice(0, 1024)]);
     expect(log[1].nextAttemptAt).toEqual(expect.any(String));
     const gap = Date.parse(log[1].nextAttemptAt!) - Date.parse(log[1].attemptedAt!);
     expect(gap).toBeGreaterThanOrEqual(900);

@@ -68,3 +68,22 @@ export function Failure({ error }: { error: unknown }) {
 export function Status({ value }: { value: string }) {
   return <span className={`status status-${value}`}>{value.replace(/_/g, ' ')}</span>;
 }
+
+/** One try's answer: the receiver's status, why the try failed, and the start of the answer's body on demand. */
+export function AttemptAnswer({
+  attempt,
+}: {
+  attempt: { attempt: number; responseStatus: number | null; responseExcerpt: string | null; error: string | null };
+}) {
+  return (
+    <>
+      {attempt.responseStatus ?? '—'} {attempt.error && <span className="sub">{attempt.error}</span>}
+      {attempt.responseExcerpt && (
+        <details className="answer">
+          <summary aria-label={`Answer body of attempt ${attempt.attempt}`}>Answer body</summary>
+          <pre>{attempt.responseExcerpt}</pre>
+        </details>
+      )}
+    </>
+  );
+}

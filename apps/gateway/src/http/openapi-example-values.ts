@@ -73,7 +73,14 @@ const INVOICE_VIEW = {
   currency: 'USD',
   exponent: 2,
 };
-const DELIVERY = { status: 'succeeded', responseStatus: 200, durationMs: 84, error: null, nextAttemptAt: null };
+const DELIVERY = {
+  status: 'succeeded',
+  responseStatus: 200,
+  responseExcerpt: '{"received":true}',
+  durationMs: 84,
+  error: null,
+  nextAttemptAt: null,
+};
 const USAGE_EVENT = {
   subscriptionId: SUBSCRIPTION,
   meterCode: 'api_requests',

@@ -24,6 +24,7 @@ const PENDING_DELIVERY = {
   status: 'pending',
   attempt: 1,
   responseStatus: null,
+  responseExcerpt: null,
   durationMs: null,
   error: null,
   attemptedAt: null,

@@ -1,8 +1,22 @@
 import { decideAttempt, SendOutcome } from './delivery-policy';
 import { statesBefore } from './delivery-state';
 
-const ok: SendOutcome = { ok: true, responseStatus: 200, durationMs: 5, error: null, permanent: false };
-const failed: SendOutcome = { ok: false, responseStatus: 500, durationMs: 5, error: 'HTTP 500', permanent: false };
+const ok: SendOutcome = {
+  ok: true,
+  responseStatus: 200,
+  responseExcerpt: null,
+  durationMs: 5,
+  error: null,
+  permanent: false,
+};
+const failed: SendOutcome = {
+  ok: false,
+  responseStatus: 500,
+  responseExcerpt: null,
+  durationMs: 5,
+  error: 'HTTP 500',
+  permanent: false,
+};
 const schedule = [30, 300, 1800];
 
 describe('delivery attempt transitions', () => {

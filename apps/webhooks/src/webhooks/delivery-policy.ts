@@ -5,10 +5,17 @@ import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 export interface SendOutcome {
   ok: boolean;
   responseStatus: number | null;
+  /** The start of the receiver's answer (RESPONSE_EXCERPT_BYTES at most), as text; null without one. */
+  responseExcerpt: string | null;
   durationMs: number;
   error: string | null;
   /** No retry can help (the URL is not https, the endpoint is gone). */
   permanent: boolean;
+}
+
+/** A try that got no answer: refused before sending, failed on the way, or not made at all. */
+export function unanswered(durationMs: number, error: string, permanent: boolean): SendOutcome {
+  return { ok: false, responseStatus: null, responseExcerpt: null, durationMs, error, permanent };
 }
 
 export interface AttemptDecision {

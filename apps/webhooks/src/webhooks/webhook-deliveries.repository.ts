@@ -19,6 +19,7 @@ export interface AttemptRow {
   attempt: number;
   status: AttemptStatus;
   responseStatus: number | null;
+  responseExcerpt: string | null;
   durationMs: number | null;
   attemptedAt: Date | null;
   nextAttemptAt: Date | null;
@@ -110,7 +111,7 @@ const SUBSCRIBED_ENDPOINTS = statement(
 );
 
 const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType", a.attempt, a.status,
-  a.response_status AS "responseStatus", a.duration_ms AS "durationMs", a.attempted_at AS "attemptedAt",
+  a.response_status AS "responseStatus", a.response_excerpt AS "responseExcerpt", a.duration_ms AS "durationMs", a.attempted_at AS "attemptedAt",
   CASE WHEN a.status = 'pending' THEN a.due_at ELSE a.next_attempt_at END AS "nextAttemptAt", a.error`;
 
 /**
@@ -222,7 +223,8 @@ export class WebhookDeliveriesRepository {
       const [rows]: [Array<{ next: Date | null }>, number] = await m.query(
         `UPDATE webhook_attempts
          SET status = $2, attempted_at = $3, response_status = $4, duration_ms = $5, error = $6, claimed_until = NULL,
-             next_attempt_at = CASE WHEN $7::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $7::float8) END
+             next_attempt_at = CASE WHEN $7::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $7::float8) END,
+             response_excerpt = $9
          WHERE id = $1 AND status = ANY($8)
          RETURNING next_attempt_at AS next`,
         [
@@ -234,6 +236,7 @@ export class WebhookDeliveriesRepository {
           outcome.error?.slice(0, 500) ?? null,
           decision.retryInSeconds,
           statesBefore(decision.attempt),
+          outcome.responseExcerpt,
         ],
       );
       if (!rows.length) return;

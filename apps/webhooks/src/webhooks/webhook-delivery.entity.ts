@@ -39,6 +39,7 @@ export class WebhookAttempt {
   @Column({ name: 'claimed_until', type: 'timestamptz', nullable: true }) claimedUntil: Date | null;
   @Column({ name: 'attempted_at', type: 'timestamptz', nullable: true }) attemptedAt: Date | null;
   @Column({ name: 'response_status', type: 'int', nullable: true }) responseStatus: number | null;
+  @Column({ name: 'response_excerpt', type: 'text', nullable: true }) responseExcerpt: string | null;
   @Column({ name: 'duration_ms', type: 'int', nullable: true }) durationMs: number | null;
   @Column('text', { nullable: true }) error: string | null;
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true }) nextAttemptAt: Date | null;

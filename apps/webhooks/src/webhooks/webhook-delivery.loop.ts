@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { contextFromTraceParent, failSpan, inSpan, linkTo, Metrics, SpanKind, tracingOn } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
-import { decideAttempt, SendOutcome } from './delivery-policy';
+import { decideAttempt, SendOutcome, unanswered } from './delivery-policy';
 import { ClaimedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
@@ -74,11 +74,11 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
     const attemptedAt = new Date();
     let outcome: SendOutcome;
     if (claim.endpointDeleted) {
-      outcome = { ok: false, responseStatus: null, durationMs: 0, error: 'endpoint deleted', permanent: true };
+      outcome = unanswered(0, 'endpoint deleted', true);
     } else if (claim.endpointDisabled) {
-      outcome = { ok: false, responseStatus: null, durationMs: 0, error: 'endpoint disabled', permanent: true };
+      outcome = unanswered(0, 'endpoint disabled', true);
     } else if (!claim.secrets.length) {
-      outcome = { ok: false, responseStatus: null, durationMs: 0, error: 'no signing secret', permanent: true };
+      outcome = unanswered(0, 'no signing secret', true);
     } else {
       outcome = await this.sender.send({
         url: claim.url,

@@ -56,6 +56,7 @@ export const toDeliveryView = (a: AttemptRow): WebhookDeliveryResponse => ({
   attempt: a.attempt,
   status: a.status,
   responseStatus: a.responseStatus,
+  responseExcerpt: a.responseExcerpt,
   durationMs: a.durationMs,
   attemptedAt: iso(a.attemptedAt),
   nextAttemptAt: iso(a.nextAttemptAt),

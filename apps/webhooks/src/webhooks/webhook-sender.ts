@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { request } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { WebhookHeaders } from '@app/contracts';
-import { SendOutcome } from './delivery-policy';
+import { SendOutcome, unanswered } from './delivery-policy';
 import { providerSignatureHeader, signatureHeader } from './signature';
 import { pinnedLookup, resolveTarget, TargetRefused } from './target-guard';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
@@ -17,8 +17,21 @@ export interface WebhookRequest {
 
 export const WEBHOOK_USER_AGENT = 'PaymentsPlatform-Webhooks/1.0 (+https://pay.example.com/docs/webhooks)';
 
-/** Reads at most this much of a receiver's answer; only the status matters. */
+/** Reads at most this much of a receiver's answer: the status decides, the start is kept for the log. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** How much of the answer the delivery log keeps. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+interface Answer {
+  status: number;
+  excerpt: string | null;
+}
+
+/** The kept start of an answer as text: invalid or cut UTF-8 reads as U+FFFD; NUL, which text columns refuse, goes. */
+export function answerExcerpt(head: Buffer): string | null {
+  if (!head.length) return null;
+  return new TextDecoder('utf-8').decode(head.subarray(0, RESPONSE_EXCERPT_BYTES)).replaceAll('\u0000', '');
+}
 
 /**
  * One HTTPS POST of a signed envelope. The target is resolved and checked (SSRF) right before the request and
@@ -44,7 +57,7 @@ export class WebhookSender {
       });
     } catch (e) {
       if (!(e instanceof TargetRefused)) throw e;
-      return { ok: false, responseStatus: null, durationMs: elapsed(), error: e.message, permanent: e.permanent };
+      return unanswered(elapsed(), e.message, e.permanent);
     }
     const t = Math.floor(Date.now() / 1000);
     const headers = {
@@ -56,17 +69,18 @@ export class WebhookSender {
       [WebhookHeaders.providerSignature]: providerSignatureHeader(req.secrets, req.body),
     };
     try {
-      const status = await this.post(target.url, target.host, target.addresses, headers, req.body);
+      const { status, excerpt } = await this.post(target.url, target.host, target.addresses, headers, req.body);
       const ok = status >= 200 && status < 300;
       return {
         ok,
         responseStatus: status,
+        responseExcerpt: excerpt,
         durationMs: elapsed(),
         error: ok ? null : `HTTP ${status}`,
         permanent: false,
       };
     } catch (e) {
-      return { ok: false, responseStatus: null, durationMs: elapsed(), error: (e as Error).message, permanent: false };
+      return unanswered(elapsed(), (e as Error).message, false);
     }
   }
 
@@ -76,7 +90,7 @@ export class WebhookSender {
     addresses: Parameters<typeof pinnedLookup>[0],
     headers: Record<string, string>,
     body: string,
-  ): Promise<number> {
+  ): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const req = request({
         host,
@@ -94,13 +108,15 @@ export class WebhookSender {
       );
       req.on('response', (res) => {
         let read = 0;
+        const head: Buffer[] = [];
         res.on('data', (chunk: Buffer) => {
+          if (read < RESPONSE_EXCERPT_BYTES) head.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - read));
           read += chunk.length;
           if (read > MAX_RESPONSE_BYTES) res.destroy();
         });
         const done = (): void => {
           clearTimeout(timer);
-          resolve(res.statusCode ?? 0);
+          resolve({ status: res.statusCode ?? 0, excerpt: answerExcerpt(Buffer.concat(head)) });
         };
         res.on('end', done);
         res.on('close', done);

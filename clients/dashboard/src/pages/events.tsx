@@ -5,7 +5,7 @@ import { formatDate } from '../format';
 import { href } from '../route';
 import { unwrap } from '../session';
 import type { EventType } from '../../../typescript/src/generated/events';
-import { Failure, Loading, Status } from '../ui';
+import { Failure, Loading, Status, AttemptAnswer } from '../ui';
 
 export function EventsPage() {
   const { api, membership, environment } = useWorkspace();
@@ -44,7 +44,7 @@ export function EventsPage() {
               <a href={href('events', e.id)} aria-label={`Deliveries of ${e.type} ${e.id}`}>
                 deliveries
               </a>
-              {open === e.id && <pre>{JSON.stringify(e.data, null, 2)}</pre>}
+              {open === e.id && <pre aria-label="Event data">{JSON.stringify(e.data, null, 2)}</pre>}
             </li>
           ))}
         </ul>
@@ -133,7 +133,7 @@ export function EventPage({ id }: { id: string }) {
                     <Status value={d.status} />
                   </td>
                   <td>
-                    {d.responseStatus ?? '—'} {d.error && <span className="sub">{d.error}</span>}
+                    <AttemptAnswer attempt={d} />
                   </td>
                   <td>{formatDate(d.attemptedAt ?? d.nextAttemptAt)}</td>
                 </tr>
@@ -147,7 +147,7 @@ export function EventPage({ id }: { id: string }) {
         here.
       </p>
       <h2>Data</h2>
-      <pre>{JSON.stringify(e.data, null, 2)}</pre>
+      <pre aria-label="Event data">{JSON.stringify(e.data, null, 2)}</pre>
     </section>
   );
 }

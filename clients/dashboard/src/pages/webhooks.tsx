@@ -5,7 +5,7 @@ import { formatDate, newIdempotencyKey } from '../format';
 import { href } from '../route';
 import { unwrap } from '../session';
 import type { EventType } from '../../../typescript/src/generated/events';
-import { ConfirmButton, Failure, Loading, Status } from '../ui';
+import { ConfirmButton, Failure, Loading, Status, AttemptAnswer } from '../ui';
 
 export function WebhooksPage() {
   const { api, membership, environment } = useWorkspace();
@@ -220,7 +220,7 @@ export function WebhookEndpointPage({ id }: { id: string }) {
                     <Status value={d.status} />
                   </td>
                   <td>
-                    {d.responseStatus ?? '—'} {d.error && <span className="sub">{d.error}</span>}
+                    <AttemptAnswer attempt={d} />
                   </td>
                   <td>{formatDate(d.attemptedAt)}</td>
                   <td>

@@ -2031,6 +2031,11 @@ export interface components {
             status: "pending" | "succeeded" | "failed" | "dead";
             /** @example 200 */
             responseStatus: number | null;
+            /**
+             * @description The start of the receiver's answer body: its first 1,024 bytes as UTF-8 text; null without an answer
+             * @example {"received":true}
+             */
+            responseExcerpt: string | null;
             /** @example 84 */
             durationMs: number | null;
             /** @description When the receiver was called */
@@ -8871,6 +8876,7 @@ export interface operations {
                      *         "attempt": 1,
                      *         "status": "succeeded",
                      *         "responseStatus": 200,
+                     *         "responseExcerpt": "{\"received\":true}",
                      *         "durationMs": 84,
                      *         "attemptedAt": "2026-11-26T10:00:00.000Z",
                      *         "nextAttemptAt": null,

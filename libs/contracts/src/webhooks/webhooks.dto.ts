@@ -131,6 +131,13 @@ export class WebhookDeliveryResponse {
   @ApiProperty({ example: 1, description: '1 for the first try, then 2, 3, …' }) attempt: number;
   @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'dead'] }) status: string;
   @ApiProperty({ type: Number, nullable: true, example: 200 }) responseStatus: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '{"received":true}',
+    description: "The start of the receiver's answer body: its first 1,024 bytes as UTF-8 text; null without an answer",
+  })
+  responseExcerpt: string | null;
   @ApiProperty({ type: Number, nullable: true, example: 84 }) durationMs: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'When the receiver was called' })
   attemptedAt: string | null;
