@@ -110,7 +110,7 @@ describe('account updater', () => {
     ]);
   });
 
-  it('a closed account: payment_method.expiring; its renewal waits for a new card, no retry is spent', async () => {
+  it('a closed account: payment_method.expiring; its renewal is not charged and waits for a new card', async () => {
     // Its merchant-initiated charges are declined: enrolled after the last renewal before its expiry.
     const { c, s } = await subscribed(UPDATER.closed, undefined, '2028-01-15T00:00:00Z');
     await c.advance({ to: '2028-02-09T00:00:00Z' });
@@ -119,13 +119,24 @@ describe('account updater', () => {
     ]);
     // Under the default policy a `switch_method` decline is retried the next day; not a closed account's.
     await c.advance({ to: '2028-02-15T01:00:00Z' });
+    // At its time the renewal moves as a `switch_method` decline would, without a charge that cannot succeed.
     const sub = await c.sub(s.id);
     expect(sub).toMatchObject({ status: 'past_due', nextBillingDate: null });
-    expect(sub.dunning).toMatchObject({ waitingFor: 'payment_method', lastRefusal: { reasonCode: '46' } });
+    expect(sub.dunning).toMatchObject({
+      waitingFor: 'payment_method',
+      lastRefusal: { reasonCode: '46', recoveryAction: 'switch_method' },
+      lastConnectionCode: null,
+    });
+    const [, open] = await c.invoices(s.id);
+    expect(open).toMatchObject({ status: 'open', paymentAttemptCount: 0 });
+    expect((await c.invoice(open.id)).attempts).toEqual([]);
     await c.advance({ to: '2028-02-28T00:00:00Z' });
-    expect((await c.renewalPayments(s.id)).map((p) => p.status)).toEqual(['declined']);
+    expect(await c.renewalPayments(s.id)).toEqual([]);
     const r = await c.op(s.id, 'payment-method', { card: cardData() });
     expect(r.body).toMatchObject({ status: 'active' });
+    const paid = await c.invoice(open.id);
+    expect(paid.status).toBe('paid');
+    expect(paid.attempts.map((a: { status: string }) => a.status)).toEqual(['captured']);
   });
 
   it('a card that outlives the renewal is not sent to the updater', async () => {

@@ -16,6 +16,8 @@ export interface ChargeAttempt {
   networkTransactionId: string | null;
   /** The connections that declined the invoice's previous attempt: payments routes to the others first. */
   declinedLast: string[];
+  /** The account updater found the card's account closed: a scheduled attempt is not sent (it cannot succeed). */
+  cardClosed: boolean;
   email: string;
   name: string | null;
   metadata: Record<string, string>;

@@ -226,6 +226,7 @@ export function attemptOf(s: SubscriptionEntity, invoice: InvoiceEntity, at: Dat
     token: s.cardToken,
     networkTransactionId: s.networkTransactionId,
     declinedLast: declinedLast(invoice),
+    cardClosed: s.cardClosedAt !== null,
     email: s.customerEmail,
     name: s.customerName,
     metadata: s.metadata,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EventType, EventTypes, PaymentResponse } from '@app/contracts';
+import { EventType, EventTypes, PaymentResponse, RefusalCodeDto } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { BillingEvents } from '../billing-events';
 import { reasonLabel } from '../dunning/recovery-metrics';
@@ -31,11 +31,16 @@ export interface ChargedAttempt {
   attempt: ChargeAttempt;
   payment: PaymentResponse | null;
   mode: AttemptMode;
+  /** Not sent to payments, since it cannot succeed: recorded as this refusal, with no charge on the invoice. */
+  notSent?: RefusalCodeDto;
 }
 
 const byId = <T extends { id: string }>(rows: readonly T[]): Map<string, T> => new Map(rows.map((r) => [r.id, r]));
 
 const approved = (p: Pick<PaymentResponse, 'status'>): boolean => p.status === 'captured' || p.status === 'authorized';
+
+/** Paid: approved, or nothing to charge (a zero amount); not a charge that was not sent. */
+const succeeded = (c: ChargedAttempt): boolean => !c.notSent && (!c.payment || approved(c.payment));
 
 /**
  * Transaction 2 of a step: the payments answer recorded on the invoice and the subscription, through both
@@ -84,13 +89,14 @@ export class RenewalOutcomeService {
         [...subscriptions.values()].map((s) => s.planId),
       );
       // Recovery policies only for the batch's declines (a batch of paid renewals reads none).
-      const declined = charged.filter((c) => c.payment && !approved(c.payment)).map((c) => c.attempt);
+      const declined = charged.filter((c) => !succeeded(c)).map((c) => c.attempt);
       const scopes = new Map(declined.map((a) => [`${a.environment}:${a.merchantCode}`, a]));
       const policies = await this.policies.load(manager, [...scopes.values()]);
       const changedInvoices: InvoiceEntity[] = [];
       const changedSubscriptions: SubscriptionEntity[] = [];
       const events: Array<{ s: SubscriptionEntity; types: readonly EventType[]; data: object; at: Date }> = [];
-      const recorded = charged.map(({ attempt: a, payment, mode }): Recorded => {
+      const recorded = charged.map((c): Recorded => {
+        const { attempt: a, payment } = c;
         const s = subscriptions.get(a.subscriptionId) ?? null;
         const invoice = invoices.get(a.invoiceId);
         if (!s || !invoice || invoice.status !== 'open' || invoice.paymentAttemptCount >= a.attempt) {
@@ -98,7 +104,7 @@ export class RenewalOutcomeService {
           return { kind: 'stale', subscription: s, reverse: !!payment && approved(payment) && !paidByIt };
         }
         const plan = plans.get(s.planId)!;
-        const outcome = this.apply(s, invoice, a, payment, mode, policies, counted);
+        const outcome = this.apply(s, invoice, c, policies, counted);
         changedInvoices.push(invoice);
         changedSubscriptions.push(s);
         if (outcome.invoiceEvents.length) {
@@ -126,19 +132,18 @@ export class RenewalOutcomeService {
   private apply(
     s: SubscriptionEntity,
     invoice: InvoiceEntity,
-    a: ChargeAttempt,
-    payment: PaymentResponse | null,
-    mode: AttemptMode,
+    charged: ChargedAttempt,
     policies: LoadedPolicies,
     counted: Array<() => void>,
   ): { ok: boolean; invoiceEvents: EventType[]; subscriptionEvents: EventType[] } {
+    const { attempt: a, payment, mode } = charged;
     if (payment) {
       invoice.attempts = [...invoice.attempts, invoiceAttempt(a.at, payment)];
+      invoice.paymentAttemptCount = a.attempt;
     }
-    invoice.paymentAttemptCount = a.attempt;
     invoice.updatedAt = a.at;
     s.updatedAt = a.at;
-    const ok = !payment || approved(payment);
+    const ok = succeeded(charged);
     // A charge of a past-due invoice: a dunning or forced retry of a run under way.
     const run = s.status === 'past_due' ? { startReason: s.dunning?.startReason ?? 'unknown' } : null;
     if (run && payment) {
@@ -158,7 +163,9 @@ export class RenewalOutcomeService {
       }
       return { ok, invoiceEvents, subscriptionEvents };
     }
-    return { ok, ...this.declined(s, invoice, mode, payment!, policies, a.at, counted) };
+    const refusal = charged.notSent ?? payment?.refusalCode ?? null;
+    const tried = { refusal, connectionCode: payment?.connectionCode ?? null };
+    return { ok, ...this.declined(s, invoice, mode, tried, policies, a.at, counted) };
   }
 
   /**
@@ -169,12 +176,12 @@ export class RenewalOutcomeService {
     s: SubscriptionEntity,
     invoice: InvoiceEntity,
     mode: AttemptMode,
-    payment: PaymentResponse,
+    tried: { refusal: RefusalCodeDto | null; connectionCode: string | null },
     policies: LoadedPolicies,
     at: Date,
     counted: Array<() => void>,
   ): { invoiceEvents: EventType[]; subscriptionEvents: EventType[] } {
-    const refusal = payment.refusalCode ?? null;
+    const { refusal } = tried;
     const startsRun = s.status !== 'past_due';
     const startReason = startsRun ? reasonLabel(refusal?.reasonCode) : (s.dunning?.startReason ?? 'unknown');
     const scheduledAt = invoice.periodStart;
@@ -198,7 +205,7 @@ export class RenewalOutcomeService {
     );
     const subscriptionEvents = applyDecision(s, decision);
     const invoiceEvents = decision.invoice ? [applyInvoiceTransition(invoice, decision.invoice)] : [];
-    const lastCharge = { lastRefusal: refusal, lastConnectionCode: payment.connectionCode ?? null };
+    const lastCharge = { lastRefusal: refusal, lastConnectionCode: tried.connectionCode };
     if (decision.invoice === 'fail') {
       s.dunning = null;
       counted.push(() => this.events.recovery.runLost(startReason));

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Clock } from '@app/clock';
-import { PaymentResponse } from '@app/contracts';
+import { CLOSED_ACCOUNT_REFUSAL, PaymentResponse } from '@app/contracts';
 import { batchOrEach } from '@app/database';
 import { linkRunTo, LOGGER } from '@app/observability';
 import { BILLING_CONFIG, BillingConfig } from '../config';
@@ -74,18 +74,28 @@ export class RenewalRunner {
       failed,
     );
     const attempts = opened.flatMap((o) => (o?.kind === 'charge' ? [o.attempt] : []));
-    const charged: ChargedAttempt[] = [];
+    // A card whose account the updater found closed is not charged: the attempt is recorded as that refusal.
+    const charged: ChargedAttempt[] = attempts
+      .filter((a) => a.cardClosed)
+      .map((a) => ({ attempt: a, payment: null, mode: 'scheduled', notSent: CLOSED_ACCOUNT_REFUSAL }));
     // Charges go to payments CHARGES_PER_CALL at a time (one message, each with its own key and answer), with
     // RENEWAL_CONCURRENCY charges in flight in all.
     const perCall = Math.min(CHARGES_PER_CALL, this.config.RENEWAL_CONCURRENCY);
     const calls = Math.ceil(this.config.RENEWAL_CONCURRENCY / perCall);
-    await inPool(chargeCalls(attempts, perCall), calls, async (call) => {
-      const outcomes = await this.charges.chargeMany(call);
-      for (const [i, o] of outcomes.entries()) {
-        if (o.status === 'fulfilled') charged.push({ attempt: call[i], payment: o.value, mode: 'scheduled' });
-        else await failed(call[i].subscriptionId, o.reason);
-      }
-    });
+    await inPool(
+      chargeCalls(
+        attempts.filter((a) => !a.cardClosed),
+        perCall,
+      ),
+      calls,
+      async (call) => {
+        const outcomes = await this.charges.chargeMany(call);
+        for (const [i, o] of outcomes.entries()) {
+          if (o.status === 'fulfilled') charged.push({ attempt: call[i], payment: o.value, mode: 'scheduled' });
+          else await failed(call[i].subscriptionId, o.reason);
+        }
+      },
+    );
     const recorded = await this.inBatchOrEach(
       charged,
       (batch) => this.outcome.recordMany(batch),

@@ -21,6 +21,15 @@ export class RefusalCodeDto {
   @ApiProperty({ enum: RECOVERY_ACTIONS }) recoveryAction: RecoveryAction;
 }
 
+/** The card's account is closed (an issuer's decline, or the account updater's answer before a renewal). */
+export const CLOSED_ACCOUNT_REFUSAL = {
+  reasonCode: '46',
+  reason: 'Closed account',
+  originalReasonCode: '46',
+  originalReason: 'CLOSED_ACCOUNT',
+  recoveryAction: 'switch_method',
+} as const satisfies RefusalCodeDto;
+
 export class CardDataView {
   @ApiProperty({ example: 'visa' }) brand: string;
   @ApiProperty({ example: '411111****1111', description: 'First 6, four asterisks, last 4' }) cardNumber: string;

@@ -1,4 +1,4 @@
-import { RefusalCodeDto } from './payment.dto';
+import { CLOSED_ACCOUNT_REFUSAL, RefusalCodeDto } from './payment.dto';
 import type { AccountUpdaterAnswer } from './token.dto';
 
 /**
@@ -51,13 +51,7 @@ export const SANDBOX_DECLINES = {
     originalReason: 'EXCEEDS_WITHDRAWAL_FREQUENCY_LIMIT',
     recoveryAction: 'switch_method',
   },
-  closedAccount: {
-    reasonCode: '46',
-    reason: 'Closed account',
-    originalReasonCode: '46',
-    originalReason: 'CLOSED_ACCOUNT',
-    recoveryAction: 'switch_method',
-  },
+  closedAccount: CLOSED_ACCOUNT_REFUSAL,
   authenticationFailed: {
     reasonCode: 'Q1',
     reason: 'Card authentication failed',
@@ -222,7 +216,7 @@ export function summarizeSandboxCard(behaviour: SandboxBehaviour): SandboxCardSu
           'value; event `payment_method.' +
           (behaviour.answer.startsWith('new_') ? 'updated`' : 'expiring`') +
           (behaviour.answer === 'closed'
-            ? '; merchant-initiated charges (renewals, retries) are declined, and the renewal waits for a new card'
+            ? "; merchant-initiated charges are declined; a renewal after the updater's answer is not charged and waits for a new card"
             : ''),
       };
     case 'fail_operation':
