@@ -103,11 +103,17 @@ describe('payments CLI against the running stack', () => {
       30_000,
     );
     expect(got).toEqual(expect.arrayContaining(types));
-    for (const r of local.received) {
+    // The CLI prints a line once the receiver's answer is back, which may be a moment after the receiver saw it.
+    const lines = local.received.map((r) => {
       const event = constructWebhookEvent(r.body, r.headers, secret);
       expect(r.headers['webhook-id']).toBe(event.id);
-      expect(stdout).toContain(`${event.id}  -> POST ${local.url} [200]`);
-    }
+      return `${event.id}  -> POST ${local.url} [200]`;
+    });
+    await until(
+      () => stdout,
+      (s) => lines.every((line) => s.includes(line)),
+    );
+    for (const line of lines) expect(stdout).toContain(line);
     // Events from before the start are not forwarded, and none is forwarded twice.
     expect(events().some((e) => (e.data as { id?: string }).id === oldPayment)).toBe(false);
     const ids = events().map((e) => e.id);

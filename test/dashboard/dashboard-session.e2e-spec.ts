@@ -1,5 +1,7 @@
 import { generateSync } from 'otplib';
+import { DataSource } from 'typeorm';
 import { ManualClock } from '@app/clock';
+import { DashboardPruneLoop } from '../../apps/gateway/src/dashboard/dashboard-prune.loop';
 import { TestStack } from '../support/stack';
 import { cookieOf, DashboardClient, PASSWORD } from './dashboard-client';
 
@@ -224,5 +226,59 @@ describe('dashboard sign-in and sessions (gateway, real Postgres)', () => {
     expect((await stack.admin('DELETE', `/dashboard-users/${id}`)).status).toBe(204);
     expect((await client.call('GET', '/dashboard/api/session')).status).toBe(401);
     expect((await stack.admin('DELETE', `/dashboard-users/${id}`)).status).toBe(404);
+  });
+  it('the prune loop deletes sessions a day after they end and failed sign-ins once no window counts them', async () => {
+    const db = stack.gateway!.get(DataSource);
+    const loop = stack.gateway!.get(DashboardPruneLoop);
+    const rowsOf = async (email: string) => {
+      const sessions: { n: number }[] = await db.query(
+        `SELECT count(*)::int AS n FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id WHERE u.email = $1`,
+        [email],
+      );
+      const failures: { n: number }[] = await db.query(
+        'SELECT count(*)::int AS n FROM dashboard_login_failures WHERE email = $1',
+        [email],
+      );
+      return { sessions: sessions[0].n, failures: failures[0].n };
+    };
+    const memberships = [{ merchantCode: merchant, role: 'support' as const }];
+    // Signed out now; left idle (over 30 minutes from now); and a failed sign-in of a third user now.
+    const out = await DashboardClient.invited(stack, memberships);
+    const outClient = new DashboardClient(stack);
+    expect((await outClient.signIn(out.email)).status).toBe(200);
+    expect((await outClient.call('DELETE', '/dashboard/api/session')).status).toBe(204);
+    const idle = await DashboardClient.invited(stack, memberships);
+    expect((await new DashboardClient(stack).signIn(idle.email)).status).toBe(200);
+    const failed = await DashboardClient.invited(stack, memberships);
+    expect((await new DashboardClient(stack).signIn(failed.email, 'wrong password!!')).status).toBe(401);
+
+    await loop.sweep();
+    expect(await rowsOf(out.email)).toEqual({ sessions: 1, failures: 0 });
+    expect(await rowsOf(failed.email)).toEqual({ sessions: 0, failures: 1 });
+
+    // The lockout window (15 minutes) has passed: the failure no longer counts, and goes.
+    clock.advance(15 * 60_000 - 1000);
+    await loop.sweep();
+    expect((await rowsOf(failed.email)).failures).toBe(1);
+    clock.advance(1000);
+    await loop.sweep();
+    expect((await rowsOf(failed.email)).failures).toBe(0);
+
+    // A day after the sign-out the signed-out session goes; the idle one ended 30 minutes later and stays.
+    clock.advance(24 * 3600_000 - 15 * 60_000 - 1000);
+    await loop.sweep();
+    expect((await rowsOf(out.email)).sessions).toBe(1);
+    clock.advance(1000);
+    const live = await DashboardClient.signedIn(stack, memberships);
+    await loop.sweep();
+    expect((await rowsOf(out.email)).sessions).toBe(0);
+    expect((await rowsOf(idle.email)).sessions).toBe(1);
+    clock.advance(29 * 60_000);
+    expect((await live.call('GET', '/dashboard/api/session')).status).toBe(200);
+    clock.advance(60_000);
+    await loop.sweep();
+    expect((await rowsOf(idle.email)).sessions).toBe(0);
+    // A session in use is never touched.
+    expect((await live.call('GET', '/dashboard/api/session')).status).toBe(200);
   });
 });

@@ -16,14 +16,20 @@ setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
 /**
- * What this process still holds once garbage is collected: the V8 heap and the Buffers outside it. Resident
- * set size would not do: the allocator keeps freed pages, so it moves with the host's load and not with what
- * the gateway keeps.
+ * What this process still holds once garbage is collected: the V8 heap and the Buffers outside it, the least of
+ * a few samples over half a second, so that work the stack's loops and relays have in hand at one instant does
+ * not count as kept. Resident set size would not do: the allocator keeps freed pages, so it moves with the
+ * host's load and not with what the gateway keeps.
  */
-function retained(): number {
-  collect();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
+async function retained(): Promise<number> {
+  let least = Infinity;
+  for (let i = 0; i < 5; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 100));
+    collect();
+    const m = process.memoryUsage();
+    least = Math.min(least, m.heapUsed + m.arrayBuffers);
+  }
+  return least;
 }
 
 interface Outcome {
@@ -118,7 +124,7 @@ describe('bodies over the limit: every sender reads 413', () => {
     ['2 MiB', 2 * MiB],
     ['20 MiB', 20 * MiB],
   ])('%s on every POST route, 20 times each: every attempt reads 413 PAYLOAD_TOO_LARGE', async (_, size) => {
-    const before = retained();
+    const before = await retained();
     const jobs = posts.flatMap((o) =>
       Array.from({ length: ATTEMPTS }, (__, i) => async () => {
         const path = caller.pathOf(o);
@@ -132,7 +138,7 @@ describe('bodies over the limit: every sender reads 413', () => {
     expect(wrong).toEqual([]);
     expect(outcomes).toHaveLength(posts.length * ATTEMPTS);
     // Refused bodies are read and dropped as they come, never kept, though gigabytes went through.
-    expect(retained() - before).toBeLessThan(32 * MiB);
+    expect((await retained()) - before).toBeLessThan(32 * MiB);
   });
 
   it('the gateway still answers normally afterwards', async () => {

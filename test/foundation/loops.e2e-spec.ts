@@ -3,7 +3,7 @@ import { TestStack } from '../support/stack';
 
 /** Every background loop of each app, by the name its metrics carry. */
 const LOOPS: Record<string, string[]> = {
-  gateway: ['outbox_relay', 'outbox_prune', 'checkout_attempts_prune'],
+  gateway: ['outbox_relay', 'outbox_prune', 'checkout_attempts_prune', 'dashboard_prune'],
   payments: [
     'outbox_relay',
     'outbox_prune',

@@ -17,7 +17,7 @@ export async function launchBrowser(): Promise<Browser> {
 /**
  * Every console error (a CSP violation is one), script error and failed sub-resource of a page, so a test can
  * insist there were none. A page's own status (410 for a closed link) and the browser's favicon probe of a
- * page that is not ours (the merchant's return URL) are not problems.
+ * page that is not ours (the merchant's return URL) are not problems, nor a request the page aborted itself.
  */
 export function watchProblems(page: Page): string[] {
   const problems: string[] = [];
@@ -30,7 +30,10 @@ export function watchProblems(page: Page): string[] {
       problems.push(`${r.status()} ${r.url()}`);
     }
   });
-  page.on('requestfailed', (r) => problems.push(`failed ${r.url()}`));
+  // A request the page cancelled itself (a query abandoned as it navigates away) is not a failure.
+  page.on('requestfailed', (r) => {
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`failed ${r.url()}: ${r.failure()?.errorText}`);
+  });
   page.on('pageerror', (e) => problems.push(e.message));
   return problems;
 }

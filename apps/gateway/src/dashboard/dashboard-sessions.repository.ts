@@ -104,6 +104,31 @@ export class DashboardSessionsRepository {
     await this.db.query('DELETE FROM dashboard_login_failures WHERE id = $1', [id]);
   }
 
+  /**
+   * Deletes at most `limit` sessions that ended (signed out, idle for `idleMs` or past their absolute expiry) at
+   * or before `endedBy`, claimed with FOR UPDATE SKIP LOCKED; answers how many went.
+   */
+  async pruneSessions(endedBy: Date, idleMs: number, limit: number): Promise<number> {
+    const [, count]: [unknown, number] = await this.db.query(
+      `DELETE FROM dashboard_sessions WHERE id IN (
+         SELECT id FROM dashboard_sessions
+         WHERE LEAST(COALESCE(ended_at, 'infinity'), expires_at, last_seen_at + make_interval(secs => $2)) <= $1
+         LIMIT $3 FOR UPDATE SKIP LOCKED)`,
+      [endedBy, idleMs / 1000, limit],
+    );
+    return count;
+  }
+
+  /** Deletes at most `limit` failed sign-ins made at or before `before` (out of every lockout window). */
+  async pruneAttempts(before: Date, limit: number): Promise<number> {
+    const [, count]: [unknown, number] = await this.db.query(
+      `DELETE FROM dashboard_login_failures WHERE id IN (
+         SELECT id FROM dashboard_login_failures WHERE failed_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [before, limit],
+    );
+    return count;
+  }
+
   /** A successful sign-in clears the email's count. */
   async clearAttempts(email: string): Promise<void> {
     await this.db.query('DELETE FROM dashboard_login_failures WHERE email = $1', [email]);

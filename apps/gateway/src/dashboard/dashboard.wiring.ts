@@ -3,6 +3,7 @@ import { Cipher, WebhookSecretCipher } from '@app/cipher';
 import { GatewayConfig } from '../config';
 import { DashboardKeysController } from './dashboard-keys.controller';
 import { DASHBOARD_OPTIONS, dashboardOptionsOf } from './dashboard-options';
+import { DashboardPruneLoop } from './dashboard-prune.loop';
 import { DashboardSessionController } from './dashboard-session.controller';
 import { DashboardSessionsRepository } from './dashboard-sessions.repository';
 import { DashboardSessionsService } from './dashboard-sessions.service';
@@ -25,4 +26,5 @@ export const dashboardProviders = (config: GatewayConfig): Provider[] => [
   TotpService,
   SessionPrincipals,
   DashboardSessionGuard,
+  DashboardPruneLoop,
 ];
