@@ -104,11 +104,13 @@ function staleReason() {
  * writing dist/ at once would leave it broken. The lock file holds the builder's pid; a waiter takes over a
  * lock whose process is gone. Returns the release.
  */
+/** The lock file of the checkout at `root`: it holds the pid of the process that builds it. */
+function buildLockFile(root = ROOT) {
+  return path.join(os.tmpdir(), `ensure-build-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.lock`);
+}
+
 function lockBuild() {
-  const lock = path.join(
-    os.tmpdir(),
-    `ensure-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 16)}.lock`,
-  );
+  const lock = buildLockFile();
   for (let waited = 0; ; waited++) {
     try {
       fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
@@ -169,4 +171,6 @@ function build() {
   return 0;
 }
 
-process.exitCode = main();
+if (require.main === module) process.exitCode = main();
+
+module.exports = { buildLockFile };

@@ -69,16 +69,17 @@ describe('rolling restart of two gateways behind a readiness-routing balancer, r
     const env = { SHUTDOWN_DELAY_MS: String(delayMs), SHUTDOWN_TIMEOUT_MS: '10000' };
     const balancer = await ReadinessBalancer.start({ pollMs: POLL_MS });
     try {
-      const old = [
-        await suite.startApp('gateway', { name: `r${run}-old-a`, env }),
-        await suite.startApp('gateway', { name: `r${run}-old-b`, env }),
-      ];
+      // The four processes start together; the balancer sees each new one only when its turn comes.
+      const [oldA, oldB, ...news] = await Promise.all(
+        ['old-a', 'old-b', 'new-0', 'new-1'].map((n) => suite.startApp('gateway', { name: `r${run}-${n}`, env })),
+      );
+      const old = [oldA, oldB];
       for (const g of old) balancer.add(g.url);
       await waitUntil('both gateways are ready', async () => balancer.readyUrls().length === 2, 10_000);
       const traffic = load(balancer.url, key);
       await sleep(500);
       for (const [i, g] of old.entries()) {
-        const fresh = await suite.startApp('gateway', { name: `r${run}-new-${i}`, env });
+        const fresh = news[i];
         balancer.add(fresh.url);
         await waitUntil(
           `${fresh.name} is ready`,

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
@@ -31,6 +31,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
     stdio: 'inherit',
   });
   if (dashboard.status !== 0) throw new Error('Building the dashboard (scripts/build-dashboard.js) failed');
+  const buildPid = await startBuild();
   const pgBase = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
   const pg = new Client({ connectionString: `${pgBase}/postgres` });
   await pg.connect().catch((e: Error) => {
@@ -43,7 +44,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   if (autovacuum.startsWith('still off')) process.stderr.write(`\nPostgreSQL autovacuum is ${autovacuum}\n`);
 
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const state: TestRunFile = { runId, pgBase, natsUrls: [], natsServers: [] };
+  const state: TestRunFile = { runId, pgBase, natsUrls: [], natsServers: [], buildPid };
   const binary = NATS_BINARIES.find((b) => existsSync(b));
   const shared = process.env.TEST_NATS_URL ?? (binary ? undefined : (process.env.NATS_URL ?? 'nats://127.0.0.1:4222'));
   if (shared) {
@@ -66,6 +67,34 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   const file = stateFileFor(runId);
   writeFileSync(file, JSON.stringify(state));
   process.env.TEST_RUN_STATE = file;
+}
+
+/**
+ * Brings dist/ up to date (scripts/ensure-build.js) in the background while the first tests run: the tests that
+ * start the apps as processes (ensureBuild) wait for it under the same lock, instead of the first of them
+ * building while the others wait. Answers once the build holds its lock (or has already finished), with its pid.
+ */
+async function startBuild(): Promise<number> {
+  const root = join(__dirname, '..', '..');
+  const child = spawn(process.execPath, [join(root, 'scripts', 'ensure-build.js')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  child.unref();
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const { buildLockFile } = require('../../scripts/ensure-build') as { buildLockFile(root: string): string };
+  const lock = buildLockFile(root);
+  const holds = () => {
+    try {
+      return readFileSync(lock, 'utf8').trim() === String(child.pid);
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 500 && !exited && !holds(); i++) await new Promise((r) => setTimeout(r, 20));
+  return child.pid!;
 }
 
 /** Stops a server global setup started and removes its store. */

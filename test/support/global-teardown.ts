@@ -17,5 +17,16 @@ export default async function globalTeardown(): Promise<void> {
     await pg.end();
   }
   state.natsServers.forEach(stopNats);
+  // A build still writing dist/ is left to finish, so the next command does not find it half written.
+  while (state.buildPid && isAlive(state.buildPid)) await new Promise((r) => setTimeout(r, 100));
   unlinkSync(process.env.TEST_RUN_STATE!);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { ServiceName } from '@app/contracts';
 import { Faults } from './fault-injection';
 import { ADMIN_TOKEN, runState } from './run-state';
+import { createFromTemplate, dropDatabases } from './templates';
 
 export { ADMIN_TOKEN };
 
@@ -30,13 +31,6 @@ const procs = require('../../bench/lib/procs') as {
   Children: new (logDir: string) => Children;
   freePort(): Promise<number>;
   waitForHttp(url: string, entry: ChildEntry, children: Children, timeoutMs?: number): Promise<void>;
-};
-const { createDatabases } = require('../../bench/lib/stack') as {
-  createDatabases(
-    pgBase: string,
-    prefix: string,
-    suffixes: string[],
-  ): Promise<{ urls: Record<string, string>; drop(): Promise<string[]> }>;
 };
 const { withAppNodeOptions } = require('../../scripts/app-node-options') as {
   withAppNodeOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
@@ -84,7 +78,7 @@ export class ProcessSuite {
 
   private constructor(
     private readonly logDir: string,
-    private readonly databases: { urls: Record<string, string>; drop(): Promise<string[]> },
+    private readonly databases: string[],
     env: Record<string, string>,
   ) {
     this.children = new procs.Children(logDir);
@@ -99,11 +93,7 @@ export class ProcessSuite {
     if (o.apps.includes('gateway') && !o.apps.includes('webhooks')) o = { ...o, apps: [...o.apps, 'webhooks'] };
     const state = runState();
     const prefix = `t_${state.runId}_${randomBytes(5).toString('hex')}`;
-    const dbs = await createDatabases(
-      state.pgBase,
-      prefix,
-      o.apps.map((a) => APPS[a].db),
-    );
+    const urls = Object.fromEntries(o.apps.map((a) => [APPS[a].dbVar, `${state.pgBase}/${prefix}_${APPS[a].db}`]));
     const env: Record<string, string> = {
       NODE_ENV: 'test',
       NATS_URL: state.natsUrl,
@@ -116,10 +106,18 @@ export class ProcessSuite {
       // Tests move sandbox clocks to fixed dates (2028, 2029) from whatever day they run on, in one call.
       SANDBOX_MAX_ADVANCE: 'P10Y',
       WEBHOOK_CONSUMER_NAME: `${prefix}_webhooks`,
-      ...Object.fromEntries(o.apps.map((a) => [APPS[a].dbVar, dbs.urls[APPS[a].db]])),
+      ...urls,
       ...o.env,
     };
-    return new ProcessSuite(mkdtempSync(join(tmpdir(), 'app-processes-')), dbs, env);
+    // Copies of the run's migrated databases, as a TestStack starts on: each process finds no migration pending.
+    const databases = Object.values(urls);
+    try {
+      for (const a of o.apps) await createFromTemplate(a, env);
+    } catch (e) {
+      await dropDatabases(databases);
+      throw e;
+    }
+    return new ProcessSuite(mkdtempSync(join(tmpdir(), 'app-processes-')), databases, env);
   }
 
   databaseUrl(app: AppName): string {
@@ -169,7 +167,7 @@ export class ProcessSuite {
   /** Stops what still runs (SIGTERM, then SIGKILL), drops the databases and the logs (KEEP_TEST_LOGS=1 keeps them). */
   async stop(): Promise<void> {
     await this.children.stopAll();
-    const problems = await this.databases.drop();
+    const problems = await dropDatabases(this.databases);
     if (process.env.KEEP_TEST_LOGS) process.stderr.write(`logs kept in ${this.logDir}\n`);
     else rmSync(this.logDir, { recursive: true, force: true });
     if (problems.length) throw new Error(`databases not dropped: ${problems.join('; ')}`);

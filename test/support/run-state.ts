@@ -21,6 +21,8 @@ export interface TestRunFile {
   /** The servers global setup started (none when TEST_NATS_URL names one). */
   natsServers: NatsServerState[];
   natsBinary?: string;
+  /** The build of dist/ global setup started in the background (teardown waits for it). */
+  buildPid?: number;
 }
 
 /** The run as one test worker sees it. */

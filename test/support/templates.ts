@@ -55,6 +55,23 @@ async function makeTemplate(pg: Client, app: App, template: string, env: Record<
   }
 }
 
+/** Drops the databases of these URLs (connections and all); answers what could not be dropped. */
+export async function dropDatabases(urls: string[]): Promise<string[]> {
+  const pg = new Client({ connectionString: `${runState().pgBase}/postgres` });
+  await pg.connect();
+  const problems: string[] = [];
+  try {
+    for (const name of urls.map(databaseName)) {
+      await pg.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e: Error) => {
+        problems.push(`${name}: ${e.message}`);
+      });
+    }
+  } finally {
+    await pg.end();
+  }
+  return problems;
+}
+
 async function exists(pg: Client, name: string): Promise<boolean> {
   return (await pg.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
 }
