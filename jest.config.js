@@ -38,6 +38,8 @@ module.exports = {
   // Exit when the run (and global teardown) is done: a NATS reconnect timer or pg pool left by a failed test
   // must not keep CI waiting until its time limit.
   forceExit: true,
+  // The groups of test/support/groups.js: one Jest file for several test files of a folder.
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     {
       ...base,

@@ -69,17 +69,16 @@ describe('rolling restart of two gateways behind a readiness-routing balancer, r
     const env = { SHUTDOWN_DELAY_MS: String(delayMs), SHUTDOWN_TIMEOUT_MS: '10000' };
     const balancer = await ReadinessBalancer.start({ pollMs: POLL_MS });
     try {
-      // The four processes start together; the balancer sees each new one only when its turn comes.
-      const [oldA, oldB, ...news] = await Promise.all(
-        ['old-a', 'old-b', 'new-0', 'new-1'].map((n) => suite.startApp('gateway', { name: `r${run}-${n}`, env })),
+      // The two old gateways start together; each new one starts under load, as in a rollout.
+      const old = await Promise.all(
+        ['old-a', 'old-b'].map((n) => suite.startApp('gateway', { name: `r${run}-${n}`, env })),
       );
-      const old = [oldA, oldB];
       for (const g of old) balancer.add(g.url);
       await waitUntil('both gateways are ready', async () => balancer.readyUrls().length === 2, 10_000);
       const traffic = load(balancer.url, key);
       await sleep(500);
       for (const [i, g] of old.entries()) {
-        const fresh = news[i];
+        const fresh = await suite.startApp('gateway', { name: `r${run}-new-${i}`, env });
         balancer.add(fresh.url);
         await waitUntil(
           `${fresh.name} is ready`,
