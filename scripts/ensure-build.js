@@ -99,16 +99,16 @@ function staleReason() {
   return brokenBuildReason();
 }
 
-/**
- * One build of this checkout at a time: parallel test workers each ask for a current dist/, and two builds
- * writing dist/ at once would leave it broken. The lock file holds the builder's pid; a waiter takes over a
- * lock whose process is gone. Returns the release.
- */
 /** The lock file of the checkout at `root`: it holds the pid of the process that builds it. */
 function buildLockFile(root = ROOT) {
   return path.join(os.tmpdir(), `ensure-build-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.lock`);
 }
 
+/**
+ * One build of this checkout at a time: parallel test workers each ask for a current dist/, and two builds
+ * writing dist/ at once would leave it broken. The lock file holds the builder's pid; a waiter takes over a
+ * lock whose process is gone. Returns the release.
+ */
 function lockBuild() {
   const lock = buildLockFile();
   for (let waited = 0; ; waited++) {

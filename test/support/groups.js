@@ -120,4 +120,4 @@ function groups() {
   }));
 }
 
-module.exports = { groups, GROUP_FILE };
+module.exports = { groups };
