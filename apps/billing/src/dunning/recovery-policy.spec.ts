@@ -1,4 +1,10 @@
-import { DEFAULT_RECOVERY_RULES, RecoveryRules, RefusalCodeDto } from '@app/contracts';
+import {
+  DEFAULT_RECOVERY_RULES,
+  INSUFFICIENT_FUNDS_RETRIES,
+  RecoveryRules,
+  RefusalCodeDto,
+  SWITCH_METHOD_RETRIES,
+} from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { nextDayOfMonth, nextMonthStart, nextRetry, rulesOf } from './recovery-policy';
 
@@ -58,6 +64,33 @@ describe('recovery policy', () => {
       kind: 'await_payment_method',
     });
     expect(nextRetry(wait, { scheduledAt, retriesDone: 0, refusal: DNH, at: scheduledAt }).kind).toBe('retry');
+  });
+
+  it('insufficient funds × switchMethod: every pair follows insufficientFunds, never waits for a new card', () => {
+    const expected = {
+      schedule: day(1),
+      next_month: new Date('2028-03-01T00:00:00Z'),
+      day_of_month: new Date('2028-03-05T00:00:00Z'),
+    } as const;
+    for (const insufficientFunds of INSUFFICIENT_FUNDS_RETRIES) {
+      for (const switchMethod of SWITCH_METHOD_RETRIES) {
+        const policy = rules({
+          insufficientFunds,
+          switchMethod,
+          dayOfMonth: insufficientFunds === 'day_of_month' ? 5 : null,
+          withinDays: 40,
+        });
+        const plan = nextRetry(policy, { scheduledAt, retriesDone: 0, refusal: NSF, at: scheduledAt });
+        expect({ insufficientFunds, switchMethod, plan }).toEqual({
+          insufficientFunds,
+          switchMethod,
+          plan: { kind: 'retry', at: expected[insufficientFunds] },
+        });
+        // Another switch_method decline still waits for a new card under after_new_payment_method.
+        const other = nextRetry(policy, { scheduledAt, retriesDone: 0, refusal: EXPIRED, at: scheduledAt });
+        expect(other.kind).toBe(switchMethod === 'after_new_payment_method' ? 'await_payment_method' : 'retry');
+      }
+    }
   });
 
   it('stops at maxRetries and after withinDays; after an off-schedule retry the next day still ahead', () => {

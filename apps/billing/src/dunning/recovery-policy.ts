@@ -88,9 +88,15 @@ export function nextRetry(rules: RecoveryRules, d: DeclineFacts): RetryPlan {
   if (d.retriesDone >= rules.maxRetries) return { kind: 'stop' };
   const windowEnd = d.scheduledAt.getTime() + rules.withinDays * DAY_MS;
   let at: Date | null;
-  if (d.refusal?.reasonCode === INSUFFICIENT_FUNDS_CODE && rules.insufficientFunds !== 'schedule') {
+  // `51` is ruled by `insufficientFunds` alone, whatever `switchMethod` says of other switch_method declines.
+  const insufficientFunds = d.refusal?.reasonCode === INSUFFICIENT_FUNDS_CODE;
+  if (insufficientFunds && rules.insufficientFunds !== 'schedule') {
     at = rules.insufficientFunds === 'next_month' ? nextMonthStart(d.at) : nextDayOfMonth(d.at, rules.dayOfMonth!);
-  } else if (d.refusal?.recoveryAction === 'switch_method' && rules.switchMethod === 'after_new_payment_method') {
+  } else if (
+    !insufficientFunds &&
+    d.refusal?.recoveryAction === 'switch_method' &&
+    rules.switchMethod === 'after_new_payment_method'
+  ) {
     return { kind: 'await_payment_method' };
   } else {
     at = scheduledRetry(rules, d);
