@@ -291,7 +291,7 @@ export class StripeLedger {
   private approve(intent: IntentState, flow: 'frictionless' | 'challenge' | null): void {
     const charge = this.newCharge(intent, true);
     charge.authorizationCode = String(randomInt(100000, 999999));
-    charge.networkTransactionId = String(randomInt(1e14, 9e14));
+    charge.networkTransactionId = String(randomInt(1e14, 2.8e14));
     charge.threeDs = flow ? { flow, result: 'authenticated' } : null;
     if (intent.captureMethod === 'automatic') charge.captured = intent.amount;
     intent.status = intent.captureMethod === 'automatic' ? 'succeeded' : 'requires_capture';

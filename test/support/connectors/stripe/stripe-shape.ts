@@ -60,6 +60,12 @@ const NULLABLE = new Set([
   'charge.transfer_data',
   'charge.payment_method_details.card.installments',
   'charge.payment_method_details.card.wallet',
+  'charge.payment_method_details.card.three_d_secure',
+  // Stripe.PaymentMethod.BillingDetails and its Stripe.Address
+  ...['email', 'phone', 'name', 'tax_id'].map((name) => `payment_method.billing_details.${name}`),
+  ...['city', 'country', 'line1', 'line2', 'postal_code', 'state'].map(
+    (name) => `payment_method.billing_details.address.${name}`,
+  ),
   // Stripe.PaymentMethod.Card
   'payment_method.card.wallet',
   'payment_method.card.generated_from',
