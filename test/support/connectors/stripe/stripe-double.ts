@@ -66,7 +66,7 @@ export class StripeDouble implements ConnectorDouble {
   readonly requests: TakenRequest[] = [];
   private server: Server | undefined;
   private readonly tls = selfSignedCert();
-  private readonly saved = new Map<string, { fingerprint: string; answer: Answer }>();
+  private readonly saved = new Map<string, { fingerprint: string; answer: Answer; drops: number }>();
   private readonly problems: string[] = [];
   private tamper: ((body: Record<string, unknown>) => void) | undefined;
   private readonly connectorInstance: StripeConnector;
@@ -237,6 +237,11 @@ export class StripeDouble implements ConnectorDouble {
       const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`;
       return this.send(res, { status: 400, body: error('idempotency_error', message) });
     }
+    if (saved && saved.drops > 0) {
+      saved.drops -= 1;
+      res.socket?.destroy();
+      return;
+    }
     if (saved) return this.send(res, saved.answer, { 'idempotent-replayed': 'true' });
     const answer = found.route.answer(params, livemode, found.id);
     if (this.tamper && answer.status < 300) {
@@ -244,8 +249,11 @@ export class StripeDouble implements ConnectorDouble {
       this.tamper = undefined;
     }
     this.problems.push(...answerViolations(answer).map((v) => `${method} ${url.pathname}: ${v}`));
-    if (key && method === 'POST') this.saved.set(scope, { fingerprint, answer });
-    if (answer.drop) {
+    const { drop, ...kept } = answer;
+    // A dropped answer: the package re-sends once on a closed connection (ECONNRESET, same Idempotency-Key),
+    // and that replay's answer is lost too.
+    if (key && method === 'POST') this.saved.set(scope, { fingerprint, answer: kept, drops: drop ? 1 : 0 });
+    if (drop) {
       // The charge is taken and the answer saved; the connection dies before a byte of it is sent.
       res.socket?.destroy();
       return;

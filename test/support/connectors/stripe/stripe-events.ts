@@ -22,10 +22,14 @@ export interface EventSources {
 }
 
 /** The Stripe event type the double sends for each of our notification kinds. */
-function eventType(kind: ProviderNotification['kind'], success: boolean): string {
+function eventType(kind: ProviderNotification['kind'], success: boolean, intent: IntentState): string {
   switch (kind) {
     case 'authorisation':
-      return success ? 'payment_intent.succeeded' : 'payment_intent.payment_failed';
+      if (!success) return 'payment_intent.payment_failed';
+      // A manual-capture PaymentIntent is authorized when its amount becomes capturable.
+      return intent.captureMethod === 'manual'
+        ? 'payment_intent.amount_capturable_updated'
+        : 'payment_intent.succeeded';
     case 'capture':
       return 'charge.captured';
     case 'refund':
@@ -59,8 +63,8 @@ export function signedEvent(
   options: { success?: boolean; amountValue?: number; modificationReference?: string },
 ): { rawBody: Buffer; headers: Record<string, string>; violations: string[] } {
   const success = options.success ?? true;
-  const type = eventType(kind, success);
   const { intent, method, livemode } = sources;
+  const type = eventType(kind, success, intent);
   const created = Math.floor(Date.now() / 1000);
   let object: Record<string, unknown>;
   if (type.startsWith('payment_intent.')) {

@@ -27,6 +27,8 @@ const NOT_CONNECTED = new Set([
 /**
  * One Stripe client per connection and key (and endpoint), made on first use. The package's own retries are
  * off (`maxNetworkRetries: 0`): the platform decides what is retried, always with the same Idempotency-Key.
+ * The package still re-sends a request once when a kept-alive connection turns out closed (ECONNRESET, EPIPE),
+ * with the same Idempotency-Key, which Stripe answers with the saved answer.
  */
 export class StripeClients {
   private readonly clients = new Map<string, Stripe>();
