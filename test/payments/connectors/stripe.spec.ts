@@ -1,22 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:https';
-import { AddressInfo } from 'node:net';
-import Stripe from 'stripe';
-import {
-  ConnectorNotSent,
-  ConnectorOutcomeUnknown,
-  WebhookRejected,
-  type AuthorizationRequest,
-  type ConnectorConnection,
-  type ModificationRequest,
+import type {
+  AuthorizationRequest,
+  ConnectorConnection,
+  ModificationRequest,
 } from '../../../apps/payments/src/connector/provider-connector';
 import { STRIPE_DECLINES } from '../../../apps/payments/src/connector/stripe/stripe-refusals';
-import { StripeConnector } from '../../../apps/payments/src/connector/stripe/stripe.connector';
 import type { ResolvedCard } from '../../../apps/payments/src/purchase/instrument';
 import { StripeDouble } from '../../support/connectors/stripe/stripe-double';
-import { shapeViolations, fixtureCopy } from '../../support/connectors/stripe/stripe-shape';
-import { selfSignedCert } from '../../support/webhook-receiver';
 
+/** Every operation of the Stripe connector against the StripeDouble (stripe-recovery.spec.ts: failures, webhooks). */
 const double = new StripeDouble();
 let connection: ConnectorConnection;
 const connector = () => double.connector();
