@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type {
   AuthorizationRequest,
   ConnectorConnection,
@@ -184,6 +186,20 @@ describe('declines', () => {
         originalReason: expect.stringContaining(code),
       },
     });
+  });
+
+  it('docs/connectors-stripe.md prints every row of the table', () => {
+    const doc = readFileSync(join(__dirname, '../../../docs/connectors-stripe.md'), 'utf8');
+    const printed = doc
+      .split('\n')
+      .filter((line) => /^\| `[a-z_]+` +\| \w+ /.test(line))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim().replace(/`/g, '')),
+      );
+    expect(printed).toEqual(Object.entries(STRIPE_DECLINES).map(([code, row]) => [code, ...row]));
   });
 
   it("gives a code Stripe adds later a retryable do-not-honor, keeping Stripe's code", async () => {
