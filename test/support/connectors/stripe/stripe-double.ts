@@ -217,6 +217,9 @@ export class StripeDouble implements ConnectorDouble {
     if (req.headers['stripe-version'] !== Stripe.API_VERSION) {
       this.problems.push(`${method} ${url.pathname}: Stripe-Version ${String(req.headers['stripe-version'])}`);
     }
+    if (method === 'POST' && req.headers['content-type'] !== 'application/x-www-form-urlencoded') {
+      this.problems.push(`${method} ${url.pathname}: Content-Type ${String(req.headers['content-type'])}`);
+    }
     const params = parseForm(method === 'GET' ? url.search.slice(1) : Buffer.concat(chunks).toString('utf8'));
     const key = req.headers['idempotency-key'] as string | undefined;
     this.requests.push({ method, path: url.pathname, idempotencyKey: key, params: masked(params) });
