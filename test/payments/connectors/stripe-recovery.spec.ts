@@ -131,13 +131,16 @@ describe('transport errors', () => {
     await expect(connector().authorize(at(free), authorization())).rejects.toBeInstanceOf(ConnectorNotSent);
   });
 
-  it("a live key on a sandbox connection is refused before sending; a wrong key is Stripe's 401", async () => {
+  it("a live key on a sandbox connection fails before sending; a wrong key is Stripe's 401", async () => {
     const live = {
       ...connection,
       connectionCode: 'mixed',
       credentials: { ...connection.credentials, apiKey: 'sk_live_x' },
     };
-    await expect(connector().authorize(live, authorization())).rejects.toBeInstanceOf(ConnectorNotSent);
+    await expect(connector().authorize(live, authorization())).resolves.toMatchObject({
+      kind: 'failed',
+      message: expect.stringContaining('a live key on a sandbox connection'),
+    });
     const wrong = {
       ...connection,
       connectionCode: 'wrong',

@@ -10,6 +10,14 @@ export interface StripeConnectorOptions {
   timeoutMs?: number;
 }
 
+/** A connection that cannot call Stripe as configured (no key, a key of the other mode): nothing was sent. */
+export class StripeConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StripeConfigurationError';
+  }
+}
+
 /** Node's errors of a connection that was never made: the request was certainly not sent. */
 const NOT_CONNECTED = new Set([
   'ECONNREFUSED',
@@ -40,11 +48,11 @@ export class StripeClients {
 
   for(connection: ConnectorConnection): Stripe {
     const apiKey = connection.credentials.apiKey;
-    if (!apiKey) throw new ConnectorNotSent(`Stripe connection ${connection.connectionCode} has no API key`);
+    if (!apiKey) throw new StripeConfigurationError(`Stripe connection ${connection.connectionCode} has no API key`);
     // Stripe's test and live modes are chosen by the key, not the host: a key of the other mode is refused.
     const live = /^(sk|rk)_live_/.test(apiKey);
     if (live !== (connection.environment === 'production')) {
-      throw new ConnectorNotSent(
+      throw new StripeConfigurationError(
         `Stripe connection ${connection.connectionCode}: a ${live ? 'live' : 'test'} key on a ${connection.environment} connection`,
       );
     }

@@ -15,7 +15,12 @@ import {
   type SyncedStatus,
   type WebhookAcknowledgement,
 } from '../provider-connector';
-import { StripeClients, classifyStripeError, type StripeConnectorOptions } from './stripe-client';
+import {
+  StripeClients,
+  StripeConfigurationError,
+  classifyStripeError,
+  type StripeConnectorOptions,
+} from './stripe-client';
 import { authorizationOutcome, toStripeAmount } from './stripe-mapping';
 import { stripeRefusal } from './stripe-refusals';
 import { parseStripeWebhook } from './stripe-webhooks';
@@ -49,9 +54,9 @@ export class StripeConnector implements ProviderConnector {
   async authorize(connection: ConnectorConnection, request: AuthorizationRequest): Promise<AuthorizationOutcome> {
     const money = toStripeAmount(request.amount);
     if (typeof money === 'string') return { kind: 'failed', acquirerReference: null, message: money };
-    const stripe = this.clients.for(connection);
     const merchantInitiated = request.initiator === 'merchant';
     try {
+      const stripe = this.clients.for(connection);
       const paymentMethod = await this.paymentMethod(stripe, request);
       if (!paymentMethod) {
         return { kind: 'failed', acquirerReference: null, message: 'The Stripe connector takes card payments only' };
@@ -127,6 +132,8 @@ export class StripeConnector implements ProviderConnector {
   }
 
   private authorizationError(error: unknown): AuthorizationOutcome {
+    if (error instanceof StripeConfigurationError)
+      return { kind: 'failed', acquirerReference: null, message: error.message };
     const classified = classifyStripeError(error);
     if (classified instanceof ConnectorOutcomeUnknown || classified instanceof ConnectorNotSent) throw classified;
     if (error instanceof Stripe.errors.StripeCardError) {
@@ -240,7 +247,9 @@ export class StripeConnector implements ProviderConnector {
     } catch (error) {
       const classified = classifyStripeError(error);
       if (classified instanceof ConnectorOutcomeUnknown || classified instanceof ConnectorNotSent) throw classified;
-      if (error instanceof Stripe.errors.StripeError) return { kind: 'failed', message: error.message };
+      if (error instanceof Stripe.errors.StripeError || error instanceof StripeConfigurationError) {
+        return { kind: 'failed', message: error.message };
+      }
       throw error;
     }
   }
