@@ -9,6 +9,8 @@ import {
   type AuthorizationRequest,
   type ConnectorConnection,
 } from '../../../apps/payments/src/connector/provider-connector';
+import { ManualClock } from '@app/clock';
+import { StripeConnector } from '../../../apps/payments/src/connector/stripe/stripe.connector';
 import { StripeDouble } from '../../support/connectors/stripe/stripe-double';
 import { fixtureCopy, shapeViolations } from '../../support/connectors/stripe/stripe-shape';
 import { selfSignedCert } from '../../support/webhook-receiver';
@@ -255,6 +257,18 @@ describe('webhooks', () => {
     const otherSecret = { ...connection, credentials: { ...connection.credentials, webhookSecret: 'whsec_other' } };
     expect(() => connector().parseWebhook(otherSecret, call.rawBody, call.headers)).toThrow(WebhookRejected);
     expect(() => connector().parseWebhook(connection, call.rawBody, {})).toThrow(WebhookRejected);
+  });
+});
+
+describe('webhook timestamps', () => {
+  it('takes an event signed within five minutes of the injected clock, and not one older', async () => {
+    const auth = await connector().authorize(connection, authorization());
+    const call = double.webhook('authorisation', auth.acquirerReference!);
+    const clock = new ManualClock(new Date(Date.now() + 4 * 60_000));
+    const late = new StripeConnector({ clock });
+    expect(late.parseWebhook(connection, call.rawBody, call.headers)).toHaveLength(1);
+    clock.advance(2 * 60_000);
+    expect(() => late.parseWebhook(connection, call.rawBody, call.headers)).toThrow(WebhookRejected);
   });
 });
 

@@ -109,10 +109,13 @@ describe('authorizations', () => {
     });
   });
 
-  it('charges yen in whole yen, and refuses a KWD amount Stripe cannot take before sending it', async () => {
+  it('charges yen in whole yen, krónur in two decimals as Stripe keeps them, and refuses a KWD amount Stripe cannot take before sending it', async () => {
     const request = authorization({ amount: { currency: 'JPY', value: 5000, exponent: 0 } });
     await expect(connector().authorize(connection, request)).resolves.toMatchObject({ kind: 'approved' });
     expect(sent(request.reference)[1].params).toMatchObject({ amount: '5000', currency: 'jpy' });
+    const isk = authorization({ amount: { currency: 'ISK', value: 150, exponent: 0 } });
+    await expect(connector().authorize(connection, isk)).resolves.toMatchObject({ kind: 'approved' });
+    expect(sent(isk.reference)[1].params).toMatchObject({ amount: '15000', currency: 'isk' });
     const kwd = authorization({ amount: { currency: 'KWD', value: 1005, exponent: 3 } });
     await expect(connector().authorize(connection, kwd)).resolves.toMatchObject({ kind: 'failed' });
     expect(sent(kwd.reference)).toEqual([]);

@@ -8,14 +8,15 @@ const idOf = (value: string | { id: string } | null | undefined): string =>
 
 /**
  * Verifies the `Stripe-Signature` header with the connection's signing secret (the package's
- * `webhooks.constructEvent`: HMAC-SHA256 over `timestamp.body`, 5 minutes' tolerance from `nowSeconds`) and
- * maps the event. One Stripe event is one notification; its `evt_…` id is the de-duplication key.
+ * `webhooks.constructEvent`: HMAC-SHA256 over `timestamp.body`, at most 5 minutes older than `nowMs`, the
+ * injected clock in milliseconds as the package takes it) and maps the event. One Stripe event is one
+ * notification; its `evt_…` id is the de-duplication key.
  */
 export function parseStripeWebhook(
   connection: ConnectorConnection,
   rawBody: Buffer,
   headers: Readonly<Record<string, string | undefined>>,
-  nowSeconds: number,
+  nowMs: number,
 ): ProviderNotification[] {
   const secret = connection.credentials.webhookSecret;
   if (!secret) throw new WebhookRejected(`Stripe connection ${connection.connectionCode} has no webhook secret`);
@@ -23,7 +24,7 @@ export function parseStripeWebhook(
   if (!signature) throw new WebhookRejected('No Stripe-Signature header');
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(rawBody, signature, secret, undefined, undefined, nowSeconds);
+    event = Stripe.webhooks.constructEvent(rawBody, signature, secret, undefined, undefined, nowMs);
   } catch (error) {
     throw new WebhookRejected(`Stripe-Signature does not verify: ${(error as Error).message}`);
   }

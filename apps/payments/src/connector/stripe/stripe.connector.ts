@@ -298,6 +298,6 @@ export class StripeConnector implements ProviderConnector {
     rawBody: Buffer,
     headers: Readonly<Record<string, string | undefined>>,
   ): ProviderNotification[] {
-    return parseStripeWebhook(connection, rawBody, headers, Math.floor(this.clock.now().getTime() / 1000));
+    return parseStripeWebhook(connection, rawBody, headers, this.clock.now().getTime());
   }
 }
