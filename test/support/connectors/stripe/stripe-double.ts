@@ -192,7 +192,7 @@ export class StripeDouble implements ConnectorDouble {
         /^\/v1\/payment_intents\/(pi_\w+)\/cancel$/,
         { spec: PAYMENT_INTENT_CANCEL, answer: (p, l, i) => led.cancel(i, p, l) },
       ],
-      ['POST', /^\/v1\/refunds$/, { spec: REFUND_CREATE, answer: (p, l) => led.refund(p, l) }],
+      ['POST', /^\/v1\/refunds$/, { spec: REFUND_CREATE, answer: (p) => led.refund(p) }],
     ];
     const hit = table.find(([m, pattern]) => m === method && pattern.test(path));
     return hit ? { route: hit[2], id: at(hit[1]) } : undefined;

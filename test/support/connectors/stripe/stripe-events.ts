@@ -87,7 +87,7 @@ export function signedEvent(
         currency: charge.currency,
         status: 'failed',
       };
-      object = refundObject(refund, livemode);
+      object = refundObject(refund);
     } else if (type.startsWith('charge.dispute.')) {
       const status = type === 'charge.dispute.closed' ? (success ? 'won' : 'lost') : 'needs_response';
       object = disputeObject(charge, options.modificationReference ?? id('dp'), status, created);
@@ -99,7 +99,7 @@ export function signedEvent(
       object = chargeObject(state, method, livemode);
       if (type === 'charge.refunded') {
         const refunds = sources.refunds.filter((r) => r.chargeId === charge.id).reverse();
-        (object.refunds as { data: unknown[] }).data = refunds.map((r) => refundObject(r, livemode));
+        (object.refunds as { data: unknown[] }).data = refunds.map((r) => refundObject(r));
       }
     }
   }

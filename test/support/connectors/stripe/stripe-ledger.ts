@@ -211,7 +211,7 @@ export class StripeLedger {
     return this.show(intent, params, livemode);
   }
 
-  refund(params: Form, livemode: boolean): Answer {
+  refund(params: Form): Answer {
     const intent = this.intents.get(str(params.payment_intent) ?? '');
     if (!intent) return missing(String(params.payment_intent));
     const charge = intent.chargeId ? this.charges.get(intent.chargeId) : undefined;
@@ -247,7 +247,7 @@ export class StripeLedger {
       created: now(),
     };
     this.refunds.push(refund);
-    return { status: 200, body: refundObject(refund, livemode) };
+    return { status: 200, body: refundObject(refund) };
   }
 
   retrieve(intentId: string, params: Form, livemode: boolean): Answer {

@@ -176,7 +176,8 @@ export function intentObject(
   return pi;
 }
 
-export function refundObject(refund: RefundState, livemode: boolean): Record<string, unknown> {
+/** Stripe.Refund has no `livemode` member. */
+export function refundObject(refund: RefundState): Record<string, unknown> {
   const re = fixtureCopy('refund');
   Object.assign(re, {
     id: refund.id,
@@ -190,7 +191,6 @@ export function refundObject(refund: RefundState, livemode: boolean): Record<str
     status: refund.status,
     ...(refund.status === 'failed' ? { failure_reason: 'expired_or_canceled_card' } : {}),
   });
-  void livemode; // Stripe.Refund has no livemode member.
   return re;
 }
 
