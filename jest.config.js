@@ -44,7 +44,12 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,bench,clients}/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'],
+      // test/payments/connectors: connectors against their local provider doubles, no database or broker.
+      testMatch: [
+        '<rootDir>/{apps,libs,bench,clients}/**/*.spec.ts',
+        '<rootDir>/test/deploy/**/*.spec.ts',
+        '<rootDir>/test/payments/connectors/**/*.spec.ts',
+      ],
     },
     {
       ...base,
