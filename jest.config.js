@@ -44,7 +44,12 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,bench,clients}/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/{apps,libs,bench,clients}/**/*.spec.ts',
+        '<rootDir>/test/deploy/**/*.spec.ts',
+        // Connectors against their providers' local doubles: no stack, no database.
+        '<rootDir>/test/payments/connectors/**/*.spec.ts',
+      ],
     },
     {
       ...base,
