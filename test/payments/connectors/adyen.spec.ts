@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AmountJson } from '@app/money';
 import { ADYEN_REFUSALS } from '../../../apps/payments/src/connector/adyen/adyen-refusals';
 import {
@@ -184,6 +186,22 @@ describe('Adyen connector against the Checkout v71 double', () => {
     expect(byCode.get('38')).toEqual(['1A', 'switch_method']);
   });
 
+  it('documents the same refusal table in docs/connectors-adyen.md', () => {
+    const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'connectors-adyen.md'), 'utf8');
+    const documented = doc
+      .split('\n')
+      .filter((line) => /^\|\s*`\d+`\s*\|/.test(line))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim().replace(/^`|`$/g, '')),
+      );
+    expect(documented).toEqual(
+      ADYEN_REFUSALS.map((r) => [r.adyenCode, r.adyenReason, r.reasonCode, r.reason, r.recoveryAction]),
+    );
+  });
+
   it("declines the conformance cards with the issuer's raw code: 5 retry, 51 switch_method", async () => {
     const doNotHonor = await connector.authorize(sandbox, request({ card: card('4000000000000002') }));
     expect(doNotHonor).toMatchObject({
@@ -196,4 +214,297 @@ describe('Adyen connector against the Checkout v71 double', () => {
       refusalCode: { reasonCode: '51', recoveryAction: 'switch_method', originalReasonCode: '12' },
     });
   });
+  it("sends a 3DS challenge to Adyen's redirect page and completes it through /payments/details", async () => {
+    const r = request({ card: card('4000002500003155') });
+    const outcome = await connector.authorize(sandbox, r);
+    if (outcome.kind !== 'challenge_required') throw new Error(JSON.stringify(outcome));
+    expect(outcome.action).toEqual({ type: 'redirect', method: 'GET', url: expect.stringMatching(/\/3ds\//) });
+    expect(sent(r.reference)[0].body).toMatchObject({
+      returnUrl: r.returnUrl,
+      authenticationData: { threeDSRequestData: { nativeThreeDS: 'disabled' } },
+    });
+    expect(double.chargesFor(r.reference)).toBe(0);
+    const details = await double.passChallenge(outcome.acquirerReference, true);
+    const completion = {
+      reference: `3ds_${randomUUID()}`,
+      acquirerReference: outcome.acquirerReference,
+      authenticated: true,
+      details,
+      capture: true,
+      amount: r.amount,
+    };
+    const final = approved(await connector.completeChallenge(sandbox, completion));
+    expect(final.acquirerReference).toBe(outcome.acquirerReference);
+    expect(final.threeDs).toEqual({ flow: 'challenge', eci: '05', version: '2.2.0' });
+    expect(sent(completion.reference)[0]).toMatchObject({
+      path: '/v71/payments/details',
+      body: { details: { redirectResult: details.redirectResult } },
+    });
+    expect(double.chargesFor(r.reference)).toBe(1);
+  });
+
+  it('declines Q1 when the shopper fails the challenge', async () => {
+    const outcome = await connector.authorize(sandbox, request({ card: card('4000002500003155') }));
+    if (outcome.kind !== 'challenge_required') throw new Error(JSON.stringify(outcome));
+    const details = await double.passChallenge(outcome.acquirerReference, false);
+    const final = await connector.completeChallenge(sandbox, {
+      reference: `3ds_${randomUUID()}`,
+      acquirerReference: outcome.acquirerReference,
+      authenticated: false,
+      details,
+      capture: true,
+      amount: EUR(1000),
+    });
+    expect(final).toMatchObject({ kind: 'declined', refusalCode: { reasonCode: 'Q1', originalReasonCode: '11' } });
+  });
+
+  it('approves a frictionless 3DS card without a challenge and says so', async () => {
+    const outcome = approved(await connector.authorize(sandbox, request({ card: card('4000003220000000') })));
+    expect(outcome.threeDs).toEqual({ flow: 'frictionless', eci: '05', version: '2.2.0' });
+  });
+
+  it('charges a stored card merchant-initiated: ContAuth, recurringProcessingModel and the network tx id', async () => {
+    const first = approved(await connector.authorize(sandbox, request()));
+    const r = request({
+      initiator: 'merchant',
+      networkTransactionId: first.networkTransactionId,
+      returnUrl: undefined,
+      card: card('4111111111111111', { cvv: undefined }),
+    });
+    approved(await connector.authorize(sandbox, r));
+    const body = sent(r.reference)[0].body;
+    expect(body).toMatchObject({
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: 'UnscheduledCardOnFile',
+      paymentMethod: { type: 'scheme', networkPaymentReference: first.networkTransactionId },
+    });
+    expect(body.paymentMethod).not.toHaveProperty('cvc');
+    expect(body).not.toHaveProperty('authenticationData');
+    // Without the original id the issuer asks for authentication.
+    const bare = await connector.authorize(sandbox, request({ initiator: 'merchant', card: card('4111111111111111') }));
+    expect(bare).toMatchObject({ kind: 'declined', refusalCode: { reasonCode: '1A' } });
+  });
+
+  it.each([[{ currency: 'JPY', value: 1500, exponent: 0 }], [{ currency: 'KWD', value: 12345, exponent: 3 }]])(
+    'sends %j in minor units with the currency exponent',
+    async (amount) => {
+      const r = request({ amount, capture: false });
+      const outcome = approved(await connector.authorize(sandbox, r));
+      expect(double.operations.payment(outcome.acquirerReference)!.amount).toEqual({
+        currency: amount.currency,
+        value: amount.value,
+      });
+      const capture = await connector.capture(sandbox, {
+        paymentId: r.paymentId,
+        reference: `cap_${randomUUID()}`,
+        acquirerReference: outcome.acquirerReference,
+        amount,
+      });
+      expect(capture.kind).toBe('pending');
+      const webhook = double.webhook('capture', outcome.acquirerReference);
+      expect(connector.parseWebhook(sandbox, webhook.rawBody, webhook.headers)[0].amount).toEqual(amount);
+    },
+  );
+
+  it("refuses to send an amount whose exponent is not the currency's", async () => {
+    const r = request({ amount: { currency: 'JPY', value: 1500, exponent: 2 } });
+    await expect(connector.authorize(sandbox, r)).rejects.toThrow(/exponent 0/);
+    expect(sent(r.reference)).toHaveLength(0);
+  });
+
+  it('keeps the Idempotency-Key across retries: the same answer, one charge', async () => {
+    const r = request();
+    const first = approved(await connector.authorize(sandbox, r));
+    const again = approved(await connector.authorize(sandbox, r));
+    expect(again.acquirerReference).toBe(first.acquirerReference);
+    expect(sent(r.reference).map((c) => c.idempotencyKey)).toEqual([r.reference, r.reference]);
+    expect(double.chargesFor(r.reference)).toBe(1);
+  });
+
+  it('leaves the outcome unknown when the socket hangs up after the charge; the resend replays it', async () => {
+    const r = request();
+    double.dropAnswerAfterNextCharge();
+    await expect(connector.authorize(sandbox, r)).rejects.toBeInstanceOf(ConnectorOutcomeUnknown);
+    expect(double.chargesFor(r.reference)).toBe(1);
+    const resend = approved(await connector.authorize(sandbox, r));
+    expect(double.chargesFor(r.reference)).toBe(1);
+    expect(double.operations.paymentFor(r.reference)!.pspReference).toBe(resend.acquirerReference);
+    expect(await connector.sync(sandbox, { reference: r.reference })).toBeUndefined();
+    expect(connector.capabilities.statusSync).toBe(false);
+  });
+
+  it('leaves the outcome unknown on a 5xx after the charge', async () => {
+    const r = request();
+    double.serverErrorAfterNextCharge();
+    await expect(connector.authorize(sandbox, r)).rejects.toBeInstanceOf(ConnectorOutcomeUnknown);
+    approved(await connector.authorize(sandbox, r));
+    expect(double.chargesFor(r.reference)).toBe(1);
+  });
+
+  it('leaves the outcome unknown when Adyen takes the charge and answers after the timeout', async () => {
+    const slow = new AdyenDouble({ latencyMs: 400, connectorTimeoutMs: 100 });
+    await slow.start();
+    try {
+      const r = request();
+      await expect(slow.connector().authorize(slow.connection('sandbox'), r)).rejects.toBeInstanceOf(
+        ConnectorOutcomeUnknown,
+      );
+      expect(slow.chargesFor(r.reference)).toBe(1);
+      expect(slow.violations()).toEqual([]);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('says not sent when nothing listens at the endpoint', async () => {
+    const closed = new AdyenDouble();
+    await closed.start();
+    const gone = closed.connection('sandbox');
+    await closed.stop();
+    await expect(connector.authorize(gone, request())).rejects.toBeInstanceOf(ConnectorNotSent);
+  });
+
+  it('fails (not unknown) when Adyen refuses the API key', async () => {
+    const wrongKey = { ...sandbox, credentials: { ...sandbox.credentials, apiKey: 'AQE_wrong' } };
+    expect(await connector.authorize(wrongKey, request())).toMatchObject({
+      kind: 'failed',
+      acquirerReference: null,
+      message: expect.stringContaining('401'),
+    });
+  });
+
+  it('goes to production connections with the live key, and their webhooks must say live', async () => {
+    const production = double.connection('production');
+    const outcome = approved(await connector.authorize(production, request()));
+    const webhook = double.webhook('authorisation', outcome.acquirerReference);
+    expect(connector.parseWebhook(production, webhook.rawBody, webhook.headers)[0].success).toBe(true);
+    expect(() => connector.parseWebhook(sandbox, webhook.rawBody, webhook.headers)).toThrow(WebhookRejected);
+  });
 });
+
+describe('Adyen webhooks', () => {
+  const double = new AdyenDouble();
+  let connector: ProviderConnector;
+  let sandbox: ConnectorConnection;
+
+  beforeAll(async () => {
+    await double.start();
+    connector = double.connector();
+    sandbox = double.connection('sandbox');
+  });
+  afterAll(() => double.stop());
+  afterEach(() => expect(double.violations()).toEqual([]));
+
+  it('verifies the HMAC signature and maps an AUTHORISATION; a redelivery has the same eventId', async () => {
+    const r = request();
+    const outcome = approved(await connector.authorize(sandbox, r));
+    const webhook = double.webhook('authorisation', outcome.acquirerReference);
+    const [n] = connector.parseWebhook(sandbox, webhook.rawBody, webhook.headers);
+    expect(n).toEqual({
+      eventId: `AUTHORISATION:${outcome.acquirerReference}:true:`,
+      kind: 'authorisation',
+      success: true,
+      acquirerReference: outcome.acquirerReference,
+      merchantReference: r.reference,
+      amount: EUR(1000),
+      occurredAt: expect.any(Date),
+      providerEvent: 'AUTHORISATION',
+    });
+    const again = double.webhook('authorisation', outcome.acquirerReference);
+    expect(connector.parseWebhook(sandbox, again.rawBody, again.headers)[0].eventId).toBe(n.eventId);
+    expect(connector.webhookAcknowledgement).toEqual({ status: 200, contentType: 'text/plain', body: '[accepted]' });
+  });
+
+  it('rejects a notification whose signed fields were changed, or signed with another key', async () => {
+    const outcome = approved(await connector.authorize(sandbox, request()));
+    const webhook = double.webhook('refund', outcome.acquirerReference, { amountValue: 100 });
+    const tampered = Buffer.from(webhook.rawBody.toString().replace('"value":100', '"value":99900'));
+    expect(() => connector.parseWebhook(sandbox, tampered, webhook.headers)).toThrow(WebhookRejected);
+    const otherKey = { ...sandbox, credentials: { ...sandbox.credentials, hmacKey: 'ab'.repeat(32) } };
+    expect(() => connector.parseWebhook(otherKey, webhook.rawBody, webhook.headers)).toThrow(WebhookRejected);
+    const unsigned = Buffer.from(webhook.rawBody.toString().replace(/"hmacSignature":"[^"]+"/, '"x":"y"'));
+    expect(() => connector.parseWebhook(sandbox, unsigned, webhook.headers)).toThrow(WebhookRejected);
+    expect(() => connector.parseWebhook(sandbox, Buffer.from('not json'), webhook.headers)).toThrow(WebhookRejected);
+  });
+
+  it('maps a refused AUTHORISATION with its refusal, failures of captures and refunds, and chargebacks', async () => {
+    const refused = await connector.authorize(sandbox, request({ card: card('4000000000009995') }));
+    const failedAuth = double.webhook('authorisation', refused.acquirerReference!);
+    expect(connector.parseWebhook(sandbox, failedAuth.rawBody, failedAuth.headers)[0]).toMatchObject({
+      kind: 'authorisation',
+      success: false,
+      reason: 'Not enough balance',
+      refusalCode: { reasonCode: '51', recoveryAction: 'switch_method' },
+    });
+    const auth = approved(await connector.authorize(sandbox, request({ capture: false })));
+    await connector.capture(sandbox, {
+      paymentId: randomUUID(),
+      reference: `cap_${randomUUID()}`,
+      acquirerReference: auth.acquirerReference,
+      amount: EUR(1000),
+    });
+    const kinds = ['capture_failed', 'refund_failed', 'chargeback', 'chargeback_reversed'] as const;
+    for (const kind of kinds) {
+      const webhook = double.webhook(kind, auth.acquirerReference, { success: kind === 'chargeback' });
+      const [n] = connector.parseWebhook(sandbox, webhook.rawBody, webhook.headers);
+      expect(n).toMatchObject({ kind, acquirerReference: auth.acquirerReference });
+      expect(n.modificationReference).toMatch(/^[A-Z0-9]{16}$/);
+    }
+  });
+});
+
+describe('The Adyen double holds requests to the Checkout v71 document', () => {
+  const double = new AdyenDouble();
+  beforeAll(() => double.start());
+  afterAll(() => double.stop());
+
+  const post = (path: string, body: unknown) => {
+    const connection = double.connection('sandbox');
+    return fetchJson(`${connection.endpoint}${path}`, connection.credentials.apiKey!, body);
+  };
+
+  it('answers 422 and records a violation for a request the document rejects', async () => {
+    const valid = {
+      merchantAccount: double.merchantAccount,
+      reference: 'r1',
+      amount: { currency: 'EUR', value: 100 },
+      returnUrl: 'https://gateway.test/return',
+      paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030' },
+    };
+    const { merchantAccount: _omitted, ...withoutAccount } = valid;
+    expect((await post('/v71/payments', withoutAccount)).status).toBe(422);
+    const stringAmount = { ...valid, reference: 'r2', amount: { currency: 'EUR', value: '100' } };
+    expect((await post('/v71/payments', stringAmount)).status).toBe(422);
+    expect(double.violations()).toEqual([
+      expect.stringContaining("must have required property 'merchantAccount'"),
+      expect.stringContaining('/amount/value must be integer'),
+    ]);
+    expect(double.chargesFor('r1') + double.chargesFor('r2')).toBe(0);
+    const ok = await post('/v71/payments', { ...valid, reference: 'r3' });
+    expect(ok).toMatchObject({ status: 200, body: { resultCode: 'Authorised' } });
+  });
+});
+
+async function fetchJson(url: string, apiKey: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const { request: httpsRequest } = await import('node:https');
+  const { selfSignedCert } = await import('../../support/webhook-receiver');
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      {
+        method: 'POST',
+        ca: selfSignedCert().cert,
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': randomUUID() },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) as unknown }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}

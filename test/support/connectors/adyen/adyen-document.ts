@@ -8,7 +8,8 @@ import addFormats from 'ajv-formats';
  * v71 that `@adyen/api-library` 31 calls, and the standard webhooks. Schemas are compiled once per process, with
  * the documents' $refs resolved, by ajv's JSON Schema 2020-12 dialect (OpenAPI 3.1).
  */
-const PROVIDERS = process.env.PROVIDER_DOCUMENTS ?? join(__dirname, '..', '..', '..', '..', '..', 'shared', 'providers');
+const PROVIDERS =
+  process.env.PROVIDER_DOCUMENTS ?? join(__dirname, '..', '..', '..', '..', '..', 'shared', 'providers');
 const CHECKOUT = 'checkout-v71';
 const WEBHOOKS = 'webhooks-v1';
 

@@ -106,10 +106,14 @@ export class AdyenDouble implements ConnectorDouble {
     const url = this.operations.challengeUrl(acquirerReference);
     if (!url) throw new Error(`No 3DS challenge open for ${acquirerReference}`);
     const location = await new Promise<string>((resolve, reject) => {
-      const req = httpsRequest(`${url}?authenticated=${String(authenticated)}`, { ca: selfSignedCert().cert }, (res) => {
-        res.resume();
-        resolve(String(res.headers.location ?? ''));
-      });
+      const req = httpsRequest(
+        `${url}?authenticated=${String(authenticated)}`,
+        { ca: selfSignedCert().cert },
+        (res) => {
+          res.resume();
+          resolve(String(res.headers.location ?? ''));
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -58,7 +58,10 @@ export function refusedBody(payment: DoublePayment, code: string, raw?: string):
   };
 }
 
-export function authorisedBody(payment: DoublePayment, threeDs?: 'frictionless' | 'challenge'): Record<string, unknown> {
+export function authorisedBody(
+  payment: DoublePayment,
+  threeDs?: 'frictionless' | 'challenge',
+): Record<string, unknown> {
   payment.networkTxReference ??= digits(15);
   return {
     pspReference: payment.pspReference,
@@ -83,7 +86,10 @@ export type CardDecision =
   | { kind: 'refuse'; code: string; raw?: string }
   | { kind: 'challenge' };
 
-export function decideCard(card: { number?: string; holderName?: string }, body: Record<string, unknown>): CardDecision {
+export function decideCard(
+  card: { number?: string; holderName?: string },
+  body: Record<string, unknown>,
+): CardDecision {
   const holder = card.holderName?.match(/^REFUSE (\d+)$/);
   if (holder) return { kind: 'refuse', code: holder[1] };
   const listed = card.number ? CARD_REFUSALS[card.number] : undefined;

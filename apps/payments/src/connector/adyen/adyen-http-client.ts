@@ -83,7 +83,11 @@ export class AdyenHttpClient implements ClientInterface {
           }
           const error = parseServiceError(text);
           reject(
-            new AdyenRequestRejected(status, error.errorCode, `Adyen ${status} ${error.errorCode ?? ''}: ${error.message}`),
+            new AdyenRequestRejected(
+              status,
+              error.errorCode,
+              `Adyen ${status} ${error.errorCode ?? ''}: ${error.message}`,
+            ),
           );
         });
       });

@@ -13,7 +13,6 @@ type PaymentRequest = Types.checkout.PaymentRequest;
 type PaymentResult = Types.checkout.PaymentResponse | Types.checkout.PaymentDetailsResponse;
 const ShopperInteraction = Types.checkout.PaymentRequest.ShopperInteractionEnum;
 const RecurringModel = Types.checkout.PaymentRequest.RecurringProcessingModelEnum;
-const ResultCode = Types.checkout.PaymentResponse.ResultCodeEnum;
 
 /** Adyen's amount: minor units with the currency's ISO 4217 exponent (JPY 0, EUR 2, KWD 3), as ours. */
 export function adyenAmount(amount: AmountJson): Types.checkout.Amount {
@@ -128,44 +127,68 @@ function approval(result: PaymentResult, afterChallenge: boolean): ApprovalDetai
 /** Thrown for a resultCode this connector does not know how to settle: the outcome is left unknown. */
 export class UnexpectedResultCode extends Error {}
 
+type ResultKind = 'approved' | 'declined' | 'cancelled' | 'failed' | 'challenge' | 'pending' | 'unknown';
+
+/**
+ * Every resultCode of the v71 document. `unknown`: answers to flows we never ask for (authentication-only 3DS,
+ * partial authorisations) or without a documented meaning for a card payment; never guessed.
+ */
+const RESULT_KINDS: Readonly<Record<`${Types.checkout.PaymentResponse.ResultCodeEnum}`, ResultKind>> = {
+  Authorised: 'approved',
+  Refused: 'declined',
+  Cancelled: 'cancelled',
+  Error: 'failed',
+  RedirectShopper: 'challenge',
+  ChallengeShopper: 'challenge',
+  IdentifyShopper: 'challenge',
+  Pending: 'pending',
+  Received: 'pending',
+  PresentToShopper: 'pending',
+  AuthenticationFinished: 'unknown',
+  AuthenticationNotRequired: 'unknown',
+  PartiallyAuthorised: 'unknown',
+  Success: 'unknown',
+};
+
 /** Our outcome of a /payments or /payments/details answer. */
 export function authorizationOutcome(result: PaymentResult, afterChallenge = false): AuthorizationOutcome {
   const pspReference = result.pspReference ?? '';
   const additional = result.additionalData ?? {};
-  switch (result.resultCode) {
-    case ResultCode.Authorised:
+  const kind: ResultKind = RESULT_KINDS[result.resultCode as keyof typeof RESULT_KINDS] ?? 'unknown';
+  switch (kind) {
+    case 'approved':
       return { kind: 'approved', ...approval(result, afterChallenge) };
-    case ResultCode.Refused:
+    case 'declined':
       return {
         kind: 'declined',
         acquirerReference: pspReference,
         refusalCode: adyenRefusal(result.refusalReasonCode, result.refusalReason, additional.refusalReasonRaw),
       };
-    case ResultCode.Cancelled:
+    case 'cancelled':
       return {
         kind: 'declined',
         acquirerReference: pspReference,
         refusalCode: adyenRefusal(result.refusalReasonCode ?? '15', result.refusalReason ?? 'Cancelled'),
       };
-    case ResultCode.Error:
+    case 'failed':
       return {
         kind: 'failed',
         acquirerReference: pspReference || null,
         message: `Adyen error: ${result.refusalReason ?? 'processing error'}`,
       };
-    case ResultCode.RedirectShopper:
-    case ResultCode.ChallengeShopper:
-    case ResultCode.IdentifyShopper: {
+    case 'challenge': {
       const action = providerAction(result);
       return { kind: 'challenge_required', acquirerReference: pspReference, ...(action ? { action } : {}) };
     }
-    case ResultCode.Pending:
-    case ResultCode.Received:
-    case ResultCode.PresentToShopper: {
+    case 'pending': {
       const action = providerAction(result);
       return { kind: 'pending_action', acquirerReference: pspReference, ...(action ? { action } : {}) };
     }
-    default:
+    case 'unknown':
       throw new UnexpectedResultCode(`Adyen answered resultCode ${String(result.resultCode)}`);
+    default: {
+      const never: never = kind;
+      throw new UnexpectedResultCode(`unmapped ${String(never)}`);
+    }
   }
 }

@@ -77,7 +77,8 @@ export function parseAdyenWebhook(connection: ConnectorConnection, rawBody: Buff
     } catch {
       valid = false;
     }
-    if (!valid) throw new WebhookRejected(`The HMAC signature of ${item.eventCode} ${item.pspReference} does not verify`);
+    if (!valid)
+      throw new WebhookRejected(`The HMAC signature of ${item.eventCode} ${item.pspReference} does not verify`);
     if (connection.credentials.merchantAccount && item.merchantAccountCode !== connection.credentials.merchantAccount) {
       throw new WebhookRejected(`Merchant account ${item.merchantAccountCode} is not the connection's`);
     }

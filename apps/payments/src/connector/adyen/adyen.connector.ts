@@ -140,9 +140,7 @@ export class AdyenConnector implements ProviderConnector {
     }
   }
 
-  private async modify(
-    call: () => Promise<{ pspReference: string; status: string }>,
-  ): Promise<ModificationOutcome> {
+  private async modify(call: () => Promise<{ pspReference: string; status: string }>): Promise<ModificationOutcome> {
     try {
       const answer = await call();
       if (answer.status !== 'received' || !answer.pspReference) {
