@@ -42,7 +42,7 @@ export class AdyenHttpClient implements ClientInterface {
     _isApiKeyRequired: boolean,
     requestOptions?: IRequest.Options,
   ): Promise<string> {
-    const url = this.target(endpoint);
+    const url = this.urlFor(endpoint);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json',
@@ -95,7 +95,8 @@ export class AdyenHttpClient implements ClientInterface {
     });
   }
 
-  private target(endpoint: string): URL {
+  /** The URL a call to the library's `endpoint` goes to. */
+  urlFor(endpoint: string): URL {
     const built = new URL(endpoint);
     if (!this.options.origin) return built;
     const origin = new URL(this.options.origin);

@@ -158,26 +158,46 @@ export class AdyenConnector implements ProviderConnector {
     if (!apiKey || !merchantAccount) {
       throw new ConnectorNotSent(`Connection ${connection.connectionCode} has no Adyen API key or merchant account`);
     }
-    const live = connection.endpoint?.match(LIVE_CHECKOUT);
-    if (connection.environment === 'production' && !live && !connection.endpoint) {
-      throw new ConnectorNotSent(
-        `Connection ${connection.connectionCode}: a production Adyen connection needs its live endpoint ` +
-          '(https://{prefix}-checkout-live.adyenpayments.com/checkout)',
-      );
-    }
-    const origin = live ? undefined : connection.endpoint;
+    const target = adyenTarget(connection);
     const client = new Client(
       {
         apiKey,
-        environment: live ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST,
-        ...(live ? { liveEndpointUrlPrefix: live[1] } : {}),
+        environment: target.environment,
+        ...(target.liveEndpointUrlPrefix ? { liveEndpointUrlPrefix: target.liveEndpointUrlPrefix } : {}),
       },
       new AdyenHttpClient({
-        origin,
+        origin: target.origin,
         trustedCa: this.options.trustedCa,
         timeoutMs: this.options.timeoutMs ?? 30_000,
       }),
     );
     return { api: new CheckoutAPI(client), merchantAccount };
   }
+}
+
+/**
+ * Where a connection's calls go: Adyen's test endpoint for a sandbox connection without one; the library's LIVE
+ * URL with the connection's live prefix for `https://{prefix}-checkout-live.adyenpayments.com/checkout`; any other
+ * endpoint as an origin that replaces the library's. A production connection must name its live endpoint, and a
+ * sandbox connection cannot name a live one.
+ */
+export function adyenTarget(connection: ConnectorConnection): {
+  environment: EnvironmentEnum;
+  liveEndpointUrlPrefix?: string;
+  origin?: string;
+} {
+  const live = connection.endpoint?.match(LIVE_CHECKOUT);
+  if (connection.environment === 'production' && !connection.endpoint) {
+    throw new ConnectorNotSent(
+      `Connection ${connection.connectionCode}: a production Adyen connection needs its live endpoint ` +
+        '(https://{prefix}-checkout-live.adyenpayments.com/checkout)',
+    );
+  }
+  if (live && connection.environment !== 'production') {
+    throw new ConnectorNotSent(
+      `Connection ${connection.connectionCode}: a sandbox connection cannot use a live endpoint`,
+    );
+  }
+  if (live) return { environment: EnvironmentEnum.LIVE, liveEndpointUrlPrefix: live[1] };
+  return { environment: EnvironmentEnum.TEST, ...(connection.endpoint ? { origin: connection.endpoint } : {}) };
 }
