@@ -1,52 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AmountJson } from '@app/money';
 import { ADYEN_REFUSALS } from '../../../apps/payments/src/connector/adyen/adyen-refusals';
 import {
   ConnectorNotSent,
   ConnectorOutcomeUnknown,
   WebhookRejected,
-  type AuthorizationOutcome,
-  type AuthorizationRequest,
   type ConnectorConnection,
   type ProviderConnector,
 } from '../../../apps/payments/src/connector/provider-connector';
-import type { ResolvedCard } from '../../../apps/payments/src/purchase/instrument';
 import { AdyenDouble } from '../../support/connectors/adyen/adyen-double';
 import { refusalHolderName } from '../../support/connectors/adyen/adyen-ledger';
-
-const EUR = (value: number): AmountJson => ({ currency: 'EUR', value, exponent: 2 });
-
-const card = (cardNumber: string, extra: Partial<ResolvedCard> = {}): ResolvedCard => ({
-  source: 'cardData',
-  cardNumber,
-  expiryMonth: '3',
-  expiryYear: '2030',
-  cvv: '737',
-  cardholderName: 'Jo Doe',
-  brand: 'visa',
-  type: 'credit',
-  tokenize: false,
-  ...extra,
-});
-
-const request = (overrides: Partial<AuthorizationRequest> = {}): AuthorizationRequest => ({
-  paymentId: randomUUID(),
-  reference: `res_${randomUUID()}`,
-  amount: EUR(1000),
-  capture: true,
-  paymentMethod: 'card',
-  card: card('4111111111111111'),
-  initiator: 'cardholder',
-  returnUrl: 'https://gateway.test/3ds/return?payment=1',
-  ...overrides,
-});
-
-function approved(outcome: AuthorizationOutcome): Extract<AuthorizationOutcome, { kind: 'approved' }> {
-  if (outcome.kind !== 'approved') throw new Error(`expected approved, got ${JSON.stringify(outcome)}`);
-  return outcome;
-}
+import { approved, card, EUR, request } from '../../support/connectors/adyen/adyen-requests';
 
 describe('Adyen connector against the Checkout v71 double', () => {
   const double = new AdyenDouble();
@@ -381,130 +346,3 @@ describe('Adyen connector against the Checkout v71 double', () => {
     expect(() => connector.parseWebhook(sandbox, webhook.rawBody, webhook.headers)).toThrow(WebhookRejected);
   });
 });
-
-describe('Adyen webhooks', () => {
-  const double = new AdyenDouble();
-  let connector: ProviderConnector;
-  let sandbox: ConnectorConnection;
-
-  beforeAll(async () => {
-    await double.start();
-    connector = double.connector();
-    sandbox = double.connection('sandbox');
-  });
-  afterAll(() => double.stop());
-  afterEach(() => expect(double.violations()).toEqual([]));
-
-  it('verifies the HMAC signature and maps an AUTHORISATION; a redelivery has the same eventId', async () => {
-    const r = request();
-    const outcome = approved(await connector.authorize(sandbox, r));
-    const webhook = double.webhook('authorisation', outcome.acquirerReference);
-    const [n] = connector.parseWebhook(sandbox, webhook.rawBody, webhook.headers);
-    expect(n).toEqual({
-      eventId: `AUTHORISATION:${outcome.acquirerReference}:true:`,
-      kind: 'authorisation',
-      success: true,
-      acquirerReference: outcome.acquirerReference,
-      merchantReference: r.reference,
-      amount: EUR(1000),
-      occurredAt: expect.any(Date),
-      providerEvent: 'AUTHORISATION',
-    });
-    const again = double.webhook('authorisation', outcome.acquirerReference);
-    expect(connector.parseWebhook(sandbox, again.rawBody, again.headers)[0].eventId).toBe(n.eventId);
-    expect(connector.webhookAcknowledgement).toEqual({ status: 200, contentType: 'text/plain', body: '[accepted]' });
-  });
-
-  it('rejects a notification whose signed fields were changed, or signed with another key', async () => {
-    const outcome = approved(await connector.authorize(sandbox, request()));
-    const webhook = double.webhook('refund', outcome.acquirerReference, { amountValue: 100 });
-    const tampered = Buffer.from(webhook.rawBody.toString().replace('"value":100', '"value":99900'));
-    expect(() => connector.parseWebhook(sandbox, tampered, webhook.headers)).toThrow(WebhookRejected);
-    const otherKey = { ...sandbox, credentials: { ...sandbox.credentials, hmacKey: 'ab'.repeat(32) } };
-    expect(() => connector.parseWebhook(otherKey, webhook.rawBody, webhook.headers)).toThrow(WebhookRejected);
-    const unsigned = Buffer.from(webhook.rawBody.toString().replace(/"hmacSignature":"[^"]+"/, '"x":"y"'));
-    expect(() => connector.parseWebhook(sandbox, unsigned, webhook.headers)).toThrow(WebhookRejected);
-    expect(() => connector.parseWebhook(sandbox, Buffer.from('not json'), webhook.headers)).toThrow(WebhookRejected);
-  });
-
-  it('maps a refused AUTHORISATION with its refusal, failures of captures and refunds, and chargebacks', async () => {
-    const refused = await connector.authorize(sandbox, request({ card: card('4000000000009995') }));
-    const failedAuth = double.webhook('authorisation', refused.acquirerReference!);
-    expect(connector.parseWebhook(sandbox, failedAuth.rawBody, failedAuth.headers)[0]).toMatchObject({
-      kind: 'authorisation',
-      success: false,
-      reason: 'Not enough balance',
-      refusalCode: { reasonCode: '51', recoveryAction: 'switch_method' },
-    });
-    const auth = approved(await connector.authorize(sandbox, request({ capture: false })));
-    await connector.capture(sandbox, {
-      paymentId: randomUUID(),
-      reference: `cap_${randomUUID()}`,
-      acquirerReference: auth.acquirerReference,
-      amount: EUR(1000),
-    });
-    const kinds = ['capture_failed', 'refund_failed', 'chargeback', 'chargeback_reversed'] as const;
-    for (const kind of kinds) {
-      const webhook = double.webhook(kind, auth.acquirerReference, { success: kind === 'chargeback' });
-      const [n] = connector.parseWebhook(sandbox, webhook.rawBody, webhook.headers);
-      expect(n).toMatchObject({ kind, acquirerReference: auth.acquirerReference });
-      expect(n.modificationReference).toMatch(/^[A-Z0-9]{16}$/);
-    }
-  });
-});
-
-describe('The Adyen double holds requests to the Checkout v71 document', () => {
-  const double = new AdyenDouble();
-  beforeAll(() => double.start());
-  afterAll(() => double.stop());
-
-  const post = (path: string, body: unknown) => {
-    const connection = double.connection('sandbox');
-    return fetchJson(`${connection.endpoint}${path}`, connection.credentials.apiKey!, body);
-  };
-
-  it('answers 422 and records a violation for a request the document rejects', async () => {
-    const valid = {
-      merchantAccount: double.merchantAccount,
-      reference: 'r1',
-      amount: { currency: 'EUR', value: 100 },
-      returnUrl: 'https://gateway.test/return',
-      paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030' },
-    };
-    const { merchantAccount: _omitted, ...withoutAccount } = valid;
-    expect((await post('/v71/payments', withoutAccount)).status).toBe(422);
-    const stringAmount = { ...valid, reference: 'r2', amount: { currency: 'EUR', value: '100' } };
-    expect((await post('/v71/payments', stringAmount)).status).toBe(422);
-    expect(double.violations()).toEqual([
-      expect.stringContaining("must have required property 'merchantAccount'"),
-      expect.stringContaining('/amount/value must be integer'),
-    ]);
-    expect(double.chargesFor('r1') + double.chargesFor('r2')).toBe(0);
-    const ok = await post('/v71/payments', { ...valid, reference: 'r3' });
-    expect(ok).toMatchObject({ status: 200, body: { resultCode: 'Authorised' } });
-  });
-});
-
-async function fetchJson(url: string, apiKey: string, body: unknown): Promise<{ status: number; body: unknown }> {
-  const { request: httpsRequest } = await import('node:https');
-  const { selfSignedCert } = await import('../../support/webhook-receiver');
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      url,
-      {
-        method: 'POST',
-        ca: selfSignedCert().cert,
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': randomUUID() },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) as unknown }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
