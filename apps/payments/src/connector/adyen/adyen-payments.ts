@@ -162,7 +162,12 @@ export function authorizationOutcome(result: PaymentResult, afterChallenge = fal
       return {
         kind: 'declined',
         acquirerReference: pspReference,
-        refusalCode: adyenRefusal(result.refusalReasonCode, result.refusalReason, additional.refusalReasonRaw),
+        refusalCode: adyenRefusal(
+          result.refusalReasonCode,
+          result.refusalReason,
+          additional.refusalReasonRaw,
+          additional.merchantAdviceCode,
+        ),
       };
     case 'cancelled':
       return {

@@ -104,10 +104,29 @@ function rawIsoCode(raw: string | undefined): string | undefined {
 }
 
 /**
- * Our refusal code for what Adyen answered. `code` is `refusalReasonCode` (absent on notifications, which carry
- * only the reason text), `reason` the `refusalReason`, `raw` the `additionalData.refusalReasonRaw`.
+ * Mastercard's Merchant Advice Code (`additionalData.merchantAdviceCode`, "03: Do not try again"): the issuer's
+ * word on retrying, which binds the merchant (retrying after 03 or 21 is against the scheme's rules).
  */
-export function adyenRefusal(code: string | undefined, reason: string | undefined, raw?: string): RefusalCodeDto {
+function adviceAction(merchantAdviceCode: string | undefined, mapped: RecoveryAction): RecoveryAction {
+  const mac = merchantAdviceCode?.match(/^\s*(\d{2})/)?.[1];
+  if (mac === '03' || mac === '21') return 'terminal';
+  if (mapped === 'terminal') return mapped;
+  if (mac === '01') return 'switch_method';
+  if (mac === '02') return 'retry';
+  return mapped;
+}
+
+/**
+ * Our refusal code for what Adyen answered. `code` is `refusalReasonCode` (absent on notifications, which carry
+ * only the reason text), `reason` the `refusalReason`; from `additionalData`, `raw` is `refusalReasonRaw` and
+ * `merchantAdviceCode` Mastercard's advice.
+ */
+export function adyenRefusal(
+  code: string | undefined,
+  reason: string | undefined,
+  raw?: string,
+  merchantAdviceCode?: string,
+): RefusalCodeDto {
   const known = (code !== undefined ? BY_CODE.get(code) : undefined) ?? BY_REASON.get((reason ?? '').toLowerCase());
   const adyenCode = code ?? known?.adyenCode ?? '0';
   const adyenReason = reason ?? known?.adyenReason ?? 'Unknown';
@@ -118,7 +137,7 @@ export function adyenRefusal(code: string | undefined, reason: string | undefine
       reason: ISO_RAW[iso].reason,
       originalReasonCode: adyenCode,
       originalReason: `${adyenReason} (${raw?.trim()})`,
-      recoveryAction: ISO_RAW[iso].recoveryAction,
+      recoveryAction: adviceAction(merchantAdviceCode, ISO_RAW[iso].recoveryAction),
     };
   }
   const mapped = known ?? BY_CODE.get('0')!;
@@ -127,6 +146,6 @@ export function adyenRefusal(code: string | undefined, reason: string | undefine
     reason: mapped.reason,
     originalReasonCode: adyenCode,
     originalReason: adyenReason,
-    recoveryAction: mapped.recoveryAction,
+    recoveryAction: adviceAction(merchantAdviceCode, mapped.recoveryAction),
   };
 }

@@ -103,7 +103,12 @@ function notification(item: NotificationRequestItem): ProviderNotification {
     ...(amount ? { amount } : {}),
     ...(failedWithReason
       ? {
-          refusalCode: adyenRefusal(undefined, item.reason, item.additionalData?.refusalReasonRaw),
+          refusalCode: adyenRefusal(
+            undefined,
+            item.reason,
+            item.additionalData?.refusalReasonRaw,
+            item.additionalData?.merchantAdviceCode,
+          ),
           reason: item.reason,
         }
       : {}),

@@ -84,6 +84,20 @@ describe('Adyen refusals', () => {
     expect(adyenRefusal('6', 'Expired Card', '05 : Do not honor').reasonCode).toBe('54');
   });
 
+  it("follows Mastercard's merchant advice: never retry after 03 or 21", () => {
+    expect(adyenRefusal('2', 'Refused', undefined, '03: Do not try again').recoveryAction).toBe('terminal');
+    expect(adyenRefusal('12', 'Not enough balance', undefined, '21: Payment cancelled').recoveryAction).toBe(
+      'terminal',
+    );
+    expect(adyenRefusal('2', 'Refused', undefined, '01: New account information available').recoveryAction).toBe(
+      'switch_method',
+    );
+    expect(adyenRefusal('12', 'Not enough balance', undefined, '02: Cannot approve at this time').recoveryAction).toBe(
+      'retry',
+    );
+    expect(adyenRefusal('20', 'FRAUD', undefined, '02: Cannot approve at this time').recoveryAction).toBe('terminal');
+  });
+
   it('maps a webhook reason text without a code, and an unknown code as a generic refusal', () => {
     expect(adyenRefusal(undefined, 'Not enough balance')).toMatchObject({ reasonCode: '51', originalReasonCode: '12' });
     expect(adyenRefusal('999', 'Something new')).toEqual({
