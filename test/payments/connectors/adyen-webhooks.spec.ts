@@ -76,4 +76,30 @@ describe('Adyen webhooks', () => {
       expect(n.modificationReference).toMatch(/^[A-Z0-9]{16}$/);
     }
   });
+
+  it('builds every kind of notification valid against Webhooks-v1.json, and reads each back as that kind', async () => {
+    const auth = approved(await connector.authorize(sandbox, request()));
+    const kinds = [
+      'authorisation',
+      'capture',
+      'capture_failed',
+      'refund',
+      'refund_failed',
+      'cancellation',
+      'chargeback',
+      'chargeback_reversed',
+      'other',
+    ] as const;
+    for (const kind of kinds) {
+      const webhook = double.webhook(kind, auth.acquirerReference);
+      expect(connector.parseWebhook(sandbox, webhook.rawBody, webhook.headers)[0].kind).toBe(kind);
+    }
+  });
+
+  it('rejects an item without a valid eventDate even when signed', async () => {
+    const auth = approved(await connector.authorize(sandbox, request()));
+    const webhook = double.webhook('capture', auth.acquirerReference);
+    const body = webhook.rawBody.toString().replace(/"eventDate":"[^"]+"/, '"eventDate":"yesterday"');
+    expect(() => connector.parseWebhook(sandbox, Buffer.from(body), webhook.headers)).toThrow(WebhookRejected);
+  });
 });

@@ -75,6 +75,9 @@ export class AdyenHttpClient implements ClientInterface {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', (error) => reject(new ConnectorOutcomeUnknown(`Adyen ${url.pathname}: ${error.message}`)));
         res.on('end', () => {
+          if (!res.complete) {
+            return reject(new ConnectorOutcomeUnknown(`Adyen ${url.pathname}: the answer was cut off`));
+          }
           const text = Buffer.concat(chunks).toString('utf8');
           const status = res.statusCode ?? 0;
           if (status >= 200 && status < 300) return resolve(text);

@@ -70,7 +70,9 @@ export function parseAdyenWebhook(connection: ConnectorConnection, rawBody: Buff
   if (String(body.live) !== live) throw new WebhookRejected(`live is ${String(body.live)}, expected ${live}`);
   const validator = new hmacValidator();
   return body.notificationItems.map(({ NotificationRequestItem: item }) => {
-    if (!item?.pspReference || !item.eventCode) throw new WebhookRejected('An item without pspReference or eventCode');
+    if (!item?.pspReference || !item.eventCode || Number.isNaN(Date.parse(item.eventDate))) {
+      throw new WebhookRejected('An item without pspReference, eventCode or eventDate');
+    }
     let valid: boolean;
     try {
       valid = validator.validateHMAC(item, hmacKey);
@@ -91,7 +93,7 @@ function notification(item: NotificationRequestItem): ProviderNotification {
   const success = String(item.success) === 'true';
   const isPayment = kind === 'authorisation';
   const amount = ourAmount(item.amount);
-  const occurredAt = item.eventDate ? new Date(item.eventDate) : new Date(NaN);
+  const occurredAt = new Date(item.eventDate);
   const failedWithReason = !success && item.reason;
   return {
     eventId: adyenEventId(item),
