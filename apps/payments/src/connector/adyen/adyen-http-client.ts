@@ -1,4 +1,4 @@
-import { request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type Agent } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Config } from '@adyen/api-library';
 import type ClientInterface from '@adyen/api-library/lib/src/httpClient/clientInterface';
@@ -24,6 +24,8 @@ export interface AdyenHttpOptions {
   trustedCa?: string;
   /** How long to wait for an answer once the request is sent; after that the outcome is unknown. */
   timeoutMs: number;
+  /** The HTTPS agent to connect through (an egress proxy's); node's global agent when absent. */
+  agent?: Agent;
 }
 
 /**
@@ -58,6 +60,7 @@ export class AdyenHttpClient implements ClientInterface {
         method: requestOptions?.method ?? 'POST',
         headers,
         ...(this.options.trustedCa ? { ca: this.options.trustedCa } : {}),
+        ...(this.options.agent ? { agent: this.options.agent } : {}),
       });
       req.on('socket', (socket: Socket) => {
         if (!socket.connecting) connected = true;

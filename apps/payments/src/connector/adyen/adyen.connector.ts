@@ -1,3 +1,4 @@
+import type { Agent } from 'node:https';
 import { CheckoutAPI, Client, EnvironmentEnum, Types } from '@adyen/api-library';
 import {
   ConnectorNotSent,
@@ -21,6 +22,8 @@ import { ADYEN_ACKNOWLEDGEMENT, parseAdyenWebhook } from './adyen-webhooks';
 export interface AdyenConnectorOptions {
   /** A CA certificate (PEM) to trust besides the system's: a test double's. */
   trustedCa?: string;
+  /** The HTTPS agent to reach Adyen through (the egress proxy's), else node's global agent. */
+  agent?: Agent;
   /** How long to wait for Adyen's answer once a request is sent (default 30 s). */
   timeoutMs?: number;
   /**
@@ -168,6 +171,7 @@ export class AdyenConnector implements ProviderConnector {
       new AdyenHttpClient({
         origin: target.origin,
         trustedCa: this.options.trustedCa,
+        agent: this.options.agent,
         timeoutMs: this.options.timeoutMs ?? 30_000,
       }),
     );
