@@ -211,6 +211,11 @@ export class AdyenDouble implements ConnectorDouble {
       return { answer: serviceError(422, '14_030', `Invalid request: ${problems.join('; ')}`, 'validation') };
     }
     if (!key) this.problems.push(`POST ${path} without an Idempotency-Key`);
+    if (key && key.length > 64) {
+      // The document's Idempotency-Key parameter: "a maximum of 64 characters".
+      this.problems.push(`POST ${path}: Idempotency-Key longer than 64 characters`);
+      return { answer: serviceError(422, '14_030', 'Idempotency-Key longer than 64 characters', 'validation') };
+    }
     const fingerprint = `${requestPath} ${text}`;
     const seen = key ? this.idempotent.get(key) : undefined;
     if (seen) {
