@@ -36,7 +36,7 @@ const digits = (n: number): string => Array.from({ length: n }, () => String(ran
 /** Adyen's answer code for a refusal row: the holder name `REFUSE <refusalReasonCode>` asks the double for it. */
 export const refusalHolderName = (adyenCode: string): string => `REFUSE ${adyenCode}`;
 
-/** The raw issuer answers Adyen adds for the conformance suite's decline cards (DECISIONS §3 test cards). */
+/** The raw issuer answers Adyen adds for the conformance suite's decline cards (the test cards of docs/testing.md). */
 const CARD_REFUSALS: Readonly<Record<string, { code: string; raw: string }>> = {
   '4000000000000002': { code: '2', raw: '05 : Do not honor' },
   '4000000000009995': { code: '12', raw: '51 : Insufficient funds' },
