@@ -1106,6 +1106,8 @@ export interface components {
             customerName?: string | null;
             customerDocument?: string | null;
             cardBrand?: string | null;
+            /** @description The network transaction id every merchant-initiated charge of the subscription (renewals, retries, upgrades) cites: the enrolment’s (its payment’s `card.networkTransactionId`), or the new card’s after a payment-method change */
+            networkTransactionId?: string | null;
             /** @enum {string} */
             status: "pending" | "trialing" | "active" | "past_due" | "suspended" | "paused" | "cancelled" | "completed";
             currentPeriodStart?: string | null;
@@ -1816,6 +1818,8 @@ export interface components {
             customerName?: string | null;
             customerDocument?: string | null;
             cardBrand?: string | null;
+            /** @description The network transaction id every merchant-initiated charge of the subscription (renewals, retries, upgrades) cites: the enrolment’s (its payment’s `card.networkTransactionId`), or the new card’s after a payment-method change */
+            networkTransactionId?: string | null;
             /** @enum {string} */
             status: "pending" | "trialing" | "active" | "past_due" | "suspended" | "paused" | "cancelled" | "completed";
             currentPeriodStart?: string | null;
@@ -6002,6 +6006,7 @@ export interface operations {
                      *         "updatedAt": "2026-11-26T10:00:00.000Z",
                      *         "customerName": "Ada Lovelace",
                      *         "cardBrand": "visa",
+                     *         "networkTransactionId": "483920117654321",
                      *         "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *         "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *         "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -6135,6 +6140,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -6499,6 +6505,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -7130,6 +7137,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -7322,6 +7330,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -7530,6 +7539,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -7729,6 +7739,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
