@@ -23,6 +23,7 @@ Commands:
   events resend <id>          send an event again
 
 Run "payments <command> --help" for a command's options.
+Exit codes: 0 done; 1 the API answered an error, or there was nothing to act on; 2 a usage error.
 
 ${ENV_HELP}`,
   listen: `Usage: payments listen --forward-to <url> [options]
