@@ -14,7 +14,7 @@ const END = '<!-- sandbox-cards:end -->';
 
 /** The tables, from the contracts module (compiled or source) that holds the sandbox card table. */
 function cardTables(cards) {
-  const { SANDBOX_BRAND_CARDS, SANDBOX_CARDS, summarizeSandboxCard, sandboxRefusalText } = cards;
+  const { SANDBOX_BRAND_CARDS, SANDBOX_CARDS, SANDBOX_DECLINES, summarizeSandboxCard, sandboxRefusalText } = cards;
   const brands = [
     '| Card number | Brand |',
     '|---|---|',
@@ -36,6 +36,10 @@ function cardTables(cards) {
     'Test cards with a behaviour:',
     '',
     ...behaviours,
+    '',
+    'Every card, test card or not, is good through the last day of its expiry month (UTC) as of the charge, by the ' +
+      "merchant's sandbox clock: a stored card charged after that (a renewal or a purchase with `tokenData`) is " +
+      `declined ${sandboxRefusalText(SANDBOX_DECLINES.expiredCard)}, before its test card behaviour applies.`,
   ].join('\n');
 }
 

@@ -74,7 +74,8 @@ describe('account updater', () => {
     const [updated, ...more] = await events(c);
     expect(more).toEqual([]);
     expect(updated.type).toBe('payment_method.updated');
-    expect(minute(updated.createdAt)).toBe('2028-02-09T00:00');
+    // Stamped when the check fell due (7 days before the 02-15 renewal), not at the advance's target.
+    expect(minute(updated.createdAt)).toBe('2028-02-08T00:00');
     expect(updated.data).toEqual({
       token,
       shopperId: s.id,
@@ -137,6 +138,26 @@ describe('account updater', () => {
     const paid = await c.invoice(open.id);
     expect(paid.status).toBe('paid');
     expect(paid.attempts.map((a: { status: string }) => a.status)).toEqual(['captured']);
+  });
+
+  it('one long advance: each renewal charges the card as the updater left it, the update listed before it', async () => {
+    const { c, s, token } = await subscribed(UPDATER.newExpiry);
+    await c.advance({ to: '2028-03-16T00:00:00Z' });
+    expect(await vaulted(token)).toMatchObject({ expiryYear: '2031' });
+    const [updated] = await events(c);
+    expect(minute(updated.createdAt)).toBe('2028-02-08T00:00');
+    expect((await c.invoices(s.id)).map((i) => i.status)).toEqual(['paid', 'paid', 'paid', 'paid']);
+    expect((await c.renewalPayments(s.id)).map((p) => p.status)).toEqual(['captured', 'captured', 'captured']);
+  });
+
+  it('the sandbox honours expiry: without an update, the renewal after the expiry month is declined 54', async () => {
+    const { c, s } = await subscribed(UPDATER.noInformation);
+    await c.advance({ to: '2028-02-15T01:00:00Z' });
+    const sub = await c.sub(s.id);
+    expect(sub).toMatchObject({ status: 'past_due' });
+    expect(sub.dunning).toMatchObject({ lastRefusal: { reasonCode: '54', reason: 'Expired card' } });
+    // The January renewal, before the expiry, was charged.
+    expect((await c.renewalPayments(s.id)).map((p) => p.status).sort()).toEqual(['captured', 'declined']);
   });
 
   it('a card that outlives the renewal is not sent to the updater', async () => {

@@ -1,10 +1,13 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { constructWebhookEvent } from '../../clients/typescript/src';
+import { codeBlocks } from '../support/markdown';
 import { TestStack } from '../support/stack';
 import { until } from '../support/wait';
 import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
@@ -14,6 +17,21 @@ jest.setTimeout(180_000);
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'clients/cli/dist/cli/src/main.js');
 const run = promisify(execFile);
+
+/** The README's walk-through: its `payments …` command lines, in order. */
+const README_COMMANDS = codeBlocks(readFileSync(join(ROOT, 'clients/cli/README.md'), 'utf8'))
+  .filter((b) => b.before === '<!-- cli-example -->')
+  .flatMap((b) => b.text.split('\n'))
+  .filter((line) => line.startsWith('payments '))
+  .map((line) => line.replace(/\s+#.*$/, ''));
+const README_RECEIVER = 'http://localhost:4242/webhooks';
+
+/** A README command as argv, with its receiver and event id put in. */
+const readmeArgs = (command: string, url: string, eventId = ''): string[] =>
+  command
+    .replace(/^payments /, '')
+    .split(/\s+/)
+    .map((a) => (a === README_RECEIVER ? url : a === '$EVENT_ID' ? eventId : a));
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -41,6 +59,9 @@ describe('payments CLI against the running stack', () => {
   let env: NodeJS.ProcessEnv;
   let local: Awaited<ReturnType<typeof receiver>>;
   let listener: ChildProcess | undefined;
+  /** Where listen keeps its secret: a directory of this run, as ~/.config is a developer's. */
+  const configHome = mkdtempSync(join(tmpdir(), 'payments-cli-'));
+  let listenSecret = '';
 
   const cli = (...args: string[]) => run('node', [CLI, ...args], { env, cwd: ROOT });
   const failing = (...args: string[]) =>
@@ -56,13 +77,14 @@ describe('payments CLI against the running stack', () => {
     stack = await webhookStack({ services: ['payments', 'billing'] });
     const merchantCode = await stack.merchant();
     const { key } = await stack.key([merchantCode]);
-    env = { PATH: process.env.PATH, PAYMENTS_API_KEY: key, PAYMENTS_API_BASE: stack.url };
+    env = { PATH: process.env.PATH, PAYMENTS_API_KEY: key, PAYMENTS_API_BASE: stack.url, XDG_CONFIG_HOME: configHome };
     local = await receiver();
   });
   afterAll(async () => {
     listener?.kill('SIGKILL');
     await stack?.stop();
     local?.server.close();
+    rmSync(configHome, { recursive: true, force: true });
   });
 
   it('listen forwards each triggered event, signed with the secret it prints, and stops on Ctrl-C', async () => {
@@ -75,7 +97,10 @@ describe('payments CLI against the running stack', () => {
     expect(logged.stdout).toContain('payment.captured');
 
     let stdout = '';
-    const child = spawn('node', [CLI, 'listen', '--forward-to', local.url, '--interval-ms', '200'], { env, cwd: ROOT });
+    const listenCommand = README_COMMANDS.find((c) => c.startsWith('payments listen'))!;
+    expect(listenCommand).toBe(`payments listen --forward-to ${README_RECEIVER}`);
+    const listenArgs = [...readmeArgs(listenCommand, local.url), '--interval-ms', '200'];
+    const child = spawn('node', [CLI, ...listenArgs], { env, cwd: ROOT });
     listener = child;
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -85,6 +110,11 @@ describe('payments CLI against the running stack', () => {
     );
     const secret = /signing secret is (whsec_\S+)/.exec(stdout)?.[1] as string;
     expect(secret).toMatch(/^whsec_/);
+    listenSecret = secret;
+    // Kept for events resend, readable by its owner only.
+    const kept = join(configHome, 'payments/listen-secret');
+    expect(readFileSync(kept, 'utf8').trim()).toBe(secret);
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
 
     const types = [
       'payment.captured',
@@ -146,6 +176,21 @@ describe('payments CLI against the running stack', () => {
     expect(out.stdout).toContain(`${event.id}  -> POST ${local.url} [200]`);
     const got = local.received[count];
     expect(constructWebhookEvent(got.body, got.headers, secret)).toMatchObject({ id: event.id, type: event.type });
+
+    // As the README runs it: no --secret, to a plain-http receiver, signed with the secret listen printed.
+    const resend = README_COMMANDS.find((c) => c.startsWith('payments events resend'))!;
+    expect(resend).not.toContain('--secret');
+    expect(listenSecret).toMatch(/^whsec_/);
+    const again = await cli(...readmeArgs(resend, local.url, event.id));
+    expect(again.stdout).toContain(`${event.id}  -> POST ${local.url} [200]`);
+    const last = local.received[local.received.length - 1];
+    expect(constructWebhookEvent(last.body, last.headers, listenSecret)).toMatchObject({ id: event.id });
+
+    // With no secret given and none kept: a usage error, naming what to do.
+    const bare = await run('node', [CLI, 'events', 'resend', event.id, '--forward-to', local.url], {
+      env: { ...env, XDG_CONFIG_HOME: join(configHome, 'empty') },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(bare).toMatchObject({ code: 2, stderr: expect.stringContaining('--secret') });
   });
 
   it('events resend --webhook-endpoint has the platform send a failed delivery again at once', async () => {
@@ -174,7 +219,11 @@ describe('payments CLI against the running stack', () => {
       );
       expect(statuses).toEqual([500, 200]);
       const missing = await failing('events', 'resend', randomUUID(), '--webhook-endpoint', endpoint.body.id);
-      expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('has no delivery of event') });
+      // Nothing to resend is an answer of the API, not a usage error: exit code 1, no help hint.
+      expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('has no delivery of event') });
+      expect(missing.stderr).not.toContain('--help');
+      const unknownEndpoint = await failing('events', 'resend', eventId, '--webhook-endpoint', randomUUID());
+      expect(unknownEndpoint).toMatchObject({ code: 1, stderr: expect.stringContaining('The API answered 404') });
     } finally {
       await https.close();
     }

@@ -11,6 +11,7 @@ const DOCUMENTS = [
   'k8s/README.md',
   'clients/typescript/README.md',
   'clients/browser/README.md',
+  'clients/cli/README.md',
 ];
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 

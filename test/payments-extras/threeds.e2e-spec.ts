@@ -66,6 +66,9 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
     const r = await resume(p.actionRequired.sessionId);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id: p.id, status: 'captured', amountCaptured: { value: 1000 } });
+    // The challenge's authentication result, as the acquirer answered it (docs/api.md, Payments).
+    expect(r.body.threeDSecure).toEqual({ flow: 'challenge', eci: '05', version: '2.2.0' });
+    expect(p.threeDSecure).toBeUndefined();
     expect(r.body.autorizationCode).toEqual(expect.any(String));
     expect(r.body.card.networkTransactionId).toEqual(expect.any(String));
     expect(r.body.actionRequired).toBeUndefined();
@@ -99,6 +102,10 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
     const r = await client.purchase({ card: cardData(FRICTIONLESS) });
     expect(r.body).toMatchObject({ status: 'captured' });
     expect(r.body.actionRequired).toBeUndefined();
+    expect(r.body.threeDSecure).toEqual({ flow: 'frictionless', eci: '05', version: '2.2.0' });
+    // Kept on the payment: the inquiry answers it too.
+    const again = await stack.http('GET', `/v1/payment/${r.body.id}`, { key: client.key });
+    expect(again.body.threeDSecure).toEqual({ flow: 'frictionless', eci: '05', version: '2.2.0' });
   });
 
   it('resume takes no key, ignores one, and knows only real sessions', async () => {

@@ -3,6 +3,12 @@ import { createPaymentsClient, PaymentsClient } from '../../typescript/src';
 /** A usage error: the message is printed with the command's help hint and the exit code is 2. */
 export class UsageError extends Error {}
 
+/**
+ * The command was well formed but what it names is not there (the API answered, with nothing to act on): the
+ * message is printed alone and the exit code is 1, as for an error answer of the API.
+ */
+export class CommandFailed extends Error {}
+
 export interface CliEnv {
   client: PaymentsClient;
   apiKey: string;

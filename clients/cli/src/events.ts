@@ -1,5 +1,5 @@
 import { unwrap } from '../../typescript/src';
-import { CliEnv, UsageError } from './config';
+import { CliEnv, CommandFailed, UsageError } from './config';
 import { forwardEvent, forwardLine } from './forward';
 
 export interface ListOptions {
@@ -30,6 +30,7 @@ export interface ResendOptions {
   webhookEndpoint?: string;
   /** Or post the event here, signed with `secret`, as `listen` does. */
   forwardTo?: string;
+  /** `--secret`, else the one the last `listen` used (secret-file.ts). */
   secret?: string;
 }
 
@@ -39,7 +40,12 @@ export async function resendEvent(env: CliEnv, id: string | undefined, o: Resend
     throw new UsageError('events resend needs one of --webhook-endpoint <id> or --forward-to <url>');
   }
   if (o.forwardTo) {
-    if (!o.secret) throw new UsageError('--forward-to needs --secret <whsec_…>: the secret your receiver checks');
+    if (!o.secret) {
+      throw new UsageError(
+        '--forward-to needs --secret <whsec_…> (the secret your receiver checks); without it, resend signs with ' +
+          'the secret the last `payments listen` printed, and none was kept',
+      );
+    }
     const event = await unwrap(
       env.client.GET('/v1/events/{id}', {
         params: { path: { id }, query: env.merchantCode ? { merchantCode: env.merchantCode } : {} },
@@ -62,5 +68,5 @@ export async function resendEvent(env: CliEnv, id: string | undefined, o: Resend
     );
     return [`${again.eventType} ${id} queued again for ${endpoint}: try ${again.attempt}, ${again.status}`];
   }
-  throw new UsageError(`Endpoint ${endpoint} has no delivery of event ${id}`);
+  throw new CommandFailed(`Endpoint ${endpoint} has no delivery of event ${id}`);
 }

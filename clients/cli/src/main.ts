@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { parseArgs, ParseArgsConfig } from 'node:util';
 import { PaymentsApiError } from '../../typescript/src';
-import { cliEnv, forwardTarget, UsageError } from './config';
+import { cliEnv, CommandFailed, forwardTarget, UsageError } from './config';
 import { listEvents, resendEvent } from './events';
 import { listen } from './listen';
+import { rememberedListenSecret, rememberListenSecret } from './secret-file';
 import { newSecret } from './signing';
 import { trigger, TRIGGERS } from './trigger';
 
@@ -22,6 +23,7 @@ Commands:
   events resend <id>          send an event again
 
 Run "payments <command> --help" for a command's options.
+Exit codes: 0 done; 1 the API answered an error, or there was nothing to act on; 2 a usage error.
 
 ${ENV_HELP}`,
   listen: `Usage: payments listen --forward-to <url> [options]
@@ -34,6 +36,9 @@ Options:
   --forward-to <url>      where to POST events, e.g. http://localhost:4242/webhooks (required)
   --events <a,b,…>        only these event types
   --secret <whsec_…>      sign with this secret instead of a new one (keep your receiver's config across runs)
+
+The secret is also kept in $XDG_CONFIG_HOME/payments/listen-secret (default ~/.config/payments, owner-only),
+so "payments events resend <id> --forward-to <url>" signs with it without --secret.
   --interval-ms <n>       how often to poll (default 1000)
   --merchant-code <code>  the merchant, when the key has several
 
@@ -48,11 +53,15 @@ ${Object.entries(TRIGGERS)
 ${ENV_HELP}`,
   events: `Usage: payments events list [--limit <n>] [--type <event type>] [--json]
        payments events resend <id> --webhook-endpoint <id>
-       payments events resend <id> --forward-to <url> --secret <whsec_…>
+       payments events resend <id> --forward-to <url> [--secret <whsec_…>]
 
 list      the newest events (default 20, at most 100), one line each, or the API's JSON with --json
-resend    with --webhook-endpoint: the platform sends its delivery of the event to that endpoint again;
-          with --forward-to: the event is POSTed to <url>, signed with --secret, as listen does
+resend    with --forward-to: the CLI POSTs the event to <url> (plain http:// is fine, e.g. a local receiver),
+          signed as listen does, with --secret or else the secret the last listen printed;
+          with --webhook-endpoint: the platform sends its delivery of the event to that registered (HTTPS)
+          endpoint again
+
+Exit codes: 0 done; 1 the API answered an error, or there was nothing to resend; 2 a usage error.
 
 ${ENV_HELP}`,
 };
@@ -95,6 +104,7 @@ async function run(argv: string[], out: (line: string) => void, err: (line: stri
     process.once('SIGINT', () => stop.abort());
     process.once('SIGTERM', () => stop.abort());
     out(`Your webhook signing secret is ${secret}`);
+    if (!rememberListenSecret(process.env, secret)) err('Could not keep the secret for events resend --forward-to');
     await listen(env, {
       forwardTo,
       secret,
@@ -136,7 +146,7 @@ async function run(argv: string[], out: (line: string) => void, err: (line: stri
           ? await resendEvent(env, id, {
               webhookEndpoint: str(values['webhook-endpoint']),
               forwardTo: values['forward-to'] === undefined ? undefined : forwardTarget(str(values['forward-to'])),
-              secret: str(values.secret),
+              secret: str(values.secret) ?? rememberedListenSecret(process.env),
             })
           : undefined;
     if (!lines) throw new UsageError(`Unknown events command: ${sub}`);
@@ -156,6 +166,9 @@ run(
     process.exitCode = 2;
   } else if (e instanceof PaymentsApiError) {
     process.stderr.write(`The API answered ${e.message}\n`);
+    process.exitCode = 1;
+  } else if (e instanceof CommandFailed) {
+    process.stderr.write(`${e.message}\n`);
     process.exitCode = 1;
   } else {
     process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);

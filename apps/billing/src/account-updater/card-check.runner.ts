@@ -17,6 +17,7 @@ interface Claimed {
   merchant_id: string | null;
   card_token: string;
   next_billing_date: Date;
+  updated_at: Date;
 }
 
 const DAY_MS = 86_400_000;
@@ -51,12 +52,28 @@ export class CardCheckRunner {
                 ORDER BY next_billing_date LIMIT $2
                 FOR UPDATE SKIP LOCKED) due
         WHERE s.id = due.id
-        RETURNING s.id, s.merchant_code, s.environment, s.merchant_id, s.card_token, s.next_billing_date`,
+        RETURNING s.id, s.merchant_code, s.environment, s.merchant_id, s.card_token, s.next_billing_date, s.updated_at`,
       [horizon, CARD_CHECK_BATCH, scope?.merchantCode ?? null, scope?.environment ?? null],
     );
     const rows = Array.isArray(claimed[0]) ? (claimed[0] as unknown as Claimed[]) : claimed;
-    await Promise.all(rows.map((row) => this.checkOne(row, clockOffsetMs)));
+    await Promise.all(
+      rows.map((row) => this.checkOne(row, clockOffsetMs && this.offsetWhenDue(row, at, clockOffsetMs))),
+    );
     return rows.length;
+  }
+
+  /**
+   * In a sandbox advance to `at`, a card is checked as of when the periodic loop would have taken it: when its
+   * renewal came within ACCOUNT_UPDATER_DAYS_AHEAD days, or when the subscription last changed if that is later
+   * (never after `at`). So the updater's event is stamped before the renewal that uses the new card, however
+   * far one advance goes.
+   */
+  private offsetWhenDue(row: Claimed, at: Date, clockOffsetMs: number): number {
+    const due = Math.max(
+      row.next_billing_date.getTime() - this.config.ACCOUNT_UPDATER_DAYS_AHEAD * DAY_MS,
+      new Date(row.updated_at).getTime(),
+    );
+    return Math.max(0, clockOffsetMs - Math.max(0, at.getTime() - due));
   }
 
   private async checkOne(row: Claimed, clockOffsetMs?: number): Promise<void> {

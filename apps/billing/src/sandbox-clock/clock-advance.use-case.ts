@@ -53,8 +53,9 @@ export class BillingClockAdvanceUseCase {
   private async runDue(scope: Scope, to: Date, bound: WorkBound): Promise<ClockAdvancedResult> {
     let ran = 0;
     let unfinished = false;
-    // The account updater as of `to`, before the renewals this advance runs and again for the renewals
-    // they scheduled (a card is checked once per renewal: the second pass takes only the new ones).
+    // The account updater before the renewals this advance runs, and again after each round for the renewals
+    // it scheduled (a card is checked once per renewal: a pass takes only the new ones), so a renewal later in
+    // a long advance charges the card as the updater left it.
     await this.checkCards(scope, to);
     for (;;) {
       if (bound.reached(ran)) {
@@ -63,7 +64,10 @@ export class BillingClockAdvanceUseCase {
       }
       const claimed = await this.runner.round(to, (row) => row.dueAt, scope, true);
       ran += claimed;
-      if (claimed) continue;
+      if (claimed) {
+        await this.checkCards(scope, to);
+        continue;
+      }
       if (!(await this.renewals.dueCount(scope, to))) break;
       await sleep(LEASED_POLL_MS);
     }

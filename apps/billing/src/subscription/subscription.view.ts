@@ -15,6 +15,7 @@ export function toSubscriptionView(s: SubscriptionEntity, plan?: PlanEntity): Su
     customerName: s.customerName,
     customerDocument: s.customerDocument,
     cardBrand: s.cardBrand,
+    networkTransactionId: s.networkTransactionId,
     status: s.status,
     currentPeriodStart: iso(s.currentPeriodStart),
     currentPeriodEnd: iso(s.currentPeriodEnd),

@@ -49,6 +49,7 @@ const SUBSCRIPTION_VIEW = {
   planId: 7,
   customerName: 'Ada Lovelace',
   cardBrand: 'visa',
+  networkTransactionId: '483920117654321',
   status: 'active',
   currentPeriodStart: EXAMPLE_TIME,
   currentPeriodEnd: NEXT_MONTH,

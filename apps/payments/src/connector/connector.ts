@@ -1,6 +1,7 @@
 import { Acquirer, CardOnFileInitiator, PaymentMethod, RefusalCodeDto } from '@app/contracts';
 import { AmountJson } from '@app/money';
 import { ResolvedCard } from '../purchase/instrument';
+import type { ThreeDsResult } from './provider-connector';
 
 /** What an acquirer answered to an authorization; mapped to a payment transition by `outcomeTrigger`. */
 export type AcquirerOutcome =
@@ -10,6 +11,8 @@ export type AcquirerOutcome =
       authorizationCode: string;
       networkTransactionId: string;
       networkReferenceId: string;
+      /** How 3DS authenticated the cardholder, when it did (the payment's `threeDSecure`). */
+      threeDs?: ThreeDsResult;
     }
   | { kind: 'declined'; acquirerReference: string; refusalCode: RefusalCodeDto }
   | { kind: 'failed'; acquirerReference: string | null; message: string }
@@ -32,6 +35,8 @@ export interface AuthorizeRequest {
   networkTransactionId?: string;
   /** The merchant's connection the call goes through (a sandbox test card may answer by connection). */
   connectionCode: string;
+  /** When the charge is made, by the injected clock (the merchant's sandbox clock): a card past its expiry is declined. */
+  at: Date;
 }
 
 export interface CompleteChallengeRequest {

@@ -8,7 +8,8 @@ import {
   ModificationOutcome,
   ModificationRequest,
 } from './connector';
-import { SANDBOX_DECLINES, sandboxBehaviour, SandboxFailingOperation } from './sandbox-cards';
+import { ThreeDsResult } from './provider-connector';
+import { SANDBOX_DECLINES, SANDBOX_THREE_DS, sandboxBehaviour, SandboxFailingOperation } from './sandbox-cards';
 import { MemoryLedger, SandboxAnswer, SandboxLedger } from './sandbox-ledger';
 
 const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
@@ -64,9 +65,17 @@ export class SandboxAcquirerConnector implements Connector {
     }
     const behaviour = sandboxBehaviour(request.card.cardNumber);
     const reference = `sbx_${uuidv7()}`;
+    if (expiredAt(request.card, request.at)) {
+      return { kind: 'declined', acquirerReference: reference, refusalCode: SANDBOX_DECLINES.expiredCard };
+    }
     switch (behaviour.kind) {
       case 'approve':
         return approved(reference);
+      case 'frictionless':
+        // 3DS authenticates a cardholder who is present: a merchant-initiated charge is out of its scope.
+        return request.initiator === 'merchant'
+          ? approved(reference)
+          : approved(reference, { flow: 'frictionless', ...SANDBOX_THREE_DS });
       case 'decline':
         return { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal };
       case 'fail':
@@ -99,7 +108,7 @@ export class SandboxAcquirerConnector implements Connector {
     const answer: AcquirerOutcome =
       !request.authenticated || reference.startsWith(CHALLENGE_FAILS_PREFIX)
         ? { kind: 'declined', acquirerReference: reference, refusalCode: SANDBOX_DECLINES.authenticationFailed }
-        : approved(reference);
+        : approved(reference, { flow: 'challenge', ...SANDBOX_THREE_DS });
     return this.answer(() => this.once(request.reference, answer));
   }
 
@@ -131,12 +140,18 @@ export class SandboxAcquirerConnector implements Connector {
   }
 }
 
-function approved(reference: string): AcquirerOutcome {
+function approved(reference: string, threeDs?: ThreeDsResult): AcquirerOutcome {
   return {
     kind: 'approved',
     acquirerReference: reference,
     authorizationCode: randomCode(6),
     networkTransactionId: randomDigits(15),
     networkReferenceId: `SBX${randomCode(12)}`,
+    ...(threeDs ? { threeDs } : {}),
   };
+}
+
+/** A card is good through the last day of its expiry month (UTC), as issuers treat it. */
+function expiredAt(card: { expiryMonth: string; expiryYear: string }, at: Date): boolean {
+  return at.getTime() >= Date.UTC(Number(card.expiryYear), Number(card.expiryMonth), 1);
 }

@@ -19,6 +19,7 @@ const request = (
   capture: true,
   paymentMethod: 'card',
   initiator,
+  at: new Date('2030-06-15T00:00:00Z'),
   card: {
     source: 'cardData',
     cardNumber,
@@ -123,6 +124,36 @@ describe('sandbox acquirer', () => {
     expect((await complete(passes, true)).kind).toBe('approved');
     expect(await complete(passes, false)).toMatchObject({ refusalCode: { reasonCode: 'Q1' } });
     expect(await complete(fails, true)).toMatchObject({ refusalCode: { reasonCode: 'Q1' } });
+  });
+
+  it('declines a card past its expiry month as of the charge, 54 Expired card; good through its last day', async () => {
+    const card = (expiryMonth: string, expiryYear: string) => ({ ...request(VISA_OK).card!, expiryMonth, expiryYear });
+    const at = (iso: string, expiryMonth: string, expiryYear: string) =>
+      acquirer.authorize({ ...request(VISA_OK, 'merchant'), card: card(expiryMonth, expiryYear), at: new Date(iso) });
+    expect(await at('2030-06-01T00:00:00Z', '05', '2030')).toMatchObject({
+      kind: 'declined',
+      refusalCode: { reasonCode: '54', reason: 'Expired card', recoveryAction: 'switch_method' },
+    });
+    expect((await at('2030-05-31T23:59:59Z', '05', '2030')).kind).toBe('approved');
+    expect((await at('2031-01-01T00:00:00Z', '12', '2030')).kind).toBe('declined');
+  });
+
+  it('answers the 3DS result of the frictionless card and of a passed challenge; none for a plain approval', async () => {
+    expect(await acquirer.authorize(request('4000003220000000'))).toMatchObject({
+      kind: 'approved',
+      threeDs: { flow: 'frictionless', eci: '05', version: '2.2.0' },
+    });
+    expect(await acquirer.authorize(request(VISA_OK))).not.toHaveProperty('threeDs');
+    expect(await acquirer.authorize(request('4000003220000000', 'merchant'))).not.toHaveProperty('threeDs');
+    const challenged = await acquirer.authorize(request('4000002500003155'));
+    const done = await acquirer.completeChallenge({
+      reference: `rq_complete_${++n}`,
+      acquirerReference: (challenged as { acquirerReference: string }).acquirerReference,
+      authenticated: true,
+      capture: true,
+      amount: { currency: 'USD', value: 1, exponent: 2 },
+    });
+    expect(done).toMatchObject({ kind: 'approved', threeDs: { flow: 'challenge', eci: '05' } });
   });
 
   it('maps every outcome kind to a status through the transition table', async () => {

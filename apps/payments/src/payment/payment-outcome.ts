@@ -36,6 +36,7 @@ export function applyOutcome(payment: PaymentEntity, outcome: AcquirerOutcome, n
       payment.holdExpiresAt = !purchase && payment.amountValue > 0 ? new Date(now.getTime() + holdDays * DAY_MS) : null;
       payment.actionRequired = null;
       payment.refusalCode = null;
+      payment.threeDSecure = outcome.threeDs ?? null;
       return event;
     }
     case 'declined': {

@@ -44,6 +44,7 @@ export class AcquirerCascade {
           initiator: body.card?.cardOnFile?.initiator ?? 'cardholder',
           networkTransactionId: body.card?.networkTransactionId ?? card?.networkTransactionId ?? undefined,
           connectionCode: connection.connectionCode,
+          at: payment.createdAt,
         }),
       );
       payment.attempts.push({

@@ -1106,6 +1106,8 @@ export interface components {
             customerName?: string | null;
             customerDocument?: string | null;
             cardBrand?: string | null;
+            /** @description The network transaction id every merchant-initiated charge of the subscription (renewals, retries, upgrades) cites: the enrolment’s (its payment’s `card.networkTransactionId`), or the new card’s after a payment-method change */
+            networkTransactionId?: string | null;
             /** @enum {string} */
             status: "pending" | "trialing" | "active" | "past_due" | "suspended" | "paused" | "cancelled" | "completed";
             currentPeriodStart?: string | null;
@@ -1235,8 +1237,8 @@ export interface components {
              *     - `4000000000009235`: declined, `59` Suspected fraud (terminal)
              *     - `4000000000001341`: declined, `65` Activity count limit exceeded (switch_method)
              *     - `4000000000000119`: failed: processing error, no refusal code
-             *     - `4000003220000000`: 3DS frictionless: approved without a challenge
-             *     - `4000002500003155`: 3DS challenge; approved once the cardholder authenticates
+             *     - `4000003220000000`: 3DS frictionless: approved without a challenge; the answer carries `threeDSecure` (`flow: frictionless`, ECI `05`)
+             *     - `4000002500003155`: 3DS challenge; approved once the cardholder authenticates, with `threeDSecure` (`flow: challenge`, ECI `05`)
              *     - `4000000000003055`: 3DS challenge that fails, whatever the cardholder answers, `Q1` Card authentication failed (switch_method)
              *     - `4000000000000341`: approved while the cardholder is present; declined on merchant-initiated charges, `51` Insufficient funds (switch_method)
              *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
@@ -1434,6 +1436,23 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        ThreeDSecureView: {
+            /**
+             * @description `frictionless`: the issuer authenticated the cardholder without a challenge; `challenge`: after one; `attempted`: authentication was attempted but the issuer did not take part
+             * @enum {string}
+             */
+            flow: "frictionless" | "challenge" | "attempted";
+            /**
+             * @description Electronic Commerce Indicator the issuer returned
+             * @example 05
+             */
+            eci?: string;
+            /**
+             * @description 3DS protocol version
+             * @example 2.2.0
+             */
+            version?: string;
+        };
         PaymentResponse: {
             /** Format: uuid */
             id: string;
@@ -1460,6 +1479,8 @@ export interface components {
             token?: components["schemas"]["TokenView"];
             actionRequired?: components["schemas"]["ActionRequiredView"];
             refusalCode?: components["schemas"]["RefusalCodeDto"];
+            /** @description Present when the card went through 3D Secure: how the cardholder was authenticated */
+            threeDSecure?: components["schemas"]["ThreeDSecureView"];
             metadata: {
                 [key: string]: string;
             };
@@ -1797,6 +1818,8 @@ export interface components {
             customerName?: string | null;
             customerDocument?: string | null;
             cardBrand?: string | null;
+            /** @description The network transaction id every merchant-initiated charge of the subscription (renewals, retries, upgrades) cites: the enrolment’s (its payment’s `card.networkTransactionId`), or the new card’s after a payment-method change */
+            networkTransactionId?: string | null;
             /** @enum {string} */
             status: "pending" | "trialing" | "active" | "past_due" | "suspended" | "paused" | "cancelled" | "completed";
             currentPeriodStart?: string | null;
@@ -2267,8 +2290,8 @@ export interface components {
              *     - `4000000000009235`: declined, `59` Suspected fraud (terminal)
              *     - `4000000000001341`: declined, `65` Activity count limit exceeded (switch_method)
              *     - `4000000000000119`: failed: processing error, no refusal code
-             *     - `4000003220000000`: 3DS frictionless: approved without a challenge
-             *     - `4000002500003155`: 3DS challenge; approved once the cardholder authenticates
+             *     - `4000003220000000`: 3DS frictionless: approved without a challenge; the answer carries `threeDSecure` (`flow: frictionless`, ECI `05`)
+             *     - `4000002500003155`: 3DS challenge; approved once the cardholder authenticates, with `threeDSecure` (`flow: challenge`, ECI `05`)
              *     - `4000000000003055`: 3DS challenge that fails, whatever the cardholder answers, `Q1` Card authentication failed (switch_method)
              *     - `4000000000000341`: approved while the cardholder is present; declined on merchant-initiated charges, `51` Insufficient funds (switch_method)
              *     - `4000000000004954`: approved while the cardholder is present; declined on merchant-initiated charges, `59` Suspected fraud (terminal)
@@ -2724,6 +2747,7 @@ export type SchemaCardView = components['schemas']['CardView'];
 export type SchemaApmView = components['schemas']['ApmView'];
 export type SchemaTokenView = components['schemas']['TokenView'];
 export type SchemaActionRequiredView = components['schemas']['ActionRequiredView'];
+export type SchemaThreeDSecureView = components['schemas']['ThreeDSecureView'];
 export type SchemaPaymentResponse = components['schemas']['PaymentResponse'];
 export type SchemaKeylessInquiryResponse = components['schemas']['KeylessInquiryResponse'];
 export type SchemaCaptureRequest = components['schemas']['CaptureRequest'];
@@ -5982,6 +6006,7 @@ export interface operations {
                      *         "updatedAt": "2026-11-26T10:00:00.000Z",
                      *         "customerName": "Ada Lovelace",
                      *         "cardBrand": "visa",
+                     *         "networkTransactionId": "483920117654321",
                      *         "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *         "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *         "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -6115,6 +6140,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -6479,6 +6505,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -7110,6 +7137,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -7302,6 +7330,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -7510,6 +7539,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",
@@ -7709,6 +7739,7 @@ export interface operations {
                      *       "updatedAt": "2026-11-26T10:00:00.000Z",
                      *       "customerName": "Ada Lovelace",
                      *       "cardBrand": "visa",
+                     *       "networkTransactionId": "483920117654321",
                      *       "currentPeriodStart": "2026-11-26T10:00:00.000Z",
                      *       "currentPeriodEnd": "2026-12-26T10:00:00.000Z",
                      *       "nextBillingDate": "2026-12-26T10:00:00.000Z",

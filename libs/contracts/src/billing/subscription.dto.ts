@@ -188,6 +188,15 @@ export class SubscriptionView {
   @ApiPropertyOptional({ type: String, nullable: true }) customerName: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) customerDocument: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) cardBrand: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'The network transaction id every merchant-initiated charge of the subscription (renewals, retries, ' +
+      'upgrades) cites: the enrolment’s (its payment’s `card.networkTransactionId`), or the new card’s after a ' +
+      'payment-method change',
+  })
+  networkTransactionId: string | null;
   @ApiProperty({ enum: SUBSCRIPTION_STATUSES }) status: SubscriptionStatus;
   @ApiPropertyOptional({ type: String, nullable: true }) currentPeriodStart: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) currentPeriodEnd: string | null;

@@ -63,6 +63,20 @@ export class RoutingAttemptView {
   @ApiPropertyOptional({ description: 'Normalized refusal code of a decline', example: '5' }) reasonCode?: string;
 }
 
+/** The card's 3D Secure authentication, as the acquirer answered it. */
+export class ThreeDSecureView {
+  @ApiProperty({
+    enum: ['frictionless', 'challenge', 'attempted'],
+    description:
+      '`frictionless`: the issuer authenticated the cardholder without a challenge; `challenge`: after one; ' +
+      '`attempted`: authentication was attempted but the issuer did not take part',
+  })
+  flow: 'frictionless' | 'challenge' | 'attempted';
+  @ApiPropertyOptional({ description: 'Electronic Commerce Indicator the issuer returned', example: '05' })
+  eci?: string;
+  @ApiPropertyOptional({ description: '3DS protocol version', example: '2.2.0' }) version?: string;
+}
+
 /** The Payment: response of purchase, authorization, resume and the inquiries; `data` of payment events. */
 export class PaymentResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -92,6 +106,11 @@ export class PaymentResponse {
   @ApiPropertyOptional({ type: TokenView }) token?: TokenView;
   @ApiPropertyOptional({ type: ActionRequiredView }) actionRequired?: ActionRequiredView;
   @ApiPropertyOptional({ type: RefusalCodeDto }) refusalCode?: RefusalCodeDto;
+  @ApiPropertyOptional({
+    type: ThreeDSecureView,
+    description: 'Present when the card went through 3D Secure: how the cardholder was authenticated',
+  })
+  threeDSecure?: ThreeDSecureView;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata: Record<string, string>;
   @ApiProperty() createdAt: string;
 }

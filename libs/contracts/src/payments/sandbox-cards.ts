@@ -68,6 +68,8 @@ export type SandboxBehaviour =
   | { kind: 'decline'; refusal: RefusalCodeDto }
   | { kind: 'fail' }
   | { kind: 'challenge'; challengeFails: boolean }
+  /** Approved after 3DS authenticated the cardholder without a challenge (the answer's `threeDSecure`). */
+  | { kind: 'frictionless' }
   /** Approved while the cardholder is present, declined on every merchant-initiated charge. */
   | { kind: 'decline_mit'; refusal: RefusalCodeDto }
   /**
@@ -93,7 +95,7 @@ export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = {
   '4000000000009235': { kind: 'decline', refusal: SANDBOX_DECLINES.suspectedFraud },
   '4000000000001341': { kind: 'decline', refusal: SANDBOX_DECLINES.activityLimit },
   '4000000000000119': { kind: 'fail' },
-  '4000003220000000': { kind: 'approve', note: '3DS frictionless: approved without a challenge' },
+  '4000003220000000': { kind: 'frictionless' },
   '4000002500003155': { kind: 'challenge', challengeFails: false },
   '4000000000003055': { kind: 'challenge', challengeFails: true },
   '4000000000000341': { kind: 'decline_mit', refusal: SANDBOX_DECLINES.insufficientFunds },
@@ -108,6 +110,12 @@ export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = {
   '4000000000000317': { kind: 'fail_operation', operation: 'refund' },
   '4000000000000325': { kind: 'fail_operation', operation: 'cancel' },
 };
+
+/**
+ * The authentication result the sandbox answers with (the payment's `threeDSecure`): ECI `05` is a Visa
+ * cardholder authenticated by 3DS 2, with or without a challenge.
+ */
+export const SANDBOX_THREE_DS = { eci: '05', version: '2.2.0' } as const;
 
 /** The number the sandbox account updater gives a `new_number` card (approved like any card). */
 export const SANDBOX_UPDATED_CARD_NUMBER = '4242424242424242';
@@ -174,6 +182,15 @@ export function summarizeSandboxCard(behaviour: SandboxBehaviour): SandboxCardSu
           'purchase and authorization (200, status `failed`); a subscription enrolment is 402 ' +
           '`PAYMENT_DECLINED` with `refusalCode: null`',
       };
+    case 'frictionless':
+      return {
+        outcome:
+          '3DS frictionless: approved without a challenge; the answer carries `threeDSecure` ' +
+          `(\`flow: frictionless\`, ECI \`${SANDBOX_THREE_DS.eci}\`)`,
+        flows:
+          'every flow; the cardholder-present ones (purchase, authorization, verification, checkout, a ' +
+          'subscription enrolment) answer with no `actionRequired`; merchant-initiated charges carry no `threeDSecure`',
+      };
     case 'challenge':
       return behaviour.challengeFails
         ? {
@@ -184,7 +201,9 @@ export function summarizeSandboxCard(behaviour: SandboxBehaviour): SandboxCardSu
               'enrolment is 402 `1A` Authentication required (no cardholder browser there)',
           }
         : {
-            outcome: '3DS challenge; approved once the cardholder authenticates',
+            outcome:
+              '3DS challenge; approved once the cardholder authenticates, with `threeDSecure` ' +
+              `(\`flow: challenge\`, ECI \`${SANDBOX_THREE_DS.eci}\`)`,
             flows:
               'purchase and authorization answer `pending_3ds` with `actionRequired`; the resume answers the ' +
               'final status (declined `Q1` if the cardholder fails it); a subscription enrolment is 402 `1A` ' +
