@@ -29,6 +29,7 @@ describe('a cross-site form cannot sign a browser in (Chromium)', () => {
   });
   afterAll(async () => {
     await browser?.close();
+    attackerSite?.closeAllConnections();
     await new Promise((resolve) => attackerSite?.close(resolve));
     await stack?.stop();
   });
@@ -78,10 +79,11 @@ describe('a cross-site form cannot sign a browser in (Chromium)', () => {
       const answered = page.waitForResponse((r) => r.url() === action);
       await page.goto(`${attackerOrigin}${path}`);
       const response = await answered;
+      await shot(page, `dashboard-login-csrf${path.replace('/', '-')}`);
+      // Still the visitor, not the attacker; the form's post was refused and set no cookie.
+      expect({ path, signedIn: await whoIsSignedIn(page) }).toEqual({ path, signedIn: email });
       expect({ path, status: response.status() }).toEqual({ path, status: 403 });
       expect(await response.headerValue('set-cookie')).toBeNull();
-      await shot(page, `dashboard-login-csrf${path.replace('/', '-')}`);
-      expect(await whoIsSignedIn(page)).toBe(email);
     }
     expect((await context.cookies(stack.url)).find((c) => c.name === 'pp_dash')?.value).toBe(before);
     await context.close();
@@ -100,8 +102,9 @@ describe('a cross-site form cannot sign a browser in (Chromium)', () => {
     );
     const answered = page.waitForResponse((r) => r.url().endsWith('/dashboard/api/session'));
     await page.goto(`${attackerOrigin}/fresh`);
-    expect((await answered).status()).toBe(403);
+    const response = await answered;
     expect(await whoIsSignedIn(page)).toBe(401);
+    expect(response.status()).toBe(403);
     expect((await context.cookies(stack.url)).filter((c) => c.name === 'pp_dash')).toEqual([]);
     await context.close();
   });
