@@ -14,7 +14,8 @@ import {
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
 import { CurrentSession, SessionRoute } from './session.guard';
 
-export const CROSS_SITE = 'sent from a page of another site (Origin, or Sec-Fetch-Site without it), not the dashboard’s';
+export const CROSS_SITE =
+  'sent from a page of another site (Origin, or Sec-Fetch-Site without it), not the dashboard’s';
 export const TOO_MANY_FAILURES =
   'too many failed requests from this address (AUTH_FAILURES_PER_MINUTE, with failed keys), whatever the email or token';
 
@@ -59,10 +60,7 @@ export class DashboardSessionController {
     { CSRF_INVALID: CROSS_SITE },
     { RATE_LIMITED: TOO_MANY_FAILURES },
   )
-  async signIn(
-    @Body() body: SignInRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SessionView> {
+  async signIn(@Body() body: SignInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
     // Failures count per client address too (dashboard-surface.ts): guessing across many emails costs the guesser.
     const session = await this.sessions.signIn(body.email, body.password, body.totpCode);
     void reply.header('set-cookie', sessionCookie(session.token, this.options.secureCookie));

@@ -63,10 +63,7 @@ function isDashboardChange(request: FastifyRequest): boolean {
 }
 
 /** The request comes from a page of this gateway's origin, by the browser's own headers. */
-export function isSameOrigin(
-  request: Pick<FastifyRequest, 'headers' | 'protocol'>,
-  ownOrigin: string,
-): boolean {
+export function isSameOrigin(request: Pick<FastifyRequest, 'headers' | 'protocol'>, ownOrigin: string): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) {
     const site = request.headers['sec-fetch-site'];

@@ -121,7 +121,8 @@ export class AuditEventResponse {
   @ApiProperty() id: string;
   @ApiProperty({
     enum: ['totp.enabled', 'totp.replaced', 'totp.disabled'],
-    description: 'totp.enabled: two-factor sign-in turned on; totp.replaced: a new secret took over; totp.disabled: turned off',
+    description:
+      'totp.enabled: two-factor sign-in turned on; totp.replaced: a new secret took over; totp.disabled: turned off',
   })
   type: string;
   @ApiProperty({ nullable: true, type: String, description: 'The session that made the change' })

@@ -93,7 +93,8 @@ export class TotpSettingsService {
         await this.attempts.releaseAttempt(attempt.id);
         throw new DomainError('TOTP_REQUIRED', 'Enter the code from your authenticator app', 'code');
       }
-      if (!(await this.totp.accept(user, code))) throw new DomainError('AUTH_INVALID', 'Wrong authenticator code', 'code');
+      if (!(await this.totp.accept(user, code)))
+        throw new DomainError('AUTH_INVALID', 'Wrong authenticator code', 'code');
     }
     await this.attempts.releaseAttempt(attempt.id);
     return user;

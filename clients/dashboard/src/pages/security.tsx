@@ -138,7 +138,11 @@ function TotpSettings({ canSetUp }: { canSetUp: boolean }) {
       ) : (
         <>
           {canSetUp && (
-            <form className="filters" onSubmit={setUp} aria-label={on ? 'Replace the key' : 'Set up two-factor sign-in'}>
+            <form
+              className="filters"
+              onSubmit={setUp}
+              aria-label={on ? 'Replace the key' : 'Set up two-factor sign-in'}
+            >
               {credentials}
               <button type="submit" className="primary">
                 {on ? 'Replace the key' : 'Set up two-factor sign-in'}
