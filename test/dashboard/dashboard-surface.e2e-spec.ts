@@ -15,7 +15,11 @@ describe('the unauthenticated dashboard surface (gateway, real Postgres)', () =>
   let merchant: string;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ services: [], env: { AUTH_FAILURES_PER_MINUTE: String(FAILURES) } });
+    // NODE_ENV is `test` and no DASHBOARD_INSECURE_COOKIE: the session cookie is Secure all the same.
+    stack = await TestStack.start({
+      services: [],
+      env: { AUTH_FAILURES_PER_MINUTE: String(FAILURES), DASHBOARD_INSECURE_COOKIE: '' },
+    });
     merchant = await stack.merchant();
   });
   afterAll(() => stack.stop());
@@ -57,7 +61,11 @@ describe('the unauthenticated dashboard surface (gateway, real Postgres)', () =>
 
     // The dashboard's own page: Origin of the gateway (as configured, PUBLIC_BASE_URL, or as reached), or no
     // Origin with Sec-Fetch-Site same-origin or none.
-    expect((await signIn(email, own)).status).toBe(200);
+    const signedIn = await signIn(email, own);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get('set-cookie')).toMatch(
+      /^pp_dash=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; Secure; SameSite=Strict$/,
+    );
     expect((await signIn(email, { origin: new URL(stack.env.PUBLIC_BASE_URL ?? own.origin).origin })).status).toBe(200);
     expect((await signIn(email, { 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     expect((await signIn(email, { 'sec-fetch-site': 'none' })).status).toBe(200);
