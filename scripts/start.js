@@ -36,7 +36,8 @@ function prefixLines(stream, app, out) {
 function start(app) {
   const child = spawn(process.execPath, [path.join(root, 'dist/apps', app.name, 'src/main.js')], {
     cwd: root,
-    env: withAppNodeOptions(process.env),
+    // Local development runs on plain http://localhost: the dashboard cookie goes without Secure unless told.
+    env: withAppNodeOptions({ DASHBOARD_INSECURE_COOKIE: 'true', ...process.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   prefixLines(child.stdout, app, process.stdout);

@@ -2,6 +2,9 @@ import { HttpResult, TestStack } from '../support/stack';
 
 export const PASSWORD = 'correct horse battery staple';
 
+/** What a browser sends with a change from the dashboard's own page: its origin (dashboard-surface.ts). */
+export const fromDashboard = (stack: TestStack): Record<string, string> => ({ origin: stack.url });
+
 /** A browser's view of the dashboard in tests: its session cookie and CSRF token, sent as the SPA sends them. */
 export class DashboardClient {
   cookie?: string;
@@ -20,6 +23,7 @@ export class DashboardClient {
     const token = String(invite.body.inviteUrl).split('#/invite/')[1];
     const accepted = await stack.http('POST', '/dashboard/api/invitations/accept', {
       body: { token, password: PASSWORD },
+      headers: fromDashboard(stack),
     });
     if (accepted.status !== 200) throw new Error(`accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);
     return { email, id: invite.body.id };
@@ -38,7 +42,10 @@ export class DashboardClient {
   }
 
   async signIn(email: string, password = PASSWORD, totpCode?: string): Promise<HttpResult> {
-    const r = await this.stack.http('POST', '/dashboard/api/session', { body: { email, password, totpCode } });
+    const r = await this.stack.http('POST', '/dashboard/api/session', {
+      body: { email, password, totpCode },
+      headers: fromDashboard(this.stack),
+    });
     if (r.status === 200) {
       this.cookie = cookieOf(r.headers.get('set-cookie'));
       this.csrfToken = r.body.csrfToken;
@@ -52,7 +59,7 @@ export class DashboardClient {
     path: string,
     o: { body?: unknown; headers?: Record<string, string>; csrf?: boolean; key?: string } = {},
   ): Promise<HttpResult> {
-    const headers: Record<string, string> = { ...o.headers };
+    const headers: Record<string, string> = { ...fromDashboard(this.stack), ...o.headers };
     if (this.cookie) headers.cookie = this.cookie;
     if (o.csrf !== false && this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
     return this.stack.http(method, path, { body: o.body, headers, key: o.key });

@@ -6,7 +6,7 @@ import { PaymentsClient, sandboxMerchant } from '../payments/payments-fixtures';
 import { TestStack } from '../support/stack';
 import { waitUntil } from '../support/wait';
 import { WebhookReceiver, webhookStack } from '../support/webhook-receiver';
-import { PASSWORD } from './dashboard-client';
+import { fromDashboard, PASSWORD } from './dashboard-client';
 
 /**
  * Every page of the dashboard as an owner, with data made through the API first: what each page shows and
@@ -57,6 +57,7 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     expect(invite.status).toBe(201);
     const token = String(invite.body.inviteUrl).split('#/invite/')[1];
     const accepted = await stack.http('POST', '/dashboard/api/invitations/accept', {
+      headers: fromDashboard(stack),
       body: { token, password: PASSWORD },
     });
     expect(accepted.status).toBe(200);
@@ -257,7 +258,7 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  it('security: an owner turns two-factor sign-in on, sign-in then asks for the code, sign out everywhere', async () => {
+  it('security: an owner turns two-factor sign-in on with the password, sign-in then asks for the code, sign out everywhere', async () => {
     const email = await invitedOwner();
     const first = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const one = await first.newPage();
@@ -265,7 +266,10 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
     await signIn(one, email);
     await one.getByRole('link', { name: 'Security' }).click();
     await one.getByRole('heading', { name: 'Security', level: 1 }).waitFor();
-    await one.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    // Setting it up asks for the password first.
+    const setUp = one.getByRole('form', { name: 'Set up two-factor sign-in' });
+    await setUp.getByLabel('Password').fill(PASSWORD);
+    await setUp.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const secret = (await one.getByText('Set-up key:').locator('code').textContent()) ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await expect(one.getByRole('link', { name: 'the set-up link' }).getAttribute('href')).resolves.toContain(
@@ -280,6 +284,11 @@ describe('the dashboard pages as an owner (gateway → services)', () => {
       `fetch('/dashboard/api/session').then((r) => r.json())`,
     );
     expect(view.user.totpEnabled).toBe(true);
+    // The change is in the user's audit trail, and turning it off or replacing the key asks for a current code.
+    await one.getByRole('list', { name: 'Recent changes' }).getByText('Two-factor sign-in turned on').waitFor();
+    const off = one.getByRole('form', { name: 'Turn off two-factor sign-in' });
+    await expect(off.getByLabel('Current code from the app').count()).resolves.toBe(1);
+    await expect(one.getByRole('form', { name: 'Replace the key' }).count()).resolves.toBe(1);
     await shot(one, 'dashboard-security-on');
 
     // Another browser: the password alone is not enough any more; the next code (each is taken once) is.

@@ -76,6 +76,26 @@ describe('limits on guessing credentials and on requests per key', () => {
     ).toBe(200);
   });
 
+  it('each listener counts its own failures: bad keys on the public port never lock out the admin API', async () => {
+    const from = '127.0.0.18';
+    for (let i = 0; i < FAILURES; i++) {
+      expectError(await stack.http('GET', '/v1/ping', { key: fakeKey(i), from }), 401, 'AUTH_INVALID');
+    }
+    expectRateLimitFields(await stack.http('GET', '/v1/ping', { key: fakeKey(99), from }), FAILURES);
+    const admin = await stack.http('GET', '/v1/admin/merchants', { port: 'internal', key: ADMIN_TOKEN, from });
+    expect(admin.status).toBe(200);
+    // And the other way round: bad admin tokens do not lock the address out of the public port.
+    const other = '127.0.0.19';
+    for (let i = 0; i < FAILURES; i++) {
+      expectError(
+        await stack.http('GET', '/v1/admin/merchants', { port: 'internal', key: `guess-${i}`, from: other }),
+        401,
+        'AUTH_INVALID',
+      );
+    }
+    expect((await stack.http('GET', '/v1/ping', { key, from: other })).status).toBe(200);
+  });
+
   it('successful authentications never count toward the failure limit', async () => {
     const from = '127.0.0.16';
     for (let i = 0; i < FAILURES * 2; i++) {

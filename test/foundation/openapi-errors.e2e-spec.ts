@@ -60,6 +60,7 @@ describe('the error codes the OpenAPI document lists are the ones the routes ans
       body: extra.rawBody !== undefined ? undefined : 'body' in extra ? extra.body : exampleBody(o),
       rawBody: extra.rawBody,
       headers: {
+        ...caller.page(o),
         'idempotency-key': randomUUID(),
         ...(extra.rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
       },

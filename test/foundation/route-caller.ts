@@ -32,8 +32,14 @@ export class RouteCaller {
 
   /** The credential of a route as `stack.http` options: a Bearer key, or the dashboard session's cookie and CSRF token. */
   auth(o: ApiOperation): { key?: string; headers?: Record<string, string> } {
-    if (o.auth !== 'dashboardSession') return { key: this.credential(o) };
-    return { headers: { cookie: this.dashboard.cookie!, 'x-csrf-token': this.dashboard.csrfToken! } };
+    const page = this.page(o);
+    if (o.auth !== 'dashboardSession') return { key: this.credential(o), headers: page };
+    return { headers: { ...page, cookie: this.dashboard.cookie!, 'x-csrf-token': this.dashboard.csrfToken! } };
+  }
+
+  /** The dashboard's routes take changes from its own page only: a browser there sends its origin. */
+  page(o: ApiOperation): Record<string, string> {
+    return o.path.startsWith('/dashboard/api/') ? { origin: this.stack.url } : {};
   }
 
   credential(o: ApiOperation): string {

@@ -45,8 +45,9 @@ const EXEMPT: Record<string, string> = {
   'POST /dashboard/api/session': 'a sign-in: each answer sets its own cookie; an unused session idles out',
   'DELETE /dashboard/api/session': 'sign-out: a session ends once',
   'DELETE /dashboard/api/sessions': 'sign-out everywhere: sessions end once',
-  'POST /dashboard/api/totp': 'a new enrolment replaces the last one; nothing accumulates',
-  'POST /dashboard/api/totp/confirm': 'turns TOTP on once; a code is accepted once',
+  'POST /dashboard/api/totp': 'a new set-up replaces the pending one; the active setting changes only on confirm',
+  'POST /dashboard/api/totp/confirm': 'takes the pending secret once: a retry finds none and answers 409',
+  'POST /dashboard/api/totp/remove': 'turns TOTP off once: a retry answers 409 and writes no second event',
   'DELETE /dashboard/api/keys/{id}': 'revoking a revoked key changes nothing',
 };
 

@@ -36,7 +36,7 @@ const GROUPS = {
       'usage-time',
     ],
   },
-  'test/dashboard': { timeoutMs: 60_000, files: ['dashboard-roles', 'dashboard-session'] },
+  'test/dashboard': { timeoutMs: 60_000, files: ['dashboard-roles', 'dashboard-session', 'dashboard-totp'] },
   'test/events': { timeoutMs: 60_000, files: ['events', 'events-stream-limits'] },
   'test/foundation': {
     timeoutMs: 60_000,

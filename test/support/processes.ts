@@ -96,6 +96,8 @@ export class ProcessSuite {
     const urls = Object.fromEntries(o.apps.map((a) => [APPS[a].dbVar, `${state.pgBase}/${prefix}_${APPS[a].db}`]));
     const env: Record<string, string> = {
       NODE_ENV: 'test',
+      // Tests speak plain http:// to the gateway: the dashboard cookie without Secure (docs/configuration.md).
+      DASHBOARD_INSECURE_COOKIE: 'true',
       NATS_URL: state.natsUrl,
       LOG_LEVEL: 'info',
       ADMIN_TOKEN,

@@ -105,6 +105,8 @@ export class TestStack {
     const prefix = `t_${state.runId}_${randomBytes(5).toString('hex')}`;
     const env: Record<string, string> = {
       NODE_ENV: 'test',
+      // Tests speak plain http:// to the gateway: the dashboard cookie without Secure (docs/configuration.md).
+      DASHBOARD_INSECURE_COOKIE: 'true',
       NATS_URL: state.natsUrl,
       LOG_LEVEL: 'debug',
       ADMIN_TOKEN,

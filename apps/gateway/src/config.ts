@@ -142,6 +142,23 @@ export const gatewayEnv = {
     max: 1440,
   }),
   DEMO_MERCHANT: bool(true, 'Create a demo merchant and sandbox key on an empty database (never in production)'),
+  DASHBOARD_INSECURE_COOKIE: insecureCookie(),
 };
 export type GatewayConfig = ConfigOf<typeof gatewayEnv>;
+
+/** The development switch that drops `Secure` from the dashboard's session cookie: refused in production. */
+function insecureCookie(): EnvVar<boolean> {
+  const flag = bool(
+    false,
+    'true: the dashboard session cookie is sent without Secure, for local development on plain http:// (npm start sets it); refused in production',
+  );
+  return {
+    description: flag.description,
+    parse(raw, name, env) {
+      const insecure = flag.parse(raw, name, env);
+      if (insecure && env.NODE_ENV?.trim() === 'production') throw new Error(`${name} must not be true in production`);
+      return insecure;
+    },
+  };
+}
 export const loadGatewayConfig = (env = process.env): GatewayConfig => loadConfig(gatewayEnv, env);

@@ -8,7 +8,9 @@ import { Draining, Metrics, PinoNestLogger } from '@app/observability';
 import { AppStartOptions, runMain, startAppLogging, stopOnSignals } from '@app/platform';
 import { GatewayConfig, loadGatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
+import { AuthFailures } from './auth/auth-failures';
 import { installSdkCors } from './checkout/sdk-cors';
+import { installDashboardSurface } from './dashboard/dashboard-surface';
 import { closeWhenIdle, drainHttp } from './http/drain';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
 import { mountOpenApi } from './http/openapi';
@@ -44,6 +46,7 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     );
     installHooks([fastify, internal.getHttpAdapter().getInstance()], logger, app.get(Metrics), app.get(Draining));
     installSdkCors(fastify);
+    installDashboardSurface(fastify, { publicBaseUrl: config.PUBLIC_BASE_URL, failures: app.get(AuthFailures) });
     mountOpenApi(app, internal, config.PUBLIC_BASE_URL);
     await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
     await internal.listen(config.ADMIN_PORT, config.ADMIN_HOST ?? config.HOST ?? '0.0.0.0');

@@ -56,9 +56,18 @@ export const sessionApi = {
     sessionCall<SessionView>('POST', 'session', { email, password, ...(totpCode ? { totpCode } : {}) }),
   signOut: (s: SessionView) => sessionCall<void>('DELETE', 'session', undefined, s.csrfToken),
   signOutEverywhere: (s: SessionView) => sessionCall<void>('DELETE', 'sessions', undefined, s.csrfToken),
-  enrollTotp: (s: SessionView) =>
-    sessionCall<{ secret: string; otpauthUrl: string }>('POST', 'totp', undefined, s.csrfToken),
+  /** A new secret (first or replacement): the password, and the current code while TOTP is on. */
+  setUpTotp: (s: SessionView, password: string, code?: string) =>
+    sessionCall<{ secret: string; otpauthUrl: string }>(
+      'POST',
+      'totp',
+      { password, ...(code ? { code } : {}) },
+      s.csrfToken,
+    ),
   confirmTotp: (s: SessionView, code: string) => sessionCall<void>('POST', 'totp/confirm', { code }, s.csrfToken),
+  removeTotp: (s: SessionView, password: string, code: string) =>
+    sessionCall<void>('POST', 'totp/remove', { password, code }, s.csrfToken),
+  auditEvents: () => sessionCall<AuditEventView[]>('GET', 'audit-events'),
   acceptInvitation: (token: string, password: string) =>
     sessionCall<{ email: string }>('POST', 'invitations/accept', { token, password }),
   keys: (s: SessionView, merchantCode: string, environment: Environment) =>
@@ -74,6 +83,15 @@ export const sessionApi = {
   revokeKey: (s: SessionView, id: string) =>
     sessionCall<void>('DELETE', `keys/${encodeURIComponent(id)}`, undefined, s.csrfToken),
 };
+
+/** An event of the user's audit trail (GET /dashboard/api/audit-events). */
+export interface AuditEventView {
+  id: string;
+  type: 'totp.enabled' | 'totp.replaced' | 'totp.disabled';
+  sessionId: string | null;
+  clientAddress: string | null;
+  createdAt: string;
+}
 
 export interface ApiKeyView {
   id: string;

@@ -22,6 +22,8 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   // Dashboard
   AcceptInvitationRequest: { token: CODE },
   SignInRequest: { email: TEXT, totpCode: 16 },
+  TotpSetupRequest: { code: 16 },
+  TotpRemoveRequest: { code: 16 },
   DashboardKeysQuery: { merchantCode: CODE },
   CreateDashboardKeyRequest: { name: 100, merchantCode: CODE },
   // Every merchant route and list

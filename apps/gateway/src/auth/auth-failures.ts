@@ -16,6 +16,7 @@ export const AUTH_FAILURES_PER_MINUTE = Symbol('AUTH_FAILURES_PER_MINUTE');
 @Injectable()
 export class AuthFailures {
   private readonly window: FixedWindowLimiter;
+  private readonly counted = new WeakSet<object>();
 
   constructor(
     perMinute: number,
@@ -26,17 +27,28 @@ export class AuthFailures {
 
   /** Runs a guard's check for this request: refused first when the address is over the limit. */
   async check<T>(request: Pick<FastifyRequest, 'ip'>, authenticate: () => Promise<T> | T): Promise<T> {
-    const address = clientAddress(request);
-    const over = this.window.exhausted(address, Date.now());
+    this.refuseWhenOver(request);
+    try {
+      return await authenticate();
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'AUTH_INVALID') this.fail(request);
+      throw e;
+    }
+  }
+
+  /** 429 RATE_LIMITED (with Retry-After) when the request's address has used up its failures. */
+  refuseWhenOver(request: Pick<FastifyRequest, 'ip'>): void {
+    const over = this.window.exhausted(clientAddress(request), Date.now());
     if (over) {
       this.metrics.authAttemptBlocked();
       throw rateLimited('Too many failed authentications from this address; wait before trying again', over);
     }
-    try {
-      return await authenticate();
-    } catch (e) {
-      if (e instanceof DomainError && e.code === 'AUTH_INVALID') this.window.add(address, Date.now());
-      throw e;
-    }
+  }
+
+  /** Counts a failure for the request's address: once per request, however many checks saw it fail. */
+  fail(request: Pick<FastifyRequest, 'ip'>): void {
+    if (this.counted.has(request)) return;
+    this.counted.add(request);
+    this.window.add(clientAddress(request), Date.now());
   }
 }

@@ -6,7 +6,7 @@ export interface DashboardOptions {
   maxAgeMs: number;
   lockoutFailures: number;
   lockoutWindowMs: number;
-  /** Cookies carry `Secure` except in development and test, which run on plain http://localhost. */
+  /** Cookies carry `Secure` unless DASHBOARD_INSECURE_COOKIE says otherwise (local development on http://). */
   secureCookie: boolean;
   publicBaseUrl: string;
 }
@@ -20,6 +20,6 @@ export const dashboardOptionsOf = (config: GatewayConfig): DashboardOptions => (
   maxAgeMs: config.DASHBOARD_SESSION_MAX_HOURS * 3600_000,
   lockoutFailures: config.DASHBOARD_LOCKOUT_FAILURES,
   lockoutWindowMs: config.DASHBOARD_LOCKOUT_MINUTES * 60_000,
-  secureCookie: config.NODE_ENV !== 'development' && config.NODE_ENV !== 'test',
+  secureCookie: !config.DASHBOARD_INSECURE_COOKIE,
   publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, ''),
 });

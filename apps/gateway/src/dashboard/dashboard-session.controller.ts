@@ -1,9 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Inject } from '@nestjs/common';
-import { AuthFailures } from '../auth/auth-failures';
-import { DomainError } from '@app/errors';
+import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../http/api-errors';
 import { DASHBOARD_OPTIONS, DashboardOptions } from './dashboard-options';
 import { DashboardSession, DashboardSessionsService, sessionView, SessionView } from './dashboard-sessions.service';
@@ -13,22 +10,26 @@ import {
   AcceptInvitationRequest,
   SessionViewResponse,
   SignInRequest,
-  TotpConfirmRequest,
-  TotpEnrollmentResponse,
 } from './dashboard.dto';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
 import { CurrentSession, SessionRoute } from './session.guard';
-import { TotpService } from './totp.service';
 
-/** Invitations, signing in and out, and TOTP enrolment: the dashboard's session routes (docs/dashboard.md). */
+export const CROSS_SITE =
+  'sent from a page of another site (Origin, or Sec-Fetch-Site without it), not the dashboard’s';
+export const TOO_MANY_FAILURES =
+  'too many failed requests from this address (AUTH_FAILURES_PER_MINUTE, with failed keys), whatever the email or token';
+
+/**
+ * Invitations, signing in and out: the dashboard's session routes (docs/dashboard.md). Accepting an invitation
+ * and signing in take no cookie: like every change under /dashboard/api/, they take JSON from the dashboard's own
+ * origin only, and their failures count per client address (dashboard-surface.ts).
+ */
 @ApiTags('dashboard')
 @Controller('dashboard/api')
 export class DashboardSessionController {
   constructor(
     private readonly users: DashboardUsersService,
     private readonly sessions: DashboardSessionsService,
-    private readonly totp: TotpService,
-    private readonly failures: AuthFailures,
     @Inject(DASHBOARD_OPTIONS) private readonly options: DashboardOptions,
   ) {}
 
@@ -39,6 +40,8 @@ export class DashboardSessionController {
   @ApiErrors(
     { VALIDATION_FAILED: 'a password shorter than 12 characters, or a malformed token' },
     { NOT_FOUND: 'no such invitation, or it was used or has expired' },
+    { CSRF_INVALID: CROSS_SITE },
+    { RATE_LIMITED: TOO_MANY_FAILURES },
   )
   accept(@Body() body: AcceptInvitationRequest): Promise<AcceptedInvitationResponse> {
     return this.users.accept(body.token, body.password);
@@ -54,18 +57,12 @@ export class DashboardSessionController {
     { AUTH_INVALID: 'wrong email, password or authenticator code (the same answer for an unknown email)' },
     'TOTP_REQUIRED',
     'ACCOUNT_LOCKED',
-    {
-      RATE_LIMITED: 'too many failed authentications from this address (AUTH_FAILURES_PER_MINUTE), whatever the email',
-    },
+    { CSRF_INVALID: CROSS_SITE },
+    { RATE_LIMITED: TOO_MANY_FAILURES },
   )
-  async signIn(
-    @Body() body: SignInRequest,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SessionView> {
-    // Failures count per client address too, like bad keys: guessing across many emails costs the guesser.
-    const signIn = () => this.sessions.signIn(body.email, body.password, body.totpCode);
-    const session = await this.failures.check(request, signIn);
+  async signIn(@Body() body: SignInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    // Failures count per client address too (dashboard-surface.ts): guessing across many emails costs the guesser.
+    const session = await this.sessions.signIn(body.email, body.password, body.totpCode);
     void reply.header('set-cookie', sessionCookie(session.token, this.options.secureCookie));
     return sessionView(session);
   }
@@ -102,30 +99,5 @@ export class DashboardSessionController {
   ): Promise<void> {
     await this.sessions.signOutEverywhere(session);
     void reply.header('set-cookie', clearedSessionCookie(this.options.secureCookie));
-  }
-
-  @Post('totp')
-  @HttpCode(200)
-  @SessionRoute()
-  @ApiOperation({
-    summary: 'Start TOTP enrolment (owners): a new secret for the authenticator app; on after /totp/confirm',
-  })
-  @ApiOkResponse({ type: TotpEnrollmentResponse })
-  @ApiErrors({ AUTH_INSUFFICIENT_SCOPE: 'the user is not an owner of any merchant' })
-  enroll(@CurrentSession() session: DashboardSession): Promise<TotpEnrollmentResponse> {
-    if (!session.memberships.some((m) => m.role === 'owner')) {
-      throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'TOTP is for owners');
-    }
-    return this.totp.enroll(session.user);
-  }
-
-  @Post('totp/confirm')
-  @HttpCode(204)
-  @SessionRoute()
-  @ApiOperation({ summary: 'Turn TOTP on with the first code the authenticator app shows' })
-  @ApiNoContentResponse({ description: 'TOTP is on: sign-ins ask for a code from now on' })
-  @ApiErrors({ VALIDATION_FAILED: 'the code is not right' }, { INVALID_STATE: 'no enrolment was started' })
-  confirm(@CurrentSession() session: DashboardSession, @Body() body: TotpConfirmRequest): Promise<void> {
-    return this.totp.confirm(session.user.id, body.code);
   }
 }

@@ -50,12 +50,7 @@ export class DashboardSessionsService {
     const normalized = normalizeEmail(email);
     const { lockoutFailures, lockoutWindowMs } = this.options;
     const attempt = await this.sessions.reserveAttempt(normalized, this.clock.now(), lockoutWindowMs, lockoutFailures);
-    if ('lockedUntil' in attempt) {
-      const seconds = Math.max(1, Math.ceil((attempt.lockedUntil.getTime() - this.clock.now().getTime()) / 1000));
-      throw new DomainError('ACCOUNT_LOCKED', 'Too many failed sign-ins for this email; try again later', 'email', {
-        retryAfter: seconds,
-      });
-    }
+    if ('lockedUntil' in attempt) throw accountLocked(attempt.lockedUntil, this.clock.now());
     const user = await this.users.findByEmail(normalized);
     if (!(await passwordMatches(user?.passwordHash ?? null, password)) || !user) {
       throw new DomainError('AUTH_INVALID', WRONG_CREDENTIALS);
@@ -112,6 +107,14 @@ export class DashboardSessionsService {
   signOutEverywhere(session: DashboardSession): Promise<void> {
     return this.sessions.endAllOf(session.user.id, this.clock.now());
   }
+}
+
+/** 429 ACCOUNT_LOCKED until the email's oldest failure in the window leaves it. */
+export function accountLocked(lockedUntil: Date, now: Date): DomainError {
+  const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000));
+  return new DomainError('ACCOUNT_LOCKED', 'Too many failed sign-ins for this email; try again later', 'email', {
+    retryAfter: seconds,
+  });
 }
 
 export const sessionView = (s: DashboardSession): SessionView => ({

@@ -18,8 +18,10 @@ export interface DashboardUser {
   email: string;
   passwordHash: string | null;
   totpEnabled: boolean;
-  /** The TOTP secret, sealed (set at enrolment, before it is confirmed). */
+  /** The active TOTP secret, sealed: there exactly when TOTP is on. */
   totp: Sealed | null;
+  /** A new secret waiting for its first code (it replaces `totp` only then), and when it was made. */
+  totpPending: { sealed: Sealed; since: Date } | null;
   /** The last TOTP time step accepted: a code is good once. */
   totpLastStep: number | null;
   createdAt: Date;
@@ -27,18 +29,34 @@ export interface DashboardUser {
 
 const USER_COLUMNS = `u.id, u.email, u.password_hash AS "passwordHash", u.totp_enabled AS "totpEnabled",
   u.totp_key_id AS "totpKeyId", u.totp_sealed AS "totpSealed", u.totp_last_step::text AS "totpLastStep",
-  u.created_at AS "createdAt"`;
+  u.totp_pending_key_id AS "pendingKeyId", u.totp_pending_sealed AS "pendingSealed",
+  u.totp_pending_at AS "pendingAt", u.created_at AS "createdAt"`;
 
-type UserRow = Omit<DashboardUser, 'totp' | 'totpLastStep'> & {
+type UserRow = Omit<DashboardUser, 'totp' | 'totpLastStep' | 'totpPending'> & {
   totpKeyId: string | null;
   totpSealed: Buffer | null;
   totpLastStep: string | null;
+  pendingKeyId: string | null;
+  pendingSealed: Buffer | null;
+  pendingAt: Date | null;
 };
 
-const toUser = ({ totpKeyId, totpSealed, totpLastStep, ...row }: UserRow): DashboardUser => ({
+const toUser = ({
+  totpKeyId,
+  totpSealed,
+  totpLastStep,
+  pendingKeyId,
+  pendingSealed,
+  pendingAt,
+  ...row
+}: UserRow): DashboardUser => ({
   ...row,
   totp: totpKeyId && totpSealed ? { keyId: totpKeyId, blob: totpSealed } : null,
   totpLastStep: totpLastStep === null ? null : Number(totpLastStep),
+  totpPending:
+    pendingKeyId && pendingSealed && pendingAt
+      ? { sealed: { keyId: pendingKeyId, blob: pendingSealed }, since: pendingAt }
+      : null,
 });
 
 /** Dashboard users, their memberships and invitations (migrations/1768400000003-dashboard-users.ts). */
@@ -86,6 +104,15 @@ export class DashboardUsersRepository {
       `INSERT INTO dashboard_invitations (token_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
       [invitation.tokenHash, invitation.userId, invitation.expiresAt, invitation.createdAt],
     );
+  }
+
+  /** Whether an unused, unexpired invitation has this token hash (looked at before any password is hashed). */
+  async invitationOpen(tokenHash: string, now: Date): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      'SELECT 1 FROM dashboard_invitations WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2',
+      [tokenHash, now],
+    );
+    return rows.length === 1;
   }
 
   /**
@@ -148,24 +175,54 @@ export class DashboardUsersRepository {
     return rows.length === 1;
   }
 
-  async setTotpSecret(userId: string, sealed: Sealed): Promise<void> {
+  /** The user's row, locked until the transaction ends (a TOTP change reads and writes it under the lock). */
+  async lockUser(m: EntityManager, id: string): Promise<DashboardUser | null> {
+    const rows: UserRow[] = await m.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.id = $1 FOR UPDATE`, [
+      id,
+    ]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  /** A new secret waits for its first code; the active setting stays as it is. */
+  async setPendingTotp(userId: string, sealed: Sealed, since: Date): Promise<void> {
     await this.db.query(
-      `UPDATE dashboard_users SET totp_key_id = $2, totp_sealed = $3, totp_enabled = false, totp_last_step = NULL
+      `UPDATE dashboard_users SET totp_pending_key_id = $2, totp_pending_sealed = $3, totp_pending_at = $4
        WHERE id = $1`,
-      [userId, sealed.keyId, sealed.blob],
+      [userId, sealed.keyId, sealed.blob, since],
+    );
+  }
+
+  /** The pending secret becomes the active one, TOTP on, with the confirming code's step used. */
+  async activatePendingTotp(m: EntityManager, userId: string, step: number): Promise<void> {
+    await m.query(
+      `UPDATE dashboard_users SET totp_key_id = totp_pending_key_id, totp_sealed = totp_pending_sealed,
+         totp_enabled = true, totp_last_step = $2,
+         totp_pending_key_id = NULL, totp_pending_sealed = NULL, totp_pending_at = NULL
+       WHERE id = $1 AND totp_pending_sealed IS NOT NULL`,
+      [userId, step],
+    );
+  }
+
+  /** TOTP off: the active secret and any pending one are gone. */
+  async removeTotp(m: EntityManager, userId: string): Promise<void> {
+    await m.query(
+      `UPDATE dashboard_users SET totp_enabled = false, totp_key_id = NULL, totp_sealed = NULL, totp_last_step = NULL,
+         totp_pending_key_id = NULL, totp_pending_sealed = NULL, totp_pending_at = NULL
+       WHERE id = $1`,
+      [userId],
     );
   }
 
   /**
-   * Records a TOTP code's time step as used (and turns TOTP on, for a confirmation): answers false when this
-   * or a later step was used already, so a code is good once even with two requests racing.
+   * Records a code's time step of the active secret as used: answers false when this or a later step was used
+   * already, so a code is good once even with two requests racing.
    */
-  async useTotpStep(userId: string, step: number, enable: boolean): Promise<boolean> {
+  async useTotpStep(userId: string, step: number): Promise<boolean> {
     const rows = changed(
       await this.db.query(
-        `UPDATE dashboard_users SET totp_last_step = $2, totp_enabled = totp_enabled OR $3
-         WHERE id = $1 AND totp_sealed IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
-        [userId, step, enable],
+        `UPDATE dashboard_users SET totp_last_step = $2
+         WHERE id = $1 AND totp_enabled AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
+        [userId, step],
       ),
     );
     return rows.length === 1;

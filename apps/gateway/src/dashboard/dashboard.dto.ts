@@ -84,10 +84,58 @@ export class TotpEnrollmentResponse {
   otpauthUrl: string;
 }
 
+const TOTP_CODE = /^\d{6}$/;
+const TOTP_CODE_MESSAGE = 'code must be the 6 digits the authenticator app shows';
+
+@TextLimits()
+export class TotpSetupRequest {
+  @ApiProperty({ example: 'correct horse battery staple', description: 'The user’s password', maxLength: PASSWORD_MAX })
+  @IsString()
+  @MaxLength(PASSWORD_MAX)
+  password: string;
+
+  @ApiPropertyOptional({
+    example: '123456',
+    description: 'While TOTP is on (replacing the secret): the current code from the authenticator app',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(TOTP_CODE, { message: TOTP_CODE_MESSAGE })
+  code?: string;
+}
+
+@TextLimits()
+export class TotpRemoveRequest {
+  @ApiProperty({ example: 'correct horse battery staple', description: 'The user’s password', maxLength: PASSWORD_MAX })
+  @IsString()
+  @MaxLength(PASSWORD_MAX)
+  password: string;
+
+  @ApiProperty({ example: '123456', description: 'The current code from the authenticator app' })
+  @IsString()
+  @Matches(TOTP_CODE, { message: TOTP_CODE_MESSAGE })
+  code: string;
+}
+
+export class AuditEventResponse {
+  @ApiProperty() id: string;
+  @ApiProperty({
+    enum: ['totp.enabled', 'totp.replaced', 'totp.disabled'],
+    description:
+      'totp.enabled: two-factor sign-in turned on; totp.replaced: a new secret took over; totp.disabled: turned off',
+  })
+  type: string;
+  @ApiProperty({ nullable: true, type: String, description: 'The session that made the change' })
+  sessionId: string | null;
+  @ApiProperty({ nullable: true, type: String, example: '203.0.113.7', description: 'Where the change came from' })
+  clientAddress: string | null;
+  @ApiProperty() createdAt: string;
+}
+
 export class TotpConfirmRequest {
   @ApiProperty({ example: '123456' })
   @IsString()
-  @Matches(/^\d{6}$/, { message: 'code must be the 6 digits the authenticator app shows' })
+  @Matches(TOTP_CODE, { message: TOTP_CODE_MESSAGE })
   code: string;
 }
 

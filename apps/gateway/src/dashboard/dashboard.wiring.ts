@@ -1,20 +1,23 @@
 import { Provider } from '@nestjs/common';
 import { Cipher, WebhookSecretCipher } from '@app/cipher';
 import { GatewayConfig } from '../config';
+import { DashboardAuditRepository } from './dashboard-audit.repository';
 import { DashboardKeysController } from './dashboard-keys.controller';
 import { DASHBOARD_OPTIONS, dashboardOptionsOf } from './dashboard-options';
 import { DashboardPruneLoop } from './dashboard-prune.loop';
 import { DashboardSessionController } from './dashboard-session.controller';
 import { DashboardSessionsRepository } from './dashboard-sessions.repository';
 import { DashboardSessionsService } from './dashboard-sessions.service';
+import { DashboardTotpController } from './dashboard-totp.controller';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUsersService } from './dashboard-users.service';
 import { SessionPrincipals } from './session-principal';
 import { DashboardSessionGuard } from './session.guard';
+import { TotpSettingsService } from './totp-settings.service';
 import { TOTP_CIPHER, TotpService } from './totp.service';
 
 /** The dashboard's routes on the public server (the SPA itself is served beside them). */
-export const dashboardControllers = [DashboardSessionController, DashboardKeysController];
+export const dashboardControllers = [DashboardSessionController, DashboardTotpController, DashboardKeysController];
 
 export const dashboardProviders = (config: GatewayConfig): Provider[] => [
   { provide: DASHBOARD_OPTIONS, useValue: dashboardOptionsOf(config) },
@@ -24,6 +27,8 @@ export const dashboardProviders = (config: GatewayConfig): Provider[] => [
   DashboardUsersService,
   DashboardSessionsService,
   TotpService,
+  TotpSettingsService,
+  DashboardAuditRepository,
   SessionPrincipals,
   DashboardSessionGuard,
   DashboardPruneLoop,

@@ -4,13 +4,21 @@ import { clearedSessionCookie, SESSION_COOKIE, sessionCookie, sessionTokenOf } f
 import { csrfTokenOf, newToken, sameSecret, tokenHash } from './secrets';
 
 describe('the dashboard session cookie', () => {
-  it('is HttpOnly, SameSite=Strict, Path=/, and Secure outside development and test', () => {
+  it('is HttpOnly, SameSite=Strict, Path=/, and Secure unless DASHBOARD_INSECURE_COOKIE says otherwise', () => {
     expect(sessionCookie('t0k', true)).toBe('pp_dash=t0k; Path=/; HttpOnly; Secure; SameSite=Strict');
     expect(sessionCookie('t0k', false)).toBe('pp_dash=t0k; Path=/; HttpOnly; SameSite=Strict');
     expect(clearedSessionCookie(true)).toMatch(/^pp_dash=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly/);
-    const config = loadGatewayConfig({ NODE_ENV: 'test' });
-    const secure = (NODE_ENV: string) => dashboardOptionsOf({ ...config, NODE_ENV } as typeof config).secureCookie;
-    expect([secure('production'), secure('development'), secure('test')]).toEqual([true, false, false]);
+    const secure = (env: Record<string, string>) => dashboardOptionsOf(loadGatewayConfig(env)).secureCookie;
+    // Whatever NODE_ENV says (a deployment that leaves it out included), the cookie is Secure by default.
+    expect([secure({}), secure({ NODE_ENV: 'development' }), secure({ NODE_ENV: 'test' })]).toEqual([true, true, true]);
+    expect(secure({ NODE_ENV: 'development', DASHBOARD_INSECURE_COOKIE: 'true' })).toBe(false);
+    expect(secure({ NODE_ENV: 'test', DASHBOARD_INSECURE_COOKIE: 'false' })).toBe(true);
+  });
+
+  it('a production start refuses DASHBOARD_INSECURE_COOKIE', () => {
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production', DASHBOARD_INSECURE_COOKIE: 'true' })).toThrow(
+      /DASHBOARD_INSECURE_COOKIE must not be true in production/,
+    );
   });
 
   it('is read from the Cookie header among others', () => {

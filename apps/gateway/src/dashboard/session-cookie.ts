@@ -13,7 +13,7 @@ export function sessionTokenOf(request: Pick<FastifyRequest, 'headers'>): string
 
 /**
  * The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Path=/
- * (the REST API takes it too), Secure outside development and test. No Max-Age: the server ends the session.
+ * (the REST API takes it too), Secure unless DASHBOARD_INSECURE_COOKIE. No Max-Age: the server ends the session.
  */
 export const sessionCookie = (token: string, secure: boolean): string =>
   serialize(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/', secure });

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { generateSecret, generateURI, verifySync } from 'otplib';
-import { Cipher } from '@app/cipher';
+import { Cipher, Sealed } from '@app/cipher';
 import { Clock } from '@app/clock';
-import { DomainError } from '@app/errors';
 import { DashboardUser, DashboardUsersRepository } from './dashboard-users.repository';
 
 export const TOTP_CIPHER = Symbol('TOTP_CIPHER');
@@ -22,33 +21,34 @@ export class TotpService {
     @Inject(TOTP_CIPHER) private readonly cipher: Cipher,
   ) {}
 
-  /** A new secret for the user (replacing an unconfirmed or confirmed one; TOTP is off until confirmed). */
-  async enroll(user: { id: string; email: string }): Promise<{ secret: string; otpauthUrl: string }> {
+  /** A new secret for the user: sealed for storage, and what the authenticator app is given. */
+  newSecret(user: { id: string; email: string }): { sealed: Sealed; secret: string; otpauthUrl: string } {
     const secret = generateSecret();
-    await this.users.setTotpSecret(user.id, this.cipher.seal(secret, contextOf(user.id)));
-    return { secret, otpauthUrl: generateURI({ issuer: ISSUER, label: user.email, secret }) };
-  }
-
-  /** Turns TOTP on with a first good code; 400 VALIDATION_FAILED for a wrong one or without an enrolment. */
-  async confirm(userId: string, code: string): Promise<void> {
-    const user = await this.users.findById(userId);
-    if (!user?.totp) throw DomainError.invalidState('Start the TOTP enrolment first');
-    if (!(await this.accept(user, code, true))) throw DomainError.validation('The code is not right', 'code');
-  }
-
-  /** Whether the code is right for the user now (and not used before); marks it used. */
-  async accept(user: DashboardUser, code: string, enable = false): Promise<boolean> {
-    if (!user.totp || !/^\d{6}$/.test(code)) return false;
-    const secret = this.cipher.open(user.totp, contextOf(user.id));
-    const result = verifySync({
+    return {
+      sealed: this.cipher.seal(secret, contextOf(user.id)),
       secret,
+      otpauthUrl: generateURI({ issuer: ISSUER, label: user.email, secret }),
+    };
+  }
+
+  /** The time step a code matches now for this sealed secret of the user, or null for a wrong code. */
+  stepOf(sealed: Sealed, userId: string, code: string): number | null {
+    if (!/^\d{6}$/.test(code)) return null;
+    const result = verifySync({
+      secret: this.cipher.open(sealed, contextOf(userId)),
       token: code,
       epoch: Math.floor(this.clock.now().getTime() / 1000),
       epochTolerance: TOLERANCE_SECONDS,
     });
     // The TOTP strategy (otplib's default) answers the time step the code matched.
-    if (!result.valid || !('timeStep' in result)) return false;
-    return this.users.useTotpStep(user.id, result.timeStep, enable);
+    return result.valid && 'timeStep' in result ? result.timeStep : null;
+  }
+
+  /** Whether the code is right for the user's active secret now (and not used before); marks it used. */
+  async accept(user: DashboardUser, code: string): Promise<boolean> {
+    if (!user.totpEnabled || !user.totp) return false;
+    const step = this.stepOf(user.totp, user.id, code);
+    return step !== null && this.users.useTotpStep(user.id, step);
   }
 }
 

@@ -22,7 +22,8 @@ export const ERROR_NOTES: Record<ErrorCode, string> = {
   PAYMENT_DECLINED: 'the charge was declined; the error carries `paymentId` and `refusalCode`',
   AUTH_INSUFFICIENT_SCOPE: 'a valid credential without permission for this route',
   MERCHANT_MISMATCH: '`merchantCode` is not one of the key’s merchants',
-  CSRF_INVALID: 'a change made with the dashboard session cookie without its `X-CSRF-Token` header',
+  CSRF_INVALID:
+    'a change made with the dashboard session cookie without its `X-CSRF-Token` header, or a change of the dashboard’s routes from another site',
   NOT_FOUND: 'no such object for this merchant and environment',
   METHOD_NOT_ALLOWED: 'the path does not take this method',
   INVALID_STATE: 'the object’s state does not allow this operation',

@@ -4,6 +4,7 @@ import { assertStorableText } from '@app/errors';
 import { Draining, Metrics, requestContext, RequestStore, tracingOn } from '@app/observability';
 import { discardBody } from './discard-body';
 import { ignoredFieldsHeader, isValidFieldValue } from './ignored-fields-header';
+import { loggedPath } from './logged-path';
 import { endRequestSpan, isTraced, RequestWithSpan, startRequestSpan } from './request-span';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -88,13 +89,13 @@ function installServerHooks(
     const ms = reply.elapsedTime;
     const span = request.span && endRequestSpan(request.span, reply.statusCode);
     metrics.observe(request.method, route, reply.statusCode, ms / 1000);
-    // The path only: a query string could carry something secret.
+    // The path only (a query string could carry something secret), with keyless credentials redacted.
     logger.info(
       {
         requestId: request.id,
         method: request.method,
         route,
-        path: request.url.split('?')[0],
+        path: loggedPath(request),
         status: reply.statusCode,
         ms: Math.round(ms * 10) / 10,
         ...span,

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import { LOGGER } from '@app/observability';
+import { recordAnsweredError } from './answered-error';
 import { toErrorResponse } from './error-response';
 import { sendError } from './send-error';
 
@@ -20,6 +21,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
         'Unexpected error',
       );
     }
+    recordAnsweredError(request, String(response.body.error.code));
     sendError(http.getResponse<FastifyReply>(), response);
   }
 }

@@ -59,7 +59,9 @@ function codesOfShape(method: string, op: OperationObject): ErrorEntry[] {
   }
   const bySession = (op.security ?? []).some((requirement) => 'dashboardSession' in requirement);
   if (bySession && BODY_METHODS.has(method)) {
-    entries.push({ CSRF_INVALID: 'a change without the session’s `X-CSRF-Token` header' });
+    entries.push({
+      CSRF_INVALID: 'a change without the session’s `X-CSRF-Token` header, or from a page of another site (`Origin`)',
+    });
   }
   const readsQuery = (op.parameters ?? []).some((p) => 'in' in p && p.in === 'query');
   if (BODY_METHODS.has(method)) entries.push('VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');

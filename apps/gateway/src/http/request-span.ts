@@ -1,6 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { extractTraceContext, failSpan, SpanKind, startSpan, withSpan } from '@app/observability';
+import { loggedPath } from './logged-path';
 
 export interface RequestWithSpan {
   span?: Span;
@@ -30,8 +31,8 @@ export function startRequestSpan(request: FastifyRequest & RequestWithSpan, repl
     attributes: {
       'http.request.method': request.method,
       'http.route': route ?? 'unmatched',
-      // The path only: a query string could carry something secret.
-      'url.path': request.url.split('?')[0],
+      // The path as the access log has it: no query string, keyless credentials redacted.
+      'url.path': loggedPath(request),
     },
   });
   request.span = span;

@@ -38,7 +38,6 @@ const SHARED: readonly InjectionToken[] = [
   MerchantsService,
   ApiKeysService,
   RpcClient,
-  AuthFailures,
   LOGGER,
   Metrics,
   Draining,
@@ -65,6 +64,12 @@ export class InternalModule {
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_PIPE, useClass: GatewayValidationPipe },
         { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
+        // Its own failure counter: bad keys on the public port never lock an operator out of the admin API.
+        {
+          provide: AuthFailures,
+          inject: [Metrics],
+          useFactory: (metrics: Metrics) => new AuthFailures(config.AUTH_FAILURES_PER_MINUTE, metrics),
+        },
         AdminGuard,
       ],
     };

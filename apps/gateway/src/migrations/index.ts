@@ -16,6 +16,7 @@ import { WebhookDeliveryTraceParent1768100000001 } from './1768100000001-webhook
 import { WebhookEndpointUniqueUrl1768300000034 } from './1768300000034-webhook-endpoint-unique-url';
 import { CheckoutAttempts1768300000035 } from './1768300000035-checkout-attempts';
 import { DashboardUsers1768400000003 } from './1768400000003-dashboard-users';
+import { DashboardTotpChanges1769000100001 } from './1769000100001-dashboard-totp-changes';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 import { DropWebhookTables1768400000001 } from './1768400000001-drop-webhook-tables';
 
@@ -42,4 +43,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   // The webhook tables moved to the webhooks service (apps/migrate copies their rows before this runs).
   DropWebhookTables1768400000001,
   DashboardUsers1768400000003,
+  DashboardTotpChanges1769000100001,
 ];

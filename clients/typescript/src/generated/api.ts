@@ -2642,6 +2642,18 @@ export interface components {
             /** @description When the session ends unless used before (idle), or its absolute end if sooner */
             expiresAt: string;
         };
+        TotpSetupRequest: {
+            /**
+             * @description The user’s password
+             * @example correct horse battery staple
+             */
+            password: string;
+            /**
+             * @description While TOTP is on (replacing the secret): the current code from the authenticator app
+             * @example 123456
+             */
+            code?: string;
+        };
         TotpEnrollmentResponse: {
             /**
              * @description Base32, for typing into the app
@@ -2654,6 +2666,34 @@ export interface components {
         TotpConfirmRequest: {
             /** @example 123456 */
             code: string;
+        };
+        TotpRemoveRequest: {
+            /**
+             * @description The user’s password
+             * @example correct horse battery staple
+             */
+            password: string;
+            /**
+             * @description The current code from the authenticator app
+             * @example 123456
+             */
+            code: string;
+        };
+        AuditEventResponse: {
+            id: string;
+            /**
+             * @description totp.enabled: two-factor sign-in turned on; totp.replaced: a new secret took over; totp.disabled: turned off
+             * @enum {string}
+             */
+            type: "totp.enabled" | "totp.replaced" | "totp.disabled";
+            /** @description The session that made the change */
+            sessionId: string | null;
+            /**
+             * @description Where the change came from
+             * @example 203.0.113.7
+             */
+            clientAddress: string | null;
+            createdAt: string;
         };
         DashboardKeyResponse: {
             id: string;
@@ -2824,8 +2864,11 @@ export type SchemaSignInRequest = components['schemas']['SignInRequest'];
 export type SchemaSessionUserDto = components['schemas']['SessionUserDto'];
 export type SchemaSessionMembershipDto = components['schemas']['SessionMembershipDto'];
 export type SchemaSessionViewResponse = components['schemas']['SessionViewResponse'];
+export type SchemaTotpSetupRequest = components['schemas']['TotpSetupRequest'];
 export type SchemaTotpEnrollmentResponse = components['schemas']['TotpEnrollmentResponse'];
 export type SchemaTotpConfirmRequest = components['schemas']['TotpConfirmRequest'];
+export type SchemaTotpRemoveRequest = components['schemas']['TotpRemoveRequest'];
+export type SchemaAuditEventResponse = components['schemas']['AuditEventResponse'];
 export type SchemaDashboardKeyResponse = components['schemas']['DashboardKeyResponse'];
 export type SchemaCreateDashboardKeyRequest = components['schemas']['CreateDashboardKeyRequest'];
 export type SchemaCreatedDashboardKeyResponse = components['schemas']['CreatedDashboardKeyResponse'];
