@@ -8,9 +8,10 @@ import { eventsStreamLimits } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { ExpirySweepLoop, pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
-import { Connector } from './connector/connector';
 import { AcquirerCalls } from './connector/acquirer-call';
+import { ConnectorConnections } from './connector/connector-connections';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
+import { ProviderConnector } from './connector/provider-connector';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { DatabaseLedger } from './connector/sandbox-ledger';
 import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
@@ -55,7 +56,7 @@ import { VaultService } from './vault/vault.service';
 export interface PaymentsModuleOptions {
   clock?: Clock;
   /** Acquirer adapters served next to the built-in sandbox one (see ConnectorRegistry). */
-  connectors?: readonly Connector[];
+  connectors?: readonly ProviderConnector[];
   /** Providers that replace the module's own of the same token (a test's fault injection). */
   overrides?: Provider[];
 }
@@ -108,6 +109,7 @@ export class PaymentsModule {
           inject: [SandboxAcquirerConnector],
         },
         ConnectorRegistry,
+        ConnectorConnections,
         AcquirerCalls,
         PaymentRepository,
         PaymentRecorder,

@@ -4,11 +4,36 @@ import { DomainError } from '@app/errors';
 import { inSpan, LOGGER, SpanKind, tracingOn } from '@app/observability';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { DeadlineExceeded, withDeadline } from './deadline';
+import { ConnectorOutcomeUnknown } from './provider-connector';
 
-/** The acquirer could not be reached or did not answer in time: nothing it did is known (503 / 504). */
+/**
+ * The acquirer could not be reached or did not answer in time (503 / 504): the caller releases the reservation,
+ * and a retry sends the same request reference (the provider's Idempotency-Key) again.
+ */
 export class AcquirerFailure extends DomainError {}
 
 export const isAcquirerFailure = (e: unknown): e is AcquirerFailure => e instanceof AcquirerFailure;
+
+/**
+ * The connector sent the request and its answer was lost (ConnectorOutcomeUnknown: a timeout, a 5xx, a dropped
+ * connection): the provider may have acted. 504 UPSTREAM_TIMEOUT, and unlike AcquirerFailure nothing is
+ * released: the attempt stays, marked unknown, with the Idempotency-Key in progress, until the provider's
+ * webhook or the recovery sweep's status sync settles it; the merchant's retry with the same key waits (409
+ * IDEMPOTENCY_IN_PROGRESS) and then replays that answer. Never retried as a new charge.
+ */
+export class AcquirerOutcomeUnknown extends DomainError {
+  constructor(paymentId: string) {
+    super(
+      'UPSTREAM_TIMEOUT',
+      'The acquirer received the request and its answer was lost: the outcome is being settled with the acquirer. ' +
+        'Retry with the same Idempotency-Key to get it; nothing will be charged twice',
+      undefined,
+      { paymentId, outcome: 'unknown' },
+    );
+  }
+}
+
+export const isOutcomeUnknown = (e: unknown): e is AcquirerOutcomeUnknown => e instanceof AcquirerOutcomeUnknown;
 
 /** What a failed call was about, for the log line. */
 export interface AcquirerCallAbout {
@@ -52,6 +77,10 @@ export class AcquirerCalls {
           'UPSTREAM_TIMEOUT',
           'The acquirer did not answer in time; nothing was recorded and the request can be retried',
         );
+      }
+      if (e instanceof ConnectorOutcomeUnknown) {
+        this.logger.error({ ...about, err: e }, 'Acquirer outcome unknown: left for its webhook or status sync');
+        throw new AcquirerOutcomeUnknown(about.paymentId);
       }
       // The adapter's error may name hosts or the acquirer's own codes: for the logs, not for the merchant.
       this.logger.error({ ...about, err: e }, 'Acquirer call failed');

@@ -12,8 +12,15 @@ import {
 } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
-import { assertNever, Connector, ModificationOutcome, ModificationRequest } from '../connector/connector';
-import { AcquirerCalls, isAcquirerFailure } from '../connector/acquirer-call';
+import { assertNever } from '../connector/assert-never';
+import { AcquirerCalls, isAcquirerFailure, isOutcomeUnknown } from '../connector/acquirer-call';
+import { ConnectorConnections } from '../connector/connector-connections';
+import {
+  ConnectorConnection,
+  ModificationOutcome,
+  ModificationRequest,
+  ProviderConnector,
+} from '../connector/provider-connector';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { requestReference } from '../connector/request-reference';
 import { IdempotentOperation } from '../idempotency/idempotent-operation';
@@ -63,6 +70,7 @@ export class PaymentOperationsService {
     private readonly connectors: ConnectorRegistry,
     private readonly clock: Clock,
     private readonly acquirer: AcquirerCalls,
+    private readonly connections: ConnectorConnections,
   ) {}
 
   capture(ctx: CallerContext, cmd: CaptureCommand): Promise<OperationResult> {
@@ -93,16 +101,18 @@ export class PaymentOperationsService {
     let answer: ModificationOutcome;
     try {
       const about = { acquirer: payment.acquirer, operation: decision.kind, paymentId: payment.id };
-      answer = await this.acquirer.call(about, () =>
-        modify(this.connectors.get(payment.acquirer), decision.kind, {
+      answer = await this.acquirer.call(about, async () =>
+        modify(this.connectors.get(payment.acquirer), await this.connections.byCode(payment), decision.kind, {
           paymentId: payment.id,
           reference: attempt.requestReference,
-          acquirerReference: payment.acquirerReference,
+          acquirerReference: payment.acquirerReference ?? '',
           amount: decision.amount,
         }),
       );
     } catch (e) {
       if (isAcquirerFailure(e)) await this.release(ctx, attempt);
+      // The provider may have acted: the attempt (and the key) stay for its webhook or the recovery sweep's sync.
+      if (isOutcomeUnknown(e)) await this.attempts.markUnknown(attempt.id);
       throw e;
     }
     return inTransaction(this.db, (m) => this.records.record(m, ctx, attempt, answer, this.clock.now(ctx)));
@@ -163,14 +173,19 @@ export class PaymentOperationsService {
   }
 }
 
-function modify(connector: Connector, kind: OperationKind, request: ModificationRequest): Promise<ModificationOutcome> {
+function modify(
+  connector: ProviderConnector,
+  connection: ConnectorConnection,
+  kind: OperationKind,
+  request: ModificationRequest,
+): Promise<ModificationOutcome> {
   switch (kind) {
     case 'capture':
-      return connector.capture(request);
+      return connector.capture(connection, request);
     case 'refund':
-      return connector.refund(request);
+      return connector.refund(connection, request);
     case 'cancel':
-      return connector.cancel(request);
+      return connector.cancel(connection, request);
     default:
       return assertNever(kind);
   }

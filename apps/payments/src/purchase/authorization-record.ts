@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CallerContext, PaymentMethod, PaymentResponse, PurchaseRequest } from '@app/contracts';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import { IdempotencyService } from '@app/idempotency';
 import { applyOutcome } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';
@@ -45,7 +45,7 @@ export class AuthorizationRecord {
     ctx: CallerContext,
     attemptId: string,
     reserved: PaymentEntity,
-    answered: AcquirerOutcome,
+    answered: AuthorizationOutcome,
     now: Date,
     extras: RequestExtras = {},
   ): Promise<PaymentResponse> {
@@ -81,7 +81,7 @@ export class AuthorizationRecord {
     manager: EntityManager,
     ctx: CallerContext,
     payment: PaymentEntity,
-    outcome: AcquirerOutcome,
+    outcome: AuthorizationOutcome,
     now: Date,
     { card, body }: RequestExtras,
   ): Promise<void> {

@@ -6,7 +6,7 @@ import { CallerContext, PaymentMethod, PurchaseRequest } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { IdempotencyService } from '@app/idempotency';
 import { Amount } from '@app/money';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import { requestReference } from '../connector/request-reference';
 import { PaymentEntity, PaymentIntent } from '../payment/payment.entity';
 import { PaymentRepository } from '../payment/payment.repository';
@@ -78,7 +78,7 @@ export class PurchaseReservation {
     ctx: CallerContext,
     r: Reserved,
     connection: ConnectionEntity,
-    declined: AcquirerOutcome,
+    declined: AuthorizationOutcome,
   ): Promise<void> {
     const next = this.attemptFor(
       ctx,

@@ -4,7 +4,8 @@ import { Clock, SandboxClockCopy } from '@app/clock';
 import { LINK_PAYMENT_METADATA, PaymentResponse } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
+import { ConnectorConnections } from '../connector/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { PaymentRepository } from '../payment/payment.repository';
 import { toPaymentResponse } from '../payment/payment.view';
@@ -32,6 +33,7 @@ export class ResumeUseCase {
     private readonly uses: SessionUse,
     private readonly challenges: ChallengeRecord,
     private readonly connectors: ConnectorRegistry,
+    private readonly connections: ConnectorConnections,
     private readonly clock: Clock,
     private readonly clocks: SandboxClockCopy,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -70,10 +72,11 @@ export class ResumeUseCase {
     s: PaymentSession,
     attempt: AcquirerAttempt,
     amount: { currency: string; value: number; exponent: number },
-  ): Promise<AcquirerOutcome> {
+  ): Promise<AuthorizationOutcome> {
     const detail = attempt.detail as ChallengeDetail;
     try {
-      return await this.connectors.get(attempt.acquirer).completeChallenge({
+      const connection = await this.connections.byCode(attempt);
+      return await this.connectors.get(attempt.acquirer).completeChallenge(connection, {
         reference: attempt.requestReference,
         acquirerReference: detail.acquirerReference,
         authenticated: detail.authenticated,

@@ -1,6 +1,6 @@
 import { CallerContext, Environment, PaymentMethod, RefusalCodeDto } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import type { PaymentSession } from './payment-session.entity';
 
 /**
@@ -26,8 +26,8 @@ export const CHALLENGE_UNAVAILABLE: RefusalCodeDto = {
  */
 export function withoutSimulatedChallenge(
   ctx: Pick<CallerContext, 'environment'>,
-  outcome: AcquirerOutcome,
-): AcquirerOutcome {
+  outcome: AuthorizationOutcome,
+): AuthorizationOutcome {
   if (outcome.kind !== 'challenge_required' || ctx.environment === SIMULATED_IN) return outcome;
   return { kind: 'declined', acquirerReference: outcome.acquirerReference, refusalCode: CHALLENGE_UNAVAILABLE };
 }
