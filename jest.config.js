@@ -44,7 +44,12 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,bench,clients}/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'],
+      // The connector conformance specs run each connector against its local double: no stack needed.
+      testMatch: [
+        '<rootDir>/{apps,libs,bench,clients}/**/*.spec.ts',
+        '<rootDir>/test/deploy/**/*.spec.ts',
+        '<rootDir>/test/payments/connectors/**/*.spec.ts',
+      ],
     },
     {
       ...base,
