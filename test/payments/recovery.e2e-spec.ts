@@ -86,7 +86,12 @@ describe('recovery of capture, refund, cancel and resume attempts', () => {
     const connectionCode = p.connectionCode as string;
     const reference = `rq_${randomUUID()}`;
     const key = randomUUID();
-    await sandbox.refund(viaSandbox(p), { paymentId: p.id, reference, acquirerReference: p.acquirerReference, amount: usd(300) });
+    await sandbox.refund(viaSandbox(p), {
+      paymentId: p.id,
+      reference,
+      acquirerReference: 'sbx_refunded',
+      amount: usd(300),
+    });
     await orphan({ ...refundAttempt(p.id, reference, key), connectionCode });
     // While it is in flight, the next refund counts it.
     expect((await m.refund(p.id, 800)).body.error.code).toBe('AMOUNT_EXCEEDS_AVAILABLE');
