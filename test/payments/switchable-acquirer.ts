@@ -10,7 +10,29 @@ import {
   ProviderNotification,
   SyncedStatus,
 } from '../../apps/payments/src/connector/provider-connector';
-import { SandboxAcquirerConnector } from '../../apps/payments/src/connector/sandbox-acquirer.connector';
+import {
+  SANDBOX_SIGNATURE_HEADER,
+  SandboxAcquirerConnector,
+  SandboxWebhookBody,
+  signSandboxWebhook,
+} from '../../apps/payments/src/connector/sandbox-acquirer.connector';
+
+/** The webhook key this double verifies its webhooks with, whatever the connection's credentials. */
+const WEBHOOK_KEY = 'switchable-acquirer-webhook-key';
+
+/** A webhook call as the simulator would POST it, signed with the double's key (or any other key). */
+export function switchableWebhook(
+  event: Omit<SandboxWebhookBody, 'eventId' | 'occurredAt'> & { eventId?: string },
+  key = WEBHOOK_KEY,
+): { rawBody: string; headers: Record<string, string> } {
+  const body: SandboxWebhookBody = {
+    eventId: `evt_${Math.random().toString(36).slice(2)}`,
+    occurredAt: new Date().toISOString(),
+    ...event,
+  };
+  const rawBody = JSON.stringify(body);
+  return { rawBody, headers: { [SANDBOX_SIGNATURE_HEADER]: signSandboxWebhook(Buffer.from(rawBody), key) } };
+}
 
 /** How the acquirer answers capture, refund and cancel: as the sandbox does, or one of the ways it goes wrong. */
 export type ModificationBehaviour = 'sandbox' | 'failed' | 'throws' | 'hangs' | 'pending' | 'unknown';
@@ -79,7 +101,7 @@ export class SwitchableAcquirer implements ProviderConnector {
     rawBody: Buffer,
     headers: Readonly<Record<string, string | undefined>>,
   ): ProviderNotification[] {
-    return this.sandbox.parseWebhook(connection, rawBody, headers);
+    return this.sandbox.parseWebhook({ ...connection, credentials: { hmacKey: WEBHOOK_KEY } }, rawBody, headers);
   }
 
   completeChallenge(connection: ConnectorConnection, request: ChallengeCompletion): Promise<AuthorizationOutcome> {

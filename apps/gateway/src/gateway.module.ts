@@ -34,6 +34,7 @@ import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbo
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
 import { UsageController } from './billing/usage.controller';
 import { webhookControllers } from './webhooks/webhooks.wiring';
+import { ConnectorWebhooksController } from './connectors/connector-webhooks.controller';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
@@ -101,6 +102,7 @@ export class GatewayModule {
         ...sandboxClockControllers,
         UsageController,
         ...dashboardControllers,
+        ConnectorWebhooksController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

@@ -10,6 +10,10 @@ import { ExpirySweepLoop, pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
 import { AcquirerCalls } from './connector/acquirer-call';
 import { ConnectorConnections } from './connector/connector-connections';
+import { NotificationSettlement } from './connector-webhooks/notification-settlement';
+import { ProviderWebhookEvents } from './connector-webhooks/provider-webhook-events.repository';
+import { ProviderWebhooksHandler } from './connector-webhooks/provider-webhooks.handler';
+import { ProviderWebhooks } from './connector-webhooks/provider-webhooks.service';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { ProviderConnector } from './connector/provider-connector';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
@@ -87,6 +91,7 @@ export class PaymentsModule {
         ConnectionsHandler,
         ClockAdvanceHandler,
         TokenHandler,
+        ProviderWebhooksHandler,
         ...extrasHandlers,
       ],
       providers: [
@@ -110,6 +115,9 @@ export class PaymentsModule {
         },
         ConnectorRegistry,
         ConnectorConnections,
+        ProviderWebhookEvents,
+        NotificationSettlement,
+        ProviderWebhooks,
         AcquirerCalls,
         PaymentRepository,
         PaymentRecorder,

@@ -158,4 +158,6 @@ export const PaymentsExtrasSubjects = {
   /** POST /v1/sandbox/3ds/{sessionId} (sandbox private key, scoped to its merchant). */
   sandboxChallenge: 'cmd.payments.sandbox.threeds',
   sandboxSettle: 'cmd.payments.sandbox.settle',
+  /** POST /v1/connectors/{connectionId}/webhooks (keyless: the provider's signature is the credential). */
+  connectorWebhook: 'cmd.payments.connector-webhook',
 } as const;

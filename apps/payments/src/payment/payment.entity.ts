@@ -14,7 +14,7 @@ import { bigintNumber } from '@app/database';
 import type { PaymentState } from './payment-state';
 
 export type PaymentIntent = 'purchase' | 'authorization';
-export type CancelReason = 'merchant' | 'hold_expired' | 'abandoned';
+export type CancelReason = 'merchant' | 'hold_expired' | 'abandoned' | 'provider';
 
 /** One try at a connection; a cascade leaves two. */
 export interface RoutingAttempt {

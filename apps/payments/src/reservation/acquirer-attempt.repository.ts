@@ -47,11 +47,20 @@ export class AttemptAlreadyResolved extends Error {
 const COLUMNS = `id, payment_id AS "paymentId", merchant_code AS "merchantCode", environment, operation,
   request_reference AS "requestReference", connection_code AS "connectionCode", acquirer,
   idempotency_key AS "idempotencyKey", detail, trace_parent AS "traceParent",
-  outcome_unknown_at AS "outcomeUnknownAt"`;
+  outcome_unknown_at AS "outcomeUnknownAt", accepted_reference AS "acceptedReference"`;
 
 const MARK_UNKNOWN = statement(
   'acquirer_attempts_mark_unknown',
   'UPDATE acquirer_attempts SET outcome_unknown_at = now() WHERE id = $1',
+);
+const ACCEPT = statement(
+  'acquirer_attempts_accept',
+  'UPDATE acquirer_attempts SET accepted_reference = $2 WHERE id = $1',
+);
+const MODIFICATIONS_OF = statement(
+  'acquirer_attempts_modifications_of',
+  `SELECT ${COLUMNS} FROM acquirer_attempts WHERE payment_id = $1 AND detail->>'kind' = $2
+   ORDER BY (accepted_reference = $3) DESC NULLS LAST, reserved_at LIMIT 1`,
 );
 const BY_REFERENCE = statement(
   'acquirer_attempts_by_reference',
@@ -142,6 +151,26 @@ export class AcquirerAttemptRepository {
       scope.merchantCode,
       scope.environment,
     ]);
+    return rows[0];
+  }
+
+  /**
+   * The provider accepted the capture, refund or cancel and reports its result by webhook (ModificationOutcome
+   * `pending`): the attempt stays in flight, with the provider's reference of the modification, in the
+   * transaction that answers the merchant.
+   */
+  accept(manager: EntityManager, id: string, providerReference: string): Promise<void> {
+    return deferStatement(manager, ACCEPT, [id, providerReference]);
+  }
+
+  /** A capture, refund or cancel in flight on a payment: the one the provider named first, else the oldest. */
+  async modificationOf(
+    manager: EntityManager,
+    paymentId: string,
+    kind: ModificationDetail['kind'],
+    providerReference: string | undefined,
+  ): Promise<AcquirerAttempt | undefined> {
+    const rows = await runStatement<AcquirerAttempt>(manager, MODIFICATIONS_OF, [paymentId, kind, providerReference ?? null]);
     return rows[0];
   }
 

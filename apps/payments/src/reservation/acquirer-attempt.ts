@@ -29,6 +29,8 @@ export interface AcquirerAttempt {
   traceParent?: string | null;
   /** When its call's answer was lost after sending (ConnectorOutcomeUnknown); null while none was. */
   outcomeUnknownAt?: Date | null;
+  /** The provider accepted it and settles it by webhook: its reference of the modification (ModificationOutcome `pending`). */
+  acceptedReference?: string | null;
 }
 
 /** An authorization: the tries before this one of a cascade (a `retry` decline moved on to this connection). */

@@ -45,7 +45,9 @@ export class RecoveryService {
     const found = answerOf(a, synced);
     // Released only on the provider's word that it never acted. A provider that cannot be asked (no status
     // sync), or whose status does not settle this attempt yet, settles it by its webhook: the attempt waits.
-    if (found === undefined && (!connector.capabilities.statusSync || synced !== undefined)) return 'waiting';
+    // A modification the provider accepted for later is never released: its webhook settles it.
+    const undecided = !connector.capabilities.statusSync || synced !== undefined || !!a.acceptedReference;
+    if (found === undefined && undecided) return 'waiting';
     const ctx: CallerContext = {
       requestId: `recovery-${a.id}`,
       merchantCode: a.merchantCode,

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { RecoveryLoop } from '../../apps/payments/src/reservation/recovery.loop';
+import { TestStack } from '../support/stack';
+import {
+  expectError,
+  paymentEventTypes,
+  PaymentsClient,
+  paymentsQuery,
+  sandboxMerchant,
+  usd,
+} from './payments-fixtures';
+import { SwitchableAcquirer, switchableWebhook } from './switchable-acquirer';
+
+/**
+ * A provider's answer lost after it took the charge (ConnectorOutcomeUnknown), through the whole stack: the
+ * merchant is told the outcome is unknown (504), a retry with the same Idempotency-Key waits and then replays,
+ * the provider's webhook or the recovery sweep's status sync records it, and the card is charged once. And the
+ * inbound webhooks of a connection (POST /v1/connectors/{connectionId}/webhooks): verified, de-duplicated,
+ * applied through the payment's transition table with our events.
+ */
+describe('connector flows: unknown outcomes and provider webhooks', () => {
+  const acquirer = new SwitchableAcquirer();
+  let stack: TestStack;
+  let m: PaymentsClient;
+  let sweeper: RecoveryLoop;
+  let connectionId: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      connectors: [acquirer],
+      env: { RECOVERY_SWEEP_MS: '0', ACQUIRER_TIMEOUT_MS: '500' },
+    });
+    m = await sandboxMerchant(stack);
+    sweeper = stack.services.get('payments')![0].get(RecoveryLoop);
+    await m.purchase();
+    [{ id: connectionId }] = await paymentsQuery<{ id: string }>(
+      stack,
+      "SELECT id FROM connections WHERE merchant_code = $1 AND connection_code = 'sandbox'",
+      [m.merchantCode],
+    );
+  });
+  afterEach(() => {
+    acquirer.authorizations = 'sandbox';
+    acquirer.modifications = 'sandbox';
+  });
+  afterAll(() => stack.stop());
+
+  const post = (w: { rawBody: string; headers: Record<string, string> }, id = connectionId) =>
+    stack.http('POST', `/v1/connectors/${id}/webhooks`, { rawBody: w.rawBody, headers: w.headers });
+  const attemptOf = async (orderCode: string) =>
+    (
+      await paymentsQuery<{ request_reference: string; outcome_unknown_at: Date | null; payment_id: string }>(
+        stack,
+        `SELECT a.request_reference, a.outcome_unknown_at, a.payment_id FROM acquirer_attempts a
+         JOIN payments p ON p.id = a.payment_id WHERE p.order_code = $1 AND p.merchant_code = $2`,
+        [orderCode, m.merchantCode],
+      )
+    )[0];
+  const chargesOf = (reference: string) => acquirer.authorizationCalls.filter((c) => c.reference === reference).length;
+  const lostAnswer = async () => {
+    const key = randomUUID();
+    const orderCode = `unknown-${randomUUID()}`;
+    acquirer.authorizations = 'unknown';
+    const first = await m.purchase({ orderCode }, key);
+    acquirer.authorizations = 'sandbox';
+    return { key, orderCode, first };
+  };
+
+  it('a lost answer is 504 outcome unknown; the retry waits, the status sync records it, the retry replays it', async () => {
+    const { key, orderCode, first } = await lostAnswer();
+    expectError(first, 504, 'UPSTREAM_TIMEOUT');
+    expect(first.body.error).toMatchObject({ message: expect.stringContaining('same Idempotency-Key') });
+    const attempt = await attemptOf(orderCode);
+    expect(attempt.outcome_unknown_at).not.toBeNull();
+
+    // The merchant retries: nothing is sent to the acquirer again, the key is still in progress.
+    expectError(await m.purchase({ orderCode }, key), 409, 'IDEMPOTENCY_IN_PROGRESS');
+    expect(chargesOf(attempt.request_reference)).toBe(1);
+
+    await paymentsQuery(
+      stack,
+      "UPDATE acquirer_attempts SET reserved_at = now() - interval '1 minute' WHERE payment_id = $1",
+      [attempt.payment_id],
+    );
+    expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
+    const replay = await m.purchase({ orderCode }, key);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ id: attempt.payment_id, status: 'captured' });
+    expect(chargesOf(attempt.request_reference)).toBe(1);
+    expect(await paymentEventTypes(stack, attempt.payment_id)).toEqual(['payment.captured']);
+  });
+
+  it('a lost answer is recorded by the provider’s AUTHORISATION webhook, once however often it is delivered', async () => {
+    const { key, orderCode, first } = await lostAnswer();
+    expect(first.status).toBe(504);
+    const attempt = await attemptOf(orderCode);
+    const via = {
+      connectionCode: 'sandbox',
+      merchantCode: m.merchantCode,
+      environment: 'sandbox' as const,
+      credentials: {},
+    };
+    const synced = await acquirer.sync(via, { reference: attempt.request_reference });
+    const webhook = switchableWebhook({
+      kind: 'authorisation',
+      success: true,
+      acquirerReference: (synced as { acquirerReference: string }).acquirerReference,
+      merchantReference: attempt.request_reference,
+    });
+
+    const delivered = await post(webhook);
+    expect([delivered.status, delivered.body]).toEqual([200, { received: true }]);
+    const replay = await m.purchase({ orderCode }, key);
+    expect(replay.body).toMatchObject({ id: attempt.payment_id, status: 'captured' });
+
+    expect((await post(webhook)).status).toBe(200);
+    expect(await paymentEventTypes(stack, attempt.payment_id)).toEqual(['payment.captured']);
+    expect(
+      await paymentsQuery(stack, 'SELECT applied FROM provider_webhook_events WHERE payment_id = $1', [
+        attempt.payment_id,
+      ]),
+    ).toEqual([{ applied: 'recorded' }]);
+    expect(chargesOf(attempt.request_reference)).toBe(1);
+  });
+
+  it('a webhook that does not verify is 401 and changes nothing; an unknown connection is 404', async () => {
+    const p = (await m.purchase({ amount: usd(1000) })).body;
+    const [{ acquirer_reference }] = await paymentsQuery<{ acquirer_reference: string }>(
+      stack,
+      'SELECT acquirer_reference FROM payments WHERE id = $1',
+      [p.id],
+    );
+    const forged = switchableWebhook(
+      { kind: 'chargeback', success: true, acquirerReference: acquirer_reference },
+      'not-the-key',
+    );
+    expectError(await post(forged), 401, 'AUTH_INVALID');
+    expect((await m.get(p.id)).body.status).toBe('captured');
+    expectError(
+      await post(
+        switchableWebhook({ kind: 'chargeback', success: true, acquirerReference: acquirer_reference }),
+        randomUUID(),
+      ),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('a capture the provider accepts for later is pending until its webhook; later failures move the payment', async () => {
+    const p = (await m.authorize({ amount: usd(1000) })).body;
+    const [{ acquirer_reference: acquirerReference }] = await paymentsQuery<{ acquirer_reference: string }>(
+      stack,
+      'SELECT acquirer_reference FROM payments WHERE id = $1',
+      [p.id],
+    );
+    acquirer.modifications = 'pending';
+    const key = randomUUID();
+    const capture = await m.capture(p.id, 600, key);
+    expect(capture.body).toMatchObject({ status: 'pending' });
+    expect((await m.get(p.id)).body).toMatchObject({ status: 'authorized', amountCaptured: usd(0) });
+    // Another capture waits for this one's answer.
+    expectError(await m.capture(p.id, 400), 409, 'INVALID_STATE');
+
+    const captured = switchableWebhook({ kind: 'capture', success: true, acquirerReference, amount: usd(600) });
+    expect((await post(captured)).status).toBe(200);
+    expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountCaptured: usd(600) });
+
+    acquirer.modifications = 'sandbox';
+    expect((await m.refund(p.id, 200)).body).toMatchObject({ status: 'refunded' });
+    const refundFailed = switchableWebhook({
+      kind: 'refund_failed',
+      success: false,
+      acquirerReference,
+      amount: usd(200),
+    });
+    expect((await post(refundFailed)).status).toBe(200);
+    expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountRefunded: usd(0) });
+
+    expect((await post(switchableWebhook({ kind: 'chargeback', success: true, acquirerReference }))).status).toBe(200);
+    expect((await m.get(p.id)).body.status).toBe('charged_back');
+    expect(await paymentEventTypes(stack, p.id)).toEqual([
+      'payment.authorized',
+      'payment.captured',
+      'payment.refunded',
+      'payment.refund_failed',
+      'payment.charged_back',
+    ]);
+  });
+});
