@@ -8,6 +8,7 @@ import {
   ProviderConnector,
   WebhookRejected,
 } from '../../../apps/payments/src/connector/provider-connector';
+import { usd } from '../../support/amounts';
 import { ConnectorDouble } from '../../support/connectors/connector-double';
 
 const APPROVED = '4111111111111111';
@@ -16,7 +17,6 @@ const DECLINED_FUNDS = '4000000000009995';
 const FRICTIONLESS = '4000003220000000';
 const CHALLENGE = '4000002500003155';
 
-const usd = (value: number) => ({ currency: 'USD', value, exponent: 2 });
 const reference = () => `rq_conf_${randomUUID().replace(/-/g, '')}`;
 
 function request(cardNumber: string, over: Partial<AuthorizationRequest> = {}): AuthorizationRequest {

@@ -9,7 +9,7 @@ import type { Environment } from '@app/contracts';
  * A local stand-in for one provider, bound to the provider's published document: it rejects (and records as a
  * violation) every request the document rejects, and checks every answer and notification it sends against
  * the same document. The conformance suite (test/payments/connectors/) runs the same scenarios through every
- * connector with its double; each double answers by card number as the sandbox test cards do (DECISIONS §3):
+ * connector with its double; each double answers by card number as the sandbox test cards do (docs/testing.md):
  *
  * - 4111111111111111 approved; 4000000000000002 declined `5` retry; 4000000000009995 declined `51`
  * - 4000003220000000 approved after frictionless 3DS; 4000002500003155 challenge required

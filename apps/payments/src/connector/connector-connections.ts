@@ -3,13 +3,20 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Environment } from '@app/contracts';
 import { ConnectionEntity } from '../routing/connection.entity';
-import { ConnectorConnection } from './provider-connector';
+import { ConnectorRegistry } from './connector.registry';
+import { ConnectorConnection, ProviderConnector } from './provider-connector';
 
-/** Whose connection a payment went through. */
+/** Whose connection a payment (or an attempt on it) went through. */
 export interface ConnectionOf {
   merchantCode: string;
   environment: Environment;
   connectionCode: string;
+}
+
+/** The connector of a payment's acquirer and the connection to call it with. */
+export interface Through {
+  connector: ProviderConnector;
+  connection: ConnectorConnection;
 }
 
 /** A payment's connection is gone (removed since): nothing can be sent through it. */
@@ -26,7 +33,10 @@ export class ConnectionGone extends Error {
  */
 @Injectable()
 export class ConnectorConnections {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly registry: ConnectorRegistry,
+  ) {}
 
   of(connection: ConnectionEntity): Promise<ConnectorConnection> {
     return Promise.resolve({
@@ -36,6 +46,11 @@ export class ConnectorConnections {
       credentials: {},
       endpoint: undefined,
     });
+  }
+
+  /** The connector of a payment's (or an attempt's) acquirer, and its connection, for a call. */
+  async through(c: ConnectionOf & { acquirer: string }): Promise<Through> {
+    return { connector: this.registry.get(c.acquirer), connection: await this.byCode(c) };
   }
 
   /** The connection a payment (or an attempt on it) went through, by its code. */

@@ -14,14 +14,8 @@ import { inTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
 import { assertNever } from '../connector/assert-never';
 import { AcquirerCalls, isAcquirerFailure, isOutcomeUnknown } from '../connector/acquirer-call';
-import { ConnectorConnections } from '../connector/connector-connections';
-import {
-  ConnectorConnection,
-  ModificationOutcome,
-  ModificationRequest,
-  ProviderConnector,
-} from '../connector/provider-connector';
-import { ConnectorRegistry } from '../connector/connector.registry';
+import { ConnectorConnections, Through } from '../connector/connector-connections';
+import { ModificationOutcome, ModificationRequest } from '../connector/provider-connector';
 import { requestReference } from '../connector/request-reference';
 import { IdempotentOperation } from '../idempotency/idempotent-operation';
 import { IdempotencyService } from '@app/idempotency';
@@ -67,7 +61,6 @@ export class PaymentOperationsService {
     private readonly payments: PaymentRepository,
     private readonly attempts: AcquirerAttemptRepository,
     private readonly records: OperationRecord,
-    private readonly connectors: ConnectorRegistry,
     private readonly clock: Clock,
     private readonly acquirer: AcquirerCalls,
     private readonly connections: ConnectorConnections,
@@ -102,7 +95,7 @@ export class PaymentOperationsService {
     try {
       const about = { acquirer: payment.acquirer, operation: decision.kind, paymentId: payment.id };
       answer = await this.acquirer.call(about, async () =>
-        modify(this.connectors.get(payment.acquirer), await this.connections.byCode(payment), decision.kind, {
+        modify(await this.connections.through(payment), decision.kind, {
           paymentId: payment.id,
           reference: attempt.requestReference,
           acquirerReference: payment.acquirerReference ?? '',
@@ -174,8 +167,7 @@ export class PaymentOperationsService {
 }
 
 function modify(
-  connector: ProviderConnector,
-  connection: ConnectorConnection,
+  { connector, connection }: Through,
   kind: OperationKind,
   request: ModificationRequest,
 ): Promise<ModificationOutcome> {

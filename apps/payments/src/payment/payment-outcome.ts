@@ -37,6 +37,7 @@ export function applyOutcome(payment: PaymentEntity, outcome: AuthorizationOutco
       payment.holdExpiresAt = !purchase && payment.amountValue > 0 ? new Date(now.getTime() + holdDays * DAY_MS) : null;
       payment.actionRequired = null;
       payment.refusalCode = null;
+      if (outcome.threeDs) payment.threeDSecure = { ...outcome.threeDs };
       return event;
     }
     case 'declined': {

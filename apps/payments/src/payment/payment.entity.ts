@@ -8,6 +8,7 @@ import type {
   Environment,
   RefusalCodeDto,
   ShopperDto,
+  ThreeDSecureView,
   TokenView,
 } from '@app/contracts';
 import { bigintNumber } from '@app/database';
@@ -53,6 +54,8 @@ export class PaymentEntity {
   @Column({ type: 'jsonb', nullable: true }) token: TokenView | null;
   @Column({ name: 'action_required', type: 'jsonb', nullable: true }) actionRequired: ActionRequiredView | null;
   @Column({ name: 'refusal_code', type: 'jsonb', nullable: true }) refusalCode: RefusalCodeDto | null;
+  /** The 3-D Secure result the acquirer reported on the approval. */
+  @Column({ name: 'three_d_secure', type: 'jsonb', nullable: true }) threeDSecure: ThreeDSecureView | null;
   @Column({ type: 'jsonb', nullable: true }) shopper: ShopperDto | null;
   @Column({ name: 'webhook_url', type: 'text', nullable: true }) webhookUrl: string | null;
   @Column({ name: 'ip_address', type: 'text', nullable: true }) ipAddress: string | null;

@@ -32,6 +32,7 @@ export function toPaymentResponse(p: PaymentEntity): PaymentResponse {
   if (p.token) view.token = p.token;
   if (p.actionRequired) view.actionRequired = p.actionRequired;
   if (p.refusalCode) view.refusalCode = p.refusalCode;
+  if (p.threeDSecure) view.threeDSecure = p.threeDSecure;
   if (p.attempts?.length > 1) {
     view.cascade = p.attempts.map((a) => ({
       connectionCode: a.connectionCode,

@@ -47,6 +47,7 @@ export function newPayment(
     token: null,
     actionRequired: null,
     refusalCode: null,
+    threeDSecure: null,
     shopper: body.shopper ?? null,
     webhookUrl: body.webhookUrl ?? null,
     ipAddress: body.ipAddress ?? null,

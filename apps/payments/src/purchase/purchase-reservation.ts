@@ -98,6 +98,14 @@ export class PurchaseReservation {
     r.attempt = next;
   }
 
+  /**
+   * The call's answer was lost after it was sent (the provider may have charged): everything stays reserved,
+   * the attempt marked, for the provider's webhook or the recovery sweep's status sync to record.
+   */
+  keepUnknown(r: Reserved): Promise<void> {
+    return this.attempts.markUnknown(r.attempt.id);
+  }
+
   /** Nothing was recorded: the reserved payment, its attempt and its key go, so the same request can retry. */
   release(ctx: CallerContext, r: Reserved): Promise<void> {
     return this.releases.afterFailedCall(ctx, r.attempt, async (m) => {

@@ -8,7 +8,6 @@ import { IdempotencyService } from '@app/idempotency';
 import { traceParentOf } from '@app/observability';
 import { AuthorizationOutcome } from '../connector/provider-connector';
 import { isAcquirerFailure, isOutcomeUnknown } from '../connector/acquirer-call';
-import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repository';
 import { PaymentIntent } from '../payment/payment.entity';
 import { CrashPoints } from '../reservation/crash-points';
 import { RoutingService } from '../routing/routing.service';
@@ -44,7 +43,6 @@ export class PurchaseUseCase {
     private readonly records: AuthorizationRecord,
     private readonly crash: CrashPoints,
     private readonly clock: Clock,
-    private readonly attempts: AcquirerAttemptRepository,
   ) {
     this.grouped = new GroupedTransactions(db, 8, 32);
   }
@@ -84,7 +82,7 @@ export class PurchaseUseCase {
     } catch (e) {
       if (isAcquirerFailure(e)) await this.reservations.release(ctx, reserved);
       // The provider may have charged: the reservation (payment, attempt, key) stays for its webhook or sync.
-      if (isOutcomeUnknown(e)) await this.attempts.markUnknown(reserved.attempt.id);
+      if (isOutcomeUnknown(e)) await this.reservations.keepUnknown(reserved);
       throw e;
     }
     this.crash.at('after_acquirer');

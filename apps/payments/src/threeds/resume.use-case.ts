@@ -6,7 +6,6 @@ import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
 import { AuthorizationOutcome } from '../connector/provider-connector';
 import { ConnectorConnections } from '../connector/connector-connections';
-import { ConnectorRegistry } from '../connector/connector.registry';
 import { PaymentRepository } from '../payment/payment.repository';
 import { toPaymentResponse } from '../payment/payment.view';
 import { AcquirerAttempt, ChallengeDetail } from '../reservation/acquirer-attempt';
@@ -32,7 +31,6 @@ export class ResumeUseCase {
     private readonly payments: PaymentRepository,
     private readonly uses: SessionUse,
     private readonly challenges: ChallengeRecord,
-    private readonly connectors: ConnectorRegistry,
     private readonly connections: ConnectorConnections,
     private readonly clock: Clock,
     private readonly clocks: SandboxClockCopy,
@@ -75,8 +73,8 @@ export class ResumeUseCase {
   ): Promise<AuthorizationOutcome> {
     const detail = attempt.detail as ChallengeDetail;
     try {
-      const connection = await this.connections.byCode(attempt);
-      return await this.connectors.get(attempt.acquirer).completeChallenge(connection, {
+      const { connector, connection } = await this.connections.through(attempt);
+      return await connector.completeChallenge(connection, {
         reference: attempt.requestReference,
         acquirerReference: detail.acquirerReference,
         authenticated: detail.authenticated,

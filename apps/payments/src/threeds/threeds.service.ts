@@ -48,7 +48,7 @@ export class ThreeDsService implements ThreeDsPort {
   ) {}
 
   async begin(manager: EntityManager, r: ThreeDsChallengeRequest): Promise<ActionRequiredView> {
-    const id = randomToken('ses_');
+    const id = r.sessionId ?? randomToken('ses_');
     const expiresAt = new Date(r.now.getTime() + THREE_DS_SESSION_TTL_MS);
     const action: ActionRequiredView = {
       type: 'threeds_challenge',
@@ -76,6 +76,7 @@ export class ThreeDsService implements ThreeDsPort {
       },
       action,
       apm: null,
+      providerAction: r.providerAction ?? null,
       expiresAt,
       completedAt: null,
       consumedAt: null,
@@ -130,6 +131,7 @@ export class ThreeDsService implements ThreeDsPort {
       maskedCard: s.display.maskedCard,
       actionType: s.action.type,
       apm: s.apm ?? undefined,
+      providerAction: s.providerAction ?? undefined,
     };
   }
 }

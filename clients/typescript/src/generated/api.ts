@@ -1434,6 +1434,17 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        ThreeDSecureView: {
+            /**
+             * @description `frictionless`: authenticated without a challenge; `challenge`: after one; `attempted`: not authenticated
+             * @enum {string}
+             */
+            flow: "frictionless" | "challenge" | "attempted";
+            /** @description Electronic commerce indicator (e.g. 05 for Visa, 02 for Mastercard) */
+            eci?: string;
+            /** @example 2.2.0 */
+            version?: string;
+        };
         PaymentResponse: {
             /** Format: uuid */
             id: string;
@@ -1460,6 +1471,8 @@ export interface components {
             token?: components["schemas"]["TokenView"];
             actionRequired?: components["schemas"]["ActionRequiredView"];
             refusalCode?: components["schemas"]["RefusalCodeDto"];
+            /** @description The 3-D Secure result of an approved payment, when the acquirer reported one */
+            threeDSecure?: components["schemas"]["ThreeDSecureView"];
             metadata: {
                 [key: string]: string;
             };
@@ -2724,6 +2737,7 @@ export type SchemaCardView = components['schemas']['CardView'];
 export type SchemaApmView = components['schemas']['ApmView'];
 export type SchemaTokenView = components['schemas']['TokenView'];
 export type SchemaActionRequiredView = components['schemas']['ActionRequiredView'];
+export type SchemaThreeDSecureView = components['schemas']['ThreeDSecureView'];
 export type SchemaPaymentResponse = components['schemas']['PaymentResponse'];
 export type SchemaKeylessInquiryResponse = components['schemas']['KeylessInquiryResponse'];
 export type SchemaCaptureRequest = components['schemas']['CaptureRequest'];

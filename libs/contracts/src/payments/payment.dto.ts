@@ -63,6 +63,18 @@ export class RoutingAttemptView {
   @ApiPropertyOptional({ description: 'Normalized refusal code of a decline', example: '5' }) reasonCode?: string;
 }
 
+/** How the card was authenticated (3-D Secure), as the acquirer reported it on the approval. */
+export class ThreeDSecureView {
+  @ApiProperty({
+    enum: ['frictionless', 'challenge', 'attempted'],
+    description: '`frictionless`: authenticated without a challenge; `challenge`: after one; `attempted`: not authenticated',
+  })
+  flow: 'frictionless' | 'challenge' | 'attempted';
+  @ApiPropertyOptional({ description: 'Electronic commerce indicator (e.g. 05 for Visa, 02 for Mastercard)' })
+  eci?: string;
+  @ApiPropertyOptional({ example: '2.2.0' }) version?: string;
+}
+
 /** The Payment: response of purchase, authorization, resume and the inquiries; `data` of payment events. */
 export class PaymentResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -92,6 +104,11 @@ export class PaymentResponse {
   @ApiPropertyOptional({ type: TokenView }) token?: TokenView;
   @ApiPropertyOptional({ type: ActionRequiredView }) actionRequired?: ActionRequiredView;
   @ApiPropertyOptional({ type: RefusalCodeDto }) refusalCode?: RefusalCodeDto;
+  @ApiPropertyOptional({
+    type: ThreeDSecureView,
+    description: 'The 3-D Secure result of an approved payment, when the acquirer reported one',
+  })
+  threeDSecure?: ThreeDSecureView;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata: Record<string, string>;
   @ApiProperty() createdAt: string;
 }
