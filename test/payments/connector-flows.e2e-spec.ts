@@ -9,7 +9,8 @@ import {
   sandboxMerchant,
   usd,
 } from './payments-fixtures';
-import { SwitchableAcquirer, switchableWebhook } from './switchable-acquirer';
+import { cardData } from './payments-fixtures';
+import { PROVIDER_ACS_URL, SwitchableAcquirer, switchableWebhook } from './switchable-acquirer';
 
 /**
  * A provider's answer lost after it took the charge (ConnectorOutcomeUnknown), through the whole stack: the
@@ -40,6 +41,7 @@ describe('connector flows: unknown outcomes and provider webhooks', () => {
     );
   });
   afterEach(() => {
+    acquirer.challenges = 'sandbox';
     acquirer.authorizations = 'sandbox';
     acquirer.modifications = 'sandbox';
   });
@@ -185,5 +187,39 @@ describe('connector flows: unknown outcomes and provider webhooks', () => {
       'payment.refund_failed',
       'payment.charged_back',
     ]);
+  });
+
+  it('a provider’s 3DS: the hosted page posts the shopper there, the return URL resumes with its result', async () => {
+    acquirer.challenges = 'provider';
+    const p = (await m.purchase({ card: cardData('4000002500003155') })).body;
+    expect(p).toMatchObject({ status: 'pending_3ds', actionRequired: { type: 'threeds_challenge' } });
+    const sessionId = p.actionRequired.sessionId as string;
+    const sent = acquirer.authorizationCalls.find((c) => c.paymentId === p.id)!;
+    expect(sent.returnUrl).toMatch(new RegExp(`/v1/3ds/return/${sessionId}$`));
+
+    const page = await stack.http('GET', new URL(p.actionRequired.url as string).pathname);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`action="${PROVIDER_ACS_URL}"`);
+    expect(page.body).toContain('name="creq"');
+    expect(page.headers.get('content-security-policy')).toContain('form-action https://acs.provider.test');
+
+    const back = () =>
+      stack.http('POST', `/v1/3ds/return/${sessionId}`, {
+        rawBody: 'redirectResult=AUTHORISED',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const returned = await back();
+    expect(returned.status).toBe(200);
+    expect(returned.body).toContain('data-status="captured"');
+    expect(acquirer.completions.at(-1)).toMatchObject({ details: { redirectResult: 'AUTHORISED' }, capture: true });
+    expect((await m.get(p.id)).body).toMatchObject({
+      status: 'captured',
+      threeDSecure: { flow: 'challenge', eci: '05', version: '2.2.0' },
+    });
+    // A reload shows the outcome again, without asking the provider a second time.
+    const completions = acquirer.completions.length;
+    expect((await back()).body).toContain('data-status="captured"');
+    expect(acquirer.completions.length).toBe(completions);
+    expect(await paymentEventTypes(stack, p.id)).toEqual(['payment.pending', 'payment.captured']);
   });
 });

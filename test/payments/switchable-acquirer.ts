@@ -16,6 +16,11 @@ import {
   SandboxWebhookBody,
   signSandboxWebhook,
 } from '../../apps/payments/src/connector/sandbox-acquirer.connector';
+import { SANDBOX_DECLINES } from '../../apps/payments/src/connector/sandbox-cards';
+
+/** The provider's 3DS page of `challenges: 'provider'`. */
+export const PROVIDER_ACS_URL = 'https://acs.provider.test/challenge';
+const PROVIDER_CHALLENGE_CARD = '4000002500003155';
 
 /** The webhook key this double verifies its webhooks with, whatever the connection's credentials. */
 const WEBHOOK_KEY = 'switchable-acquirer-webhook-key';
@@ -55,6 +60,13 @@ export class SwitchableAcquirer implements ProviderConnector {
   modifications: ModificationBehaviour = 'sandbox';
   /** Authorizations (purchase and authorization): as the sandbox does, or an adapter that throws or hangs. */
   authorizations: Extract<ModificationBehaviour, 'sandbox' | 'throws' | 'hangs' | 'unknown'> = 'sandbox';
+  /**
+   * `provider`: the challenge card (4000002500003155) gets a provider's own 3DS page (a form to post to
+   * PROVIDER_ACS_URL); its completion approves when the return carried `redirectResult=AUTHORISED`.
+   */
+  challenges: 'sandbox' | 'provider' = 'sandbox';
+  /** Completions of a provider's challenge, in order. */
+  readonly completions: ChallengeCompletion[] = [];
   /** Every capture, refund and cancel the payments service asked for, in order. */
   readonly calls: ModificationCall[] = [];
   /** Every authorization asked for, in order, with the connection it went through. */
@@ -73,6 +85,18 @@ export class SwitchableAcquirer implements ProviderConnector {
 
   authorize(connection: ConnectorConnection, request: AuthorizationRequest): Promise<AuthorizationOutcome> {
     this.authorizationCalls.push({ ...request, connectionCode: connection.connectionCode });
+    if (this.challenges === 'provider' && request.card?.cardNumber === PROVIDER_CHALLENGE_CARD) {
+      return Promise.resolve({
+        kind: 'challenge_required',
+        acquirerReference: `prov3ds_${request.reference}`,
+        action: {
+          type: 'redirect',
+          url: PROVIDER_ACS_URL,
+          method: 'POST',
+          data: { creq: `creq-${request.reference}` },
+        },
+      });
+    }
     switch (this.authorizations) {
       case 'sandbox':
         return this.sandbox.authorize(connection, request);
@@ -105,7 +129,21 @@ export class SwitchableAcquirer implements ProviderConnector {
   }
 
   completeChallenge(connection: ConnectorConnection, request: ChallengeCompletion): Promise<AuthorizationOutcome> {
-    return this.sandbox.completeChallenge(connection, request);
+    if (!request.acquirerReference.startsWith('prov3ds_')) return this.sandbox.completeChallenge(connection, request);
+    this.completions.push(request);
+    const ref = request.acquirerReference;
+    return Promise.resolve(
+      request.details?.redirectResult === 'AUTHORISED'
+        ? {
+            kind: 'approved',
+            acquirerReference: ref,
+            authorizationCode: 'PRV123',
+            networkTransactionId: '123456789012345',
+            networkReferenceId: 'PRVREF',
+            threeDs: { flow: 'challenge', eci: '05', version: '2.2.0' },
+          }
+        : { kind: 'declined', acquirerReference: ref, refusalCode: SANDBOX_DECLINES.authenticationFailed },
+    );
   }
 
   capture(connection: ConnectorConnection, request: ModificationRequest): Promise<ModificationOutcome> {

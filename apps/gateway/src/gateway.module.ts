@@ -35,6 +35,7 @@ import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
 import { UsageController } from './billing/usage.controller';
 import { webhookControllers } from './webhooks/webhooks.wiring';
 import { ConnectorWebhooksController } from './connectors/connector-webhooks.controller';
+import { ThreeDsReturnController } from './hosted/threeds-return.controller';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
@@ -103,6 +104,7 @@ export class GatewayModule {
         UsageController,
         ...dashboardControllers,
         ConnectorWebhooksController,
+        ThreeDsReturnController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

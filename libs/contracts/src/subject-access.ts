@@ -58,6 +58,7 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [PaymentsExtrasSubjects.sandboxChallenge]: [gateway],
   [PaymentsExtrasSubjects.sandboxSettle]: [gateway],
   [PaymentsExtrasSubjects.connectorWebhook]: [gateway],
+  [PaymentsExtrasSubjects.challengeReturn]: [gateway],
   [PaymentLinksSubjects.ping]: [gateway],
   [PaymentLinksSubjects.create]: [gateway],
   [PaymentLinksSubjects.get]: [gateway],

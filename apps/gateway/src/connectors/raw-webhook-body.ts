@@ -31,3 +31,25 @@ export function installRawWebhookBody(fastify: FastifyInstance): void {
     return Readable.from([request.rawWebhookBody]);
   });
 }
+
+/** The return URL of a provider's 3DS page (see ThreeDsReturnController). */
+const CHALLENGE_RETURN_PATH = /^\/v1\/3ds\/return\/[^/?]+(?:\?|$)/;
+
+/**
+ * Providers post their 3DS result as a form (application/x-www-form-urlencoded), which the gateway otherwise
+ * refuses (415): on the return URL only, a form is read as text and its fields parsed by the controller.
+ */
+export function installChallengeReturnForms(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const type = request.headers['content-type'];
+    if (
+      request.method === 'POST' &&
+      typeof type === 'string' &&
+      type.toLowerCase().startsWith('application/x-www-form-urlencoded') &&
+      CHALLENGE_RETURN_PATH.test(request.url)
+    ) {
+      request.headers['content-type'] = 'text/plain; charset=utf-8';
+    }
+    done();
+  });
+}

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
+import { providerReturnUrl } from '../threeds/session-links';
 import { CallerContext, PaymentMethod, PurchaseRequest } from '@app/contracts';
 import { AuthorizationOutcome } from '../connector/provider-connector';
 import { AcquirerCalls } from '../connector/acquirer-call';
@@ -18,6 +20,7 @@ export class AcquirerCascade {
     private readonly acquirer: AcquirerCalls,
     private readonly reservations: PurchaseReservation,
     private readonly connections: ConnectorConnections,
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
   ) {}
 
   async authorize(
@@ -46,6 +49,7 @@ export class AcquirerCascade {
           card,
           initiator: body.card?.cardOnFile?.initiator ?? 'cardholder',
           networkTransactionId: body.card?.networkTransactionId ?? card?.networkTransactionId ?? undefined,
+          returnUrl: returnUrlOf(this.config, r),
           shopperReference: body.shopper?.id,
           shopperEmail: body.shopper?.email,
         }),
@@ -59,4 +63,12 @@ export class AcquirerCascade {
     }
     return outcome!;
   }
+}
+
+/** The gateway's page the provider sends the shopper back to after its 3DS, naming the payment's session. */
+function returnUrlOf(config: PaymentsConfig, r: Reserved): string | undefined {
+  const detail = r.attempt.detail;
+  return detail.kind === 'authorize' && detail.sessionId
+    ? providerReturnUrl(config.PUBLIC_BASE_URL, detail.sessionId)
+    : undefined;
 }

@@ -19,6 +19,8 @@ import { ResolvedCard } from './instrument';
 export interface RequestExtras {
   card?: ResolvedCard;
   body?: PurchaseRequest;
+  /** The 3DS session id the provider's return URL names (the attempt's). */
+  sessionId?: string;
 }
 
 /**
@@ -83,7 +85,7 @@ export class AuthorizationRecord {
     payment: PaymentEntity,
     outcome: AuthorizationOutcome,
     now: Date,
-    { card, body }: RequestExtras,
+    { card, body, sessionId }: RequestExtras,
   ): Promise<void> {
     const amount = { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent };
     if (outcome.kind === 'challenge_required') {
@@ -97,6 +99,8 @@ export class AuthorizationRecord {
         maskedCard: payment.card?.cardData.cardNumber ?? '',
         now,
         traceParent: payment.traceParent,
+        sessionId,
+        providerAction: outcome.action,
         // A challenged card that asked to be tokenized is vaulted if the resume approves it.
         tokenize: card?.tokenize && body?.shopper?.id ? { card, shopperId: body.shopper.id } : undefined,
       });

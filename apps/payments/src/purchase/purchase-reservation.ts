@@ -18,6 +18,7 @@ import { APM_PORT, ApmPort } from './apm.port';
 import { ResolvedCard } from './instrument';
 import { InstrumentResolver } from './instrument.resolver';
 import { newPayment } from './new-payment';
+import { randomToken } from '../vault/random-token';
 
 /** A purchase whose acquirer call may start: its payment reserved, its attempt row and key in progress. */
 export interface Reserved {
@@ -90,6 +91,7 @@ export class PurchaseReservation {
         { ...r.payment.attempts[r.payment.attempts.length - 1], outcome: 'declined', declined },
       ],
       r.attempt.traceParent ?? null,
+      r.attempt.detail.kind === 'authorize' ? r.attempt.detail.sessionId : undefined,
     );
     await inTransaction(this.db, async (m) => {
       await this.attempts.settle(m, r.attempt.id);
@@ -120,6 +122,7 @@ export class PurchaseReservation {
     requestHash: string | undefined,
     earlier: Extract<AcquirerAttempt['detail'], { kind: 'authorize' }>['earlier'],
     traceParent: string | null,
+    sessionId?: string,
   ): AcquirerAttempt {
     return {
       id: uuidv7(),
@@ -131,7 +134,13 @@ export class PurchaseReservation {
       connectionCode: connection.connectionCode,
       acquirer: connection.acquirer,
       idempotencyKey: ctx.idempotencyKey ?? null,
-      detail: { kind: 'authorize', connectionName: connection.connectionName, earlier },
+      // One 3DS session id per payment, whichever connection answers: the provider's return URL names it.
+      detail: {
+        kind: 'authorize',
+        connectionName: connection.connectionName,
+        earlier,
+        sessionId: sessionId ?? randomToken('ses_'),
+      },
       traceParent,
     };
   }

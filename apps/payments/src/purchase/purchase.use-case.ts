@@ -90,6 +90,7 @@ export class PurchaseUseCase {
       this.records.record(m, ctx, reserved.attempt.id, reserved.payment, outcome, this.clock.now(ctx), {
         card: reserved.card,
         body,
+        sessionId: reserved.attempt.detail.kind === 'authorize' ? reserved.attempt.detail.sessionId : undefined,
       }),
     );
   }

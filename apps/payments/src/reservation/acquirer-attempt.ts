@@ -37,6 +37,8 @@ export interface AcquirerAttempt {
 export interface AuthorizationDetail {
   kind: 'authorize';
   connectionName: string;
+  /** The 3DS session a provider's challenge will open, named in the return URL sent with the authorization. */
+  sessionId?: string;
   earlier: Array<RoutingAttempt & { declined: AuthorizationOutcome }>;
 }
 

@@ -74,7 +74,7 @@ export class AttemptRecorder {
     } else {
       payment.attempts = earlier;
     }
-    await this.authorizations.record(m, ctx, a.id, payment, outcome, now);
+    await this.authorizations.record(m, ctx, a.id, payment, outcome, now, { sessionId: detail.sessionId });
     return 'recorded';
   }
 

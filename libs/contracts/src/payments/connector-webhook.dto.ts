@@ -15,5 +15,11 @@ export interface ConnectorWebhookAnswer {
   body: string;
 }
 
+/** The shopper back from a provider's 3DS page: the query and form fields the provider added to the return URL. */
+export interface ChallengeReturnCommand {
+  sessionId: string;
+  details: Record<string, string>;
+}
+
 /** The largest webhook body the gateway takes (Adyen batches and Stripe events are a few KiB). */
 export const CONNECTOR_WEBHOOK_BODY_LIMIT = 256 * 1024;
