@@ -210,7 +210,10 @@ export function runConformance(double: () => ConnectorDouble): void {
       const tampered = Buffer.from(rawBody.toString('utf8').replace('1000', '1001'));
       expect(() => connector.parseWebhook(connection, tampered, headers)).toThrow(WebhookRejected);
       const other = d.connection('sandbox', 'other');
-      const unsigned = { ...other, credentials: { ...other.credentials, hmacKey: 'AA'.repeat(32), webhookSecret: 'whsec_x' } };
+      const unsigned = {
+        ...other,
+        credentials: { ...other.credentials, hmacKey: 'AA'.repeat(32), webhookSecret: 'whsec_x' },
+      };
       expect(() => connector.parseWebhook(unsigned, rawBody, headers)).toThrow(WebhookRejected);
     });
 

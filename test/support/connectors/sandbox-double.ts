@@ -125,13 +125,17 @@ export class SandboxDouble implements ConnectorDouble {
       success: options.success ?? true,
       acquirerReference,
       modificationReference: options.modificationReference,
-      amount: options.amountValue === undefined ? undefined : { currency: 'USD', value: options.amountValue, exponent: 2 },
+      amount:
+        options.amountValue === undefined ? undefined : { currency: 'USD', value: options.amountValue, exponent: 2 },
       occurredAt: new Date().toISOString(),
     };
     const rawBody = Buffer.from(JSON.stringify(body));
     return {
       rawBody,
-      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxWebhook(rawBody, this.hmacKey) },
+      headers: {
+        'content-type': 'application/json',
+        [SANDBOX_SIGNATURE_HEADER]: signSandboxWebhook(rawBody, this.hmacKey),
+      },
     };
   }
 

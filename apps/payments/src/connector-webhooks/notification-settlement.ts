@@ -14,12 +14,7 @@ import { ConnectionEntity } from '../routing/connection.entity';
 import { ProviderWebhookEvents } from './provider-webhook-events.repository';
 
 /** What one event did, kept with it (provider_webhook_events.applied). */
-export type Applied =
-  | 'recorded'
-  | 'moved'
-  | 'already_recorded'
-  | 'unknown_payment'
-  | 'ignored';
+export type Applied = 'recorded' | 'moved' | 'already_recorded' | 'unknown_payment' | 'ignored';
 
 /** The modification an event is about, and whether the provider says it went through. */
 const MODIFICATIONS: Partial<Record<ProviderNotification['kind'], { kind: OperationKind; failed?: true }>> = {
@@ -89,7 +84,11 @@ export class NotificationSettlement {
       if (attempt) {
         const answer: ModificationOutcome = success
           ? { kind: 'succeeded', providerReference: n.modificationReference }
-          : { kind: 'failed', providerReference: n.modificationReference, message: n.reason ?? 'Refused by the provider' };
+          : {
+              kind: 'failed',
+              providerReference: n.modificationReference,
+              message: n.reason ?? 'Refused by the provider',
+            };
         await this.attemptRecorder.record(m, contextOf(attempt), attempt, answer, now);
         return 'recorded';
       }

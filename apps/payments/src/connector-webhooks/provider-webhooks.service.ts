@@ -48,7 +48,10 @@ export class ProviderWebhooks {
       notifications = connector.parseWebhook(connection, Buffer.from(cmd.rawBody, 'base64'), cmd.headers);
     } catch (e) {
       if (!(e instanceof WebhookRejected)) throw e;
-      this.logger.warn({ connectionId: row.id, acquirer: row.acquirer, reason: e.message }, 'provider webhook rejected');
+      this.logger.warn(
+        { connectionId: row.id, acquirer: row.acquirer, reason: e.message },
+        'provider webhook rejected',
+      );
       throw new DomainError('AUTH_INVALID', 'The webhook does not verify with this connection’s credentials');
     }
     const now = this.clock.now(await this.clocks.clockScopeOf(row));

@@ -183,7 +183,9 @@ export class SandboxAcquirerConnector implements ProviderConnector {
       case 'approve':
         return approved(
           reference,
-          request.card.cardNumber === FRICTIONLESS_CARD ? { flow: 'frictionless', eci: '05', version: '2.2.0' } : undefined,
+          request.card.cardNumber === FRICTIONLESS_CARD
+            ? { flow: 'frictionless', eci: '05', version: '2.2.0' }
+            : undefined,
         );
       case 'decline':
         return { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal };
@@ -214,7 +216,10 @@ export class SandboxAcquirerConnector implements ProviderConnector {
 
   private async modify(operation: SandboxFailingOperation, request: ModificationRequest): Promise<ModificationOutcome> {
     return this.answer(async () => {
-      const stored = await this.ledger.once(request.reference, { operation, outcome: modification(operation, request) });
+      const stored = await this.ledger.once(request.reference, {
+        operation,
+        outcome: modification(operation, request),
+      });
       return (stored as { outcome: ModificationOutcome }).outcome;
     });
   }

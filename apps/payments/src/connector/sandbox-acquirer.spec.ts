@@ -123,7 +123,9 @@ describe('sandbox acquirer', () => {
         );
         // Its status sync says the same: the payment's status after it, or the failure.
         expect(await acquirer.sync(`rq_test_${n}`)).toMatchObject(
-          op === failing ? { kind: 'failed' } : { kind: { capture: 'captured', refund: 'refunded', cancel: 'cancelled' }[op] },
+          op === failing
+            ? { kind: 'failed' }
+            : { kind: { capture: 'captured', refund: 'refunded', cancel: 'cancelled' }[op] },
         );
       }
     }

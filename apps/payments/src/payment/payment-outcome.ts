@@ -18,7 +18,12 @@ function moved(payment: PaymentEntity, trigger: PaymentTrigger, now: Date): Even
  * settlement) and returns the event to emit. Every outcome kind is handled: adding one to
  * AuthorizationOutcome fails to compile here until it is mapped.
  */
-export function applyOutcome(payment: PaymentEntity, outcome: AuthorizationOutcome, now: Date, holdDays: number): EventType {
+export function applyOutcome(
+  payment: PaymentEntity,
+  outcome: AuthorizationOutcome,
+  now: Date,
+  holdDays: number,
+): EventType {
   switch (outcome.kind) {
     case 'approved': {
       const purchase = payment.intent === 'purchase';

@@ -170,7 +170,11 @@ export class AcquirerAttemptRepository {
     kind: ModificationDetail['kind'],
     providerReference: string | undefined,
   ): Promise<AcquirerAttempt | undefined> {
-    const rows = await runStatement<AcquirerAttempt>(manager, MODIFICATIONS_OF, [paymentId, kind, providerReference ?? null]);
+    const rows = await runStatement<AcquirerAttempt>(manager, MODIFICATIONS_OF, [
+      paymentId,
+      kind,
+      providerReference ?? null,
+    ]);
     return rows[0];
   }
 

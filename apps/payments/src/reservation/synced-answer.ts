@@ -35,7 +35,13 @@ export function answerOf(
     case 'authorized':
     case 'captured':
     case 'refunded':
-      return { kind: 'approved', acquirerReference, authorizationCode: '', networkTransactionId: '', networkReferenceId: '' };
+      return {
+        kind: 'approved',
+        acquirerReference,
+        authorizationCode: '',
+        networkTransactionId: '',
+        networkReferenceId: '',
+      };
     case 'cancelled':
       return { kind: 'failed', acquirerReference: acquirerReference || null, message: 'Cancelled at the provider' };
     default:

@@ -67,7 +67,8 @@ export class RoutingAttemptView {
 export class ThreeDSecureView {
   @ApiProperty({
     enum: ['frictionless', 'challenge', 'attempted'],
-    description: '`frictionless`: authenticated without a challenge; `challenge`: after one; `attempted`: not authenticated',
+    description:
+      '`frictionless`: authenticated without a challenge; `challenge`: after one; `attempted`: not authenticated',
   })
   flow: 'frictionless' | 'challenge' | 'attempted';
   @ApiPropertyOptional({ description: 'Electronic commerce indicator (e.g. 05 for Visa, 02 for Mastercard)' })
