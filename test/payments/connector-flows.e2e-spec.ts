@@ -125,6 +125,34 @@ describe('connector flows: unknown outcomes and provider webhooks', () => {
     expect(chargesOf(attempt.request_reference)).toBe(1);
   });
 
+  it('a refund whose answer is lost waits for the sync, then replays; the refund is made once', async () => {
+    const p = (await m.purchase({ amount: usd(1000) })).body;
+    acquirer.modifications = 'unknown';
+    const key = randomUUID();
+    const lost = await m.refund(p.id, 300, key);
+    expectError(lost, 504, 'UPSTREAM_TIMEOUT');
+    expect(lost.body.error).toMatchObject({ paymentId: p.id, outcome: 'unknown' });
+    acquirer.modifications = 'sandbox';
+    expectError(await m.refund(p.id, 300, key), 409, 'IDEMPOTENCY_IN_PROGRESS');
+    // In flight, it counts: 800 more would exceed what is left.
+    expectError(await m.refund(p.id, 800), 422, 'AMOUNT_EXCEEDS_AVAILABLE');
+
+    await paymentsQuery(
+      stack,
+      "UPDATE acquirer_attempts SET reserved_at = now() - interval '1 minute' WHERE payment_id = $1",
+      [p.id],
+    );
+    expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
+    expect((await m.refund(p.id, 300, key)).body).toMatchObject({ status: 'refunded', amount: usd(300) });
+    expect((await m.get(p.id)).body).toMatchObject({ status: 'captured', amountRefunded: usd(300) });
+    expect(acquirer.calls.filter((c) => c.kind === 'refund' && c.paymentId === p.id)).toHaveLength(1);
+  });
+
+  it('a webhook body over 256 KiB is 413, before anything is forwarded', async () => {
+    const big = { rawBody: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }), headers: {} };
+    expectError(await post(big), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
   it('a webhook that does not verify is 401 and changes nothing; an unknown connection is 404', async () => {
     const p = (await m.purchase({ amount: usd(1000) })).body;
     const [{ acquirer_reference }] = await paymentsQuery<{ acquirer_reference: string }>(

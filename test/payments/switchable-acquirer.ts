@@ -35,7 +35,8 @@ export function switchableWebhook(
     occurredAt: new Date().toISOString(),
     ...event,
   };
-  const rawBody = JSON.stringify(body);
+  // Indented as some providers send it: a re-serialized body would not verify.
+  const rawBody = JSON.stringify(body, null, 2);
   return { rawBody, headers: { [SANDBOX_SIGNATURE_HEADER]: signSandboxWebhook(Buffer.from(rawBody), key) } };
 }
 
