@@ -231,6 +231,13 @@ describe('connector flows: unknown outcomes and provider webhooks', () => {
     expect(page.body).toContain('name="creq"');
     expect(page.headers.get('content-security-policy')).toContain('form-action https://acs.provider.test');
 
+    // Nobody answers the provider's challenge on our simulated page's behalf.
+    expectError(
+      await stack.http('POST', `/v1/3ds/challenge/${sessionId}`, { body: { outcome: 'authenticated' } }),
+      409,
+      'INVALID_STATE',
+    );
+
     const back = () =>
       stack.http('POST', `/v1/3ds/return/${sessionId}`, {
         rawBody: 'redirectResult=AUTHORISED',

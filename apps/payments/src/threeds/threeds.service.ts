@@ -95,6 +95,8 @@ export class ThreeDsService implements ThreeDsPort {
       const s = await this.sessions.lock(m, sessionId);
       if (!s || s.kind !== 'threeds' || (scope && !sameScope(s, scope))) throw sessionNotFound();
       assertSessionSimulated(s);
+      // The provider's own challenge decides at the provider: nobody answers it for the shopper here.
+      if (s.providerAction) throw DomainError.invalidState('The provider runs this challenge: send the shopper there');
       // The sandbox route's context carries the merchant's clock offset; the hosted page's has no merchant.
       const now = this.clock.now(scope ?? (await this.clocks.clockScopeOf(s)));
       if (s.status === 'expired' || isExpired(s, now)) throw sessionExpired();
