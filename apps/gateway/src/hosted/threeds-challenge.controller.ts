@@ -68,7 +68,9 @@ export class HostedPagesController {
     description: 'Records the cardholder’s outcome; the merchant then calls POST /v1/payment/resume.',
   })
   @ApiOkResponse({ type: ChallengeOutcomeResponse })
-  @ApiErrors(PAYMENTS, UNKNOWN_SESSION, 'SESSION_EXPIRED', { INVALID_STATE: 'already finished or resumed' })
+  @ApiErrors(PAYMENTS, UNKNOWN_SESSION, 'SESSION_EXPIRED', {
+    INVALID_STATE: 'already finished or resumed, or a provider’s own challenge (it decides at the provider)',
+  })
   complete(
     @Param('sessionId') sessionId: string,
     @Body() body: ChallengeOutcomeRequest,
