@@ -35,8 +35,16 @@ export class AcquirerOutcomeUnknown extends DomainError {
 
 export const isOutcomeUnknown = (e: unknown): e is AcquirerOutcomeUnknown => e instanceof AcquirerOutcomeUnknown;
 
+/** The built-in simulator's `acquirer`: it acts at once and durably, so its late answer is its retry's answer. */
+export const SIMULATOR_ACQUIRER = 'sandbox';
+
 /** What a failed call was about, for the log line. */
 export interface AcquirerCallAbout {
+  /**
+   * Every acquirer but the simulator: a call past ACQUIRER_TIMEOUT_MS may have been acted on, so it is an unknown
+   * outcome (kept for the provider's webhook or a status sync), never a release. The simulator's late call is
+   * released, as before: its retry, with the same request reference, gets the answer it already gave.
+   */
   acquirer: string;
   operation: string;
   paymentId: string;
@@ -71,6 +79,10 @@ export class AcquirerCalls {
     try {
       return await withDeadline(call(), timeoutMs);
     } catch (e) {
+      if (e instanceof DeadlineExceeded && about.acquirer !== SIMULATOR_ACQUIRER) {
+        this.logger.error({ ...about, timeoutMs }, 'Acquirer did not answer in time: outcome unknown');
+        throw new AcquirerOutcomeUnknown(about.paymentId);
+      }
       if (e instanceof DeadlineExceeded) {
         this.logger.error({ ...about, timeoutMs }, 'Acquirer did not answer in time');
         throw new AcquirerFailure(
