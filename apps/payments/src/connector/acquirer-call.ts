@@ -53,9 +53,11 @@ export interface AcquirerCallAbout {
 /**
  * Every call to an acquirer adapter goes through here, with no transaction open: the request's reservation
  * (its Idempotency-Key, the order code, the payment's pending operation) waits for it, hence the deadline of
- * ACQUIRER_TIMEOUT_MS. An adapter that throws answers 503 SERVICE_UNAVAILABLE, one that is too slow 504
- * UPSTREAM_TIMEOUT (downstream trouble); the caller then releases the reservation, so nothing is
- * recorded and the request can be retried (with the same request reference). A late answer is dropped.
+ * ACQUIRER_TIMEOUT_MS. A connector that throws (or says ConnectorNotSent) answers 503 SERVICE_UNAVAILABLE, the
+ * simulator too slow 504 UPSTREAM_TIMEOUT (downstream trouble); the caller then releases the reservation, so
+ * nothing is recorded and the request can be retried (with the same request reference). A late answer is
+ * dropped. A lost answer (ConnectorOutcomeUnknown, or a real provider past the deadline) is AcquirerOutcomeUnknown:
+ * the caller keeps the reservation for the provider's webhook or the recovery sweep's status sync.
  */
 @Injectable()
 export class AcquirerCalls {

@@ -51,7 +51,9 @@ interface Reserved {
  *
  * The acquirer refusing the operation is an answer: Operation result `failed`, nothing changed, stored under
  * the Idempotency-Key like any 200. An adapter that throws or does not answer within ACQUIRER_TIMEOUT_MS is
- * not: 503 / 504, the reservation is released (key included), so the same key can be retried.
+ * not: 503 / 504, the reservation is released (key included), so the same key can be retried. An answer lost
+ * after sending (outcome unknown, 504) keeps the reservation for the provider's webhook or the recovery sweep;
+ * an answer the provider gives later (`pending`) is answered `pending` and settled by its webhook.
  */
 @Injectable()
 export class PaymentOperationsService {
