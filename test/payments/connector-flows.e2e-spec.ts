@@ -257,4 +257,22 @@ describe('connector flows: unknown outcomes and provider webhooks', () => {
     expect(acquirer.completions.length).toBe(completions);
     expect(await paymentEventTypes(stack, p.id)).toEqual(['payment.pending', 'payment.captured']);
   });
+
+  it('a provider’s 3DS finished at the provider is recorded by its AUTHORISATION webhook if the shopper never returns', async () => {
+    acquirer.challenges = 'provider';
+    const p = (await m.authorize({ card: cardData('4000002500003155') })).body;
+    expect(p.status).toBe('pending_3ds');
+    const [{ acquirer_reference: acquirerReference }] = await paymentsQuery<{ acquirer_reference: string }>(
+      stack,
+      'SELECT acquirer_reference FROM payments WHERE id = $1',
+      [p.id],
+    );
+    const authorised = switchableWebhook({ kind: 'authorisation', success: true, acquirerReference });
+    expect((await post(authorised)).status).toBe(200);
+    expect((await m.get(p.id)).body).toMatchObject({ status: 'authorized', amountCaptured: usd(0) });
+    expect(await paymentEventTypes(stack, p.id)).toEqual(['payment.pending', 'payment.authorized']);
+    expect(
+      await paymentsQuery(stack, 'SELECT applied FROM provider_webhook_events WHERE payment_id = $1', [p.id]),
+    ).toEqual([{ applied: 'moved' }]);
+  });
 });

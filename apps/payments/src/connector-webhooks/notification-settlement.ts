@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
+import { applyOutcome } from '../payment/payment-outcome';
 import { EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
 import { AuthorizationOutcome, ModificationOutcome, ProviderNotification } from '../connector/provider-connector';
@@ -41,6 +43,7 @@ export class NotificationSettlement {
     private readonly events: ProviderWebhookEvents,
     private readonly attemptRecorder: AttemptRecorder,
     private readonly recorder: PaymentRecorder,
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
   ) {}
 
   async apply(
@@ -72,7 +75,7 @@ export class NotificationSettlement {
     if (n.kind === 'authorisation') {
       const attempt = byReference ?? (await this.attempts.ofPayment(m, paymentId));
       if (!attempt || (attempt.detail.kind !== 'authorize' && attempt.detail.kind !== 'complete_challenge')) {
-        return 'already_recorded';
+        return this.settlePending(m, await this.payments.lock(m, scope, paymentId), n, now);
       }
       await this.attemptRecorder.record(m, contextOf(attempt), attempt, authorization(n), now);
       return 'recorded';
@@ -100,6 +103,24 @@ export class NotificationSettlement {
       return this.moveBy(m, payment, 'charge_back', now);
     }
     return 'ignored';
+  }
+
+  /**
+   * The provider's final answer for a payment still waiting for the shopper (its 3DS finished at the provider,
+   * the shopper never came back): recorded as the resume would have. Anything else was recorded already.
+   */
+  private async settlePending(
+    m: EntityManager,
+    payment: PaymentEntity,
+    n: ProviderNotification,
+    now: Date,
+  ): Promise<Applied> {
+    const outcome = authorization(n);
+    const waiting = payment.status === 'pending_3ds' || (payment.status === 'pending_action' && n.success);
+    if (!waiting || (outcome.kind === 'failed' && payment.status !== 'pending_3ds')) return 'already_recorded';
+    const event = applyOutcome(payment, outcome, now, this.config.AUTH_HOLD_DAYS);
+    await this.recorder.changed(m, payment, event, now);
+    return 'moved';
   }
 
   /** A change the provider made or reports after it answered us: the payment follows it. */
