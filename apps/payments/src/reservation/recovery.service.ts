@@ -38,7 +38,7 @@ export class RecoveryService {
     const about = { acquirer: a.acquirer, operation: `sync ${a.operation}`, paymentId: a.paymentId };
     const synced = await this.acquirer.call(about, async () =>
       connector.sync(await this.connections.byCode(a), {
-        acquirerReference: acquirerReferenceOf(a),
+        acquirerReference: acquirerReferenceOf(a) ?? (await this.paymentReference(a)),
         reference: a.requestReference,
       }),
     );
@@ -56,5 +56,15 @@ export class RecoveryService {
     };
     const now = this.clock.now(await this.clocks.clockScopeOf(ctx));
     return inTransaction(this.db, (m) => this.recorder.record(m, ctx, a, found, now));
+  }
+
+  /** A capture's, refund's or cancel's payment reference at the provider (an authorization has none yet). */
+  private async paymentReference(a: AcquirerAttempt): Promise<string | undefined> {
+    if (a.detail.kind === 'authorize') return undefined;
+    const rows: Array<{ acquirer_reference: string | null }> = await this.db.query(
+      'SELECT acquirer_reference FROM payments WHERE id = $1',
+      [a.paymentId],
+    );
+    return rows[0]?.acquirer_reference ?? undefined;
   }
 }
