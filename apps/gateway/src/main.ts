@@ -9,6 +9,7 @@ import { AppStartOptions, runMain, startAppLogging, stopOnSignals } from '@app/p
 import { GatewayConfig, loadGatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import { installSdkCors } from './checkout/sdk-cors';
+import { installChallengeReturnForms, installRawWebhookBody } from './connectors/raw-webhook-body';
 import { closeWhenIdle, drainHttp } from './http/drain';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
 import { mountOpenApi } from './http/openapi';
@@ -44,6 +45,8 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     );
     installHooks([fastify, internal.getHttpAdapter().getInstance()], logger, app.get(Metrics), app.get(Draining));
     installSdkCors(fastify);
+    installRawWebhookBody(fastify);
+    installChallengeReturnForms(fastify);
     mountOpenApi(app, internal, config.PUBLIC_BASE_URL);
     await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
     await internal.listen(config.ADMIN_PORT, config.ADMIN_HOST ?? config.HOST ?? '0.0.0.0');
