@@ -80,7 +80,7 @@ describe('the card vault: tokenize, charge a token, rotate keys', () => {
     try {
       const mit = await charge(cit.token.token, { cardOnFile: { type: 'recurring', initiator: 'merchant' } });
       expect(mit.body).toMatchObject({ status: 'declined', refusalCode: { reasonCode: '51' } });
-      expect(spy.mock.calls[0][0]).toMatchObject({
+      expect(spy.mock.calls[0][1]).toMatchObject({
         initiator: 'merchant',
         networkTransactionId: cit.card.networkTransactionId,
         card: { source: 'tokenData', cardNumber: MIT_DECLINED, cvv: '321' },

@@ -39,9 +39,9 @@ describe('payments under a slow acquirer', () => {
     let answer!: () => void;
     const held = new Promise<void>((resolve) => (answer = resolve));
     const authorize = acquirer.authorize.bind(acquirer);
-    const spy = jest.spyOn(acquirer, 'authorize').mockImplementationOnce(async (request) => {
+    const spy = jest.spyOn(acquirer, 'authorize').mockImplementationOnce(async (connection, request) => {
       await held;
-      return authorize(request);
+      return authorize(connection, request);
     });
     const first = m.purchase({ orderCode }, key);
     const reservedRow = () =>

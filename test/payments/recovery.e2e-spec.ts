@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { uuidv7 } from '@app/clock';
+import { ConnectorConnection } from '../../apps/payments/src/connector/provider-connector';
 import { SandboxAcquirerConnector } from '../../apps/payments/src/connector/sandbox-acquirer.connector';
 import { AcquirerAttempt } from '../../apps/payments/src/reservation/acquirer-attempt';
 import { RecoveryLoop } from '../../apps/payments/src/reservation/recovery.loop';
@@ -15,6 +16,13 @@ describe('recovery of capture, refund, cancel and resume attempts', () => {
   let m: PaymentsClient;
   let sweeper: RecoveryLoop;
   let sandbox: SandboxAcquirerConnector;
+  /** The connection a payment went through, as a connector call takes it (the simulator needs no credentials). */
+  const viaSandbox = (p: { merchantCode?: unknown; connectionCode?: unknown }): ConnectorConnection => ({
+    merchantCode: String(p.merchantCode ?? ''),
+    connectionCode: String(p.connectionCode ?? 'sandbox'),
+    environment: 'sandbox',
+    credentials: {},
+  });
 
   beforeAll(async () => {
     [stack, m] = await TestStack.startWith(sandboxMerchant, { env: { RECOVERY_SWEEP_MS: '0' } });
@@ -78,7 +86,12 @@ describe('recovery of capture, refund, cancel and resume attempts', () => {
     const connectionCode = p.connectionCode as string;
     const reference = `rq_${randomUUID()}`;
     const key = randomUUID();
-    await sandbox.refund({ paymentId: p.id, reference, acquirerReference: null, amount: usd(300) });
+    await sandbox.refund(viaSandbox(p), {
+      paymentId: p.id,
+      reference,
+      acquirerReference: 'sbx_refunded',
+      amount: usd(300),
+    });
     await orphan({ ...refundAttempt(p.id, reference, key), connectionCode });
     // While it is in flight, the next refund counts it.
     expect((await m.refund(p.id, 800)).body.error.code).toBe('AMOUNT_EXCEEDS_AVAILABLE');
@@ -142,7 +155,7 @@ describe('recovery of capture, refund, cancel and resume attempts', () => {
     expect([resumed.status, resumed.body.status]).toEqual([200, 'captured']);
 
     const answered = await challenged();
-    await sandbox.completeChallenge({
+    await sandbox.completeChallenge(viaSandbox(answered.p), {
       reference: answered.attempt.requestReference,
       acquirerReference: answered.detail.acquirerReference,
       authenticated: true,

@@ -73,6 +73,7 @@ const GROUPS = {
       'acquirer-latency',
       'address-aliases',
       'concurrency',
+      'connector-flows',
       'events',
       'hold-expiry',
       'idempotency',

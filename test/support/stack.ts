@@ -7,7 +7,7 @@ import { ServiceName } from '@app/contracts';
 import { startBilling } from '../../apps/billing/src/main';
 import { gatewayAdminUrl, startGateway } from '../../apps/gateway/src/main';
 import { startPaymentLinks } from '../../apps/payment-links/src/main';
-import { Connector } from '../../apps/payments/src/connector/connector';
+import { ProviderConnector } from '../../apps/payments/src/connector/provider-connector';
 import { startPayments } from '../../apps/payments/src/main';
 import { startWebhooks } from '../../apps/webhooks/src/main';
 import { faultOverrides, Faults } from './fault-injection';
@@ -66,7 +66,7 @@ export interface StackOptions {
   gateway?: boolean;
   webhookCa?: string;
   clock?: Clock;
-  connectors?: readonly Connector[];
+  connectors?: readonly ProviderConnector[];
   /** Faults injected into the services this start starts (not into replicas started later). */
   faults?: Partial<Record<ServiceName, Faults>>;
 }
@@ -88,7 +88,7 @@ export class TestStack {
   /** Clock the services start with (a ManualClock in tests of time-driven rules); real time when unset. */
   clock?: Clock;
   /** Acquirer adapters the payments replicas start with; one named `sandbox` stands in for the built-in one. */
-  connectors?: readonly Connector[];
+  connectors?: readonly ProviderConnector[];
   url = '';
   /** The latest gateway's internal port: admin API, /metrics, the full API description. */
   adminUrl = '';

@@ -34,6 +34,8 @@ import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbo
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
 import { UsageController } from './billing/usage.controller';
 import { webhookControllers } from './webhooks/webhooks.wiring';
+import { ConnectorWebhooksController } from './connectors/connector-webhooks.controller';
+import { ThreeDsReturnController } from './hosted/threeds-return.controller';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
@@ -101,6 +103,8 @@ export class GatewayModule {
         ...sandboxClockControllers,
         UsageController,
         ...dashboardControllers,
+        ConnectorWebhooksController,
+        ThreeDsReturnController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

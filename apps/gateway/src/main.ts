@@ -11,6 +11,7 @@ import { GatewayModule } from './gateway.module';
 import { AuthFailures } from './auth/auth-failures';
 import { installSdkCors } from './checkout/sdk-cors';
 import { installDashboardSurface } from './dashboard/dashboard-surface';
+import { installChallengeReturnForms, installRawWebhookBody } from './connectors/raw-webhook-body';
 import { closeWhenIdle, drainHttp } from './http/drain';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
 import { mountOpenApi } from './http/openapi';
@@ -47,6 +48,8 @@ export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFas
     installHooks([fastify, internal.getHttpAdapter().getInstance()], logger, app.get(Metrics), app.get(Draining));
     installSdkCors(fastify);
     installDashboardSurface(fastify, { publicBaseUrl: config.PUBLIC_BASE_URL, failures: app.get(AuthFailures) });
+    installRawWebhookBody(fastify);
+    installChallengeReturnForms(fastify);
     mountOpenApi(app, internal, config.PUBLIC_BASE_URL);
     await app.listen(config.PORT, config.HOST ?? '0.0.0.0');
     await internal.listen(config.ADMIN_PORT, config.ADMIN_HOST ?? config.HOST ?? '0.0.0.0');

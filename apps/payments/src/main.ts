@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplication, Provider } from '@nestjs/common';
 import { AppStartOptions, runMain, startService } from '@app/platform';
 import { loadPaymentsConfig } from './config';
-import { Connector } from './connector/connector';
+import { ProviderConnector } from './connector/provider-connector';
 import { PaymentsModule } from './payments.module';
 
 export interface StartPaymentsOptions extends AppStartOptions {
@@ -10,7 +10,7 @@ export interface StartPaymentsOptions extends AppStartOptions {
    * Acquirer adapters besides the built-in sandbox one. One that names an acquirer already served takes its
    * place: that is how a test stands a misbehaving acquirer in for the sandbox.
    */
-  connectors?: readonly Connector[];
+  connectors?: readonly ProviderConnector[];
   /** Providers that replace the module's own of the same token: how a test injects a fault (test/support/faults.js). */
   overrides?: Provider[];
 }

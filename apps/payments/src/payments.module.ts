@@ -8,9 +8,14 @@ import { eventsStreamLimits } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { ExpirySweepLoop, pingHandler, PlatformModule } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from './config';
-import { Connector } from './connector/connector';
 import { AcquirerCalls } from './connector/acquirer-call';
+import { ConnectorConnections } from './connector/connector-connections';
+import { NotificationSettlement } from './connector-webhooks/notification-settlement';
+import { ProviderWebhookEvents } from './connector-webhooks/provider-webhook-events.repository';
+import { ProviderWebhooksHandler } from './connector-webhooks/provider-webhooks.handler';
+import { ProviderWebhooks } from './connector-webhooks/provider-webhooks.service';
 import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
+import { ProviderConnector } from './connector/provider-connector';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { DatabaseLedger } from './connector/sandbox-ledger';
 import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
@@ -55,7 +60,7 @@ import { VaultService } from './vault/vault.service';
 export interface PaymentsModuleOptions {
   clock?: Clock;
   /** Acquirer adapters served next to the built-in sandbox one (see ConnectorRegistry). */
-  connectors?: readonly Connector[];
+  connectors?: readonly ProviderConnector[];
   /** Providers that replace the module's own of the same token (a test's fault injection). */
   overrides?: Provider[];
 }
@@ -86,6 +91,7 @@ export class PaymentsModule {
         ConnectionsHandler,
         ClockAdvanceHandler,
         TokenHandler,
+        ProviderWebhooksHandler,
         ...extrasHandlers,
       ],
       providers: [
@@ -108,6 +114,10 @@ export class PaymentsModule {
           inject: [SandboxAcquirerConnector],
         },
         ConnectorRegistry,
+        ConnectorConnections,
+        ProviderWebhookEvents,
+        NotificationSettlement,
+        ProviderWebhooks,
         AcquirerCalls,
         PaymentRepository,
         PaymentRecorder,

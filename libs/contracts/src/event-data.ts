@@ -38,6 +38,7 @@ export const EventDataClasses = {
   'payment.capture_failed': PaymentResponse,
   'payment.refund_failed': PaymentResponse,
   'payment.cancel_failed': PaymentResponse,
+  'payment.charged_back': PaymentResponse,
   'payment_method.updated': PaymentMethodEventView,
   'payment_method.expiring': PaymentMethodEventView,
   'payment_link.created': PaymentLinkResponse,

@@ -15,6 +15,7 @@ export const EventTypes = {
   paymentCaptureFailed: 'payment.capture_failed',
   paymentRefundFailed: 'payment.refund_failed',
   paymentCancelFailed: 'payment.cancel_failed',
+  paymentChargedBack: 'payment.charged_back',
   paymentMethodUpdated: 'payment_method.updated',
   paymentMethodExpiring: 'payment_method.expiring',
   paymentLinkCreated: 'payment_link.created',

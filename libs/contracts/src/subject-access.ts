@@ -57,6 +57,8 @@ export const COMMAND_CALLERS: Readonly<Record<CommandSubject, readonly NatsApp[]
   [PaymentsExtrasSubjects.completeChallenge]: [gateway],
   [PaymentsExtrasSubjects.sandboxChallenge]: [gateway],
   [PaymentsExtrasSubjects.sandboxSettle]: [gateway],
+  [PaymentsExtrasSubjects.connectorWebhook]: [gateway],
+  [PaymentsExtrasSubjects.challengeReturn]: [gateway],
   [PaymentLinksSubjects.ping]: [gateway],
   [PaymentLinksSubjects.create]: [gateway],
   [PaymentLinksSubjects.get]: [gateway],

@@ -158,4 +158,8 @@ export const PaymentsExtrasSubjects = {
   /** POST /v1/sandbox/3ds/{sessionId} (sandbox private key, scoped to its merchant). */
   sandboxChallenge: 'cmd.payments.sandbox.threeds',
   sandboxSettle: 'cmd.payments.sandbox.settle',
+  /** POST /v1/connectors/{connectionId}/webhooks (keyless: the provider's signature is the credential). */
+  connectorWebhook: 'cmd.payments.connector-webhook',
+  /** GET or POST /v1/3ds/return/{sessionId} (keyless): the shopper back from a provider's 3DS page. */
+  challengeReturn: 'cmd.payments.threeds.return',
 } as const;

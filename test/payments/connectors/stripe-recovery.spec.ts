@@ -22,6 +22,7 @@ const connector = () => double.connector();
 
 const authorization = (overrides: Partial<AuthorizationRequest> = {}): AuthorizationRequest => ({
   paymentId: randomUUID(),
+  at: new Date(),
   reference: `res_${randomUUID()}`,
   amount: { currency: 'EUR', value: 2500, exponent: 2 },
   capture: true,

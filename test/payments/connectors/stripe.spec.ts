@@ -29,6 +29,7 @@ const card = (cardNumber = '4111111111111111'): ResolvedCard => ({
 
 const authorization = (overrides: Partial<AuthorizationRequest> = {}): AuthorizationRequest => ({
   paymentId: randomUUID(),
+  at: new Date(),
   reference: `res_${randomUUID()}`,
   amount: { currency: 'EUR', value: 1000, exponent: 2 },
   capture: true,

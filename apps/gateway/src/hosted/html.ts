@@ -46,6 +46,20 @@ export function htmlHeaders(reply: FastifyReply): string {
   return nonce;
 }
 
+/**
+ * Headers of the hosted page that sends the shopper on to a provider's 3DS page: as htmlHeaders, but its form
+ * may post to that provider's origin only.
+ */
+export function providerPageHeaders(reply: FastifyReply, providerUrl: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  privatePageHeaders(
+    reply,
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; base-uri 'none'; ` +
+      `form-action ${new URL(providerUrl).origin}`,
+  );
+  return nonce;
+}
+
 /** An HTML page never cached and never named in a Referer, under its own Content-Security-Policy. */
 export function privatePageHeaders(reply: FastifyReply, contentSecurityPolicy: string): void {
   void reply

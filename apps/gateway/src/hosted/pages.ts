@@ -52,3 +52,35 @@ export function apmPage(view: SessionView): string {
   const status = view.status === 'open' ? '' : `<p class="note">Status: ${escapeHtml(view.status)}</p>`;
   return layout('Payment instructions', body + status);
 }
+
+/**
+ * A provider's own 3DS page, reached through our hosted page: a form the browser posts there at once (with a
+ * button where scripts do not run). `nonce` is the response's script nonce.
+ */
+export function providerChallengePage(
+  view: SessionView,
+  action: { url: string; data?: Record<string, string> },
+  nonce: string,
+): string {
+  const fields = Object.entries(action.data ?? {})
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('');
+  return `${layout(
+    'Verify your payment',
+    `<h1>Verify your payment</h1>${summary(view)}<form id="provider" method="post" action="${escapeHtml(action.url)}">${fields}<button class="ok" type="submit">Continue to your bank</button></form>`,
+  ).replace('</body>', `<script nonce="${nonce}">document.getElementById('provider').submit();</script></body>`)}`;
+}
+
+/** Where the shopper lands back from the provider's 3DS page: the payment's outcome. */
+export function challengeReturnPage(status: string): string {
+  const done = status === 'captured' || status === 'authorized';
+  const text = done
+    ? 'Your payment is verified. You can return to the merchant.'
+    : status === 'pending_3ds'
+      ? 'Your payment is still being verified. You can return to the merchant.'
+      : 'Your payment could not be verified. Return to the merchant to try again.';
+  return layout(
+    'Payment verification',
+    `<h1>Payment verification</h1><p id="result" data-status="${escapeHtml(status)}">${escapeHtml(text)}</p>`,
+  );
+}

@@ -9,8 +9,8 @@ import {
   SessionView,
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
-import { htmlHeaders } from './html';
-import { apmPage, challengePage } from './pages';
+import { htmlHeaders, providerPageHeaders } from './html';
+import { apmPage, challengePage, providerChallengePage } from './pages';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
 
@@ -32,7 +32,9 @@ export class HostedPagesController {
   @Get('3ds/challenge/:sessionId')
   @ApiOperation({
     summary: '3DS challenge page (HTML, no key)',
-    description: 'actionRequired.url of a pending_3ds payment.',
+    description:
+      'actionRequired.url of a pending_3ds payment. For a provider’s own 3-D Secure, it sends the browser on to ' +
+      'the provider’s page (303, or a form it posts); the provider sends it back to GET or POST /v1/3ds/return/{sessionId}.',
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The challenge page' })
@@ -43,6 +45,18 @@ export class HostedPagesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const view = await this.view(request, sessionId, 'threeds');
+    const action = view.providerAction;
+    // A provider's own challenge: the shopper goes there (a redirect, or a form posted at once).
+    if (action && view.status === 'pending' && !view.expired) {
+      if (action.method === 'GET') {
+        void reply
+          .header('cache-control', 'no-store')
+          .header('referrer-policy', 'no-referrer')
+          .redirect(action.url, 303);
+        return '';
+      }
+      return providerChallengePage(view, action, providerPageHeaders(reply, action.url));
+    }
     const nonce = htmlHeaders(reply);
     return challengePage(view, nonce);
   }
@@ -54,7 +68,9 @@ export class HostedPagesController {
     description: 'Records the cardholder’s outcome; the merchant then calls POST /v1/payment/resume.',
   })
   @ApiOkResponse({ type: ChallengeOutcomeResponse })
-  @ApiErrors(PAYMENTS, UNKNOWN_SESSION, 'SESSION_EXPIRED', { INVALID_STATE: 'already finished or resumed' })
+  @ApiErrors(PAYMENTS, UNKNOWN_SESSION, 'SESSION_EXPIRED', {
+    INVALID_STATE: 'already finished or resumed, or a provider’s own challenge (it decides at the provider)',
+  })
   complete(
     @Param('sessionId') sessionId: string,
     @Body() body: ChallengeOutcomeRequest,

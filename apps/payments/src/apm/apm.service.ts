@@ -87,6 +87,7 @@ export class ApmService implements ApmPort {
       display: { amount: { currency: r.amount.currency, value: r.amount.value, exponent: r.amount.exponent } },
       action: actionRequired,
       apm,
+      providerAction: null,
       expiresAt,
       completedAt: null,
       consumedAt: null,

@@ -95,6 +95,8 @@ export interface AuthorizationRequest {
   returnUrl?: string;
   shopperReference?: string;
   shopperEmail?: string;
+  /** When the charge is made, by the injected clock (a merchant's sandbox clock): the simulator declines a card past its expiry. */
+  at: Date;
 }
 
 export interface ChallengeCompletion {

@@ -1,14 +1,21 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { randomString, uuidv7 } from '@app/clock';
+import { assertNever } from './assert-never';
 import {
-  AcquirerOutcome,
-  assertNever,
-  AuthorizeRequest,
-  CompleteChallengeRequest,
-  Connector,
+  AuthorizationOutcome,
+  AuthorizationRequest,
+  ChallengeCompletion,
+  ConnectorCapabilities,
+  ConnectorConnection,
   ModificationOutcome,
   ModificationRequest,
-} from './connector';
-import { ThreeDsResult } from './provider-connector';
+  ProviderConnector,
+  ProviderNotification,
+  SyncedStatus,
+  ThreeDsResult,
+  WebhookAcknowledgement,
+  WebhookRejected,
+} from './provider-connector';
 import { SANDBOX_DECLINES, SANDBOX_THREE_DS, sandboxBehaviour, SandboxFailingOperation } from './sandbox-cards';
 import { MemoryLedger, SandboxAnswer, SandboxLedger } from './sandbox-ledger';
 
@@ -16,8 +23,7 @@ const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 const randomCode = (length: number): string => randomString(ALPHANUMERIC, length);
 const randomDigits = (length: number): string => randomString('0123456789', length);
 
-const SUCCEEDED: ModificationOutcome = { kind: 'succeeded' };
-const PROCESSING_ERROR: ModificationOutcome = { kind: 'failed', message: 'Processing error' };
+const PROCESSING_ERROR = 'Processing error';
 
 // Like the challenge outcome, a test card's failing operation travels in the authorization's reference.
 const FAILS_PREFIX: Readonly<Record<SandboxFailingOperation, string>> = {
@@ -28,18 +34,49 @@ const FAILS_PREFIX: Readonly<Record<SandboxFailingOperation, string>> = {
 
 /** A capture, refund or cancel succeeds, unless the test card of the authorization fails that operation. */
 const modification = (operation: SandboxFailingOperation, request: ModificationRequest): ModificationOutcome =>
-  request.acquirerReference?.startsWith(FAILS_PREFIX[operation]) ? PROCESSING_ERROR : SUCCEEDED;
+  request.acquirerReference.startsWith(FAILS_PREFIX[operation])
+    ? { kind: 'failed', providerReference: `sbxmod_${uuidv7()}`, message: PROCESSING_ERROR }
+    : { kind: 'succeeded', providerReference: `sbxmod_${uuidv7()}` };
 
 // The challenge outcome travels in the acquirer's own reference, so any replica can complete it.
 const CHALLENGE_FAILS_PREFIX = 'sbx3ds_f_';
 const CHALLENGE_PREFIX = 'sbx3ds_';
 
+/** The header of the simulator's inbound webhooks: hex HMAC-SHA256 of the raw body under the connection's hmacKey. */
+export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
+
+/** The simulator's webhook body: one event, our own terms. */
+export interface SandboxWebhookBody {
+  eventId: string;
+  kind: ProviderNotification['kind'];
+  success: boolean;
+  acquirerReference: string;
+  modificationReference?: string;
+  merchantReference?: string;
+  amount?: { currency: string; value: number; exponent: number };
+  reason?: string;
+  occurredAt: string;
+}
+
+/** Signs a simulator webhook body as the simulator does (the conformance double and tests use it). */
+export function signSandboxWebhook(rawBody: Buffer, hmacKey: string): string {
+  return createHmac('sha256', hmacKey).update(rawBody).digest('hex');
+}
+
 /**
  * The built-in simulated acquirer: the test cards of sandbox-cards.ts decide the answer, every
- * other valid card is approved. It behaves the same in both environments.
+ * other valid card is approved. It behaves the same in both environments. Captures, refunds and cancels are
+ * answered at once (never `pending`); `sync` answers from its ledger by request reference; its inbound
+ * webhooks are signed with the connection's `hmacKey` (a connection without one accepts none).
  */
-export class SandboxAcquirerConnector implements Connector {
+export class SandboxAcquirerConnector implements ProviderConnector {
   readonly acquirer = 'sandbox' as const;
+  readonly capabilities: ConnectorCapabilities = { multipleCaptures: false, statusSync: true };
+  readonly webhookAcknowledgement: WebhookAcknowledgement = {
+    status: 200,
+    contentType: 'application/json',
+    body: '{"received":true}',
+  };
 
   /**
    * `ledger` keeps the answers by request reference (the app's is a table of its own); `latencyMs`
@@ -50,16 +87,92 @@ export class SandboxAcquirerConnector implements Connector {
     private readonly latencyMs = 0,
   ) {}
 
-  authorize(request: AuthorizeRequest): Promise<AcquirerOutcome> {
-    return this.answer(() => this.once(request.reference, this.decide(request)));
+  authorize(connection: ConnectorConnection, request: AuthorizationRequest): Promise<AuthorizationOutcome> {
+    return this.answer(() => this.once(request.reference, this.decide(connection, request)));
   }
 
-  /** What the acquirer did for a request reference, or undefined when it never saw it. */
-  lookup(reference: string): Promise<AcquirerOutcome | ModificationOutcome | undefined> {
-    return this.ledger.find(reference);
+  /**
+   * What the simulator did for a request reference (an authorization, a 3DS completion, a capture, refund or
+   * cancel), or undefined when it never saw it. A modification that succeeded answers the payment's status
+   * after it (`captured`, `refunded`, `cancelled`); one refused answers `failed`.
+   */
+  async sync(
+    _connection: ConnectorConnection,
+    ref: { acquirerReference?: string; reference: string },
+  ): Promise<SyncedStatus | undefined> {
+    const found = await this.ledger.find(ref.reference);
+    if (!found) return undefined;
+    if ('operation' in found) {
+      if (found.outcome.kind === 'failed') {
+        return { kind: 'failed', acquirerReference: ref.acquirerReference ?? null, message: found.outcome.message };
+      }
+      return { kind: AFTER[found.operation] };
+    }
+    return found;
   }
 
-  private decide(request: AuthorizeRequest): AcquirerOutcome {
+  completeChallenge(connection: ConnectorConnection, request: ChallengeCompletion): Promise<AuthorizationOutcome> {
+    const reference = request.acquirerReference;
+    // The conformance double's shopper answers on the return URL; our hosted page says it in `authenticated`.
+    const authenticated =
+      request.details?.authenticated !== undefined ? request.details.authenticated === 'true' : request.authenticated;
+    const answer: AuthorizationOutcome =
+      !authenticated || reference.startsWith(CHALLENGE_FAILS_PREFIX)
+        ? { kind: 'declined', acquirerReference: reference, refusalCode: SANDBOX_DECLINES.authenticationFailed }
+        : approved(reference, { flow: 'challenge', ...SANDBOX_THREE_DS });
+    return this.answer(() => this.once(request.reference, answer));
+  }
+
+  capture(_connection: ConnectorConnection, request: ModificationRequest): Promise<ModificationOutcome> {
+    return this.modify('capture', request);
+  }
+
+  refund(_connection: ConnectorConnection, request: ModificationRequest): Promise<ModificationOutcome> {
+    return this.modify('refund', request);
+  }
+
+  cancel(_connection: ConnectorConnection, request: ModificationRequest): Promise<ModificationOutcome> {
+    return this.modify('cancel', request);
+  }
+
+  parseWebhook(
+    connection: ConnectorConnection,
+    rawBody: Buffer,
+    headers: Readonly<Record<string, string | undefined>>,
+  ): ProviderNotification[] {
+    const key = connection.credentials.hmacKey;
+    if (!key) throw new WebhookRejected('The connection has no webhook key: it accepts no webhook');
+    const given = Buffer.from(headers[SANDBOX_SIGNATURE_HEADER] ?? '', 'hex');
+    const expected = Buffer.from(signSandboxWebhook(rawBody, key), 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new WebhookRejected('The webhook signature does not verify');
+    }
+    let body: SandboxWebhookBody;
+    try {
+      body = JSON.parse(rawBody.toString('utf8')) as SandboxWebhookBody;
+    } catch {
+      throw new WebhookRejected('The webhook body is not JSON');
+    }
+    if (typeof body.eventId !== 'string' || typeof body.acquirerReference !== 'string') {
+      throw new WebhookRejected('The webhook body has no eventId or acquirerReference');
+    }
+    return [
+      {
+        eventId: body.eventId,
+        kind: body.kind,
+        success: body.success !== false,
+        acquirerReference: body.acquirerReference,
+        modificationReference: body.modificationReference,
+        merchantReference: body.merchantReference,
+        amount: body.amount,
+        reason: body.reason,
+        occurredAt: new Date(body.occurredAt),
+        providerEvent: `sandbox.${body.kind}`,
+      },
+    ];
+  }
+
+  private decide(connection: ConnectorConnection, request: AuthorizationRequest): AuthorizationOutcome {
     if (request.paymentMethod !== 'card' || !request.card) {
       return { kind: 'pending_action', acquirerReference: `sbxapm_${uuidv7()}` };
     }
@@ -79,7 +192,7 @@ export class SandboxAcquirerConnector implements Connector {
       case 'decline':
         return { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal };
       case 'fail':
-        return { kind: 'failed', acquirerReference: reference, message: 'Processing error' };
+        return { kind: 'failed', acquirerReference: reference, message: PROCESSING_ERROR };
       case 'challenge': {
         const prefix = behaviour.challengeFails ? CHALLENGE_FAILS_PREFIX : CHALLENGE_PREFIX;
         return { kind: 'challenge_required', acquirerReference: `${prefix}${uuidv7()}` };
@@ -89,7 +202,7 @@ export class SandboxAcquirerConnector implements Connector {
           ? { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal }
           : approved(reference);
       case 'decline_except_on':
-        return request.connectionCode === behaviour.approvedOn
+        return connection.connectionCode === behaviour.approvedOn
           ? approved(reference)
           : { kind: 'declined', acquirerReference: reference, refusalCode: behaviour.refusal };
       case 'updater':
@@ -103,25 +216,14 @@ export class SandboxAcquirerConnector implements Connector {
     }
   }
 
-  completeChallenge(request: CompleteChallengeRequest): Promise<AcquirerOutcome> {
-    const reference = request.acquirerReference;
-    const answer: AcquirerOutcome =
-      !request.authenticated || reference.startsWith(CHALLENGE_FAILS_PREFIX)
-        ? { kind: 'declined', acquirerReference: reference, refusalCode: SANDBOX_DECLINES.authenticationFailed }
-        : approved(reference, { flow: 'challenge', ...SANDBOX_THREE_DS });
-    return this.answer(() => this.once(request.reference, answer));
-  }
-
-  capture(request: ModificationRequest): Promise<ModificationOutcome> {
-    return this.answer(() => this.once(request.reference, modification('capture', request)));
-  }
-
-  refund(request: ModificationRequest): Promise<ModificationOutcome> {
-    return this.answer(() => this.once(request.reference, modification('refund', request)));
-  }
-
-  cancel(request: ModificationRequest): Promise<ModificationOutcome> {
-    return this.answer(() => this.once(request.reference, modification('cancel', request)));
+  private async modify(operation: SandboxFailingOperation, request: ModificationRequest): Promise<ModificationOutcome> {
+    return this.answer(async () => {
+      const stored = await this.ledger.once(request.reference, {
+        operation,
+        outcome: modification(operation, request),
+      });
+      return (stored as { outcome: ModificationOutcome }).outcome;
+    });
   }
 
   /** Acts at once (as an acquirer does on receipt) and answers after the configured latency. */
@@ -133,14 +235,20 @@ export class SandboxAcquirerConnector implements Connector {
 
   /**
    * As an acquirer de-duplicates on the merchant's reference: a retry whose first attempt was answered (the
-   * answer lost on the way back) gets that answer, and no second authorization or refund is made.
+   * answer lost on the way back) gets that answer, and no second authorization is made.
    */
-  private async once<T extends SandboxAnswer>(reference: string, fresh: T): Promise<T> {
-    return (await this.ledger.once(reference, fresh)) as T;
+  private async once(reference: string, fresh: AuthorizationOutcome): Promise<AuthorizationOutcome> {
+    return (await this.ledger.once(reference, fresh as SandboxAnswer)) as AuthorizationOutcome;
   }
 }
 
-function approved(reference: string, threeDs?: ThreeDsResult): AcquirerOutcome {
+const AFTER: Readonly<Record<SandboxFailingOperation, 'captured' | 'refunded' | 'cancelled'>> = {
+  capture: 'captured',
+  refund: 'refunded',
+  cancel: 'cancelled',
+};
+
+function approved(reference: string, threeDs?: ThreeDsResult): AuthorizationOutcome {
   return {
     kind: 'approved',
     acquirerReference: reference,

@@ -1,17 +1,34 @@
 import { PaymentEntity } from '../payment/payment.entity';
 import { applyOutcome } from '../payment/payment-outcome';
-import { AcquirerOutcome, AuthorizeRequest } from './connector';
+import { AuthorizationOutcome, AuthorizationRequest, ConnectorConnection } from './provider-connector';
 import { SANDBOX_CARDS } from './sandbox-cards';
 import { SandboxAcquirerConnector } from './sandbox-acquirer.connector';
 import { MemoryLedger } from './sandbox-ledger';
 
-const acquirer = new SandboxAcquirerConnector();
+const sandbox = new SandboxAcquirerConnector();
+const on = (connectionCode = 'sandbox'): ConnectorConnection => ({
+  connectionCode,
+  merchantCode: 'M1',
+  environment: 'sandbox',
+  credentials: {},
+});
+/** The simulator through the default connection, or through the request's own `connectionCode`. */
+const acquirer = {
+  authorize: ({ connectionCode, ...r }: AuthorizationRequest & { connectionCode?: string }) =>
+    sandbox.authorize(on(connectionCode), r),
+  completeChallenge: (r: Parameters<SandboxAcquirerConnector['completeChallenge']>[1]) =>
+    sandbox.completeChallenge(on(), r),
+  capture: (r: Parameters<SandboxAcquirerConnector['capture']>[1]) => sandbox.capture(on(), r),
+  refund: (r: Parameters<SandboxAcquirerConnector['refund']>[1]) => sandbox.refund(on(), r),
+  cancel: (r: Parameters<SandboxAcquirerConnector['cancel']>[1]) => sandbox.cancel(on(), r),
+  sync: (reference: string) => sandbox.sync(on(), { reference }),
+};
 let n = 0;
 const request = (
   cardNumber: string,
   initiator: 'cardholder' | 'merchant' = 'cardholder',
   connectionCode = 'sandbox',
-): AuthorizeRequest => ({
+): AuthorizationRequest & { connectionCode: string } => ({
   paymentId: 'p1',
   connectionCode,
   reference: `rq_test_${++n}`,
@@ -101,7 +118,15 @@ describe('sandbox acquirer', () => {
           amount: { currency: 'USD', value: 1000, exponent: 2 },
         });
         expect(answer).toEqual(
-          op === failing ? { kind: 'failed', message: 'Processing error' } : { kind: 'succeeded' },
+          op === failing
+            ? { kind: 'failed', message: 'Processing error', providerReference: expect.any(String) }
+            : { kind: 'succeeded', providerReference: expect.any(String) },
+        );
+        // Its status sync says the same: the payment's status after it, or the failure.
+        expect(await acquirer.sync(`rq_test_${n}`)).toMatchObject(
+          op === failing
+            ? { kind: 'failed' }
+            : { kind: { capture: 'captured', refund: 'refunded', cancel: 'cancelled' }[op] },
         );
       }
     }
@@ -111,9 +136,9 @@ describe('sandbox acquirer', () => {
     const passes = await acquirer.authorize(request('4000002500003155'));
     const fails = await acquirer.authorize(request('4000000000003055'));
     expect([passes.kind, fails.kind]).toEqual(['challenge_required', 'challenge_required']);
-    const ref = (o: AcquirerOutcome) => (o as { acquirerReference: string }).acquirerReference;
+    const ref = (o: AuthorizationOutcome) => (o as { acquirerReference: string }).acquirerReference;
     const amount = { currency: 'USD', value: 1, exponent: 2 };
-    const complete = (o: AcquirerOutcome, authenticated: boolean) =>
+    const complete = (o: AuthorizationOutcome, authenticated: boolean) =>
       acquirer.completeChallenge({
         reference: `rq_complete_${++n}`,
         acquirerReference: ref(o),
@@ -157,7 +182,7 @@ describe('sandbox acquirer', () => {
   });
 
   it('maps every outcome kind to a status through the transition table', async () => {
-    const statusOf = (outcome: AcquirerOutcome, intent: 'purchase' | 'authorization' = 'purchase') => {
+    const statusOf = (outcome: AuthorizationOutcome, intent: 'purchase' | 'authorization' = 'purchase') => {
       const p = Object.assign(new PaymentEntity(), { intent, amountValue: 1000, card: null, status: 'reserved' });
       applyOutcome(p, outcome, new Date('2030-01-01T00:00:00Z'), 7);
       return p;
@@ -188,10 +213,19 @@ describe('sandbox acquirer request references', () => {
     expect(other.acquirerReference).not.toBe(first.acquirerReference);
   });
 
-  it('looks a reference up: what it answered, or nothing when it never saw it', async () => {
+  it('syncs a reference: what it answered, or nothing when it never saw it', async () => {
     const first = await acquirer.authorize({ ...request(VISA_OK), reference: 'rq_looked_up' });
-    expect(await acquirer.lookup('rq_looked_up')).toEqual(first);
-    expect(await acquirer.lookup('rq_never_sent')).toBeUndefined();
+    expect(await acquirer.sync('rq_looked_up')).toEqual(first);
+    expect(await acquirer.sync('rq_never_sent')).toBeUndefined();
+  });
+
+  it('records the 3-D Secure result of a frictionless approval and of a passed challenge', async () => {
+    expect(await acquirer.authorize(request('4000003220000000'))).toMatchObject({
+      kind: 'approved',
+      threeDs: { flow: 'frictionless', eci: '05', version: '2.2.0' },
+    });
+    expect((await acquirer.authorize(request(VISA_OK))).kind === 'approved').toBe(true);
+    expect(await acquirer.authorize(request(VISA_OK))).not.toHaveProperty('threeDs');
   });
 });
 
@@ -202,10 +236,10 @@ describe('sandbox acquirer latency', () => {
     const modification = {
       paymentId: 'p1',
       reference: 'rq_slow',
-      acquirerReference: null,
+      acquirerReference: 'sbx_1',
       amount: request(VISA_OK).amount,
     };
-    await Promise.all([slow.authorize(request(VISA_OK)), slow.refund(modification)]);
+    await Promise.all([slow.authorize(on(), request(VISA_OK)), slow.refund(on(), modification)]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
     const fast = Date.now();
     await acquirer.authorize(request(VISA_OK));

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GroupCommit, runAsyncCommit, runStatement, statement } from '@app/database';
-import { AcquirerOutcome, ModificationOutcome } from './connector';
+import { AuthorizationOutcome, ModificationOutcome } from './provider-connector';
+import type { SandboxFailingOperation } from './sandbox-cards';
 
-export type SandboxAnswer = AcquirerOutcome | ModificationOutcome;
+/** An authorization's (or 3DS completion's) answer, or a capture's, refund's or cancel's with its operation. */
+export type SandboxAnswer = AuthorizationOutcome | { operation: SandboxFailingOperation; outcome: ModificationOutcome };
 
 /**
  * What the sandbox acquirer answered, by request reference: a repeated reference gets the first answer again

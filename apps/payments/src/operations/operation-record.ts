@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventType, EventTypes, OperationResult } from '@app/contracts';
-import { assertNever, ModificationOutcome } from '../connector/connector';
+import { assertNever } from '../connector/assert-never';
+import { ModificationOutcome } from '../connector/provider-connector';
 import { IdempotencyService } from '@app/idempotency';
 import { decideCancel, decideCapture, decideRefund, Decision, PaymentSnapshot } from '../payment/payment-money';
 import { applyDecision } from '../payment/payment-outcome';
@@ -18,6 +19,9 @@ import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repos
  * for it as it stands now (operations reserved on it earlier may have been recorded since), its operation row,
  * its event and the Idempotency-Key's answer. The acquirer refusing is an answer too: `failed`, nothing changed,
  * and the operation's failure event (`payment.capture_failed`, `payment.refund_failed`, `payment.cancel_failed`).
+ * The provider accepting it for later (`pending`) is answered `pending` and changes nothing yet: its attempt stays
+ * in flight until the provider's webhook (or a status sync) records the result here, with its event. A key
+ * answered `pending` keeps that answer.
  */
 @Injectable()
 export class OperationRecord {
@@ -36,6 +40,14 @@ export class OperationRecord {
     now: Date,
   ): Promise<OperationResult> {
     const detail = attempt.detail as ModificationDetail;
+    if (answer.kind === 'pending') {
+      // Accepted: the attempt stays in flight (later operations count it) until the provider's webhook settles it.
+      await this.attempts.accept(manager, attempt.id, answer.providerReference);
+      const payment = await this.payments.lock(manager, ctx, attempt.paymentId);
+      const pending = toOperationResult(payment, detail.amount, 'pending');
+      await this.idempotency.complete(manager, ctx, pending);
+      return pending;
+    }
     await this.attempts.settle(manager, attempt.id);
     const payment = await this.payments.lock(manager, ctx, attempt.paymentId);
     let result: OperationResult;

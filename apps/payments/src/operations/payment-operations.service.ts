@@ -12,9 +12,10 @@ import {
 } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
-import { assertNever, Connector, ModificationOutcome, ModificationRequest } from '../connector/connector';
-import { AcquirerCalls, isAcquirerFailure } from '../connector/acquirer-call';
-import { ConnectorRegistry } from '../connector/connector.registry';
+import { assertNever } from '../connector/assert-never';
+import { AcquirerCalls, isAcquirerFailure, isOutcomeUnknown } from '../connector/acquirer-call';
+import { ConnectorConnections, Through } from '../connector/connector-connections';
+import { ModificationOutcome, ModificationRequest } from '../connector/provider-connector';
 import { requestReference } from '../connector/request-reference';
 import { IdempotentOperation } from '../idempotency/idempotent-operation';
 import { IdempotencyService } from '@app/idempotency';
@@ -50,7 +51,9 @@ interface Reserved {
  *
  * The acquirer refusing the operation is an answer: Operation result `failed`, nothing changed, stored under
  * the Idempotency-Key like any 200. An adapter that throws or does not answer within ACQUIRER_TIMEOUT_MS is
- * not: 503 / 504, the reservation is released (key included), so the same key can be retried.
+ * not: 503 / 504, the reservation is released (key included), so the same key can be retried. An answer lost
+ * after sending (outcome unknown, 504) keeps the reservation for the provider's webhook or the recovery sweep;
+ * an answer the provider gives later (`pending`) is answered `pending` and settled by its webhook.
  */
 @Injectable()
 export class PaymentOperationsService {
@@ -60,9 +63,9 @@ export class PaymentOperationsService {
     private readonly payments: PaymentRepository,
     private readonly attempts: AcquirerAttemptRepository,
     private readonly records: OperationRecord,
-    private readonly connectors: ConnectorRegistry,
     private readonly clock: Clock,
     private readonly acquirer: AcquirerCalls,
+    private readonly connections: ConnectorConnections,
   ) {}
 
   capture(ctx: CallerContext, cmd: CaptureCommand): Promise<OperationResult> {
@@ -93,16 +96,18 @@ export class PaymentOperationsService {
     let answer: ModificationOutcome;
     try {
       const about = { acquirer: payment.acquirer, operation: decision.kind, paymentId: payment.id };
-      answer = await this.acquirer.call(about, () =>
-        modify(this.connectors.get(payment.acquirer), decision.kind, {
+      answer = await this.acquirer.call(about, async () =>
+        modify(await this.connections.through(payment), decision.kind, {
           paymentId: payment.id,
           reference: attempt.requestReference,
-          acquirerReference: payment.acquirerReference,
+          acquirerReference: payment.acquirerReference ?? '',
           amount: decision.amount,
         }),
       );
     } catch (e) {
       if (isAcquirerFailure(e)) await this.release(ctx, attempt);
+      // The provider may have acted: the attempt (and the key) stay for its webhook or the recovery sweep's sync.
+      if (isOutcomeUnknown(e)) await this.attempts.markUnknown(attempt.id);
       throw e;
     }
     return inTransaction(this.db, (m) => this.records.record(m, ctx, attempt, answer, this.clock.now(ctx)));
@@ -163,14 +168,18 @@ export class PaymentOperationsService {
   }
 }
 
-function modify(connector: Connector, kind: OperationKind, request: ModificationRequest): Promise<ModificationOutcome> {
+function modify(
+  { connector, connection }: Through,
+  kind: OperationKind,
+  request: ModificationRequest,
+): Promise<ModificationOutcome> {
   switch (kind) {
     case 'capture':
-      return connector.capture(request);
+      return connector.capture(connection, request);
     case 'refund':
-      return connector.refund(request);
+      return connector.refund(connection, request);
     case 'cancel':
-      return connector.cancel(request);
+      return connector.cancel(connection, request);
     default:
       return assertNever(kind);
   }

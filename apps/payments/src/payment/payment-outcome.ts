@@ -1,5 +1,6 @@
 import { EventType } from '@app/contracts';
-import { AcquirerOutcome, assertNever } from '../connector/connector';
+import { assertNever } from '../connector/assert-never';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import { Decision } from './payment-money';
 import { PaymentEntity } from './payment.entity';
 import { move, PaymentTrigger } from './payment-state';
@@ -15,9 +16,14 @@ function moved(payment: PaymentEntity, trigger: PaymentTrigger, now: Date): Even
 /**
  * Applies an acquirer's answer to a payment (a new one: `reserved`; a pending one on 3DS resume or APM
  * settlement) and returns the event to emit. Every outcome kind is handled: adding one to
- * AcquirerOutcome fails to compile here until it is mapped.
+ * AuthorizationOutcome fails to compile here until it is mapped.
  */
-export function applyOutcome(payment: PaymentEntity, outcome: AcquirerOutcome, now: Date, holdDays: number): EventType {
+export function applyOutcome(
+  payment: PaymentEntity,
+  outcome: AuthorizationOutcome,
+  now: Date,
+  holdDays: number,
+): EventType {
   switch (outcome.kind) {
     case 'approved': {
       const purchase = payment.intent === 'purchase';
@@ -36,7 +42,7 @@ export function applyOutcome(payment: PaymentEntity, outcome: AcquirerOutcome, n
       payment.holdExpiresAt = !purchase && payment.amountValue > 0 ? new Date(now.getTime() + holdDays * DAY_MS) : null;
       payment.actionRequired = null;
       payment.refusalCode = null;
-      payment.threeDSecure = outcome.threeDs ?? null;
+      if (outcome.threeDs) payment.threeDSecure = { ...outcome.threeDs };
       return event;
     }
     case 'declined': {

@@ -31,6 +31,13 @@ describe('payment transition table', () => {
     ['authorized', 'expire_hold', 'cancelled', 'payment.cancelled'],
     ['captured', 'refund_partial', 'captured', 'payment.refunded'],
     ['captured', 'refund_full', 'refunded', 'payment.refunded'],
+    // What a provider reports by webhook after it answered.
+    ['captured', 'reverse_capture', 'authorized', 'payment.capture_failed'],
+    ['refunded', 'reverse_refund', 'captured', 'payment.refund_failed'],
+    ['captured', 'reverse_refund', 'captured', 'payment.refund_failed'],
+    ['authorized', 'cancel_at_provider', 'cancelled', 'payment.cancelled'],
+    ['captured', 'charge_back', 'charged_back', 'payment.charged_back'],
+    ['refunded', 'charge_back', 'charged_back', 'payment.charged_back'],
   ] as const)('%s --%s--> %s emitting %s', (from, trigger, to, event) => {
     expect(transition(from, trigger)).toEqual({ to, event });
   });
@@ -50,9 +57,13 @@ describe('payment transition table', () => {
   });
 
   it('has no way out of the final states', () => {
-    for (const final of ['declined', 'failed', 'cancelled', 'refunded'] as const) {
+    for (const final of ['declined', 'failed', 'cancelled', 'charged_back'] as const) {
       expect(TRIGGERS.filter((t) => canTransition(final, t))).toEqual([]);
     }
+  });
+
+  it('leaves a refunded payment only on the provider’s word: a refund that failed after all, a chargeback', () => {
+    expect(TRIGGERS.filter((t) => canTransition('refunded', t))).toEqual(['reverse_refund', 'charge_back']);
   });
 
   it('agrees with canTransition for every state and trigger', () => {

@@ -20,7 +20,11 @@ export type PaymentTrigger =
   | 'refund_full'
   | 'cancel'
   | 'expire_hold'
-  | 'abandon';
+  | 'abandon'
+  | 'reverse_capture'
+  | 'reverse_refund'
+  | 'cancel_at_provider'
+  | 'charge_back';
 
 /**
  * The one table of payment state changes. Every handler asks `transition()`; nothing assigns a status by
@@ -64,6 +68,32 @@ export const PAYMENT_MACHINE = defineMachine<PaymentState, PaymentTrigger, Event
       to: 'cancelled',
       emits: [EventTypes.paymentCancelled],
       verb: 'abandon',
+    },
+    // The provider's webhook reports what it did after answering (docs/connectors.md): a capture or refund it
+    // had accepted failed after all, an authorization it cancelled itself, a chargeback.
+    reverse_capture: {
+      from: ['captured'],
+      to: 'authorized',
+      emits: [EventTypes.paymentCaptureFailed],
+      verb: 'reverse the capture of',
+    },
+    reverse_refund: {
+      from: ['captured', 'refunded'],
+      to: 'captured',
+      emits: [EventTypes.paymentRefundFailed],
+      verb: 'reverse a refund of',
+    },
+    cancel_at_provider: {
+      from: ['authorized'],
+      to: 'cancelled',
+      emits: [EventTypes.paymentCancelled],
+      verb: 'cancel',
+    },
+    charge_back: {
+      from: ['captured', 'refunded'],
+      to: 'charged_back',
+      emits: [EventTypes.paymentChargedBack],
+      verb: 'charge back',
     },
   },
   refusal: (verb, from) => `Cannot ${verb} a payment that is ${from === 'reserved' ? 'not created' : from}`,

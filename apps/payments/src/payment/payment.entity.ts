@@ -15,7 +15,7 @@ import { bigintNumber } from '@app/database';
 import type { PaymentState } from './payment-state';
 
 export type PaymentIntent = 'purchase' | 'authorization';
-export type CancelReason = 'merchant' | 'hold_expired' | 'abandoned';
+export type CancelReason = 'merchant' | 'hold_expired' | 'abandoned' | 'provider';
 
 /** One try at a connection; a cascade leaves two. */
 export interface RoutingAttempt {
@@ -54,7 +54,7 @@ export class PaymentEntity {
   @Column({ type: 'jsonb', nullable: true }) token: TokenView | null;
   @Column({ name: 'action_required', type: 'jsonb', nullable: true }) actionRequired: ActionRequiredView | null;
   @Column({ name: 'refusal_code', type: 'jsonb', nullable: true }) refusalCode: RefusalCodeDto | null;
-  /** The card's 3DS authentication as the acquirer answered it (flow, ECI, version). */
+  /** The 3-D Secure result the acquirer reported on the approval. */
   @Column({ name: 'three_d_secure', type: 'jsonb', nullable: true }) threeDSecure: ThreeDSecureView | null;
   @Column({ type: 'jsonb', nullable: true }) shopper: ShopperDto | null;
   @Column({ name: 'webhook_url', type: 'text', nullable: true }) webhookUrl: string | null;

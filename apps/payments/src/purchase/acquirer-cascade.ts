@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
+import { providerReturnUrl } from '../threeds/session-links';
 import { CallerContext, PaymentMethod, PurchaseRequest } from '@app/contracts';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import { AcquirerCalls } from '../connector/acquirer-call';
+import { ConnectorConnections } from '../connector/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { ConnectionEntity } from '../routing/connection.entity';
 import { PurchaseReservation, Reserved } from './purchase-reservation';
@@ -16,6 +19,8 @@ export class AcquirerCascade {
     private readonly connectors: ConnectorRegistry,
     private readonly acquirer: AcquirerCalls,
     private readonly reservations: PurchaseReservation,
+    private readonly connections: ConnectorConnections,
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
   ) {}
 
   async authorize(
@@ -23,9 +28,9 @@ export class AcquirerCascade {
     r: Reserved,
     connections: ConnectionEntity[],
     body: PurchaseRequest,
-  ): Promise<AcquirerOutcome> {
+  ): Promise<AuthorizationOutcome> {
     const { payment, card } = r;
-    let outcome: AcquirerOutcome | undefined;
+    let outcome: AuthorizationOutcome | undefined;
     for (const [i, connection] of connections.entries()) {
       if (i > 0) await this.reservations.moveAttempt(ctx, r, connection, outcome!);
       payment.connectionCode = connection.connectionCode;
@@ -33,8 +38,9 @@ export class AcquirerCascade {
       payment.acquirer = connection.acquirer;
       const connector = this.connectors.get(connection.acquirer);
       const about = { acquirer: connection.acquirer, operation: payment.intent, paymentId: payment.id };
-      outcome = await this.acquirer.call(about, () =>
-        connector.authorize({
+      // The connection's credentials are decrypted inside the call: a failure there is the call's (503).
+      outcome = await this.acquirer.call(about, async () =>
+        connector.authorize(await this.connections.of(connection), {
           paymentId: payment.id,
           reference: r.attempt.requestReference,
           amount: { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent },
@@ -43,8 +49,10 @@ export class AcquirerCascade {
           card,
           initiator: body.card?.cardOnFile?.initiator ?? 'cardholder',
           networkTransactionId: body.card?.networkTransactionId ?? card?.networkTransactionId ?? undefined,
-          connectionCode: connection.connectionCode,
           at: payment.createdAt,
+          returnUrl: returnUrlOf(this.config, r),
+          shopperReference: body.shopper?.id,
+          shopperEmail: body.shopper?.email,
         }),
       );
       payment.attempts.push({
@@ -56,4 +64,12 @@ export class AcquirerCascade {
     }
     return outcome!;
   }
+}
+
+/** The gateway's page the provider sends the shopper back to after its 3DS, naming the payment's session. */
+function returnUrlOf(config: PaymentsConfig, r: Reserved): string | undefined {
+  const detail = r.attempt.detail;
+  return detail.kind === 'authorize' && detail.sessionId
+    ? providerReturnUrl(config.PUBLIC_BASE_URL, detail.sessionId)
+    : undefined;
 }

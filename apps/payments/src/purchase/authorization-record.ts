@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CallerContext, PaymentMethod, PaymentResponse, PurchaseRequest } from '@app/contracts';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import { IdempotencyService } from '@app/idempotency';
 import { applyOutcome } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';
@@ -19,6 +19,8 @@ import { ResolvedCard } from './instrument';
 export interface RequestExtras {
   card?: ResolvedCard;
   body?: PurchaseRequest;
+  /** The 3DS session id the provider's return URL names (the attempt's). */
+  sessionId?: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export class AuthorizationRecord {
     ctx: CallerContext,
     attemptId: string,
     reserved: PaymentEntity,
-    answered: AcquirerOutcome,
+    answered: AuthorizationOutcome,
     now: Date,
     extras: RequestExtras = {},
   ): Promise<PaymentResponse> {
@@ -81,9 +83,9 @@ export class AuthorizationRecord {
     manager: EntityManager,
     ctx: CallerContext,
     payment: PaymentEntity,
-    outcome: AcquirerOutcome,
+    outcome: AuthorizationOutcome,
     now: Date,
-    { card, body }: RequestExtras,
+    { card, body, sessionId }: RequestExtras,
   ): Promise<void> {
     const amount = { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent };
     if (outcome.kind === 'challenge_required') {
@@ -97,6 +99,8 @@ export class AuthorizationRecord {
         maskedCard: payment.card?.cardData.cardNumber ?? '',
         now,
         traceParent: payment.traceParent,
+        sessionId,
+        providerAction: outcome.action,
         // A challenged card that asked to be tokenized is vaulted if the resume approves it.
         tokenize: card?.tokenize && body?.shopper?.id ? { card, shopperId: body.shopper.id } : undefined,
       });

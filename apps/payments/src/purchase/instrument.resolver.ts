@@ -4,7 +4,7 @@ import { Clock } from '@app/clock';
 import { CallerContext, CardDataDto, CardRequestDto, CardType, NonceDataDto, TokenDataDto } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { assertUsableCard, cardBrand, cardType } from '../card/card';
-import { assertNever } from '../connector/connector';
+import { assertNever } from '../connector/assert-never';
 import { NonceService } from '../nonce/nonce.service';
 import { VaultService } from '../vault/vault.service';
 import { ResolvedCard } from './instrument';

@@ -6,7 +6,7 @@ import { CallerContext, PaymentMethod, PurchaseRequest } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { IdempotencyService } from '@app/idempotency';
 import { Amount } from '@app/money';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import { requestReference } from '../connector/request-reference';
 import { PaymentEntity, PaymentIntent } from '../payment/payment.entity';
 import { PaymentRepository } from '../payment/payment.repository';
@@ -18,6 +18,7 @@ import { APM_PORT, ApmPort } from './apm.port';
 import { ResolvedCard } from './instrument';
 import { InstrumentResolver } from './instrument.resolver';
 import { newPayment } from './new-payment';
+import { randomToken } from '../vault/random-token';
 
 /** A purchase whose acquirer call may start: its payment reserved, its attempt row and key in progress. */
 export interface Reserved {
@@ -78,7 +79,7 @@ export class PurchaseReservation {
     ctx: CallerContext,
     r: Reserved,
     connection: ConnectionEntity,
-    declined: AcquirerOutcome,
+    declined: AuthorizationOutcome,
   ): Promise<void> {
     const next = this.attemptFor(
       ctx,
@@ -90,12 +91,21 @@ export class PurchaseReservation {
         { ...r.payment.attempts[r.payment.attempts.length - 1], outcome: 'declined', declined },
       ],
       r.attempt.traceParent ?? null,
+      r.attempt.detail.kind === 'authorize' ? r.attempt.detail.sessionId : undefined,
     );
     await inTransaction(this.db, async (m) => {
       await this.attempts.settle(m, r.attempt.id);
       await this.attempts.insert(m, next);
     });
     r.attempt = next;
+  }
+
+  /**
+   * The call's answer was lost after it was sent (the provider may have charged): everything stays reserved,
+   * the attempt marked, for the provider's webhook or the recovery sweep's status sync to record.
+   */
+  keepUnknown(r: Reserved): Promise<void> {
+    return this.attempts.markUnknown(r.attempt.id);
   }
 
   /** Nothing was recorded: the reserved payment, its attempt and its key go, so the same request can retry. */
@@ -112,6 +122,7 @@ export class PurchaseReservation {
     requestHash: string | undefined,
     earlier: Extract<AcquirerAttempt['detail'], { kind: 'authorize' }>['earlier'],
     traceParent: string | null,
+    sessionId?: string,
   ): AcquirerAttempt {
     return {
       id: uuidv7(),
@@ -123,7 +134,13 @@ export class PurchaseReservation {
       connectionCode: connection.connectionCode,
       acquirer: connection.acquirer,
       idempotencyKey: ctx.idempotencyKey ?? null,
-      detail: { kind: 'authorize', connectionName: connection.connectionName, earlier },
+      // One 3DS session id per payment, whichever connection answers: the provider's return URL names it.
+      detail: {
+        kind: 'authorize',
+        connectionName: connection.connectionName,
+        earlier,
+        sessionId: sessionId ?? randomToken('ses_'),
+      },
       traceParent,
     };
   }

@@ -6,8 +6,8 @@ import { CallerContext, PaymentResponse, PurchaseRequest } from '@app/contracts'
 import { GroupedTransactions } from '@app/database';
 import { IdempotencyService } from '@app/idempotency';
 import { traceParentOf } from '@app/observability';
-import { AcquirerOutcome } from '../connector/connector';
-import { isAcquirerFailure } from '../connector/acquirer-call';
+import { AuthorizationOutcome } from '../connector/provider-connector';
+import { isAcquirerFailure, isOutcomeUnknown } from '../connector/acquirer-call';
 import { PaymentIntent } from '../payment/payment.entity';
 import { CrashPoints } from '../reservation/crash-points';
 import { RoutingService } from '../routing/routing.service';
@@ -22,7 +22,9 @@ import { PurchaseReservation, Reserved } from './purchase-reservation';
  * and an attempt row naming the request reference); the acquirer is called with no transaction open and no
  * pool connection held (one cascade on a `retry` decline moves the attempt to the next connection first);
  * a second short transaction records the answer, the payment and its event. A call that fails (503/504)
- * releases the reservation: nothing is recorded, the key and the order code are free again.
+ * releases the reservation: nothing is recorded, the key and the order code are free again. A call whose
+ * answer was lost after sending (504, outcome unknown) keeps it, marked, until the provider's webhook or the
+ * recovery sweep's status sync records the answer; a retry with the same key waits, then replays it.
  */
 @Injectable()
 export class PurchaseUseCase {
@@ -74,11 +76,13 @@ export class PurchaseUseCase {
       throw e;
     }
     this.crash.at('before_acquirer');
-    let outcome: AcquirerOutcome;
+    let outcome: AuthorizationOutcome;
     try {
       outcome = await this.cascade.authorize(ctx, reserved, connections, body);
     } catch (e) {
       if (isAcquirerFailure(e)) await this.reservations.release(ctx, reserved);
+      // The provider may have charged: the reservation (payment, attempt, key) stays for its webhook or sync.
+      if (isOutcomeUnknown(e)) await this.reservations.keepUnknown(reserved);
       throw e;
     }
     this.crash.at('after_acquirer');
@@ -86,6 +90,7 @@ export class PurchaseUseCase {
       this.records.record(m, ctx, reserved.attempt.id, reserved.payment, outcome, this.clock.now(ctx), {
         card: reserved.card,
         body,
+        sessionId: reserved.attempt.detail.kind === 'authorize' ? reserved.attempt.detail.sessionId : undefined,
       }),
     );
   }

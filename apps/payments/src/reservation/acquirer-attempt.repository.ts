@@ -46,7 +46,31 @@ export class AttemptAlreadyResolved extends Error {
 
 const COLUMNS = `id, payment_id AS "paymentId", merchant_code AS "merchantCode", environment, operation,
   request_reference AS "requestReference", connection_code AS "connectionCode", acquirer,
-  idempotency_key AS "idempotencyKey", detail, trace_parent AS "traceParent"`;
+  idempotency_key AS "idempotencyKey", detail, trace_parent AS "traceParent",
+  outcome_unknown_at AS "outcomeUnknownAt", accepted_reference AS "acceptedReference"`;
+
+const MARK_UNKNOWN = statement(
+  'acquirer_attempts_mark_unknown',
+  'UPDATE acquirer_attempts SET outcome_unknown_at = now() WHERE id = $1',
+);
+const ACCEPT = statement(
+  'acquirer_attempts_accept',
+  'UPDATE acquirer_attempts SET accepted_reference = $2 WHERE id = $1',
+);
+const MODIFICATIONS_OF = statement(
+  'acquirer_attempts_modifications_of',
+  `SELECT ${COLUMNS} FROM acquirer_attempts WHERE payment_id = $1 AND detail->>'kind' = $2
+   ORDER BY (accepted_reference = $3) DESC NULLS LAST, reserved_at LIMIT 1`,
+);
+const BY_REFERENCE = statement(
+  'acquirer_attempts_by_reference',
+  `SELECT ${COLUMNS} FROM acquirer_attempts WHERE request_reference = $1 AND connection_code = $2
+   AND merchant_code = $3 AND environment = $4 ORDER BY reserved_at LIMIT 1`,
+);
+const PENDING_AUTHORIZATION = statement(
+  'acquirer_attempts_pending_authorization',
+  `SELECT ${COLUMNS} FROM acquirer_attempts WHERE payment_id = $1 ORDER BY reserved_at LIMIT 1`,
+);
 
 /** Stale attempts, oldest first, leased for $3 ms (claimed in index order: see runQueueClaim). */
 const CLAIM_STALE = statement(
@@ -105,6 +129,59 @@ export class AcquirerAttemptRepository {
   async pendingModification(manager: EntityManager, paymentId: string): Promise<ModificationDetail | undefined> {
     const rows = await runStatement<{ detail: ModificationDetail }>(manager, PENDING_MODIFICATIONS, [paymentId]);
     return rows[0]?.detail;
+  }
+
+  /**
+   * The answer of the call was lost after it was sent (ConnectorOutcomeUnknown): the attempt stays, marked, for
+   * the provider's webhook or the recovery sweep's status sync. Committed on its own.
+   */
+  async markUnknown(id: string): Promise<void> {
+    await runStatement(this.db, MARK_UNKNOWN, [id]);
+  }
+
+  /** The attempt in flight that sent `requestReference` through a connection (a webhook about it settles it). */
+  async byReference(
+    manager: EntityManager,
+    scope: { merchantCode: string; environment: string; connectionCode: string },
+    requestReference: string,
+  ): Promise<AcquirerAttempt | undefined> {
+    const rows = await runStatement<AcquirerAttempt>(manager, BY_REFERENCE, [
+      requestReference,
+      scope.connectionCode,
+      scope.merchantCode,
+      scope.environment,
+    ]);
+    return rows[0];
+  }
+
+  /**
+   * The provider accepted the capture, refund or cancel and reports its result by webhook (ModificationOutcome
+   * `pending`): the attempt stays in flight, with the provider's reference of the modification, in the
+   * transaction that answers the merchant.
+   */
+  accept(manager: EntityManager, id: string, providerReference: string): Promise<void> {
+    return deferStatement(manager, ACCEPT, [id, providerReference]);
+  }
+
+  /** A capture, refund or cancel in flight on a payment: the one the provider named first, else the oldest. */
+  async modificationOf(
+    manager: EntityManager,
+    paymentId: string,
+    kind: ModificationDetail['kind'],
+    providerReference: string | undefined,
+  ): Promise<AcquirerAttempt | undefined> {
+    const rows = await runStatement<AcquirerAttempt>(manager, MODIFICATIONS_OF, [
+      paymentId,
+      kind,
+      providerReference ?? null,
+    ]);
+    return rows[0];
+  }
+
+  /** The oldest attempt still in flight on a payment. */
+  async ofPayment(manager: EntityManager, paymentId: string): Promise<AcquirerAttempt | undefined> {
+    const rows = await runStatement<AcquirerAttempt>(manager, PENDING_AUTHORIZATION, [paymentId]);
+    return rows[0];
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Environment, PaymentStatus } from '@app/contracts';
 import { AmountJson } from '@app/money';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import { IdempotentOperation } from '../idempotency/idempotent-operation';
 import { OperationKind } from '../payment/payment-money';
 import { RoutingAttempt } from '../payment/payment.entity';
@@ -27,13 +27,19 @@ export interface AcquirerAttempt {
    * purchase's transaction runs in its group's); otherwise the insert takes the active one.
    */
   traceParent?: string | null;
+  /** When its call's answer was lost after sending (ConnectorOutcomeUnknown); null while none was. */
+  outcomeUnknownAt?: Date | null;
+  /** The provider accepted it and settles it by webhook: its reference of the modification (ModificationOutcome `pending`). */
+  acceptedReference?: string | null;
 }
 
 /** An authorization: the tries before this one of a cascade (a `retry` decline moved on to this connection). */
 export interface AuthorizationDetail {
   kind: 'authorize';
   connectionName: string;
-  earlier: Array<RoutingAttempt & { declined: AcquirerOutcome }>;
+  /** The 3DS session a provider's challenge will open, named in the return URL sent with the authorization. */
+  sessionId?: string;
+  earlier: Array<RoutingAttempt & { declined: AuthorizationOutcome }>;
 }
 
 /**

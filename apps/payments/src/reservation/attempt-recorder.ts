@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
-import { AcquirerOutcome, ModificationOutcome } from '../connector/connector';
+import { AuthorizationOutcome, ModificationOutcome } from '../connector/provider-connector';
 import { OperationRecord } from '../operations/operation-record';
 import { PaymentRepository } from '../payment/payment.repository';
 import { AuthorizationRecord } from '../purchase/authorization-record';
@@ -9,7 +9,8 @@ import { ChallengeRecord } from '../threeds/challenge-record';
 import { AcquirerAttempt, AuthorizationDetail } from './acquirer-attempt';
 import { ReservationRelease } from './reservation-release';
 
-export type Resolution = 'recorded' | 'released';
+/** `waiting`: the provider has not settled it yet (its webhook will, or a later sweep's sync). */
+export type Resolution = 'recorded' | 'released' | 'waiting';
 
 /**
  * What the acquirer did for an attempt that never recorded, recorded in the recovery sweep's transaction by
@@ -30,15 +31,15 @@ export class AttemptRecorder {
     m: EntityManager,
     ctx: CallerContext,
     a: AcquirerAttempt,
-    found: AcquirerOutcome | ModificationOutcome | undefined,
+    found: AuthorizationOutcome | ModificationOutcome | undefined,
     now: Date,
   ): Promise<Resolution> {
     const detail = a.detail;
     switch (detail.kind) {
       case 'authorize':
-        return this.authorization(m, ctx, a, detail, found as AcquirerOutcome | undefined, now);
+        return this.authorization(m, ctx, a, detail, found as AuthorizationOutcome | undefined, now);
       case 'complete_challenge':
-        return this.challenges.recover(m, a, detail, found as AcquirerOutcome | undefined, now);
+        return this.challenges.recover(m, a, detail, found as AuthorizationOutcome | undefined, now);
       default:
         return this.modification(m, ctx, a, found as ModificationOutcome | undefined, now);
     }
@@ -49,7 +50,7 @@ export class AttemptRecorder {
     ctx: CallerContext,
     a: AcquirerAttempt,
     detail: AuthorizationDetail,
-    found: AcquirerOutcome | undefined,
+    found: AuthorizationOutcome | undefined,
     now: Date,
   ): Promise<Resolution> {
     const payment = await this.payments.reserved(m, a.paymentId);
@@ -73,7 +74,7 @@ export class AttemptRecorder {
     } else {
       payment.attempts = earlier;
     }
-    await this.authorizations.record(m, ctx, a.id, payment, outcome, now);
+    await this.authorizations.record(m, ctx, a.id, payment, outcome, now, { sessionId: detail.sessionId });
     return 'recorded';
   }
 

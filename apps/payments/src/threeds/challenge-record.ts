@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PaymentResponse } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import { applyOutcome } from '../payment/payment-outcome';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
@@ -39,7 +39,7 @@ export class ChallengeRecord {
   afterCall(
     attemptId: string,
     session: SessionOf,
-    outcome: AcquirerOutcome,
+    outcome: AuthorizationOutcome,
     now: Date,
     card?: CardToVault,
   ): Promise<PaymentResponse> {
@@ -57,7 +57,7 @@ export class ChallengeRecord {
     m: EntityManager,
     a: AcquirerAttempt,
     detail: ChallengeDetail,
-    found: AcquirerOutcome | undefined,
+    found: AuthorizationOutcome | undefined,
     now: Date,
   ): Promise<'recorded' | 'released'> {
     await this.attempts.settle(m, a.id);
@@ -73,7 +73,7 @@ export class ChallengeRecord {
   private async record(
     m: EntityManager,
     session: SessionOf,
-    outcome: AcquirerOutcome,
+    outcome: AuthorizationOutcome,
     now: Date,
     card?: CardToVault,
   ): Promise<PaymentResponse> {

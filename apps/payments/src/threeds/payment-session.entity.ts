@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ActionRequiredView, ApmView, Environment } from '@app/contracts';
+import type { ProviderAction } from '../connector/provider-connector';
 import type { SessionStatus } from './session-state';
 
 export type SessionKind = 'threeds' | 'apm';
@@ -38,6 +39,8 @@ export class PaymentSession {
   @Column({ type: 'jsonb' }) display: SessionDisplay;
   @Column({ type: 'jsonb' }) action: ActionRequiredView;
   @Column({ type: 'jsonb', nullable: true }) apm: ApmView | null;
+  /** A provider's 3-D Secure: where the hosted page sends the shopper (null: the simulated challenge). */
+  @Column({ name: 'provider_action', type: 'jsonb', nullable: true }) providerAction: ProviderAction | null;
   @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt: Date;
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true }) completedAt: Date | null;
   @Column({ name: 'consumed_at', type: 'timestamptz', nullable: true }) consumedAt: Date | null;

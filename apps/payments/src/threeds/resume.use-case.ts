@@ -4,8 +4,9 @@ import { Clock, SandboxClockCopy } from '@app/clock';
 import { LINK_PAYMENT_METADATA, PaymentResponse } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
-import { AcquirerOutcome } from '../connector/connector';
-import { ConnectorRegistry } from '../connector/connector.registry';
+import { AcquirerOutcomeUnknown } from '../connector/acquirer-call';
+import { AuthorizationOutcome, ConnectorOutcomeUnknown } from '../connector/provider-connector';
+import { ConnectorConnections } from '../connector/connector-connections';
 import { PaymentRepository } from '../payment/payment.repository';
 import { toPaymentResponse } from '../payment/payment.view';
 import { AcquirerAttempt, ChallengeDetail } from '../reservation/acquirer-attempt';
@@ -16,8 +17,11 @@ import { SessionUse } from './session-use';
 import { assertSessionSimulated } from './simulated-sessions';
 import { sessionNotFound } from './threeds.service';
 
-/** `keyless`: POST /v1/payment/resume; `link-checkout`: a payment link's checkout, through payment-links. */
-export type ResumeRoute = 'keyless' | 'link-checkout';
+/**
+ * `keyless`: POST /v1/payment/resume; `link-checkout`: a payment link's checkout, through payment-links;
+ * `provider-return`: the shopper's browser back from a provider's 3DS page (the gateway's return URL).
+ */
+export type ResumeRoute = 'keyless' | 'link-checkout' | 'provider-return';
 
 /**
  * POST /v1/payment/resume (docs/api.md, 3DS). The session id is the credential. A 3DS session: expiry is
@@ -31,13 +35,24 @@ export class ResumeUseCase {
     private readonly payments: PaymentRepository,
     private readonly uses: SessionUse,
     private readonly challenges: ChallengeRecord,
-    private readonly connectors: ConnectorRegistry,
+    private readonly connections: ConnectorConnections,
     private readonly clock: Clock,
     private readonly clocks: SandboxClockCopy,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async run(sessionId: string, via: ResumeRoute): Promise<PaymentResponse> {
+  /**
+   * The shopper is back from the provider's 3DS page with what the provider added (`details`): the payment is
+   * resumed with them. A second return (a reload) answers the payment as it stands.
+   */
+  async providerReturn(sessionId: string, details: Record<string, string>): Promise<PaymentResponse> {
+    const found = await this.sessions.find(sessionId, 'threeds');
+    if (!found?.providerAction) throw sessionNotFound();
+    if (found.status === 'consumed') return toPaymentResponse(await this.payments.get(found, found.paymentId));
+    return this.run(sessionId, 'provider-return', details);
+  }
+
+  async run(sessionId: string, via: ResumeRoute, details?: Record<string, string>): Promise<PaymentResponse> {
     const found = await this.sessions.find(sessionId);
     if (!found) throw sessionNotFound();
     assertSessionSimulated(found);
@@ -57,12 +72,13 @@ export class ResumeUseCase {
     // No key, so no clock offset from the gateway: the session's merchant decides whose clock this is.
     const clockScope = await this.clocks.clockScopeOf(found);
     // Reserve (the session used up, an attempt row naming the request reference), call, record.
-    const { session, card, attempt } = await this.uses.consume(sessionId, clockScope, payment);
-    const outcome = await this.completeWithAcquirer(session, attempt, {
-      currency: payment.currency,
-      value: payment.amountValue,
-      exponent: payment.exponent,
-    });
+    const { session, card, attempt } = await this.uses.consume(sessionId, clockScope, payment, details !== undefined);
+    const outcome = await this.completeWithAcquirer(
+      session,
+      attempt,
+      { currency: payment.currency, value: payment.amountValue, exponent: payment.exponent },
+      details,
+    );
     return this.challenges.afterCall(attempt.id, session, outcome, this.clock.now(clockScope), card);
   }
 
@@ -70,17 +86,25 @@ export class ResumeUseCase {
     s: PaymentSession,
     attempt: AcquirerAttempt,
     amount: { currency: string; value: number; exponent: number },
-  ): Promise<AcquirerOutcome> {
+    details: Record<string, string> | undefined,
+  ): Promise<AuthorizationOutcome> {
     const detail = attempt.detail as ChallengeDetail;
     try {
-      return await this.connectors.get(attempt.acquirer).completeChallenge({
+      const { connector, connection } = await this.connections.through(attempt);
+      return await connector.completeChallenge(connection, {
         reference: attempt.requestReference,
         acquirerReference: detail.acquirerReference,
         authenticated: detail.authenticated,
         capture: detail.capture,
         amount,
+        details,
       });
     } catch (e) {
+      // The provider may have approved: never guessed, the attempt waits for its webhook or a status sync.
+      if (e instanceof ConnectorOutcomeUnknown) {
+        await this.uses.keepUnknown(attempt);
+        throw new AcquirerOutcomeUnknown(s.paymentId);
+      }
       this.logger.error({ err: e, paymentId: s.paymentId }, 'Acquirer failed to complete the 3DS challenge');
       return { kind: 'failed', acquirerReference: s.acquirerReference, message: 'Acquirer error' };
     }

@@ -6,6 +6,14 @@ export function challengeUrl(baseUrl: string, sessionId: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/v1/3ds/challenge/${encodeURIComponent(sessionId)}`;
 }
 
+/**
+ * Where a provider's 3-D Secure page sends the shopper back (AuthorizationRequest.returnUrl): the gateway collects
+ * what the provider adds (query or form) and resumes the payment with it.
+ */
+export function providerReturnUrl(baseUrl: string, sessionId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/v1/3ds/return/${encodeURIComponent(sessionId)}`;
+}
+
 export function apmUrl(baseUrl: string, sessionId: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/v1/apm/${encodeURIComponent(sessionId)}`;
 }

@@ -39,6 +39,7 @@ export class SessionUse {
     sessionId: string,
     clockScope: ClockScope,
     payment: PaymentEntity,
+    providerReturned = false,
   ): Promise<{ session: PaymentSession; card?: CardToVault; attempt: AcquirerAttempt }> {
     const result = await inTransaction(this.db, async (m) => {
       const s = await this.sessions.lock(m, sessionId);
@@ -50,6 +51,12 @@ export class SessionUse {
       }
       if (s.status === 'consumed') {
         throw DomainError.invalidState('This session was already used; read the payment with GET /v1/payment/{id}');
+      }
+      // The shopper came back from the provider's own challenge: the provider has the outcome, we ask it.
+      if (s.status === 'pending' && providerReturned && s.providerAction) {
+        moveThreeDs(s, 'authenticate');
+        s.outcome = 'authenticated';
+        s.completedAt = now;
       }
       if (s.status === 'pending') {
         throw new DomainError(
@@ -92,5 +99,10 @@ export class SessionUse {
     // The expiry is committed (the payment is abandoned) before the error answers.
     if (result.expired) throw sessionExpired();
     return { session: result.session, card: result.card, attempt: result.attempt };
+  }
+
+  /** The resume's answer was lost after it was sent: its attempt stays, marked, for the webhook or the sweep. */
+  keepUnknown(attempt: AcquirerAttempt): Promise<void> {
+    return this.attempts.markUnknown(attempt.id);
   }
 }

@@ -1,6 +1,6 @@
 import { CallerContext, Environment, PaymentMethod, RefusalCodeDto } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { AcquirerOutcome } from '../connector/connector';
+import { AuthorizationOutcome } from '../connector/provider-connector';
 import type { PaymentSession } from './payment-session.entity';
 
 /**
@@ -26,9 +26,10 @@ export const CHALLENGE_UNAVAILABLE: RefusalCodeDto = {
  */
 export function withoutSimulatedChallenge(
   ctx: Pick<CallerContext, 'environment'>,
-  outcome: AcquirerOutcome,
-): AcquirerOutcome {
-  if (outcome.kind !== 'challenge_required' || ctx.environment === SIMULATED_IN) return outcome;
+  outcome: AuthorizationOutcome,
+): AuthorizationOutcome {
+  // A provider's own challenge (`action`) is real: the hosted page sends the shopper to it, in any environment.
+  if (outcome.kind !== 'challenge_required' || outcome.action || ctx.environment === SIMULATED_IN) return outcome;
   return { kind: 'declined', acquirerReference: outcome.acquirerReference, refusalCode: CHALLENGE_UNAVAILABLE };
 }
 
@@ -46,8 +47,9 @@ export function assertApmSimulated(ctx: Pick<CallerContext, 'environment'>, meth
  * a production one (opened before this rule) is 403 AUTH_INSUFFICIENT_SCOPE, as a production key on a sandbox
  * route is.
  */
-export function assertSessionSimulated(s: Pick<PaymentSession, 'environment' | 'kind'>): void {
-  if (s.environment === SIMULATED_IN) return;
+export function assertSessionSimulated(s: Pick<PaymentSession, 'environment' | 'kind' | 'providerAction'>): void {
+  // A provider's challenge is not simulated: its session acts in production too.
+  if (s.environment === SIMULATED_IN || s.providerAction) return;
   const what = s.kind === 'threeds' ? 'The 3-D Secure challenge' : 'The APM instructions page';
   throw new DomainError(
     'AUTH_INSUFFICIENT_SCOPE',

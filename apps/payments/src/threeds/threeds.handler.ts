@@ -2,6 +2,7 @@ import { MessagePattern } from '@nestjs/microservices';
 import {
   CallerContext,
   ChallengeOutcomeResponse,
+  ChallengeReturnCommand,
   CompleteChallengeCommand,
   PaymentResponse,
   PaymentsExtrasSubjects,
@@ -26,6 +27,12 @@ export class PaymentSessionsHandler {
     private readonly resumeUseCase: ResumeUseCase,
     private readonly settleUseCase: SettleUseCase,
   ) {}
+
+  /** The shopper back from a provider's 3DS page (keyless: the session id and the provider's data). */
+  @MessagePattern(PaymentsExtrasSubjects.challengeReturn)
+  providerReturn(@CommandBody() body: ChallengeReturnCommand): Promise<PaymentResponse> {
+    return this.resumeUseCase.providerReturn(body.sessionId, body.details);
+  }
 
   @MessagePattern(PaymentsExtrasSubjects.resume)
   resume(@CommandBody() body: ResumeRequest): Promise<PaymentResponse> {

@@ -1,3 +1,4 @@
+import type { ProviderAction } from '../connector/provider-connector';
 import { EntityManager } from 'typeorm';
 import { ActionRequiredView, AmountDto, CallerContext } from '@app/contracts';
 
@@ -16,6 +17,10 @@ export interface ThreeDsChallengeRequest {
   now: Date;
   /** With tracing on, the traceparent of the request that created the payment (the 3DS expiry run links to it). */
   traceParent?: string | null;
+  /** The session id the provider's return URL already names (chosen before the authorization was sent). */
+  sessionId?: string;
+  /** The provider's own challenge: the hosted page sends the shopper there instead of simulating one. */
+  providerAction?: ProviderAction;
 }
 
 /**

@@ -48,7 +48,7 @@ export class ThreeDsService implements ThreeDsPort {
   ) {}
 
   async begin(manager: EntityManager, r: ThreeDsChallengeRequest): Promise<ActionRequiredView> {
-    const id = randomToken('ses_');
+    const id = r.sessionId ?? randomToken('ses_');
     const expiresAt = new Date(r.now.getTime() + THREE_DS_SESSION_TTL_MS);
     const action: ActionRequiredView = {
       type: 'threeds_challenge',
@@ -76,6 +76,7 @@ export class ThreeDsService implements ThreeDsPort {
       },
       action,
       apm: null,
+      providerAction: r.providerAction ?? null,
       expiresAt,
       completedAt: null,
       consumedAt: null,
@@ -94,6 +95,8 @@ export class ThreeDsService implements ThreeDsPort {
       const s = await this.sessions.lock(m, sessionId);
       if (!s || s.kind !== 'threeds' || (scope && !sameScope(s, scope))) throw sessionNotFound();
       assertSessionSimulated(s);
+      // The provider's own challenge decides at the provider: nobody answers it for the shopper here.
+      if (s.providerAction) throw DomainError.invalidState('The provider runs this challenge: send the shopper there');
       // The sandbox route's context carries the merchant's clock offset; the hosted page's has no merchant.
       const now = this.clock.now(scope ?? (await this.clocks.clockScopeOf(s)));
       if (s.status === 'expired' || isExpired(s, now)) throw sessionExpired();
@@ -130,6 +133,7 @@ export class ThreeDsService implements ThreeDsPort {
       maskedCard: s.display.maskedCard,
       actionType: s.action.type,
       apm: s.apm ?? undefined,
+      providerAction: s.providerAction ?? undefined,
     };
   }
 }

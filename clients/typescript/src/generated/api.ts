@@ -1457,7 +1457,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            status: "captured" | "authorized" | "declined" | "pending_3ds" | "pending_action" | "failed" | "cancelled" | "refunded";
+            status: "captured" | "authorized" | "declined" | "pending_3ds" | "pending_action" | "failed" | "cancelled" | "refunded" | "charged_back";
             /** @description Receipt id; not a handle for operations */
             paymentCode: string;
             orderCode: string;
@@ -1492,7 +1492,7 @@ export interface components {
             paymentCode: string;
             orderCode: string;
             /** @enum {string} */
-            status: "captured" | "authorized" | "declined" | "pending_3ds" | "pending_action" | "failed" | "cancelled" | "refunded";
+            status: "captured" | "authorized" | "declined" | "pending_3ds" | "pending_action" | "failed" | "cancelled" | "refunded" | "charged_back";
         };
         CaptureRequest: {
             /**
@@ -1516,7 +1516,7 @@ export interface components {
             /** @description The amount this operation moved */
             amount: components["schemas"]["AmountDto"];
             /** @enum {string} */
-            status: "captured" | "refunded" | "cancelled" | "failed";
+            status: "captured" | "refunded" | "cancelled" | "failed" | "pending";
         };
         RefundRequest: {
             /**
@@ -1901,7 +1901,7 @@ export interface components {
              *       "payment.refunded"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment.charged_back" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /**
              * @description Free text for the merchant’s own use
              * @example Order sync
@@ -1918,7 +1918,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment.charged_back" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1946,7 +1946,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment.charged_back" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -1975,7 +1975,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
+            events?: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment.charged_back" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /**
              * @description "" clears it
              * @example Order sync
@@ -2006,7 +2006,7 @@ export interface components {
              *       "payment.captured"
              *     ]
              */
-            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
+            events: ("payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment.charged_back" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered" | "*")[];
             /** @enum {string} */
             environment: "production" | "sandbox";
             /** @example Order sync */
@@ -9670,7 +9670,7 @@ export interface operations {
                 /** @description An id from the previous page: answers the items after it */
                 startingAfter?: string;
                 /** @description Only events of this type */
-                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered";
+                type?: "payment.authorized" | "payment.captured" | "payment.refused" | "payment.failed" | "payment.cancelled" | "payment.refunded" | "payment.pending" | "payment.capture_failed" | "payment.refund_failed" | "payment.cancel_failed" | "payment.charged_back" | "payment_method.updated" | "payment_method.expiring" | "payment_link.created" | "payment_link.used" | "payment_link.expired" | "payment_link.cancelled" | "payment_link.attempts_blocked" | "subscription.created" | "subscription.activated" | "subscription.trial_ended" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.suspended" | "subscription.reactivated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.completed" | "subscription.plan_changed" | "subscription.plan_change_scheduled" | "subscription.payment_method_updated" | "subscription.renewal_parked" | "invoice.created" | "invoice.paid" | "invoice.failed" | "invoice.voided" | "invoice.payment_recovered";
                 /** @description Only events created at or after this */
                 createdFrom?: string;
                 /** @description Only events created before this */

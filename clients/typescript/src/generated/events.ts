@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'payment.capture_failed',
   'payment.refund_failed',
   'payment.cancel_failed',
+  'payment.charged_back',
   'payment_method.updated',
   'payment_method.expiring',
   'payment_link.created',
@@ -62,6 +63,7 @@ export interface EventDataMap {
   'payment.capture_failed': Schemas['PaymentResponse'] & ProviderPaymentNames;
   'payment.refund_failed': Schemas['PaymentResponse'] & ProviderPaymentNames;
   'payment.cancel_failed': Schemas['PaymentResponse'] & ProviderPaymentNames;
+  'payment.charged_back': Schemas['PaymentResponse'] & ProviderPaymentNames;
   'payment_method.updated': Schemas['PaymentMethodEventView'];
   'payment_method.expiring': Schemas['PaymentMethodEventView'];
   'payment_link.created': Schemas['PaymentLinkResponse'];

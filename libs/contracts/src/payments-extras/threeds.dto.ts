@@ -55,6 +55,8 @@ export interface SessionView {
   /** APM payment instructions. */
   actionType?: string;
   apm?: { qrCode?: string; barcode?: string; url?: string; expiresAt: string };
+  /** A provider's 3-D Secure page the hosted page sends the shopper to (a redirect, or a form it posts). */
+  providerAction?: { url: string; method: 'GET' | 'POST'; data?: Record<string, string> };
 }
 
 export class ActionRequiredView {

@@ -8,11 +8,15 @@ export const PAYMENT_STATUSES = [
   'failed',
   'cancelled',
   'refunded',
+  'charged_back',
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** What an operation on an existing payment did (an operation result's status). */
-export const OPERATION_STATUSES = ['captured', 'refunded', 'cancelled', 'failed'] as const;
+/**
+ * What an operation on an existing payment did (an operation result's status). `pending`: the provider accepted
+ * it and reports the result later; the payment changes (and its event is sent) when it does.
+ */
+export const OPERATION_STATUSES = ['captured', 'refunded', 'cancelled', 'failed', 'pending'] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /** `card` or one of the alternative payment methods. */

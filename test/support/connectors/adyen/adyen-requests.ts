@@ -24,6 +24,7 @@ export const card = (cardNumber: string, extra: Partial<ResolvedCard> = {}): Res
 
 export const request = (overrides: Partial<AuthorizationRequest> = {}): AuthorizationRequest => ({
   paymentId: randomUUID(),
+  at: new Date(),
   reference: `res_${randomUUID()}`,
   amount: EUR(1000),
   capture: true,

@@ -1,0 +1,55 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CONNECTOR_WEBHOOK_BODY_LIMIT } from '@app/contracts';
+
+/** The path of a provider's inbound webhook: its body must reach payments byte for byte (the signature covers it). */
+export const CONNECTOR_WEBHOOK_PATH = /^\/v1\/connectors\/[^/?]+\/webhooks(?:\?|$)/;
+
+export type RequestWithRawBody = FastifyRequest & { rawWebhookBody?: Buffer };
+
+/**
+ * Keeps the raw body of provider webhook calls (only those) before Fastify parses it: a re-serialized JSON would
+ * not verify. Larger than CONNECTOR_WEBHOOK_BODY_LIMIT: 413 PAYLOAD_TOO_LARGE, nothing forwarded.
+ */
+export function installRawWebhookBody(fastify: FastifyInstance): void {
+  fastify.addHook('preParsing', async (request: RequestWithRawBody, _reply, payload) => {
+    if (request.method !== 'POST' || !CONNECTOR_WEBHOOK_PATH.test(request.url)) return payload;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of payload) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      size += buffer.length;
+      if (size > CONNECTOR_WEBHOOK_BODY_LIMIT) {
+        throw Object.assign(new Error('Request body is too large'), {
+          statusCode: 413,
+          code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+        });
+      }
+      chunks.push(buffer);
+    }
+    request.rawWebhookBody = Buffer.concat(chunks);
+    return Readable.from([request.rawWebhookBody]);
+  });
+}
+
+/** The return URL of a provider's 3DS page (see ThreeDsReturnController). */
+const CHALLENGE_RETURN_PATH = /^\/v1\/3ds\/return\/[^/?]+(?:\?|$)/;
+
+/**
+ * Providers post their 3DS result as a form (application/x-www-form-urlencoded), which the gateway otherwise
+ * refuses (415): on the return URL only, a form is read as text and its fields parsed by the controller.
+ */
+export function installChallengeReturnForms(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const type = request.headers['content-type'];
+    if (
+      request.method === 'POST' &&
+      typeof type === 'string' &&
+      type.toLowerCase().startsWith('application/x-www-form-urlencoded') &&
+      CHALLENGE_RETURN_PATH.test(request.url)
+    ) {
+      request.headers['content-type'] = 'text/plain; charset=utf-8';
+    }
+    done();
+  });
+}
