@@ -37,7 +37,12 @@ import { AttemptRecorder } from './reservation/attempt-recorder';
 import { ReservationRelease } from './reservation/reservation-release';
 import { RecoveryService } from './reservation/recovery.service';
 import { RecoveryLoop } from './reservation/recovery.loop';
+import { ConnectorConnections } from './connector/connector-connections';
+import { ConnectorMetrics } from './connector/connector-metrics';
+import { ConnectionCredentialsCipher } from './routing/connection-credentials';
 import { ConnectionEntity } from './routing/connection.entity';
+import { ConnectionHealth } from './routing/connection-health';
+import { ConnectionRekeyLoop } from './routing/connection-rekey.loop';
 import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
 import { ConnectionsUseCase } from './routing/connections.use-case';
@@ -108,6 +113,10 @@ export class PaymentsModule {
           inject: [SandboxAcquirerConnector],
         },
         ConnectorRegistry,
+        ConnectionCredentialsCipher,
+        ConnectorConnections,
+        ConnectionHealth,
+        ConnectorMetrics,
         AcquirerCalls,
         PaymentRepository,
         PaymentRecorder,
@@ -116,6 +125,7 @@ export class PaymentsModule {
         ConnectionRepository,
         RoutingService,
         ConnectionsUseCase,
+        ConnectionRekeyLoop,
         InstrumentResolver,
         AcquirerAttemptRepository,
         CrashPoints,

@@ -32,7 +32,12 @@ export class AcquirerCascade {
       payment.connectionName = connection.connectionName;
       payment.acquirer = connection.acquirer;
       const connector = this.connectors.get(connection.acquirer);
-      const about = { acquirer: connection.acquirer, operation: payment.intent, paymentId: payment.id };
+      const about = {
+        acquirer: connection.acquirer,
+        operation: payment.intent,
+        paymentId: payment.id,
+        connectionId: connection.id,
+      };
       outcome = await this.acquirer.call(about, () =>
         connector.authorize({
           paymentId: payment.id,
