@@ -7,9 +7,8 @@ import { checkCredentials, ConnectionCredentialsCipher, hintsOf, REQUIRED_CREDEN
 import { ConnectionEntity } from './connection.entity';
 import { ConnectionHealth } from './connection-health';
 import { ConnectionRepository, StoredCredentials } from './connection.repository';
-import { isSimulatedProduction, RoutingService } from './routing.service';
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+import { connectionRefusal } from './connection-rules';
+import { RoutingService } from './routing.service';
 
 /** The admin API's connections of a merchant in one environment (ctx.environment). */
 @Injectable()
@@ -24,8 +23,8 @@ export class ConnectionsUseCase {
   ) {}
 
   async upsert(ctx: CallerContext, body: ConnectionRequest): Promise<UpsertConnectionResult> {
-    this.checkSimulator(body);
-    this.checkEndpoint(body);
+    const refusal = connectionRefusal(body, this.config.NODE_ENV);
+    if (refusal) throw refusal;
     // The default exists before the first custom one, so "every merchant gets a default" stays true.
     await this.routing.connectionsOf(ctx);
     const existing = await this.connections.find(ctx, body.connectionCode);
@@ -37,43 +36,6 @@ export class ConnectionsUseCase {
 
   async list(ctx: CallerContext): Promise<ConnectionResponse[]> {
     return (await this.routing.connectionsOf(ctx, { fresh: true })).map((c) => this.view(c));
-  }
-
-  /** The simulator takes production payments only when asked for explicitly, and never in a production deployment. */
-  private checkSimulator(body: ConnectionRequest): void {
-    if (!isSimulatedProduction(body)) {
-      if (body.allowSimulator !== undefined && body.acquirer !== 'sandbox') {
-        throw DomainError.validation('allowSimulator applies only to the sandbox acquirer', 'allowSimulator');
-      }
-      return;
-    }
-    if (this.config.NODE_ENV === 'production') {
-      throw DomainError.validation(
-        'A production deployment takes no production connection to the simulator: connect a real provider',
-        'acquirer',
-      );
-    }
-    if (body.allowSimulator !== true) {
-      throw DomainError.validation(
-        'The sandbox acquirer is the simulator: a production connection to it needs "allowSimulator": true (for tests only)',
-        'allowSimulator',
-      );
-    }
-  }
-
-  /** https; http only to this machine, outside a production deployment (a local test double). */
-  private checkEndpoint(body: ConnectionRequest): void {
-    if (body.endpoint === undefined) return;
-    if (body.acquirer === 'sandbox') throw DomainError.validation('The simulator takes no endpoint', 'endpoint');
-    const url = new URL(body.endpoint);
-    const local = LOOPBACK.has(url.hostname) && this.config.NODE_ENV !== 'production';
-    if (url.protocol !== 'https:' && !local) throw DomainError.validation('endpoint must be an https URL', 'endpoint');
-    if (url.username || url.password || url.search || url.hash) {
-      throw DomainError.validation(
-        'endpoint must be an origin and path, without credentials, query or fragment',
-        'endpoint',
-      );
-    }
   }
 
   /**

@@ -6,6 +6,7 @@ import { TtlCache } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { ConnectionEntity } from './connection.entity';
 import { ConnectionHealth } from './connection-health';
+import { isSimulatedProduction } from './connection-rules';
 import { ConnectionRepository } from './connection.repository';
 
 export interface RouteRequest {
@@ -23,13 +24,6 @@ export interface RouteRequest {
 const accepts = (c: ConnectionEntity, r: RouteRequest): boolean =>
   (c.currencies.length === 0 || c.currencies.includes(r.currency)) &&
   (c.methods.length === 0 || c.methods.includes(r.method));
-
-/**
- * The simulator as a production connection (only ever added explicitly, outside a production deployment):
- * a NODE_ENV=production deployment never routes to one, even a row written before it became one.
- */
-export const isSimulatedProduction = (c: Pick<ConnectionEntity, 'acquirer' | 'environment'>): boolean =>
-  c.acquirer === 'sandbox' && c.environment === 'production';
 
 /** How long a replica routes with the connections it read: an admin change on another replica shows within it. */
 export const CONNECTIONS_CACHE_MS = 5_000;
