@@ -120,9 +120,9 @@ export class ConnectionRequest {
   credentials?: ConnectionCredentialsRequest;
 
   @ApiPropertyOptional({
-    example: 'https://1797a841fbb37ca7-AdyenDemo-checkout-live.adyenpayments.com/checkout',
     description:
-      "Where the provider's API answers (an Adyen live-prefix URL, a local double in tests); absent: the " +
+      "Where the provider's API answers (an Adyen live-prefix URL such as " +
+      'https://1797a841fbb37ca7-AdyenDemo-checkout-live.adyenpayments.com/checkout, a local double in tests); absent: the ' +
       "provider's test endpoint for a sandbox connection, its live one for production. https (http only to a " +
       'loopback address outside a production deployment)',
   })
