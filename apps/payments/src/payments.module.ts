@@ -39,6 +39,7 @@ import { RecoveryService } from './reservation/recovery.service';
 import { RecoveryLoop } from './reservation/recovery.loop';
 import { ConnectorConnections } from './connector/connector-connections';
 import { ConnectorMetrics } from './connector/connector-metrics';
+import { ProviderAgents, proxySettingsOf, useProviderAgents } from './connector/provider-agent';
 import { ConnectionCredentialsCipher } from './routing/connection-credentials';
 import { ConnectionEntity } from './routing/connection.entity';
 import { ConnectionHealth } from './routing/connection-health';
@@ -113,6 +114,15 @@ export class PaymentsModule {
           inject: [SandboxAcquirerConnector],
         },
         ConnectorRegistry,
+        {
+          // The connectors' HTTP agents (HTTPS_PROXY, NO_PROXY): injectable, and behind providerAgent(url).
+          provide: ProviderAgents,
+          useFactory: () => {
+            const agents = new ProviderAgents(proxySettingsOf(config));
+            useProviderAgents(agents);
+            return agents;
+          },
+        },
         ConnectionCredentialsCipher,
         ConnectorConnections,
         ConnectionHealth,

@@ -102,15 +102,12 @@ describe('ProviderAgents (HTTPS_PROXY)', () => {
     bypass.destroy();
   });
 
-  it('reads HTTPS_PROXY and NO_PROXY, or their lower-case spellings; refuses a non-http proxy URL', () => {
+  it("takes the payments config's HTTPS_PROXY and NO_PROXY; refuses a non-http proxy URL", () => {
     expect(proxySettingsOf({ HTTPS_PROXY: 'http://p:3128', NO_PROXY: '.svc' })).toEqual({
       httpsProxy: 'http://p:3128',
       noProxy: '.svc',
     });
-    expect(proxySettingsOf({ https_proxy: 'http://q:3128' })).toEqual({
-      httpsProxy: 'http://q:3128',
-      noProxy: undefined,
-    });
+    expect(proxySettingsOf({})).toEqual({ httpsProxy: undefined, noProxy: undefined });
     expect(() => new ProviderAgents({ httpsProxy: 'socks5://p:1080' })).toThrow(/http:\/\/ proxy URL/);
   });
 });

@@ -12,10 +12,10 @@ export interface ProxySettings {
   noProxy?: string;
 }
 
-/** The proxy settings of the environment: HTTPS_PROXY and NO_PROXY (or their lower-case spellings). */
-export const proxySettingsOf = (env: NodeJS.ProcessEnv = process.env): ProxySettings => ({
-  httpsProxy: (env.HTTPS_PROXY ?? env.https_proxy)?.trim() || undefined,
-  noProxy: (env.NO_PROXY ?? env.no_proxy)?.trim() || undefined,
+/** The proxy settings of the payments config (HTTPS_PROXY, NO_PROXY). */
+export const proxySettingsOf = (config: { HTTPS_PROXY?: string; NO_PROXY?: string }): ProxySettings => ({
+  httpsProxy: config.HTTPS_PROXY?.trim() || undefined,
+  noProxy: config.NO_PROXY?.trim() || undefined,
 });
 
 /** A request could not be tunnelled through the proxy: it never reached the provider (safe to send again). */
@@ -100,7 +100,7 @@ export class ProviderAgents {
   private readonly proxy?: URL;
 
   constructor(
-    private readonly settings: ProxySettings = proxySettingsOf(),
+    private readonly settings: ProxySettings = {},
     options: AgentOptions = {},
   ) {
     this.direct = new Agent({ ...KEEP_ALIVE, ...options });
@@ -130,19 +130,23 @@ export class ProviderAgents {
   }
 }
 
-let shared: ProviderAgents | undefined;
+/** The agents of this process: set by the payments module from its config at start; direct until then. */
+let shared = new ProviderAgents();
+
+/** Called once by the payments module with its config's proxy settings. */
+export function useProviderAgents(agents: ProviderAgents): void {
+  shared = agents;
+}
 
 /**
- * The agent a connector uses to call `url` (the provider's endpoint): honours HTTPS_PROXY and NO_PROXY of the
- * payments process, keeps connections alive. One set of agents per process.
+ * The agent a connector uses to call `url` (the provider's endpoint): honours the payments config's
+ * HTTPS_PROXY and NO_PROXY, keeps connections alive.
  */
 export function providerAgent(url: string | URL): Agent {
-  shared ??= new ProviderAgents();
   return shared.agentFor(url);
 }
 
 /** The proxy a call to `url` goes through (for a library that takes `{host, port}`), or undefined: direct. */
 export function providerProxy(url: string | URL): URL | undefined {
-  shared ??= new ProviderAgents();
   return shared.proxyFor(url);
 }
