@@ -138,6 +138,14 @@ describe('connections: production, credentials, health', () => {
       expect(stored.credentials_key_id).toBe('k1');
     });
 
+    it('never logs the credentials', async () => {
+      await add(adyen({ credentials: { ...ADYEN, hmacKey: 'zz' } }));
+      for (const app of ['gateway', 'payments']) {
+        const text = stack.log(app).text();
+        for (const secret of Object.values(ADYEN)) expect([app, text.includes(secret)]).toEqual([app, false]);
+      }
+    });
+
     it('a replacement without credentials keeps them; with credentials replaces them all', async () => {
       const body = adyen();
       const first = (await add(body)).body;
