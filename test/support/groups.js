@@ -73,6 +73,8 @@ const GROUPS = {
       'acquirer-latency',
       'address-aliases',
       'concurrency',
+      'connection-health',
+      'connections',
       'events',
       'hold-expiry',
       'idempotency',
