@@ -25,7 +25,7 @@ const adyen = (o: Record<string, unknown> = {}) => ({
 });
 
 /**
- * Production is never simulated (DECISIONS §2), connections to real providers take credentials that never come
+ * Production is never simulated (docs/connectors.md), connections to real providers take credentials that never come
  * back out and rotate, and each connection shows its health.
  */
 describe('connections: production, credentials, health', () => {

@@ -285,7 +285,7 @@ export class TestStack {
 
   /**
    * Lets `merchantCode` take production payments in a test: production has no connection of its own
-   * (DECISIONS §2), so this adds one to the simulator through the admin API, with the explicit
+   * (docs/connectors.md), so this adds one to the simulator through the admin API, with the explicit
    * `allowSimulator` a NODE_ENV=production deployment refuses. Every currency and method, priority 1000 (last,
    * like the sandbox default). Replaces it when called again.
    */

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Connections to real providers: their credentials sealed under CONNECTION_CREDENTIAL_KEYS (the key id beside
  * the ciphertext, for rotation; the last four characters of each apart, for the admin API), and an optional
- * endpoint. Production is never simulated (DECISIONS §2): the default production connections to the simulator
+ * endpoint. Production is never simulated (docs/connectors.md): the default production connections to the simulator
  * that every merchant used to get go; a production simulator connection is only ever added explicitly.
  */
 export class ConnectionCredentials1769000400001 implements MigrationInterface {

@@ -13,7 +13,7 @@ export interface StoredCredentials extends Sealed {
 }
 
 /**
- * The connection every merchant gets in sandbox (never in production: DECISIONS §2): the simulator, every
+ * The connection every merchant gets in sandbox (never in production: docs/connectors.md): the simulator, every
  * currency, every method, last.
  */
 export const DEFAULT_CONNECTION = {

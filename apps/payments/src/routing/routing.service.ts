@@ -52,7 +52,7 @@ export class RoutingService {
     const cached = fresh ? undefined : this.cache.get(key, Date.now());
     if (cached) return cached;
     if (!this.ensured.has(key)) {
-      // Sandbox only: production has no connection until the operator adds one (DECISIONS §2).
+      // Sandbox only: production has no connection until the operator adds one (docs/connectors.md).
       if (ctx.environment === 'sandbox') {
         await this.connections.ensureDefault({ ...ctx, environment: 'sandbox' }, this.clock.now(ctx));
       }
