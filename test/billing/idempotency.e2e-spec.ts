@@ -234,6 +234,7 @@ describe('billing idempotency', () => {
 
   it('production: a subscription works without an Idempotency-Key (billing derives the payments keys)', async () => {
     const prod = await billingMerchant(stack, 'production');
+    await stack.productionSimulator(prod.merchantCode);
     const prodPlan = await prod.plan();
     const r = await prod.subscribe({ planId: prodPlan.id }, null);
     expect(r.status).toBe(201);

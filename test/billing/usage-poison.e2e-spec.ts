@@ -149,6 +149,7 @@ describe('usage past the safe bound', () => {
 
   it('the production scheduler parks it too, once, and goes on renewing the others', async () => {
     const m = await billingMerchant(stack, 'production');
+    await stack.productionSimulator(m.merchantCode);
     const r = await m.post('/v1/subscription/meter', {
       code: 'legacy',
       name: 'legacy',

@@ -90,14 +90,30 @@ describe('k8s/', () => {
 
   it('lets only the gateway take ingress from outside, and each app reach DNS, NATS and its own database only', () => {
     expect(networkPolicyProblems(docs)).toEqual([]);
-    expect(egressOf(docs).get('payments')).toEqual(new Set(['dns', 'nats', 'database pg-payments']));
+    expect(egressOf(docs).get('billing')).toEqual(new Set(['dns', 'nats', 'database pg-billing']));
     // The pod that faces the internet does not call out to it.
     expect(egressOf(docs).get('gateway')).toEqual(new Set(['dns', 'nats', 'database pg-gateway']));
   });
 
-  it('lets only the webhooks pods reach the internet: HTTPS to public addresses, private ranges closed', () => {
-    expect(internetReachers(docs)).toEqual(['webhooks']);
+  it('lets only the payments and webhooks pods reach the internet: HTTPS (443) to public addresses, private ranges closed', () => {
+    expect(internetReachers(docs)).toEqual(['payments', 'webhooks']);
     expect(egressOf(docs).get('webhooks')).toEqual(new Set(['dns', 'nats', 'database pg-webhooks', ...PUBLIC_HTTPS]));
+    // The payment providers' APIs: 443 to public addresses, plus DNS, NATS and its own database; nothing else.
+    expect(egressOf(docs).get('payments')).toEqual(new Set(['dns', 'nats', 'database pg-payments', ...PUBLIC_HTTPS]));
+  });
+
+  it("payments' provider egress wider than HTTPS to public addresses is a problem", () => {
+    const broken: K8sDoc[] = structuredClone(docs);
+    const payments = ofKind<NetworkPolicy>(broken, 'NetworkPolicy').find((p) => p.metadata.name === 'payments')!;
+    const providers = payments.spec.egress![2];
+    providers.ports!.push({ protocol: 'TCP', port: 80 });
+    providers.to![0].ipBlock!.except = providers.to![0].ipBlock!.except!.filter((r) => r !== '169.254.0.0/16');
+    expect(networkPolicyProblems(broken)).toEqual([
+      'pods of payments: egress to ipBlock 0.0.0.0/0 on 443,80',
+      'pods of payments: egress to ipBlock ::/0 on 443,80',
+      'pods of payments: cannot reach its public internet (HTTPS)',
+      'pods of payments: cannot reach its public internet IPv6 (HTTPS)',
+    ]);
   });
 
   it('validates every object against the Kubernetes schema of its apiVersion and kind', () => {
@@ -437,6 +453,7 @@ describe('self-checks: the validators catch mistakes', () => {
     policy('webhooks').spec.egress![2].ports!.push({ protocol: 'TCP', port: 80 });
     policy('webhooks').spec.egress!.push(v6);
     expect(internetReachers(broken)).toEqual(['billing', 'gateway', 'payments', 'webhooks']);
+    // payments reaches the internet anyway (the providers): the narrow block is the problem.
     expect(networkPolicyProblems(broken)).toEqual([
       'pods of billing: egress to ipBlock anywhere on every port',
       'pods of gateway: egress to public internet (HTTPS)',

@@ -47,8 +47,11 @@ const PRIVATE_V4 = [
 ];
 /** The same in IPv6: loopback, IPv4-mapped, local-use NAT64, unique-local and link-local. */
 const PRIVATE_V6 = ['::1/128', '::ffff:0:0/96', '64:ff9b:1::/48', 'fc00::/7', 'fe80::/10'];
-/** The one app whose pods may reach the internet: webhook delivery to merchants' endpoints. */
-export const INTERNET_APP = 'webhooks';
+/**
+ * The apps whose pods may reach the internet, HTTPS to public addresses only: payments (the payment providers'
+ * APIs) and webhooks (delivery to merchants' endpoints).
+ */
+export const INTERNET_APPS = ['payments', 'webhooks'];
 export const PUBLIC_HTTPS = ['public internet (HTTPS)', 'public internet IPv6 (HTTPS)'];
 
 const selects = (s: Selector, labels: Labels): boolean =>
@@ -127,7 +130,7 @@ export function egressOf(docs: K8sDoc[]): Map<string, Set<string>> {
 
 /**
  * The pods that may open a connection to some address outside the cluster: any egress rule to an ipBlock, or
- * one without peers (everywhere). Only the webhooks service's should.
+ * one without peers (everywhere). Only the payments and webhooks services' should.
  */
 export function internetReachers(docs: K8sDoc[]): string[] {
   const policies = ofKind<NetworkPolicy>(docs, 'NetworkPolicy');
@@ -146,8 +149,8 @@ export function internetReachers(docs: K8sDoc[]): string[] {
  * Every pod of the platform is under a deny-all policy (ingress and egress); only the gateway takes ingress
  * from outside the namespace, on its public port; its internal port opens to the namespace and Prometheus
  * only; the services open their metrics port to Prometheus only; each app reaches DNS, NATS and its own
- * database cluster (the one its Secret's URL names) and nothing else, but the webhooks service's HTTPS to public
- * addresses (IPv4 and IPv6, private ranges closed).
+ * database cluster (the one its Secret's URL names) and nothing else, but the payments and webhooks services'
+ * HTTPS to public addresses (IPv4 and IPv6, private ranges closed).
  */
 export function networkPolicyProblems(docs: K8sDoc[]): string[] {
   const policies = ofKind<NetworkPolicy>(docs, 'NetworkPolicy');
@@ -183,7 +186,7 @@ export function networkPolicyProblems(docs: K8sDoc[]): string[] {
       allowed.add(`database ${Object.keys(APPS).map(databaseCluster).sort().join(',')}`);
     } else {
       allowed.add('nats').add(`database ${databaseCluster(w.name)}`);
-      if (w.name === INTERNET_APP) for (const k of PUBLIC_HTTPS) allowed.add(k);
+      if (INTERNET_APPS.includes(w.name)) for (const k of PUBLIC_HTTPS) allowed.add(k);
       const url = secrets?.stringData?.[APPS[w.name]?.dbVar ?? ''];
       const host = url ? new URL(url).hostname.split('.')[0] : undefined;
       if (host !== `${databaseCluster(w.name)}-rw`) {

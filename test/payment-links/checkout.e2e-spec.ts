@@ -69,6 +69,7 @@ describe('paying a payment link', () => {
 
   it('a production link pays too (the use id is the Idempotency-Key production purchases need)', async () => {
     const production = await stack.key([m.m.merchantCode], 'private', 'production');
+    await stack.productionSimulator(m.m.merchantCode);
     const created = await stack.http('POST', '/v1/payment-link', {
       key: production.key,
       body: { amount: usd(990), title: 'Live' },

@@ -155,6 +155,7 @@ describe('APMs: pix, boleto and ach wait for the payer; the sandbox settles them
       ['boleto', BOLETO],
       ['ach', ACH],
     ])('a production %s payment is 400 naming paymentMethod; nothing is kept', async (method, body) => {
+      await stack.productionSimulator(client.merchantCode);
       const prod = new PaymentsClient(
         stack,
         (await stack.key([client.merchantCode], 'private', 'production')).key,

@@ -57,6 +57,7 @@ describe('paying with an SDK nonce', () => {
   it('another merchant’s or environment’s nonce is 404 and stays usable by its owner', async () => {
     const nonce = await nonceFor();
     expectError(await pay(nonce, {}, await sandboxMerchant(stack)), 404, 'NOT_FOUND');
+    await stack.productionSimulator(client.merchantCode);
     const prod = new PaymentsClient(
       stack,
       (await stack.key([client.merchantCode], 'private', 'production')).key,

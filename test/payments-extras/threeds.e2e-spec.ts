@@ -166,6 +166,7 @@ describe('3-D Secure: challenge, hosted page, sandbox route and resume', () => {
   describe('the challenge is simulated: sandbox payments only', () => {
     const production = async () => {
       const prod = await stack.key([client.merchantCode], 'private', 'production');
+      await stack.productionSimulator(client.merchantCode);
       return new PaymentsClient(stack, prod.key, client.merchantCode);
     };
     const click = (sid: string) =>

@@ -96,6 +96,7 @@ describe('the card vault: tokenize, charge a token, rotate keys', () => {
     const { token } = (await tokenize()).token;
     const other = await sandboxMerchant(stack);
     expectError(await charge(token, {}, other), 404, 'NOT_FOUND', 'card.tokenData.token');
+    await stack.productionSimulator(client.merchantCode);
     const prod = new PaymentsClient(
       stack,
       (await stack.key([client.merchantCode], 'private', 'production')).key,

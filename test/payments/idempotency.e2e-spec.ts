@@ -28,6 +28,7 @@ describe('idempotency', () => {
       (await stack.key([m.merchantCode], 'private', 'production')).key,
       m.merchantCode,
     );
+    await stack.productionSimulator(m.merchantCode);
   });
   afterAll(() => stack.stop());
 

@@ -15,6 +15,7 @@ describe('payment inquiry and scoping', () => {
       (await stack.key([m.merchantCode], 'private', 'production')).key,
       m.merchantCode,
     );
+    await stack.productionSimulator(m.merchantCode);
   });
   afterAll(() => stack.stop());
 

@@ -27,25 +27,27 @@ describe('connections and routing', () => {
     stack.admin('POST', `/merchants/${merchantCode}/connections`, body);
 
   describe('admin routes', () => {
-    it('every merchant has a default sandbox-acquirer connection in each environment', async () => {
+    it('every merchant has a default sandbox-acquirer connection in sandbox, and none in production', async () => {
       const code = await stack.merchant();
       const r = await connections(code);
       expect(r.status).toBe(200);
-      expect(r.body).toEqual(
-        ['production', 'sandbox'].map((environment) => ({
+      expect(r.body).toEqual([
+        {
+          id: expect.any(String),
           connectionCode: 'sandbox',
           connectionName: 'Sandbox acquirer',
           acquirer: 'sandbox',
-          environment,
+          environment: 'sandbox',
           currencies: [],
           methods: [],
           priority: 1000,
           isDefault: true,
+          health: { circuit: 'closed', lastSuccessAt: null, lastFailureAt: null, errorRate: 0, recentCalls: 0 },
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
-        })),
-      );
-      expect((await connections(code, '?environment=production')).body).toHaveLength(1);
+        },
+      ]);
+      expect((await connections(code, '?environment=production')).body).toEqual([]);
     });
 
     it('creates a connection (201), replaces one with the same code (200), lists in routing order', async () => {
@@ -62,7 +64,7 @@ describe('connections and routing', () => {
     });
 
     it.each([
-      ['an unknown acquirer', { acquirer: 'stripe' }, 'acquirer'],
+      ['an unknown acquirer', { acquirer: 'paypal' }, 'acquirer'],
       ['a bad method', { methods: ['cash'] }, 'methods'],
       ['a bad currency', { currencies: ['usd'] }, 'currencies'],
       ['no environment', { environment: undefined }, 'environment'],
@@ -100,7 +102,7 @@ describe('connections and routing', () => {
       );
       await addConnection(
         m.merchantCode,
-        connection({ connectionCode: 'prod-usd', environment: 'production', priority: 0 }),
+        connection({ connectionCode: 'prod-usd', environment: 'production', priority: 0, allowSimulator: true }),
       );
     });
 
@@ -155,10 +157,12 @@ describe('connections and routing', () => {
       expect((await m.purchase({ amount: usd(5) })).body.connectionCode).toBe('usd-1');
     });
 
-    it('400 when no connection accepts the payment', async () => {
+    it('422 NO_CONNECTION when no connection accepts the payment, naming environment, method and currency', async () => {
       const lonely = await sandboxMerchant(stack);
       await addConnection(lonely.merchantCode, connection({ connectionCode: 'sandbox', currencies: ['EUR'] }));
-      expectError(await lonely.purchase(), 400, 'VALIDATION_FAILED', 'amount.currency');
+      const r = await lonely.purchase();
+      expectError(r, 422, 'NO_CONNECTION', 'amount.currency');
+      expect(r.body.error.message).toBe('No sandbox connection accepts card payments in USD');
     });
   });
 });

@@ -109,6 +109,7 @@ describe('sandbox clock advance: isolated work', () => {
     const sandbox = await billingMerchant(stack);
     await dailySubscriptions(sandbox, SANDBOX);
     const live = await billingMerchant(stack, 'production');
+    await stack.productionSimulator(live.merchantCode);
     const livePlan = await live.plan({ amount: 900 });
     const first = await live.subscription({ planId: livePlan.id });
     // LIVE production subscriptions falling due on real time over the next seconds, one every LIVE_EVERY_MS.

@@ -244,6 +244,7 @@ describe('sandbox clock', () => {
   it('leaves production alone: its payments keep real time and their holds', async () => {
     const m = await sandboxMerchant(stack);
     const { key } = await stack.key([m.merchantCode], 'private', 'production');
+    await stack.productionSimulator(m.merchantCode);
     const production = new PaymentsClient(stack, key, m.merchantCode);
     const live = (await production.authorize()).body;
     expect(live.status).toBe('authorized');

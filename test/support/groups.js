@@ -73,6 +73,8 @@ const GROUPS = {
       'acquirer-latency',
       'address-aliases',
       'concurrency',
+      'connection-health',
+      'connections',
       'connector-flows',
       'events',
       'hold-expiry',

@@ -285,6 +285,30 @@ export class TestStack {
     return code;
   }
 
+  /**
+   * Lets `merchantCode` take production payments in a test: production has no connection of its own
+   * (docs/connectors.md), so this adds one to the simulator through the admin API, with the explicit
+   * `allowSimulator` a NODE_ENV=production deployment refuses. Every currency and method, priority 1000 (last,
+   * like the sandbox default). Replaces it when called again.
+   */
+  async productionSimulator(
+    merchantCode: string,
+    o: { connectionCode?: string; priority?: number } = {},
+  ): Promise<void> {
+    const r = await this.admin('POST', `/merchants/${merchantCode}/connections`, {
+      connectionCode: o.connectionCode ?? 'simulator',
+      connectionName: 'Simulator (tests)',
+      acquirer: 'sandbox',
+      environment: 'production',
+      currencies: [],
+      methods: [],
+      priority: o.priority ?? 1000,
+      allowSimulator: true,
+    });
+    if (r.status !== 201 && r.status !== 200)
+      throw new Error(`productionSimulator: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+
   async key(
     merchantCodes: string[],
     type: 'private' | 'public' = 'private',

@@ -1,4 +1,4 @@
-import { commonEnv, idempotencyEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, url } from '@app/config';
+import { commonEnv, idempotencyEnv, ConfigOf, databaseUrl, int, keyList, loadConfig, str, url } from '@app/config';
 
 export const paymentsEnv = {
   ...commonEnv,
@@ -37,6 +37,19 @@ export const paymentsEnv = {
   VAULT_KEYS: keyList(
     'Vault encryption keys as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
   ),
+  CONNECTION_CREDENTIAL_KEYS: keyList(
+    'Keys the connections\' provider credentials are encrypted under, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts, every one decrypts, and rows under an older key are re-encrypted under the first within CONNECTION_REKEY_SWEEP_MS (a fixed development key is used when unset outside production)',
+  ),
+  CONNECTION_REKEY_SWEEP_MS: int(
+    60_000,
+    'How often connections whose credentials are sealed under an older CONNECTION_CREDENTIAL_KEYS key are re-encrypted under the first one, in ms (0 turns it off)',
+    { min: 0 },
+  ),
+  HTTPS_PROXY: str(
+    undefined,
+    'Proxy the connectors reach the providers through (http://proxy:3128); unset: direct. NO_PROXY lists hosts reached directly',
+  ),
+  NO_PROXY: str(undefined, 'Hosts the connectors reach without HTTPS_PROXY, comma-separated (e.g. .svc,127.0.0.1)'),
   PUBLIC_BASE_URL: url(
     'http://localhost:3000',
     "The gateway's public base URL: 3DS challenge and APM pages in actionRequired.url point there",

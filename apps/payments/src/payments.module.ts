@@ -42,7 +42,12 @@ import { AttemptRecorder } from './reservation/attempt-recorder';
 import { ReservationRelease } from './reservation/reservation-release';
 import { RecoveryService } from './reservation/recovery.service';
 import { RecoveryLoop } from './reservation/recovery.loop';
+import { ConnectorMetrics } from './connector/connector-metrics';
+import { ProviderAgents, proxySettingsOf, useProviderAgents } from './connector/provider-agent';
+import { ConnectionCredentialsCipher } from './routing/connection-credentials';
 import { ConnectionEntity } from './routing/connection.entity';
+import { ConnectionHealth } from './routing/connection-health';
+import { ConnectionRekeyLoop } from './routing/connection-rekey.loop';
 import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
 import { ConnectionsUseCase } from './routing/connections.use-case';
@@ -114,7 +119,19 @@ export class PaymentsModule {
           inject: [SandboxAcquirerConnector],
         },
         ConnectorRegistry,
+        {
+          // The connectors' HTTP agents (HTTPS_PROXY, NO_PROXY): injectable, and behind providerAgent(url).
+          provide: ProviderAgents,
+          useFactory: () => {
+            const agents = new ProviderAgents(proxySettingsOf(config));
+            useProviderAgents(agents);
+            return agents;
+          },
+        },
+        ConnectionCredentialsCipher,
         ConnectorConnections,
+        ConnectionHealth,
+        ConnectorMetrics,
         ProviderWebhookEvents,
         NotificationSettlement,
         ProviderWebhooks,
@@ -126,6 +143,7 @@ export class PaymentsModule {
         ConnectionRepository,
         RoutingService,
         ConnectionsUseCase,
+        ConnectionRekeyLoop,
         InstrumentResolver,
         AcquirerAttemptRepository,
         CrashPoints,

@@ -16,7 +16,8 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   AllowedOriginsRequest: { allowedOrigins: 200 },
   CreateKeyRequest: { merchantCodes: CODE },
   ListKeysQuery: { merchantCode: CODE },
-  ConnectionRequest: { connectionCode: CODE, connectionName: TEXT },
+  ConnectionRequest: { connectionCode: CODE, connectionName: TEXT, endpoint: URL },
+  ConnectionCredentialsRequest: { apiKey: 512, merchantAccount: TEXT, hmacKey: 256, webhookSecret: TEXT },
   InviteDashboardUserRequest: { email: TEXT },
   DashboardMembershipRequest: { merchantCode: CODE },
   // Dashboard

@@ -26,6 +26,15 @@ const REDACT = [
   '*.*.cvv',
   'secret',
   '*.secret',
+  // Payment providers' credentials of a connection (admin connections route, connectors).
+  'credentials',
+  '*.credentials',
+  'apiKey',
+  '*.apiKey',
+  'hmacKey',
+  '*.hmacKey',
+  'webhookSecret',
+  '*.webhookSecret',
 ];
 
 /** Injection token of the app's pino logger. */

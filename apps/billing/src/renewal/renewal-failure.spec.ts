@@ -11,6 +11,9 @@ describe('renewal failures', () => {
     expect(isDeterministic(pgError('22003'))).toBe(true);
     expect(isDeterministic(DomainError.validation('amount.value must be a safe integer'))).toBe(true);
     expect(isDeterministic(new DomainError('CURRENCY_MISMATCH', 'USD vs EUR'))).toBe(true);
+    expect(
+      isDeterministic(new DomainError('NO_CONNECTION', 'No production connection accepts card payments in USD')),
+    ).toBe(true);
   });
 
   it('transient: timeouts, a service down, deadlocks, lost connections, anything unknown', () => {

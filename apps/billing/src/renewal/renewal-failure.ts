@@ -7,6 +7,8 @@ const DETERMINISTIC_CODES: ReadonlySet<ErrorCode> = new Set([
   'VALIDATION_FAILED',
   'INVALID_EXPONENT',
   'CURRENCY_MISMATCH',
+  // No connection of the merchant takes the charge: parked until an operator adds one, then retried.
+  'NO_CONNECTION',
 ]);
 
 /** Longest reason kept on a parked subscription (the first line of the error, shortened). */

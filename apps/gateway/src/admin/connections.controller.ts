@@ -37,10 +37,19 @@ export class ConnectionsController {
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @ApiOperation({
     summary: 'Create a connection (201), or replace the one with the same connectionCode (200)',
+    description:
+      'A real provider (adyen, stripe) takes its credentials, encrypted at rest and never shown again; a ' +
+      'production connection to the simulator (sandbox) needs `allowSimulator: true` and is refused by a ' +
+      'NODE_ENV=production deployment. There is no delete. Other payments replicas route with the change ' +
+      'within five seconds.',
   })
   @ApiCreatedResponse({ type: ConnectionResponse })
   @ApiOkResponse({ type: ConnectionResponse })
-  @ApiErrors(forwardedTo('payments'), { NOT_FOUND: 'unknown merchant' })
+  @ApiErrors(forwardedTo('payments'), {
+    NOT_FOUND: 'unknown merchant',
+    VALIDATION_FAILED:
+      'a field is wrong; a credential the acquirer needs is missing (`param` names it); the simulator in production without allowSimulator, or in a production deployment',
+  })
   async upsert(
     @Param('merchantCode') merchantCode: string,
     @Body() body: ConnectionRequest,
@@ -60,7 +69,12 @@ export class ConnectionsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'A merchant’s connections in routing order (its default sandbox-acquirer one included)' })
+  @ApiOperation({
+    summary: 'A merchant’s connections in routing order, each with its health (the default sandbox one included)',
+    description:
+      'Credentials never come back: `credentials` shows the last four characters of each and the key id they ' +
+      'are encrypted under. `health` is as seen by the payments replica that answered.',
+  })
   @ApiOkResponse({ type: [ConnectionResponse] })
   @ApiErrors(forwardedTo('payments'), { NOT_FOUND: 'unknown merchant' })
   async list(

@@ -45,6 +45,8 @@ export const ERROR_NOTES: Record<ErrorCode, string> = {
   CLOCK_BACKWARDS: 'the target time is before the sandbox clock’s current time',
   CLOCK_ADVANCE_TOO_FAR: 'the move exceeds SANDBOX_MAX_ADVANCE, or more due work than SANDBOX_MAX_ADVANCE_WORK',
   WEBHOOK_ENDPOINT_LIMIT: 'the merchant has WEBHOOK_MAX_ENDPOINTS webhook endpoints in this environment already',
+  NO_CONNECTION:
+    'no connection of the merchant in this environment accepts the payment’s method and currency (production has none until the operator adds one); nothing was reserved',
   RATE_LIMITED: 'too many requests; wait `Retry-After` seconds',
   ACCOUNT_LOCKED: 'too many failed sign-ins for this email; wait `Retry-After` seconds',
   INTERNAL_ERROR: 'an unforeseen fault; it is logged under `requestId`',
@@ -86,6 +88,7 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, [message: string, param?: stri
   CLOCK_BACKWARDS: ['The sandbox clock cannot move backwards', 'to'],
   CLOCK_ADVANCE_TOO_FAR: ['One call moves the sandbox clock at most P1Y', 'by'],
   WEBHOOK_ENDPOINT_LIMIT: ['At most 16 webhook endpoints per merchant and environment; delete one first'],
+  NO_CONNECTION: ['No production connection accepts card payments in EUR', 'amount.currency'],
   RATE_LIMITED: ['Too many requests for this key'],
   INTERNAL_ERROR: ['Internal error'],
   SERVICE_UNAVAILABLE: ['The payments service is unavailable'],

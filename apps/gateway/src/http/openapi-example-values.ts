@@ -136,6 +136,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   OperationResult: { id: PAYMENT, amount: usd(1999), status: 'captured' },
   ConnectionRequest: { acquirer: 'sandbox', environment: 'sandbox', currencies: ['EUR', 'USD'], methods: ['card'] },
   ConnectionResponse: {
+    id: '0193a5a0-2b3c-7d4e-8f50-617283940a1b',
     connectionCode: 'sandbox-eu',
     connectionName: 'Sandbox Europe',
     currencies: ['EUR', 'USD'],

@@ -36,6 +36,7 @@ const CREATE_ERRORS = [
   'DUPLICATE_ORDER_CODE',
   'DUPLICATE_PAYMENT_CODE',
   'INVALID_EXPONENT',
+  'NO_CONNECTION',
 ] as const;
 
 /** Where a sandbox key's answer comes from, on the routes that take a card. */

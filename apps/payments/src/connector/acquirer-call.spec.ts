@@ -1,9 +1,17 @@
 import pino from 'pino';
+import { Metrics } from '@app/observability';
 import { PaymentsConfig } from '../config';
 import { AcquirerCalls, AcquirerFailure, AcquirerOutcomeUnknown } from './acquirer-call';
+import { ConnectionHealth } from '../routing/connection-health';
+import { ConnectorMetrics } from './connector-metrics';
 import { ConnectorNotSent, ConnectorOutcomeUnknown } from './provider-connector';
 
-const calls = new AcquirerCalls({ ACQUIRER_TIMEOUT_MS: 30 } as PaymentsConfig, pino({ enabled: false }));
+const calls = new AcquirerCalls(
+  { ACQUIRER_TIMEOUT_MS: 30 } as PaymentsConfig,
+  pino({ enabled: false }),
+  new ConnectionHealth(),
+  new ConnectorMetrics(new Metrics('acquirer_call_spec')),
+);
 const about = (acquirer: string) => ({ acquirer, operation: 'purchase', paymentId: 'p1' });
 const never = () => new Promise<never>(() => undefined);
 

@@ -3,6 +3,8 @@ import { Logger } from 'pino';
 import { DomainError } from '@app/errors';
 import { inSpan, LOGGER, SpanKind, tracingOn } from '@app/observability';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
+import { ConnectionHealth } from '../routing/connection-health';
+import { ConnectorCallOutcome, ConnectorMetrics } from './connector-metrics';
 import { DeadlineExceeded, withDeadline } from './deadline';
 import { ConnectorOutcomeUnknown } from './provider-connector';
 
@@ -38,16 +40,19 @@ export const isOutcomeUnknown = (e: unknown): e is AcquirerOutcomeUnknown => e i
 /** The built-in simulator's `acquirer`: it acts at once and durably, so its late answer is its retry's answer. */
 export const SIMULATOR_ACQUIRER = 'sandbox';
 
-/** What a failed call was about, for the log line. */
+/** What a call is about: the log line, the span, the connector metrics and the connection's health. */
 export interface AcquirerCallAbout {
   /**
-   * Every acquirer but the simulator: a call past ACQUIRER_TIMEOUT_MS may have been acted on, so it is an unknown
+   * The connector's name (the connection's acquirer): a label of the metrics and the span. Every acquirer but
+   * the simulator: a call past ACQUIRER_TIMEOUT_MS may have been acted on, so it is an unknown
    * outcome (kept for the provider's webhook or a status sync), never a release. The simulator's late call is
    * released, as before: its retry, with the same request reference, gets the answer it already gave.
    */
   acquirer: string;
   operation: string;
   paymentId: string;
+  /** The connection the call goes through: its ConnectionHealth records the outcome. */
+  connectionId?: string;
 }
 
 /**
@@ -64,12 +69,16 @@ export class AcquirerCalls {
   constructor(
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly health: ConnectionHealth,
+    private readonly metrics: ConnectorMetrics,
   ) {}
 
   call<T>(about: AcquirerCallAbout, call: () => Promise<T>): Promise<T> {
     if (!tracingOn()) return this.callIn(about, call);
     const attributes = {
       'acquirer.name': about.acquirer,
+      'connector.name': about.acquirer,
+      ...(about.connectionId ? { 'connection.id': about.connectionId } : {}),
       'acquirer.operation': about.operation,
       'payment.id': about.paymentId,
     };
@@ -78,9 +87,17 @@ export class AcquirerCalls {
 
   private async callIn<T>(about: AcquirerCallAbout, call: () => Promise<T>): Promise<T> {
     const timeoutMs = this.config.ACQUIRER_TIMEOUT_MS;
+    const started = performance.now();
+    const done = (outcome: ConnectorCallOutcome) => {
+      this.metrics.observe(about.acquirer, about.operation, outcome, (performance.now() - started) / 1000);
+      if (about.connectionId) this.health.record(about.connectionId, outcome === 'answered');
+    };
     try {
-      return await withDeadline(call(), timeoutMs);
+      const answer = await withDeadline(call(), timeoutMs);
+      done('answered');
+      return answer;
     } catch (e) {
+      done(e instanceof DeadlineExceeded ? 'timeout' : 'failed');
       if (e instanceof DeadlineExceeded && about.acquirer !== SIMULATOR_ACQUIRER) {
         this.logger.error({ ...about, timeoutMs }, 'Acquirer did not answer in time: outcome unknown');
         throw new AcquirerOutcomeUnknown(about.paymentId);

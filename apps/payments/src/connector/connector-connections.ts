@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Environment } from '@app/contracts';
+import { ConnectionCredentialsCipher } from '../routing/connection-credentials';
 import { ConnectionEntity } from '../routing/connection.entity';
 import { ConnectorRegistry } from './connector.registry';
 import { ConnectorConnection, ProviderConnector } from './provider-connector';
@@ -28,24 +29,28 @@ export class ConnectionGone extends Error {
 }
 
 /**
- * The routing connection as a connector call needs it (ConnectorConnection): its credentials, decrypted for
- * the call only, and its endpoint. Every call to a connector gets its connection here.
+ * The routing connection as a connector call needs it (ConnectorConnection): its credentials opened from the
+ * row (CONNECTION_CREDENTIAL_KEYS) for this call only, and its endpoint (undefined: the connector picks the
+ * provider's test endpoint in sandbox, its live one in production). Every call to a connector gets its
+ * connection here. Never log what this returns.
  */
 @Injectable()
 export class ConnectorConnections {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly registry: ConnectorRegistry,
+    private readonly cipher: ConnectionCredentialsCipher,
   ) {}
 
-  of(connection: ConnectionEntity): Promise<ConnectorConnection> {
-    return Promise.resolve({
+  async of(connection: ConnectionEntity): Promise<ConnectorConnection> {
+    const { credentialsKeyId: keyId, credentialsBlob: blob } = connection;
+    return {
       connectionCode: connection.connectionCode,
       merchantCode: connection.merchantCode,
       environment: connection.environment,
-      credentials: {},
-      endpoint: undefined,
-    });
+      credentials: keyId && blob ? this.cipher.open(connection, { keyId, blob }) : {},
+      endpoint: connection.endpoint ?? undefined,
+    };
   }
 
   /** The connector of a payment's (or an attempt's) acquirer, and its connection, for a call. */

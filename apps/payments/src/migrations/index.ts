@@ -18,6 +18,7 @@ import { AcquirerAttemptTraceParent1768100000002 } from './1768100000002-acquire
 import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-parent';
 import { PaymentCodeLookup1768400000036 } from './1768400000036-payment-code-lookup';
 import { ConnectorFlows1769000300001 } from './1769000300001-connector-flows';
+import { ConnectionCredentials1769000400001 } from './1769000400001-connection-credentials';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [
@@ -40,4 +41,5 @@ export const migrations = [
   IdempotencyKeyLeases1768300000000,
   PaymentCodeLookup1768400000036,
   ConnectorFlows1769000300001,
+  ConnectionCredentials1769000400001,
 ];

@@ -37,7 +37,12 @@ export class AcquirerCascade {
       payment.connectionName = connection.connectionName;
       payment.acquirer = connection.acquirer;
       const connector = this.connectors.get(connection.acquirer);
-      const about = { acquirer: connection.acquirer, operation: payment.intent, paymentId: payment.id };
+      const about = {
+        acquirer: connection.acquirer,
+        operation: payment.intent,
+        paymentId: payment.id,
+        connectionId: connection.id,
+      };
       // The connection's credentials are decrypted inside the call: a failure there is the call's (503).
       outcome = await this.acquirer.call(about, async () =>
         connector.authorize(await this.connections.of(connection), {

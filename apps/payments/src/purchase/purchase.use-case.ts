@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, PaymentResponse, PurchaseRequest } from '@app/contracts';
 import { GroupedTransactions } from '@app/database';
-import { IdempotencyService } from '@app/idempotency';
+import { checkIdempotencyKey, IdempotencyService } from '@app/idempotency';
 import { traceParentOf } from '@app/observability';
 import { AuthorizationOutcome } from '../connector/provider-connector';
 import { isAcquirerFailure, isOutcomeUnknown } from '../connector/acquirer-call';
@@ -55,6 +55,8 @@ export class PurchaseUseCase {
     routing: { declinedLast?: readonly string[] } = {},
   ): Promise<PaymentResponse> {
     const { amount, method } = preparePurchase(body, intent);
+    // A bad request (no key in production) is told as such, before routing can say NO_CONNECTION.
+    checkIdempotencyKey(ctx.idempotencyKey, ctx.environment === 'production');
     // Routing reads happen before the transaction: a transaction never waits for a second pool connection.
     const connections = await this.routing.route(ctx, {
       currency: amount.currency,

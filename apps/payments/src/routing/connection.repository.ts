@@ -1,12 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Sealed } from '@app/cipher';
 import { uuidv7 } from '@app/clock';
 import { ConnectionRequest } from '@app/contracts';
 import { Scope } from '../payment/payment.repository';
-import { ConnectionEntity } from './connection.entity';
+import { ConnectionEntity, CredentialHints } from './connection.entity';
 
-/** The connection every merchant gets in each environment: every currency, every method, last. */
+/** Credentials as stored: sealed, with the last four characters of each apart. */
+export interface StoredCredentials extends Sealed {
+  hints: CredentialHints;
+}
+
+/**
+ * The connection every merchant gets in sandbox (never in production: docs/connectors.md): the simulator, every
+ * currency, every method, last.
+ */
 export const DEFAULT_CONNECTION = {
   connectionCode: 'sandbox',
   connectionName: 'Sandbox acquirer',
@@ -22,8 +31,8 @@ const COLUMNS = `merchant_code, environment, connection_code, connection_name, a
 export class ConnectionRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Creates the default connection unless the merchant has one under its code already. */
-  async ensureDefault(scope: Scope, now: Date): Promise<void> {
+  /** Creates the sandbox default connection unless the merchant has one under its code already. */
+  async ensureDefault(scope: Scope & { environment: 'sandbox' }, now: Date): Promise<void> {
     const d = DEFAULT_CONNECTION;
     await this.db.query(
       `INSERT INTO connections (id, ${COLUMNS}, is_default, created_at, updated_at)
@@ -52,15 +61,40 @@ export class ConnectionRepository {
     });
   }
 
-  /** Creates the connection, or replaces the one with the same code; says which. */
-  async upsert(scope: Scope, c: ConnectionRequest, now: Date): Promise<{ created: boolean; row: ConnectionEntity }> {
+  find(scope: Scope, connectionCode: string): Promise<ConnectionEntity | null> {
+    return this.db.getRepository(ConnectionEntity).findOneBy({
+      merchantCode: scope.merchantCode,
+      environment: scope.environment,
+      connectionCode,
+    });
+  }
+
+  /**
+   * Creates the connection, or replaces the one with the same code; says which. `credentials` "keep" leaves a
+   * replaced connection's sealed credentials as they are; null clears them (the simulator).
+   */
+  async upsert(
+    scope: Scope,
+    c: ConnectionRequest,
+    credentials: StoredCredentials | null | 'keep',
+    now: Date,
+  ): Promise<{ created: boolean; row: ConnectionEntity }> {
+    const sealed = credentials === 'keep' ? null : credentials;
+    const keep = credentials === 'keep';
     const rows: Array<{ id: string; inserted: boolean }> = await this.db.query(
-      `INSERT INTO connections (id, ${COLUMNS}, is_default, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10, $10)
+      `INSERT INTO connections (id, ${COLUMNS}, is_default, created_at, updated_at, endpoint,
+         credentials_key_id, credentials_blob, credential_hints, credentials_updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10, $10, $11, $12, $13, $14, $15)
        ON CONFLICT (merchant_code, environment, connection_code) DO UPDATE SET
          connection_name = EXCLUDED.connection_name, acquirer = EXCLUDED.acquirer,
          currencies = EXCLUDED.currencies, methods = EXCLUDED.methods, priority = EXCLUDED.priority,
-         updated_at = EXCLUDED.updated_at
+         updated_at = EXCLUDED.updated_at, endpoint = EXCLUDED.endpoint
+         ${
+           keep
+             ? ''
+             : `, credentials_key_id = EXCLUDED.credentials_key_id, credentials_blob = EXCLUDED.credentials_blob,
+                credential_hints = EXCLUDED.credential_hints, credentials_updated_at = EXCLUDED.credentials_updated_at`
+         }
        RETURNING id, (xmax = 0) AS inserted`,
       [
         uuidv7(),
@@ -73,9 +107,39 @@ export class ConnectionRepository {
         c.methods,
         c.priority,
         now,
+        c.endpoint ?? null,
+        sealed?.keyId ?? null,
+        sealed?.blob ?? null,
+        sealed ? JSON.stringify(sealed.hints) : null,
+        sealed ? now : null,
       ],
     );
     const row = await this.db.getRepository(ConnectionEntity).findOneByOrFail({ id: rows[0].id });
     return { created: rows[0].inserted, row };
+  }
+
+  /**
+   * Up to `limit` connections whose credentials are sealed under another key than `currentKeyId`, locked for
+   * re-sealing (replicas sweeping at once take different rows), inside the caller's transaction.
+   */
+  staleCredentials(m: EntityManager, currentKeyId: string, limit: number): Promise<ConnectionEntity[]> {
+    return m
+      .getRepository(ConnectionEntity)
+      .createQueryBuilder('c')
+      .where('c.credentials_key_id IS NOT NULL AND c.credentials_key_id <> :currentKeyId', { currentKeyId })
+      .orderBy('c.id')
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .getMany();
+  }
+
+  /** Re-sealed under the current key; the same credentials, so `credentials_updated_at` stays. */
+  async reseal(m: EntityManager, id: string, sealed: Sealed): Promise<void> {
+    await m.query(`UPDATE connections SET credentials_key_id = $2, credentials_blob = $3 WHERE id = $1`, [
+      id,
+      sealed.keyId,
+      sealed.blob,
+    ]);
   }
 }

@@ -1,9 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '@app/clock';
 import { CallerContext, PaymentMethod } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { TtlCache } from '@app/platform';
+import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { ConnectionEntity } from './connection.entity';
+import { ConnectionHealth } from './connection-health';
+import { isSimulatedProduction } from './connection-rules';
 import { ConnectionRepository } from './connection.repository';
 
 export interface RouteRequest {
@@ -26,8 +29,9 @@ const accepts = (c: ConnectionEntity, r: RouteRequest): boolean =>
 export const CONNECTIONS_CACHE_MS = 5_000;
 
 /**
- * Which connections a payment goes to: the pinned one, or the first that accepts the
- * currency and method by priority plus the next one for a single cascade after a `retry` decline.
+ * Which connections a payment goes to: the pinned one, or the first that accepts the currency and method by
+ * priority (those whose circuit is open last) plus the next one for a single cascade after a `retry` decline.
+ * A payment no connection accepts is refused here, before anything is reserved: 422 NO_CONNECTION.
  */
 @Injectable()
 export class RoutingService {
@@ -38,7 +42,9 @@ export class RoutingService {
 
   constructor(
     private readonly connections: ConnectionRepository,
+    private readonly health: ConnectionHealth,
     private readonly clock: Clock,
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
   ) {}
 
   async connectionsOf(ctx: CallerContext, { fresh = false } = {}): Promise<ConnectionEntity[]> {
@@ -46,11 +52,16 @@ export class RoutingService {
     const cached = fresh ? undefined : this.cache.get(key, Date.now());
     if (cached) return cached;
     if (!this.ensured.has(key)) {
-      await this.connections.ensureDefault(ctx, this.clock.now(ctx));
+      // Sandbox only: production has no connection until the operator adds one (docs/connectors.md).
+      if (ctx.environment === 'sandbox') {
+        await this.connections.ensureDefault({ ...ctx, environment: 'sandbox' }, this.clock.now(ctx));
+      }
       this.ensured.add(key);
     }
     const readAt = Date.now();
-    const connections = await this.connections.list(ctx);
+    const listed = await this.connections.list(ctx);
+    const connections =
+      this.config.NODE_ENV === 'production' ? listed.filter((c) => !isSimulatedProduction(c)) : listed;
     this.cache.set(key, connections, readAt);
     return connections;
   }
@@ -68,7 +79,10 @@ export class RoutingService {
     const all = await this.connectionsOf(ctx);
     if (request.connectionCode !== undefined) {
       const pinned = all.find((c) => c.connectionCode === request.connectionCode);
-      if (!pinned) throw DomainError.notFound('connection', 'connectionCode');
+      if (!pinned) {
+        if (!all.length) throw noConnection(ctx, request);
+        throw DomainError.notFound('connection', 'connectionCode');
+      }
       if (!accepts(pinned, request)) {
         throw DomainError.validation(
           `Connection ${pinned.connectionCode} does not accept ${request.method} payments in ${request.currency}`,
@@ -78,17 +92,19 @@ export class RoutingService {
       return [pinned];
     }
     const matching = all.filter((c) => accepts(c, request));
-    if (!matching.length) {
-      throw DomainError.validation(
-        `No connection accepts ${request.method} payments in ${request.currency}`,
-        'amount.currency',
-      );
-    }
+    if (!matching.length) throw noConnection(ctx, request);
     const declined = new Set(request.declinedLast ?? []);
-    const ordered = [
-      ...matching.filter((c) => !declined.has(c.connectionCode)),
-      ...matching.filter((c) => declined.has(c.connectionCode)),
-    ];
+    const last = (c: ConnectionEntity) => declined.has(c.connectionCode) || this.health.isOpen(c.id);
+    const ordered = [...matching.filter((c) => !last(c)), ...matching.filter(last)];
     return ordered.slice(0, 2);
   }
+}
+
+function noConnection(ctx: CallerContext, r: RouteRequest): DomainError {
+  return new DomainError(
+    'NO_CONNECTION',
+    `No ${ctx.environment} connection accepts ${r.method} payments in ${r.currency}` +
+      (ctx.environment === 'production' ? ': an operator adds one through the admin connections route' : ''),
+    'amount.currency',
+  );
 }

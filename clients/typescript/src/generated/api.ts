@@ -925,7 +925,7 @@ export interface components {
              * @example INVALID_STATE
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "TOTP_REQUIRED" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "CSRF_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "DUPLICATE_WEBHOOK_URL" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "WEBHOOK_ENDPOINT_LIMIT" | "RATE_LIMITED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+            code: "VALIDATION_FAILED" | "MERCHANT_CODE_REQUIRED" | "IDEMPOTENCY_KEY_REQUIRED" | "SESSION_EXPIRED" | "AUTH_MISSING" | "AUTH_INVALID" | "TOTP_REQUIRED" | "PAYMENT_DECLINED" | "AUTH_INSUFFICIENT_SCOPE" | "MERCHANT_MISMATCH" | "CSRF_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE" | "AUTHORIZATION_EXPIRED" | "DUPLICATE_ORDER_CODE" | "DUPLICATE_PAYMENT_CODE" | "DUPLICATE_MERCHANT_CODE" | "DUPLICATE_METER_CODE" | "DUPLICATE_WEBHOOK_URL" | "IDEMPOTENCY_IN_PROGRESS" | "CHALLENGE_NOT_COMPLETED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "AMOUNT_EXCEEDS_AVAILABLE" | "CURRENCY_MISMATCH" | "INVALID_EXPONENT" | "IDEMPOTENCY_KEY_REUSED" | "USAGE_PERIOD_CLOSED" | "CLOCK_BACKWARDS" | "CLOCK_ADVANCE_TOO_FAR" | "WEBHOOK_ENDPOINT_LIMIT" | "NO_CONNECTION" | "RATE_LIMITED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
             /** @example Only an authorized payment can be captured */
             message: string;
             /** @example amount.value */
@@ -993,13 +993,26 @@ export interface components {
             createdAt: string;
             revokedAt?: string | null;
         };
+        ConnectionCredentialsRequest: {
+            /** @description Adyen: the X-API-Key. Stripe: the secret key (sk_test_…, sk_live_…) */
+            apiKey?: string;
+            /**
+             * @description Adyen: the merchant account payments are made under
+             * @example AcmeECOM
+             */
+            merchantAccount?: string;
+            /** @description Adyen: the standard webhook's HMAC key (hex) */
+            hmacKey?: string;
+            /** @description Stripe: the webhook endpoint's signing secret (whsec_…) */
+            webhookSecret?: string;
+        };
         ConnectionRequest: {
             /** @example sandbox-eu */
             connectionCode: string;
             /** @example Sandbox Europe */
             connectionName: string;
             /** @enum {string} */
-            acquirer: "sandbox";
+            acquirer: "sandbox" | "adyen" | "stripe";
             /** @enum {string} */
             environment: "production" | "sandbox";
             /**
@@ -1022,19 +1035,57 @@ export interface components {
              * @example 10
              */
             priority: number;
+            /** @description Required for adyen (apiKey, merchantAccount, hmacKey) and stripe (apiKey, webhookSecret) when the connection is created; on a replacement, absent keeps the stored ones and present replaces them all. The simulator (sandbox) takes none. */
+            credentials?: components["schemas"]["ConnectionCredentialsRequest"];
+            /** @description Where the provider's API answers (an Adyen live-prefix URL such as https://1797a841fbb37ca7-AdyenDemo-checkout-live.adyenpayments.com/checkout, a local double in tests); absent: the provider's test endpoint for a sandbox connection, its live one for production. https (http only to a loopback address outside a production deployment) */
+            endpoint?: string;
+            /** @description Must be true to make the simulator (acquirer sandbox) a production connection, for the platform’s own tests; refused by a NODE_ENV=production deployment */
+            allowSimulator?: boolean;
+        };
+        ConnectionCredentialsView: {
+            /** @example x9Qa */
+            apiKeyLast4?: string;
+            /** @example ECOM */
+            merchantAccountLast4?: string;
+            hmacKeyLast4?: string;
+            webhookSecretLast4?: string;
+            /** @description The id of the CONNECTION_CREDENTIAL_KEYS key they are encrypted under */
+            keyId: string;
+            /** @description When they were last set */
+            updatedAt: string;
+        };
+        ConnectionHealthView: {
+            /**
+             * @description open: calls failed repeatedly; routing tries the other connections first until a trial call succeeds
+             * @enum {string}
+             */
+            circuit: "closed" | "open" | "half_open";
+            lastSuccessAt: string | null;
+            lastFailureAt: string | null;
+            /** @description Share of the recent calls (at most the last 100) that failed, from 0 to 1 */
+            errorRate: number;
+            /** @description How many recent calls errorRate is computed over */
+            recentCalls: number;
         };
         ConnectionResponse: {
+            /** @description Also the {connectionId} of the provider webhook URL */
+            id: string;
             connectionCode: string;
             connectionName: string;
             /** @enum {string} */
-            acquirer: "sandbox";
+            acquirer: "sandbox" | "adyen" | "stripe";
             /** @enum {string} */
             environment: "production" | "sandbox";
             currencies: string[];
             methods: ("card" | "pix" | "boleto" | "ach")[];
             priority: number;
-            /** @description The built-in default connection every merchant gets */
+            /** @description The built-in default (sandbox) connection every merchant gets */
             isDefault: boolean;
+            /** @description Set only when the connection names one */
+            endpoint?: string;
+            /** @description Absent for the simulator */
+            credentials?: components["schemas"]["ConnectionCredentialsView"];
+            health: components["schemas"]["ConnectionHealthView"];
             createdAt: string;
             updatedAt: string;
         };
@@ -2756,7 +2807,10 @@ export type SchemaAllowedOriginsRequest = components['schemas']['AllowedOriginsR
 export type SchemaCreateKeyRequest = components['schemas']['CreateKeyRequest'];
 export type SchemaCreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type SchemaKeyResponse = components['schemas']['KeyResponse'];
+export type SchemaConnectionCredentialsRequest = components['schemas']['ConnectionCredentialsRequest'];
 export type SchemaConnectionRequest = components['schemas']['ConnectionRequest'];
+export type SchemaConnectionCredentialsView = components['schemas']['ConnectionCredentialsView'];
+export type SchemaConnectionHealthView = components['schemas']['ConnectionHealthView'];
 export type SchemaConnectionResponse = components['schemas']['ConnectionResponse'];
 export type SchemaRetryParkedRenewalRequest = components['schemas']['RetryParkedRenewalRequest'];
 export type SchemaScheduledPlanChangeView = components['schemas']['ScheduledPlanChangeView'];
@@ -3103,6 +3157,8 @@ export interface operations {
              * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
              *
              *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             *
+             *     `NO_CONNECTION`: no connection of the merchant in this environment accepts the payment’s method and currency (production has none until the operator adds one); nothing was reserved
              */
             422: {
                 headers: {
@@ -3271,6 +3327,8 @@ export interface operations {
              * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
              *
              *     `INVALID_EXPONENT`: `exponent` is not the currency’s
+             *
+             *     `NO_CONNECTION`: no connection of the merchant in this environment accepts the payment’s method and currency (production has none until the operator adds one); nothing was reserved
              */
             422: {
                 headers: {

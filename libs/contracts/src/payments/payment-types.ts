@@ -25,8 +25,8 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const isPaymentMethod = (value: unknown): value is PaymentMethod =>
   typeof value === 'string' && (PAYMENT_METHODS as readonly string[]).includes(value);
 
-/** Acquirer adapters that ship; a connection names one of them. */
-export const ACQUIRERS = ['sandbox'] as const;
+/** Acquirer adapters that ship; a connection names one of them (`sandbox` is the built-in simulator). */
+export const ACQUIRERS = ['sandbox', 'adyen', 'stripe'] as const;
 export type Acquirer = (typeof ACQUIRERS)[number];
 
 export const RECOVERY_ACTIONS = ['retry', 'switch_method', 'terminal'] as const;
