@@ -18,6 +18,7 @@ import { AcquirerAttemptTraceParent1768100000002 } from './1768100000002-acquire
 import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-parent';
 import { PaymentCodeLookup1768400000036 } from './1768400000036-payment-code-lookup';
 import { PaymentThreeDSecure1769000500001 } from './1769000500001-payment-three-d-secure';
+import { PaymentStatsIndex1769000810001 } from './1769000810001-payment-stats-index';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [
@@ -40,4 +41,5 @@ export const migrations = [
   IdempotencyKeyLeases1768300000000,
   PaymentCodeLookup1768400000036,
   PaymentThreeDSecure1769000500001,
+  PaymentStatsIndex1769000810001,
 ];

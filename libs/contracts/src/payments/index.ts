@@ -10,3 +10,4 @@ export * from './validators';
 export * from './idempotency';
 export * from './token.dto';
 export * from './sandbox-cards';
+export * from './payment-stats.dto';
