@@ -23,7 +23,10 @@ function add(rate: RecoveryRateView, row: CohortRow): void {
 }
 
 /** Rates grouped by `key`, most runs first (ties by key). */
-function grouped<K extends string | null>(rows: readonly CohortRow[], key: (r: CohortRow) => K): Map<K, RecoveryRateView> {
+function grouped<K extends string | null>(
+  rows: readonly CohortRow[],
+  key: (r: CohortRow) => K,
+): Map<K, RecoveryRateView> {
   const groups = new Map<K, RecoveryRateView>();
   for (const row of rows) {
     const k = key(row);
@@ -31,9 +34,7 @@ function grouped<K extends string | null>(rows: readonly CohortRow[], key: (r: C
     add(rate, row);
     groups.set(k, rate);
   }
-  return new Map(
-    [...groups].sort(([ka, a], [kb, b]) => b.entered - a.entered || String(ka).localeCompare(String(kb))),
-  );
+  return new Map([...groups].sort(([ka, a], [kb, b]) => b.entered - a.entered || String(ka).localeCompare(String(kb))));
 }
 
 const safeNumber = (total: string): number => {

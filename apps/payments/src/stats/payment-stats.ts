@@ -60,13 +60,18 @@ function addRow(c: PaymentCountsView, r: DayRow): void {
   const value = Number(BigInt(v?.value ?? 0) + BigInt(r.total));
   if (!Number.isSafeInteger(value)) throw new RangeError('Payment volume past the safe integer bound');
   if (v) v.value = value;
-  else c.volume = [...c.volume, { currency: r.currency, exponent: r.exponent, value }].sort((a, b) =>
-    a.currency.localeCompare(b.currency),
-  );
+  else
+    c.volume = [...c.volume, { currency: r.currency, exponent: r.exponent, value }].sort((a, b) =>
+      a.currency.localeCompare(b.currency),
+    );
 }
 
 /** The figures from the aggregates (pure): every day of the range, the totals, the declines by reason. */
-export function paymentStats(range: ReportRange, days: readonly DayRow[], reasons: readonly ReasonRow[]): PaymentStatsView {
+export function paymentStats(
+  range: ReportRange,
+  days: readonly DayRow[],
+  reasons: readonly ReasonRow[],
+): PaymentStatsView {
   const totals = emptyCounts();
   const byDay = new Map(range.days.map((date) => [date, { date, ...emptyCounts() }]));
   for (const r of days) {
