@@ -10,8 +10,8 @@ import { Failure, Loading } from '../ui';
 
 type Money = { currency: string; exponent: number; value: number };
 
-const percent = (rate: number): string =>
-  `${(Math.round(rate * 1000) / 10).toFixed(rate === 1 || rate === 0 ? 0 : 1)}%`;
+const percent = (rate: number): string => `${+(rate * 100).toFixed(1)}%`;
+`${(Math.round(rate * 1000) / 10).toFixed(rate === 1 || rate === 0 ? 0 : 1)}%`;
 
 /** An axis label in major units: 1,250 → "12.5", 1,250,000 → "12.5k" (a currency with exponent 2). */
 function compact(value: number, exponent: number): string {
@@ -242,7 +242,7 @@ function Recovery(props: {
         <p className="sub">No invoice is in dunning.</p>
       ) : (
         <div className="table-wrap">
-          <table aria-label="Invoices in dunning">
+          <table aria-label="Invoices in dunning" className="stack-on-phone">
             <thead>
               <tr>
                 <th>Customer</th>
@@ -254,15 +254,15 @@ function Recovery(props: {
             <tbody>
               {report.inDunning.map((i) => (
                 <tr key={i.invoiceId}>
-                  <td>
+                  <td data-label="Customer">
                     <a href={href('subscriptions', i.subscriptionId)}>{i.customerEmail}</a>
                   </td>
-                  <td>{formatAmount(i.amountDue)}</td>
-                  <td>
+                  <td data-label="Amount due">{formatAmount(i.amountDue)}</td>
+                  <td data-label="Last decline">
                     {i.lastRefusal ? `${i.lastRefusal.reasonCode} ${i.lastRefusal.reason}` : reasonName(i.startReason)}
                     <span className="sub"> · {i.paymentAttemptCount} charge(s)</span>
                   </td>
-                  <td>
+                  <td data-label="Next step">
                     {i.waitingFor === 'payment_method'
                       ? 'Waiting for a new card'
                       : `Retry ${formatDate(i.nextAttemptAt)}`}
