@@ -11,7 +11,6 @@ import { Failure, Loading } from '../ui';
 type Money = { currency: string; exponent: number; value: number };
 
 const percent = (rate: number): string => `${+(rate * 100).toFixed(1)}%`;
-`${(Math.round(rate * 1000) / 10).toFixed(rate === 1 || rate === 0 ? 0 : 1)}%`;
 
 /** An axis label in major units: 1,250 → "12.5", 1,250,000 → "12.5k" (a currency with exponent 2). */
 function compact(value: number, exponent: number): string {
