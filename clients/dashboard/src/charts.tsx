@@ -80,10 +80,16 @@ function Axes(props: { width: number; top: number; format: (v: number) => string
   );
 }
 
-/** Bars by day: `label` names the chart, `format` writes a value (axis and titles). */
-export function DayBars(props: { label: string; points: readonly DayPoint[]; format: (v: number) => string }) {
+/** Bars by day: `label` names the chart, `format` writes an axis value, `full` a bar's title (default `format`). */
+export function DayBars(props: {
+  label: string;
+  points: readonly DayPoint[];
+  format: (v: number) => string;
+  full?: (v: number) => string;
+}) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const { points, format } = props;
+  const full = props.full ?? format;
   const top = niceMax(Math.max(0, ...points.map((p) => p.value ?? 0)));
   const plot = HEIGHT - PAD.top - PAD.bottom;
   const step = (width - PAD.left - PAD.right) / Math.max(points.length, 1);
@@ -104,7 +110,7 @@ export function DayBars(props: { label: string; points: readonly DayPoint[]; for
                 width={bar}
                 height={Math.max(h, 0)}
               >
-                <title>{`${shortDate(p.date)}: ${format(p.value ?? 0)}`}</title>
+                <title>{`${shortDate(p.date)}: ${full(p.value ?? 0)}`}</title>
               </rect>
             );
           })}

@@ -114,6 +114,7 @@ export function HomePage() {
                   value: currency ? valueIn(d.volume, currency) : 0,
                 }))}
                 format={(v) => compact(v, exponent)}
+                full={money}
               />
             </figure>
             <figure>
@@ -209,6 +210,7 @@ function Recovery(props: {
               value: currency ? valueIn(d.amounts, currency) : 0,
             }))}
             format={(v) => compact(v, exponent)}
+            full={money}
           />
         </figure>
         <figure>
@@ -258,8 +260,12 @@ function Recovery(props: {
                   </td>
                   <td data-label="Amount due">{formatAmount(i.amountDue)}</td>
                   <td data-label="Last decline">
-                    {i.lastRefusal ? `${i.lastRefusal.reasonCode} ${i.lastRefusal.reason}` : reasonName(i.startReason)}
-                    <span className="sub"> · {i.paymentAttemptCount} charge(s)</span>
+                    <span>
+                      {i.lastRefusal
+                        ? `${i.lastRefusal.reasonCode} ${i.lastRefusal.reason}`
+                        : reasonName(i.startReason)}
+                      <span className="sub"> · {i.paymentAttemptCount} charge(s)</span>
+                    </span>
                   </td>
                   <td data-label="Next step">
                     {i.waitingFor === 'payment_method'
