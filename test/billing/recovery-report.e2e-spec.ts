@@ -1,5 +1,6 @@
+import { BACKFILL_DUNNING_START } from '../../apps/billing/src/migrations/1769000800001-invoice-dunning-start';
 import { TestStack } from '../support/stack';
-import { cardData, CARDS } from './billing-fixtures';
+import { billingQuery, cardData, CARDS } from './billing-fixtures';
 import { TimeClient, timeStack } from './renewal-fixtures';
 
 jest.setTimeout(180_000);
@@ -139,6 +140,16 @@ describe('recovered revenue and payment figures, per merchant and environment', 
         nextAttemptAt: expect.stringMatching(/^2028-02-13T00:00/),
       }),
     ]);
+  });
+
+  it('invoices recorded before the dunning columns are filled from their attempts by the migration', async () => {
+    const before = (await c.m.get(`/v1/subscription/recovery?${FEB}`)).body;
+    const cleared = `UPDATE invoices SET dunning_started_at = NULL, dunning_reason = NULL, dunning_connection = NULL
+                      WHERE merchant_code = $1`;
+    await billingQuery(stack, cleared, [c.m.merchantCode]);
+    expect((await c.m.get(`/v1/subscription/recovery?${FEB}`)).body.overall).toEqual(rate(0, 0, 0, 0));
+    await billingQuery(stack, BACKFILL_DUNNING_START);
+    expect((await c.m.get(`/v1/subscription/recovery?${FEB}`)).body).toEqual(before);
   });
 
   it.each([

@@ -1,5 +1,14 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** Invoices recorded before: those whose first charge was declined or failed entered dunning then. */
+export const BACKFILL_DUNNING_START = `
+  UPDATE invoices
+     SET dunning_started_at = (attempts->0->>'at')::timestamptz,
+         dunning_reason = coalesce(attempts->0->'refusalCode'->>'reasonCode', 'failed'),
+         dunning_connection = attempts->0->>'connectionCode'
+   WHERE dunning_started_at IS NULL AND jsonb_array_length(attempts) > 0
+     AND attempts->0->>'status' IN ('declined', 'failed')`;
+
 /**
  * What the merchant's recovery figures count (docs/api.md, Recovered revenue): on an invoice whose renewal was
  * declined, when its dunning run started, the refusal reason that started it (`failed`: a processing failure)
@@ -15,12 +24,7 @@ export class InvoiceDunningStart1769000800001 implements MigrationInterface {
       'ALTER TABLE invoices ADD COLUMN dunning_started_at timestamptz, ADD COLUMN dunning_reason text, ' +
         'ADD COLUMN dunning_connection text',
     );
-    await q.query(`
-      UPDATE invoices
-         SET dunning_started_at = (attempts->0->>'at')::timestamptz,
-             dunning_reason = coalesce(attempts->0->'refusalCode'->>'reasonCode', 'failed'),
-             dunning_connection = attempts->0->>'connectionCode'
-       WHERE jsonb_array_length(attempts) > 0 AND attempts->0->>'status' IN ('declined', 'failed')`);
+    await q.query(BACKFILL_DUNNING_START);
     await q.query(`
       CREATE INDEX invoices_dunning_started ON invoices (merchant_code, environment, dunning_started_at)
       WHERE dunning_started_at IS NOT NULL`);
