@@ -142,6 +142,38 @@ describe('recovered revenue and payment figures, per merchant and environment', 
     ]);
   });
 
+  it('by connection: the one that declined the renewal, a run lost on one and one recovered on the other', async () => {
+    const d = await TimeClient.start(stack, '2028-01-10T00:00:00Z');
+    const plan = await d.m.plan({ amount: 900, currency: 'EUR' });
+    const lost = await d.m.subscription({ planId: plan.id, card: cardData(CARDS.mitInsufficientFunds) });
+    await d.advance({ to: '2028-01-20T00:00:00Z' });
+    const saved = await d.m.subscription({ planId: plan.id, card: cardData(CARDS.mitExpired) });
+    await d.advance({ to: '2028-02-10T12:00:00Z' }); // the first renewal declined on `sandbox`
+    // A connection tried before the default one from now on: the second renewal is declined there.
+    const added = await stack.admin('POST', `/merchants/${d.m.merchantCode}/connections`, {
+      ...{ connectionCode: 'second', connectionName: 'Second', acquirer: 'sandbox', environment: 'sandbox' },
+      ...{ currencies: [], methods: ['card'], priority: 10 },
+    });
+    expect(added.status).toBe(201);
+    await d.advance({ to: '2028-02-20T12:00:00Z' });
+    expect((await d.sub(lost.id)).status).toBe('suspended');
+    expect((await d.op(saved.id, 'payment-method', { card: cardData() })).body).toMatchObject({ status: 'active' });
+    const r = await d.m.get(`/v1/subscription/recovery?${FEB}`);
+    expect(r.body).toMatchObject({
+      recoveredRevenue: [eur(900)],
+      overall: rate(2, 1, 1, 0),
+      byReason: [
+        { reasonCode: '51', ...rate(1, 0, 1, 0) },
+        { reasonCode: '54', ...rate(1, 1, 0, 0) },
+      ],
+      byConnection: [
+        { connectionCode: 'sandbox', ...rate(1, 0, 1, 0) },
+        { connectionCode: 'second', ...rate(1, 1, 0, 0) },
+      ],
+      inDunning: [],
+    });
+  });
+
   it('invoices recorded before the dunning columns are filled from their attempts by the migration', async () => {
     const before = (await c.m.get(`/v1/subscription/recovery?${FEB}`)).body;
     const cleared = `UPDATE invoices SET dunning_started_at = NULL, dunning_reason = NULL, dunning_connection = NULL
