@@ -73,6 +73,9 @@ describe('the dashboard in a browser (gateway → services)', () => {
     expect(paid.status).toBe(200);
     const { context, page, problems } = await signedIn('owner');
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('Sandbox');
+    // Sign-in lands on the home page; the payments list is one click away.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Payments' }).click();
+    await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
     await shot(page, 'dashboard-payments');
 
     await page.getByLabel('Order or payment code').fill(paid.body.orderCode);

@@ -12,6 +12,8 @@ import { MeterEntity } from './meter/meter.entity';
 import { RecoveryPolicyHandler, RecoveryPolicyService } from './dunning/recovery-policy.handler';
 import { RecoveryPolicyRepository } from './dunning/recovery-policy.repository';
 import { RecoveryMetrics } from './dunning/recovery-metrics';
+import { RecoveryReportHandler, RecoveryReportService } from './recovery/recovery-report.handler';
+import { RecoveryReportRepository } from './recovery/recovery-report.repository';
 import { MeterHandler } from './meter/meter.handler';
 import { MeterRepository } from './meter/meter.repository';
 import { MeterService } from './meter/meter.service';
@@ -61,6 +63,7 @@ export class BillingModule {
         MeterHandler,
         SubscriptionHandler,
         RecoveryPolicyHandler,
+        RecoveryReportHandler,
         ...usageHandlers,
         ...renewalHandlers,
       ],
@@ -90,6 +93,8 @@ export class BillingModule {
         RecoveryPolicyRepository,
         RecoveryPolicyService,
         RecoveryMetrics,
+        RecoveryReportRepository,
+        RecoveryReportService,
         ...usageProviders,
         ...renewalProviders,
         ...overrides,

@@ -21,6 +21,7 @@ import { DatabaseLedger } from './connector/sandbox-ledger';
 import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
+import { PaymentStatsHandler, PaymentStatsService } from './stats/payment-stats';
 import { migrations } from './migrations';
 import { PaymentOperationsHandler } from './operations/payment-operations.handler';
 import { PaymentOperationsService } from './operations/payment-operations.service';
@@ -93,6 +94,7 @@ export class PaymentsModule {
         PurchaseHandler,
         PaymentOperationsHandler,
         InquiryHandler,
+        PaymentStatsHandler,
         ConnectionsHandler,
         ClockAdvanceHandler,
         TokenHandler,
@@ -158,6 +160,7 @@ export class PaymentsModule {
         OperationRecord,
         PaymentOperationsService,
         InquiryService,
+        PaymentStatsService,
         HoldExpiryService,
         ExpirySweepLoop.register({
           name: 'hold_expiry',

@@ -47,7 +47,7 @@ function Shell({ session, route }: { session: SessionView; route: string[] }) {
     await queries.invalidateQueries({ queryKey: ['session'] });
   };
   if (!workspace) return <p role="alert">This user belongs to no merchant yet: ask an operator to add one.</p>;
-  const page = route[0] && NAV.some((n) => n.path === route[0]) ? route[0] : 'payments';
+  const page = route[0] && NAV.some((n) => n.path === route[0]) ? route[0] : 'home';
   return (
     <WorkspaceContext.Provider value={workspace}>
       <div className={`shell env-${environment}`}>

@@ -30,6 +30,8 @@ export const PaymentsSubjects = {
   /** Keyless: a payment by paymentCode alone (`{environment, paymentCode}`), when exactly one matches. */
   keylessInquiry: 'cmd.payments.inquiry.keyless',
   list: 'cmd.payments.list',
+  /** GET /v1/payment/stats: ReportRangeQuery → PaymentStatsView (the caller's merchant and environment). */
+  stats: 'cmd.payments.stats',
   upsertConnection: 'cmd.payments.connections.upsert',
   listConnections: 'cmd.payments.connections.list',
   /** A merchant's sandbox clock is being advanced: run the work due up to the new time. */
@@ -91,6 +93,8 @@ export const BillingSubjects = {
   putRecoveryPolicy: 'cmd.billing.recovery-policy.put',
   /** GET /v1/subscription/recovery-policy: {} → RecoveryPolicyView (the current version). */
   getRecoveryPolicy: 'cmd.billing.recovery-policy.get',
+  /** GET /v1/subscription/recovery: ReportRangeQuery → RecoveryReportView (the caller's merchant and environment). */
+  recoveryReport: 'cmd.billing.recovery.report',
   /** A merchant's sandbox clock moved: renewals, trial ends, deferred starts and dunning retries due by then. */
   clockAdvanced: 'cmd.billing.sandbox.clock-advanced',
 } as const;

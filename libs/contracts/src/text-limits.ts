@@ -88,6 +88,7 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   ListSubscriptionsQuery: { customerEmail: TEXT },
   MerchantBody: { merchantCode: CODE },
   RecoveryPolicyRequest: { merchantCode: CODE },
+  ReportRangeQuery: { merchantCode: CODE, from: 10, to: 10 },
   ChangePlanRequest: { merchantCode: CODE },
   PaymentMethodRequest: { merchantCode: CODE },
   UsageEventFields: { subscriptionId: CODE, meterCode: CODE, occurredAt: CODE },

@@ -21,6 +21,12 @@ export class InvoiceEntity {
   @Column('jsonb') lines: InvoiceLineView[];
   @Column('jsonb') attempts: InvoiceAttemptView[];
   @Column({ name: 'paid_at', type: 'timestamptz', nullable: true }) paidAt: Date | null;
+  /** When its dunning run started (its renewal declined); null: it never entered dunning. */
+  @Column({ name: 'dunning_started_at', type: 'timestamptz', nullable: true }) dunningStartedAt?: Date | null;
+  /** The refusal reason code that started the run (`failed`: a processing failure). */
+  @Column({ name: 'dunning_reason', type: 'text', nullable: true }) dunningReason?: string | null;
+  /** The connection that declined the renewal (null: no charge was sent). */
+  @Column({ name: 'dunning_connection', type: 'text', nullable: true }) dunningConnection?: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

@@ -206,6 +206,12 @@ export class RenewalOutcomeService {
     const subscriptionEvents = applyDecision(s, decision);
     const invoiceEvents = decision.invoice ? [applyInvoiceTransition(invoice, decision.invoice)] : [];
     const lastCharge = { lastRefusal: refusal, lastConnectionCode: tried.connectionCode };
+    // The invoice enters dunning (the merchant's recovery figures): its renewal declined, run started or lost.
+    if (startsRun && (decision.invoice === 'fail' || decision.set.dunningAttemptCount !== undefined)) {
+      invoice.dunningStartedAt = at;
+      invoice.dunningReason = startReason;
+      invoice.dunningConnection = tried.connectionCode;
+    }
     if (decision.invoice === 'fail') {
       s.dunning = null;
       counted.push(() => this.events.recovery.runLost(startReason));

@@ -2,10 +2,11 @@ import { Provider } from '@nestjs/common';
 import { GatewayConfig } from '../config';
 import { KEYLESS_INQUIRY_OPTIONS, KeylessInquiryGuard, KeylessInquiryOptions } from './keyless-inquiry';
 import { PaymentOperationsController } from './payment-operations.controller';
+import { PaymentStatsController } from './payment-stats.controller';
 import { PaymentsController } from './payments.controller';
 
 /** The payment routes (forwarded to the payments service). */
-export const paymentControllers = [PaymentsController, PaymentOperationsController];
+export const paymentControllers = [PaymentStatsController, PaymentsController, PaymentOperationsController];
 
 /** The keyless inquiry's setting and its guard (which holds the per-address window). */
 export function paymentProviders(config: GatewayConfig): Provider[] {

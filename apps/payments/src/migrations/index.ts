@@ -19,6 +19,7 @@ import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-p
 import { PaymentCodeLookup1768400000036 } from './1768400000036-payment-code-lookup';
 import { ConnectorFlows1769000300001 } from './1769000300001-connector-flows';
 import { ConnectionCredentials1769000400001 } from './1769000400001-connection-credentials';
+import { PaymentStatsIndex1769000810001 } from './1769000810001-payment-stats-index';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [
@@ -42,4 +43,5 @@ export const migrations = [
   PaymentCodeLookup1768400000036,
   ConnectorFlows1769000300001,
   ConnectionCredentials1769000400001,
+  PaymentStatsIndex1769000810001,
 ];

@@ -1,4 +1,5 @@
 import { EventPage, EventsPage } from './events';
+import { HomePage } from './home';
 import { KeysPage } from './keys';
 import { LinksPage } from './links';
 import { PaymentPage, PaymentsPage } from './payments';
@@ -8,6 +9,7 @@ import { SubscriptionPage, SubscriptionsPage } from './subscriptions';
 import { WebhookEndpointPage, WebhooksPage } from './webhooks';
 
 export const NAV: Array<{ path: string; label: string; owner?: boolean; sandbox?: boolean }> = [
+  { path: 'home', label: 'Home' },
   { path: 'payments', label: 'Payments' },
   { path: 'subscriptions', label: 'Subscriptions' },
   { path: 'links', label: 'Payment links' },
@@ -21,6 +23,8 @@ export const NAV: Array<{ path: string; label: string; owner?: boolean; sandbox?
 export function Pages({ page, rest }: { page: string; rest: string[] }) {
   const id = rest[0];
   switch (page) {
+    case 'home':
+      return <HomePage />;
     case 'subscriptions':
       return id ? <SubscriptionPage id={id} /> : <SubscriptionsPage />;
     case 'links':

@@ -12,7 +12,7 @@ export function SignIn() {
     setError(undefined);
     try {
       await sessionApi.signIn(String(form.get('email')), String(form.get('password')), String(form.get('totp') ?? ''));
-      window.location.hash = '#/payments';
+      window.location.hash = '#/home';
       await queries.invalidateQueries({ queryKey: ['session'] });
     } catch (err) {
       if (err instanceof SessionError && err.code === 'TOTP_REQUIRED') setNeedsCode(true);

@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment volume, approval rate and declines by reason, by day
+         * @description Payments of the caller’s merchant and environment created in a range of days (UTC; default the last 30 on the environment clock, at most 366), counted in the database: approved (authorized or captured, refunded or voided since included), declined, failed, the approved amounts by currency, and declines by reason.
+         */
+        get: operations["paymentStatsStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment/purchase": {
         parameters: {
             query?: never;
@@ -255,6 +275,26 @@ export interface paths {
          * @description Replaces the policy whole (an absent field takes its default) as its next version. A dunning run follows the version it started with: a change applies to runs that start after it.
          */
         put: operations["recoveryPolicyPut"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscription/recovery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recovered revenue, recovery rates by refusal reason and connection, invoices in dunning
+         * @description Over a range of days (UTC; default the last 30 on the environment clock, at most 366): invoices paid after at least one failed charge (amount by currency, count, by day), and of the renewals declined in the range how many were recovered, lost or are still open, overall, by the refusal reason that started dunning and by the connection that declined. `inDunning` lists the invoices in dunning now and their next step.
+         */
+        get: operations["recoveryReportReport"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1245,6 +1285,72 @@ export interface components {
             /** @description Time on the service clock */
             now: string;
         };
+        CurrencyAmountView: {
+            /** @example EUR */
+            currency: string;
+            /**
+             * @description Decimal places of the currency
+             * @example 2
+             */
+            exponent: number;
+            /**
+             * @description Minor units
+             * @example 170000
+             */
+            value: number;
+        };
+        PaymentCountsView: {
+            /** @description Payments with an answer: approved, declined or failed */
+            attempted: number;
+            /** @description Authorized or captured (refunded, voided or expired since included); abandoned ones are not */
+            approved: number;
+            declined: number;
+            /** @description A processing failure (no refusal code) */
+            failed: number;
+            /**
+             * @description approved / attempted, 0 when none
+             * @example 0.9
+             */
+            approvalRate: number;
+            /** @description Amounts of the approved payments, by currency */
+            volume: components["schemas"]["CurrencyAmountView"][];
+        };
+        PaymentDayView: {
+            /** @description Payments with an answer: approved, declined or failed */
+            attempted: number;
+            /** @description Authorized or captured (refunded, voided or expired since included); abandoned ones are not */
+            approved: number;
+            declined: number;
+            /** @description A processing failure (no refusal code) */
+            failed: number;
+            /**
+             * @description approved / attempted, 0 when none
+             * @example 0.9
+             */
+            approvalRate: number;
+            /** @description Amounts of the approved payments, by currency */
+            volume: components["schemas"]["CurrencyAmountView"][];
+            /** @example 2028-01-31 */
+            date: string;
+        };
+        DeclineReasonView: {
+            /** @example 51 */
+            reasonCode: string;
+            /** @example Insufficient funds */
+            reason: string;
+            count: number;
+        };
+        PaymentStatsView: {
+            /** @example 2028-01-01 */
+            from: string;
+            /** @example 2028-01-31 */
+            to: string;
+            totals: components["schemas"]["PaymentCountsView"];
+            /** @description Every day of the range, oldest first */
+            byDay: components["schemas"]["PaymentDayView"][];
+            /** @description Declined payments by refusal reason, most first */
+            declinesByReason: components["schemas"]["DeclineReasonView"][];
+        };
         AmountDto: {
             /**
              * @description ISO 4217 code
@@ -1771,6 +1877,104 @@ export interface components {
             withinDays: number;
             /** @description When this version was set; null for the default */
             createdAt: string | null;
+        };
+        RecoveryRateView: {
+            /** @description Invoices whose renewal was declined in the range (dunning runs started) */
+            entered: number;
+            /** @description Of those, paid since (by a retry, a forced retry or a new card) */
+            recovered: number;
+            /** @description Of those, failed: the subscription was suspended */
+            lost: number;
+            /** @description Of those, still open */
+            open: number;
+            /**
+             * @description recovered / entered, 0 when none entered
+             * @example 0.5
+             */
+            rate: number;
+        };
+        RecoveryByReasonView: {
+            /** @description Invoices whose renewal was declined in the range (dunning runs started) */
+            entered: number;
+            /** @description Of those, paid since (by a retry, a forced retry or a new card) */
+            recovered: number;
+            /** @description Of those, failed: the subscription was suspended */
+            lost: number;
+            /** @description Of those, still open */
+            open: number;
+            /**
+             * @description recovered / entered, 0 when none entered
+             * @example 0.5
+             */
+            rate: number;
+            /**
+             * @description The refusal reason code that started the run; `failed`: no code
+             * @example 51
+             */
+            reasonCode: string;
+        };
+        RecoveryByConnectionView: {
+            /** @description Invoices whose renewal was declined in the range (dunning runs started) */
+            entered: number;
+            /** @description Of those, paid since (by a retry, a forced retry or a new card) */
+            recovered: number;
+            /** @description Of those, failed: the subscription was suspended */
+            lost: number;
+            /** @description Of those, still open */
+            open: number;
+            /**
+             * @description recovered / entered, 0 when none entered
+             * @example 0.5
+             */
+            rate: number;
+            /**
+             * @description The connection that declined the renewal; null: no charge was sent (a card known closed)
+             * @example sandbox
+             */
+            connectionCode: string | null;
+        };
+        RecoveredDayView: {
+            /** @example 2028-02-13 */
+            date: string;
+            count: number;
+            amounts: components["schemas"]["CurrencyAmountView"][];
+        };
+        InvoiceInDunningView: {
+            invoiceId: string;
+            subscriptionId: string;
+            customerEmail: string;
+            amountDue: components["schemas"]["CurrencyAmountView"];
+            /** @description When its renewal was declined */
+            dunningStartedAt: string;
+            /** @example 51 */
+            startReason: string;
+            lastRefusal?: components["schemas"]["RefusalCodeDto"] | null;
+            /** @description Charges of this invoice so far */
+            paymentAttemptCount: number;
+            /**
+             * @description `scheduled_retry`: charged again at nextAttemptAt; `payment_method`: not until the card changes
+             * @enum {string}
+             */
+            waitingFor: "scheduled_retry" | "payment_method";
+            nextAttemptAt: string | null;
+        };
+        RecoveryReportView: {
+            /** @example 2028-01-01 */
+            from: string;
+            /** @example 2028-01-31 */
+            to: string;
+            /** @description Invoices paid in the range after at least one failed charge: their amounts, by currency */
+            recoveredRevenue: components["schemas"]["CurrencyAmountView"][];
+            /** @description How many invoices those are */
+            recoveredCount: number;
+            /** @description Runs that started in the range and what became of them */
+            overall: components["schemas"]["RecoveryRateView"];
+            byReason: components["schemas"]["RecoveryByReasonView"][];
+            byConnection: components["schemas"]["RecoveryByConnectionView"][];
+            /** @description Every day of the range, recovered revenue that day */
+            recoveredByDay: components["schemas"]["RecoveredDayView"][];
+            /** @description Invoices in dunning now (whatever the range), next attempt first; at most 100 */
+            inDunning: components["schemas"]["InvoiceInDunningView"][];
         };
         SubscriptionCardDto: {
             cardData?: components["schemas"]["CardDataDto"];
@@ -2824,6 +3028,11 @@ export type SchemaDashboardUserMembershipDto = components['schemas']['DashboardU
 export type SchemaInvitedDashboardUserResponse = components['schemas']['InvitedDashboardUserResponse'];
 export type SchemaDashboardUserResponse = components['schemas']['DashboardUserResponse'];
 export type SchemaPingResponse = components['schemas']['PingResponse'];
+export type SchemaCurrencyAmountView = components['schemas']['CurrencyAmountView'];
+export type SchemaPaymentCountsView = components['schemas']['PaymentCountsView'];
+export type SchemaPaymentDayView = components['schemas']['PaymentDayView'];
+export type SchemaDeclineReasonView = components['schemas']['DeclineReasonView'];
+export type SchemaPaymentStatsView = components['schemas']['PaymentStatsView'];
 export type SchemaAmountDto = components['schemas']['AmountDto'];
 export type SchemaCardAddressDto = components['schemas']['CardAddressDto'];
 export type SchemaCardDataDto = components['schemas']['CardDataDto'];
@@ -2858,6 +3067,12 @@ export type SchemaCreateMeterRequest = components['schemas']['CreateMeterRequest
 export type SchemaMeterView = components['schemas']['MeterView'];
 export type SchemaRecoveryPolicyRequest = components['schemas']['RecoveryPolicyRequest'];
 export type SchemaRecoveryPolicyView = components['schemas']['RecoveryPolicyView'];
+export type SchemaRecoveryRateView = components['schemas']['RecoveryRateView'];
+export type SchemaRecoveryByReasonView = components['schemas']['RecoveryByReasonView'];
+export type SchemaRecoveryByConnectionView = components['schemas']['RecoveryByConnectionView'];
+export type SchemaRecoveredDayView = components['schemas']['RecoveredDayView'];
+export type SchemaInvoiceInDunningView = components['schemas']['InvoiceInDunningView'];
+export type SchemaRecoveryReportView = components['schemas']['RecoveryReportView'];
 export type SchemaSubscriptionCardDto = components['schemas']['SubscriptionCardDto'];
 export type SchemaCreateSubscriptionRequest = components['schemas']['CreateSubscriptionRequest'];
 export type SchemaInvoiceLineView = components['schemas']['InvoiceLineView'];
@@ -3034,6 +3249,159 @@ export interface operations {
                 };
             };
             /** @description `UPSTREAM_TIMEOUT`: the service did not answer within RPC_TIMEOUT_MS */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    paymentStatsStats: {
+        parameters: {
+            query?: {
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
+                merchantCode?: string;
+                /** @description First day (UTC, YYYY-MM-DD); default 29 days before `to` */
+                from?: string;
+                /** @description Last day, included (UTC, YYYY-MM-DD); default today on the environment's clock */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2028-01-01",
+                     *       "to": "2028-01-31",
+                     *       "totals": {
+                     *         "attempted": 1,
+                     *         "approved": 1,
+                     *         "declined": 1,
+                     *         "failed": 1,
+                     *         "approvalRate": 0.9,
+                     *         "volume": [
+                     *           {
+                     *             "currency": "EUR",
+                     *             "exponent": 2,
+                     *             "value": 170000
+                     *           }
+                     *         ]
+                     *       },
+                     *       "byDay": [
+                     *         {
+                     *           "attempted": 1,
+                     *           "approved": 1,
+                     *           "declined": 1,
+                     *           "failed": 1,
+                     *           "approvalRate": 0.9,
+                     *           "volume": [
+                     *             {
+                     *               "currency": "EUR",
+                     *               "exponent": 2,
+                     *               "value": 170000
+                     *             }
+                     *           ],
+                     *           "date": "2028-01-31"
+                     *         }
+                     *       ],
+                     *       "declinesByReason": [
+                     *         {
+                     *           "reasonCode": "51",
+                     *           "reason": "Insufficient funds",
+                     *           "count": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentStatsView"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long; or a day that does not exist, `from` after `to`, or more than 366 days
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6013,6 +6381,186 @@ export interface operations {
             };
             /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recoveryReportReport: {
+        parameters: {
+            query?: {
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
+                merchantCode?: string;
+                /** @description First day (UTC, YYYY-MM-DD); default 29 days before `to` */
+                from?: string;
+                /** @description Last day, included (UTC, YYYY-MM-DD); default today on the environment's clock */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2028-01-01",
+                     *       "to": "2028-01-31",
+                     *       "recoveredRevenue": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "exponent": 2,
+                     *           "value": 170000
+                     *         }
+                     *       ],
+                     *       "recoveredCount": 1,
+                     *       "overall": {
+                     *         "entered": 1,
+                     *         "recovered": 1,
+                     *         "lost": 1,
+                     *         "open": 1,
+                     *         "rate": 0.5
+                     *       },
+                     *       "byReason": [
+                     *         {
+                     *           "entered": 1,
+                     *           "recovered": 1,
+                     *           "lost": 1,
+                     *           "open": 1,
+                     *           "rate": 0.5,
+                     *           "reasonCode": "51"
+                     *         }
+                     *       ],
+                     *       "byConnection": [
+                     *         {
+                     *           "entered": 1,
+                     *           "recovered": 1,
+                     *           "lost": 1,
+                     *           "open": 1,
+                     *           "rate": 0.5,
+                     *           "connectionCode": "sandbox"
+                     *         }
+                     *       ],
+                     *       "recoveredByDay": [
+                     *         {
+                     *           "date": "2028-02-13",
+                     *           "count": 1,
+                     *           "amounts": [
+                     *             {
+                     *               "currency": "EUR",
+                     *               "exponent": 2,
+                     *               "value": 170000
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "inDunning": [
+                     *         {
+                     *           "invoiceId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *           "subscriptionId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *           "customerEmail": "ada@example.com",
+                     *           "amountDue": {
+                     *             "currency": "EUR",
+                     *             "exponent": 2,
+                     *             "value": 170000
+                     *           },
+                     *           "dunningStartedAt": "2026-11-26T10:00:00.000Z",
+                     *           "startReason": "51",
+                     *           "paymentAttemptCount": 1,
+                     *           "waitingFor": "scheduled_retry",
+                     *           "nextAttemptAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecoveryReportView"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long; or a day that does not exist, `from` after `to`, or more than 366 days
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,3 +11,4 @@ export * from './idempotency';
 export * from './token.dto';
 export * from './sandbox-cards';
 export * from './connector-webhook.dto';
+export * from './payment-stats.dto';
