@@ -1,6 +1,8 @@
 import { Provider } from '@nestjs/common';
 import { Cipher, WebhookSecretCipher } from '@app/cipher';
 import { GatewayConfig } from '../config';
+import { MAIL_OPTIONS, mailOptionsOf } from '../mail/mail-options';
+import { Mailer } from '../mail/mailer';
 import { DashboardAuditRepository } from './dashboard-audit.repository';
 import { DashboardKeysController } from './dashboard-keys.controller';
 import { DASHBOARD_OPTIONS, dashboardOptionsOf } from './dashboard-options';
@@ -22,6 +24,8 @@ export const dashboardControllers = [DashboardSessionController, DashboardTotpCo
 export const dashboardProviders = (config: GatewayConfig): Provider[] => [
   { provide: DASHBOARD_OPTIONS, useValue: dashboardOptionsOf(config) },
   { provide: TOTP_CIPHER, useValue: new Cipher(WebhookSecretCipher.keyringOf(config)) },
+  { provide: MAIL_OPTIONS, useValue: mailOptionsOf(config) },
+  Mailer,
   DashboardUsersRepository,
   DashboardSessionsRepository,
   DashboardUsersService,
