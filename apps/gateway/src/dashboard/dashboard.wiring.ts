@@ -10,6 +10,9 @@ import { DashboardPruneLoop } from './dashboard-prune.loop';
 import { DashboardSessionController } from './dashboard-session.controller';
 import { DashboardSessionsRepository } from './dashboard-sessions.repository';
 import { DashboardSessionsService } from './dashboard-sessions.service';
+import { DashboardPasswordResetController, DashboardTeamController } from './dashboard-team.controller';
+import { DashboardTeamRepository } from './dashboard-team.repository';
+import { DashboardTeamService } from './dashboard-team.service';
 import { DashboardTotpController } from './dashboard-totp.controller';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUsersService } from './dashboard-users.service';
@@ -19,7 +22,13 @@ import { TotpSettingsService } from './totp-settings.service';
 import { TOTP_CIPHER, TotpService } from './totp.service';
 
 /** The dashboard's routes on the public server (the SPA itself is served beside them). */
-export const dashboardControllers = [DashboardSessionController, DashboardTotpController, DashboardKeysController];
+export const dashboardControllers = [
+  DashboardSessionController,
+  DashboardTotpController,
+  DashboardKeysController,
+  DashboardTeamController,
+  DashboardPasswordResetController,
+];
 
 export const dashboardProviders = (config: GatewayConfig): Provider[] => [
   { provide: DASHBOARD_OPTIONS, useValue: dashboardOptionsOf(config) },
@@ -29,6 +38,8 @@ export const dashboardProviders = (config: GatewayConfig): Provider[] => [
   DashboardUsersRepository,
   DashboardSessionsRepository,
   DashboardUsersService,
+  DashboardTeamRepository,
+  DashboardTeamService,
   DashboardSessionsService,
   TotpService,
   TotpSettingsService,

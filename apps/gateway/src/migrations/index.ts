@@ -18,6 +18,7 @@ import { CheckoutAttempts1768300000035 } from './1768300000035-checkout-attempts
 import { DashboardUsers1768400000003 } from './1768400000003-dashboard-users';
 import { DashboardTotpChanges1769000100001 } from './1769000100001-dashboard-totp-changes';
 import { MailSends1769000700001 } from './1769000700001-mail-sends';
+import { TeamAndAuditLog1769000700002 } from './1769000700002-team-and-audit-log';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 import { DropWebhookTables1768400000001 } from './1768400000001-drop-webhook-tables';
 
@@ -46,4 +47,5 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   DashboardUsers1768400000003,
   DashboardTotpChanges1769000100001,
   MailSends1769000700001,
+  TeamAndAuditLog1769000700002,
 ];
