@@ -75,8 +75,11 @@ describe('the audit log (gateway → NATS → payments, webhooks; real Postgres)
       'webhook_endpoint.created',
       'payment.refunded',
       'payment.refunded',
+      'api_key.created',
     ]);
-    const [revoked, keyCreated, hook, userRefund, keyRefund] = entries;
+    const [revoked, keyCreated, hook, userRefund, keyRefund, operatorKey] = entries;
+    // The operator made the merchant's first key through the admin API.
+    expect(operatorKey).toMatchObject({ channel: 'admin', userEmail: null, apiKeyId: null, target: keyId });
     expect(keyRefund).toMatchObject({
       channel: 'api',
       apiKeyId: keyId,
@@ -108,7 +111,7 @@ describe('the audit log (gateway → NATS → payments, webhooks; real Postgres)
     // The API key reads it too; support may not.
     const byKey = await stack.http('GET', '/v1/audit-events', { key: shop.key });
     expect(byKey.status).toBe(200);
-    expect(byKey.body).toHaveLength(5);
+    expect(byKey.body).toHaveLength(6);
     const bySupport = await support.api('GET', '/v1/audit-events', shop.merchantCode);
     expect(bySupport.status).toBe(403);
     expect(bySupport.body.error.code).toBe('AUTH_INSUFFICIENT_SCOPE');
@@ -121,6 +124,6 @@ describe('the audit log (gateway → NATS → payments, webhooks; real Postgres)
     await expect(db.query(`UPDATE dashboard_audit_events SET type = 'x'`)).rejects.toThrow(/append-only/);
     await expect(db.query('DELETE FROM dashboard_audit_events')).rejects.toThrow(/append-only/);
     await expect(db.query('TRUNCATE dashboard_audit_events')).rejects.toThrow(/append-only/);
-    expect((await log(owner)).length).toBe(5);
+    expect((await log(owner)).length).toBe(6);
   });
 });
