@@ -65,14 +65,14 @@ describe('the team, password reset and audit log in a browser (gateway → SMTP 
     await form.getByLabel('Role').selectOption('support');
     await form.getByRole('button', { name: 'Invite' }).click();
     await owner.getByRole('status').filter({ hasText: 'on its way by email' }).waitFor();
-    await owner.getByRole('cell', { name: colleague }).waitFor();
+    await owner.getByRole('cell', { name: colleague, exact: true }).waitFor();
     await expect(owner.getByRole('row', { name: new RegExp(colleague) }).textContent()).resolves.toContain('invited');
 
     // The colleague follows the emailed link in their own browser; support sees the team but no controls.
     const theirs = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await setPasswordAndSignIn(theirs, await emailedLink(colleague, /invited/), colleague);
     await theirs.getByRole('link', { name: 'Team' }).click();
-    await theirs.getByRole('cell', { name: ownerEmail }).waitFor();
+    await theirs.getByRole('cell', { name: ownerEmail, exact: true }).waitFor();
     expect(await theirs.getByRole('form', { name: 'Invite someone' }).count()).toBe(0);
     expect(await theirs.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
     expect(await theirs.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
@@ -94,7 +94,7 @@ describe('the team, password reset and audit log in a browser (gateway → SMTP 
       .getByRole('status')
       .filter({ hasText: `${colleague} removed` })
       .waitFor();
-    expect(await owner.getByRole('cell', { name: colleague }).count()).toBe(0);
+    expect(await owner.getByRole('cell', { name: colleague, exact: true }).count()).toBe(0);
 
     await owner.getByRole('link', { name: 'Audit log' }).click();
     const table = owner.getByRole('table', { name: 'Audit log' });

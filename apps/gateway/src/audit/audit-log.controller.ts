@@ -16,11 +16,21 @@ export class AuditEventResponse {
     description: 'How the change was made: a dashboard user, an API key, or the platform operator (admin API)',
   })
   channel: string;
-  @ApiPropertyOptional({ nullable: true, description: 'The dashboard user who made it' }) userId: string | null;
-  @ApiPropertyOptional({ nullable: true, example: 'ana@acme.example' }) userEmail: string | null;
-  @ApiPropertyOptional({ nullable: true, description: 'The API key that made it (its id, never the key)' })
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'The dashboard user who made it' }) userId:
+    string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'ana@acme.example' }) userEmail: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'The API key that made it (its id, never the key)',
+  })
   apiKeyId: string | null;
-  @ApiPropertyOptional({ nullable: true, enum: ['sandbox', 'production'], description: 'None for team changes' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    enum: ['sandbox', 'production'],
+    description: 'None for team changes',
+  })
   environment: string | null;
   @ApiPropertyOptional({
     nullable: true,
@@ -34,7 +44,7 @@ export class AuditEventResponse {
     description: 'What was sent that says what changed (amount, role, email, url, name); never a secret',
   })
   detail: Record<string, unknown>;
-  @ApiPropertyOptional({ nullable: true, example: '203.0.113.7' }) clientAddress: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: '203.0.113.7' }) clientAddress: string | null;
   @ApiProperty() createdAt: string;
 }
 
