@@ -47,7 +47,10 @@ describe('the audit log (gateway → NATS → payments, webhooks; real Postgres)
   it('money moved with an API key and by a dashboard user, a key and an endpoint: who, what, from where, newest first', async () => {
     const paid = await shop.purchase();
     expect(paid.status).toBe(200);
-    expect((await shop.refund(paid.body.id, 300)).status).toBe(200);
+    const refundKey = randomUUID();
+    expect((await shop.refund(paid.body.id, 300, refundKey)).status).toBe(200);
+    // A retry with the same Idempotency-Key answers the same refund: one change, one entry.
+    expect((await shop.refund(paid.body.id, 300, refundKey)).status).toBe(200);
     const byUser = await owner.api('POST', `/v1/payment/${paid.body.id}/refund`, shop.merchantCode, {
       body: { amount: usd(200) },
       headers: { 'idempotency-key': randomUUID() },

@@ -5,6 +5,7 @@ import { Logger } from 'pino';
 import { from, Observable, switchMap } from 'rxjs';
 import { Clock } from '@app/clock';
 import { LOGGER } from '@app/observability';
+import { IDEMPOTENCY_KEY_HEADER } from '@app/contracts';
 import type { Principal } from '../auth/principal';
 import { AuditActor, AuditAction, DashboardAuditRepository } from '../dashboard/dashboard-audit.repository';
 import type { DashboardSession } from '../dashboard/dashboard-sessions.service';
@@ -64,6 +65,7 @@ export class AuditInterceptor implements NestInterceptor {
         target: params.id ?? (typeof answered.id === 'string' ? answered.id : null),
         detail,
         clientAddress: clientAddress(request),
+        idempotencyKey: idempotencyKeyOf(request),
         at: this.clock.now(),
       });
     }
@@ -103,4 +105,9 @@ function merchantsOf(
 function environmentOf(...sources: Record<string, unknown>[]) {
   const e = sources.map((x) => x.environment).find((x) => x !== undefined);
   return e === 'sandbox' || e === 'production' ? e : null;
+}
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  return (Array.isArray(header) ? header[0] : header) || undefined;
 }

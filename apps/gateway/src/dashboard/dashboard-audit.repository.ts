@@ -46,6 +46,8 @@ export interface AuditChange {
   /** What else says what happened: an amount, a role, an email (never a secret). */
   detail: Record<string, unknown>;
   clientAddress: string | null;
+  /** The request's Idempotency-Key: a retry that answers the same change again writes no second entry. */
+  idempotencyKey?: string;
   at: Date;
 }
 
@@ -99,8 +101,10 @@ export class DashboardAuditRepository {
     const a = change.actor;
     await m.query(
       `INSERT INTO dashboard_audit_events (id, type, channel, user_id, actor_email, session_id, api_key_id,
-         merchant_id, environment, target, detail, client_address, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT id FROM merchants WHERE merchant_code = $8), $9, $10, $11, $12, $13)`,
+         merchant_id, environment, target, detail, client_address, created_at, idempotency_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT id FROM merchants WHERE merchant_code = $8), $9, $10, $11, $12, $13,
+               $14)
+       ON CONFLICT (merchant_id, environment, type, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
       [
         uuidv7(),
         change.type,
@@ -115,6 +119,7 @@ export class DashboardAuditRepository {
         JSON.stringify(change.detail),
         change.clientAddress,
         change.at,
+        change.idempotencyKey ?? null,
       ],
     );
   }

@@ -35,11 +35,16 @@ export class TeamAndAuditLog1769000700002 implements MigrationInterface {
         ADD COLUMN merchant_id uuid,
         ADD COLUMN environment text,
         ADD COLUMN target text,
-        ADD COLUMN detail jsonb NOT NULL DEFAULT '{}'`);
+        ADD COLUMN detail jsonb NOT NULL DEFAULT '{}',
+        ADD COLUMN idempotency_key text`);
     await q.query('ALTER TABLE dashboard_audit_events ALTER COLUMN channel DROP DEFAULT');
     await q.query(`
       CREATE INDEX dashboard_audit_events_merchant ON dashboard_audit_events (merchant_id, created_at DESC, id DESC)
       WHERE merchant_id IS NOT NULL`);
+    // A retry with the same Idempotency-Key answers the first change again: it is one change, one entry.
+    await q.query(`
+      CREATE UNIQUE INDEX dashboard_audit_events_once ON dashboard_audit_events
+        (merchant_id, environment, type, idempotency_key) WHERE idempotency_key IS NOT NULL`);
     await q.query(`
       CREATE FUNCTION dashboard_audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -61,10 +66,11 @@ export class TeamAndAuditLog1769000700002 implements MigrationInterface {
     await q.query(
       'DELETE FROM dashboard_audit_events e WHERE NOT EXISTS (SELECT 1 FROM dashboard_users u WHERE u.id = e.user_id)',
     );
+    await q.query('DROP INDEX dashboard_audit_events_once');
     await q.query('DROP INDEX dashboard_audit_events_merchant');
     await q.query(`
       ALTER TABLE dashboard_audit_events
-        DROP COLUMN detail, DROP COLUMN target, DROP COLUMN environment, DROP COLUMN merchant_id,
+        DROP COLUMN idempotency_key, DROP COLUMN detail, DROP COLUMN target, DROP COLUMN environment, DROP COLUMN merchant_id,
         DROP COLUMN actor_email, DROP COLUMN api_key_id, DROP COLUMN channel,
         ALTER COLUMN user_id SET NOT NULL,
         ADD CONSTRAINT dashboard_audit_events_type_check CHECK (type IN ('totp.enabled', 'totp.replaced', 'totp.disabled')),
