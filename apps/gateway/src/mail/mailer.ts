@@ -7,18 +7,10 @@ import { DataSource } from 'typeorm';
 import { Clock, uuidv7 } from '@app/clock';
 import { LOGGER } from '@app/observability';
 import { MAIL_OPTIONS, MailOptions } from './mail-options';
-import type { MailTemplate, RenderedMail } from './mail-templates';
+import type { RenderedMail } from './mail-templates';
 
 /** What came of a send: delivered to the SMTP server, refused or unreachable, or mail is off (SMTP_HOST unset). */
 export type MailOutcome = 'sent' | 'failed' | 'off';
-
-export interface MailSend {
-  id: string;
-  to: string;
-  template: MailTemplate;
-  outcome: MailOutcome;
-  createdAt: Date;
-}
 
 /** Longest SMTP error text kept with a failed send. */
 const ERROR_CHARS = 500;
@@ -73,15 +65,6 @@ export class Mailer implements OnModuleDestroy {
       [uuidv7(), to, mail.template, outcome, messageId, error, this.clock.now()],
     );
     return outcome;
-  }
-
-  /** The latest sends to one address, newest first. */
-  sentTo(to: string, limit = 20): Promise<MailSend[]> {
-    return this.db.query(
-      `SELECT id, to_address AS "to", template, outcome, created_at AS "createdAt"
-       FROM mail_sends WHERE to_address = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-      [to, limit],
-    );
   }
 
   onModuleDestroy(): void {
