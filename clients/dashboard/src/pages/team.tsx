@@ -22,13 +22,14 @@ export function TeamPage() {
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<string>();
   const owner = can('team');
+  /** Runs a change; its notice (`done`, or what the change answers) shows once the list shows it too. */
   const act = async (work: () => Promise<unknown>, done?: string) => {
     setError(undefined);
     setNotice(undefined);
     try {
-      await work();
-      if (done) setNotice(done);
+      const said = await work();
       await queries.invalidateQueries({ queryKey: key });
+      setNotice(typeof said === 'string' ? said : done);
     } catch (err) {
       setError(err instanceof SessionError ? err.message : 'The change failed');
     }
@@ -44,8 +45,8 @@ export function TeamPage() {
         email: String(data.get('email')),
         role,
       });
-      setNotice(`${made.email} added as ${made.role}. ${MAIL[made.mail]}`);
       form.reset();
+      return `${made.email} added as ${made.role}. ${MAIL[made.mail]}`;
     });
   };
   return (
