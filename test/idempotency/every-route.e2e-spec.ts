@@ -49,6 +49,11 @@ const EXEMPT: Record<string, string> = {
   'POST /dashboard/api/totp/confirm': 'takes the pending secret once: a retry finds none and answers 409',
   'POST /dashboard/api/totp/remove': 'turns TOTP off once: a retry answers 409 and writes no second event',
   'DELETE /dashboard/api/keys/{id}': 'revoking a revoked key changes nothing',
+  'POST /dashboard/api/team': 'inviting a member again answers 409 INVALID_STATE and changes nothing',
+  'PATCH /dashboard/api/team/{id}': 'sets a role: the same request twice is one change (the second writes no event)',
+  'DELETE /dashboard/api/team/{id}': 'removes a member once: a second removal answers 404 and changes nothing',
+  'POST /dashboard/api/password-resets': 'emails a one-time link, at most 3 an hour per account',
+  'POST /dashboard/api/password-resets/confirm': 'the link is single-use: a retry answers 404 and changes nothing',
 };
 
 /** Routes that honoured the key before, with their own suites (replay, 409 and 422). */

@@ -36,7 +36,10 @@ const GROUPS = {
       'usage-time',
     ],
   },
-  'test/dashboard': { timeoutMs: 60_000, files: ['dashboard-roles', 'dashboard-session', 'dashboard-totp'] },
+  'test/dashboard': {
+    timeoutMs: 60_000,
+    files: ['audit-log', 'dashboard-mail', 'dashboard-roles', 'dashboard-session', 'dashboard-team', 'dashboard-totp'],
+  },
   'test/events': { timeoutMs: 60_000, files: ['events', 'events-stream-limits'] },
   'test/foundation': {
     timeoutMs: 60_000,

@@ -141,6 +141,20 @@ export const gatewayEnv = {
     min: 1,
     max: 1440,
   }),
+  SMTP_HOST: str(
+    undefined,
+    'SMTP server that sends invitations, password resets and customer messages (docs/mail.md); mail is off when unset (the gateway logs so at start)',
+  ),
+  SMTP_PORT: int(587, 'Port of the SMTP server', { min: 1, max: 65535 }),
+  SMTP_TLS: oneOf(
+    ['starttls', 'tls', 'none'],
+    'starttls',
+    'starttls: upgrade a plain connection and refuse a server that cannot; tls: TLS from the first byte (port 465); none: plain text (a local sink only)',
+  ),
+  SMTP_USER: str(undefined, 'User name the gateway signs in to the SMTP server with (no sign-in when unset)'),
+  // Secret (never printed) but issued by the mail provider: not held to the 32-random-bytes rule of our own.
+  SMTP_PASSWORD: { ...str(undefined, 'Password of SMTP_USER'), secret: true },
+  MAIL_FROM: str('Payments <no-reply@localhost>', 'Sender of every email (From), as "Name <address>"'),
   DEMO_MERCHANT: bool(true, 'Create a demo merchant and sandbox key on an empty database (never in production)'),
   DASHBOARD_INSECURE_COOKIE: insecureCookie(),
 };
@@ -162,3 +176,17 @@ function insecureCookie(): EnvVar<boolean> {
   };
 }
 export const loadGatewayConfig = (env = process.env): GatewayConfig => loadConfig(gatewayEnv, env);
+
+/** One of a fixed set of words. */
+function oneOf<T extends string>(values: readonly T[], def: T, description: string): EnvVar<T> {
+  return {
+    description,
+    parse(raw, name) {
+      const v = (raw ?? '').trim();
+      if (v === '') return def;
+      const found = values.find((x) => x === v);
+      if (!found) throw new Error(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+      return found;
+    },
+  };
+}

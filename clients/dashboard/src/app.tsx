@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { WorkspaceContext, type Workspace } from './context';
-import { AcceptInvitation, SignIn } from './pages/sign-in';
+import { AcceptInvitation, ResetPassword, SignIn } from './pages/sign-in';
 import { Pages, NAV } from './pages';
 import { href, useRoute } from './route';
 import { apiClientFor, sessionApi, SessionError, type Environment, type SessionView } from './session';
@@ -20,6 +20,7 @@ export function App() {
     },
   });
   if (route[0] === 'invite' && route[1]) return <AcceptInvitation token={route[1]} />;
+  if (route[0] === 'reset' && route[1]) return <ResetPassword token={route[1]} />;
   if (session.isPending) return <p aria-busy="true">Loading…</p>;
   if (!session.data) return <SignIn />;
   return <Shell session={session.data} route={route} />;

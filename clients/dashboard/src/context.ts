@@ -19,12 +19,12 @@ export function useWorkspace(): Workspace {
 
 /** What each role may do (docs/dashboard.md); the server refuses the same, this only hides the controls. */
 const ALLOWED: Record<Role, ReadonlySet<Capability>> = {
-  owner: new Set(['money', 'refund', 'resend', 'manage', 'secrets', 'keys']),
+  owner: new Set(['money', 'refund', 'resend', 'manage', 'secrets', 'keys', 'team', 'audit']),
   developer: new Set(['resend', 'manage']),
   support: new Set(['refund', 'resend']),
 };
-/** apps/gateway/src/auth/permission.ts names the same (`keys` is the owners' key page). */
-export type Capability = 'money' | 'refund' | 'resend' | 'manage' | 'secrets' | 'keys';
+/** apps/gateway/src/auth/permission.ts names the same (`keys` and `team` are the owners' key and team pages). */
+export type Capability = 'money' | 'refund' | 'resend' | 'manage' | 'secrets' | 'keys' | 'team' | 'audit';
 
 export function useCan(): (c: Capability) => boolean {
   const { membership } = useWorkspace();

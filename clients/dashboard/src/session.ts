@@ -82,7 +82,71 @@ export const sessionApi = {
   ) => sessionCall<ApiKeyView & { key: string }>('POST', 'keys', body, s.csrfToken),
   revokeKey: (s: SessionView, id: string) =>
     sessionCall<void>('DELETE', `keys/${encodeURIComponent(id)}`, undefined, s.csrfToken),
+  team: (merchantCode: string) =>
+    sessionCall<TeamMember[]>('GET', `team?merchantCode=${encodeURIComponent(merchantCode)}`),
+  invite: (s: SessionView, body: { merchantCode: string; email: string; role: Role }) =>
+    sessionCall<TeamMember & { mail: 'sent' | 'failed' | 'off' | 'not_needed' }>('POST', 'team', body, s.csrfToken),
+  changeRole: (s: SessionView, id: string, merchantCode: string, role: Role) =>
+    sessionCall<TeamMember>('PATCH', `team/${encodeURIComponent(id)}`, { merchantCode, role }, s.csrfToken),
+  removeMember: (s: SessionView, id: string, merchantCode: string) =>
+    sessionCall<void>(
+      'DELETE',
+      `team/${encodeURIComponent(id)}?merchantCode=${encodeURIComponent(merchantCode)}`,
+      undefined,
+      s.csrfToken,
+    ),
+  requestPasswordReset: (email: string) => sessionCall<void>('POST', 'password-resets', { email }),
+  resetPassword: (token: string, password: string) =>
+    sessionCall<{ email: string }>('POST', 'password-resets/confirm', { token, password }),
 };
+
+/** A member of the merchant's team (GET /dashboard/api/team). */
+export interface TeamMember {
+  id: string;
+  email: string;
+  role: Role;
+  passwordSet: boolean;
+  totpEnabled: boolean;
+  createdAt: string;
+}
+
+/** An entry of the merchant's audit log (GET /v1/audit-events, docs/api.md). */
+export interface AuditLogEntry {
+  id: string;
+  type: string;
+  channel: 'dashboard' | 'api' | 'admin';
+  userEmail: string | null;
+  apiKeyId: string | null;
+  environment: Environment | null;
+  target: string | null;
+  detail: Record<string, unknown>;
+  clientAddress: string | null;
+  createdAt: string;
+}
+
+/** A page of the merchant's audit log, as the signed-in user (owners). */
+export async function auditLog(
+  merchantCode: string,
+  environment: Environment,
+  startingAfter?: string,
+): Promise<AuditLogEntry[]> {
+  const query = `limit=50${startingAfter ? `&startingAfter=${encodeURIComponent(startingAfter)}` : ''}`;
+  const res = await fetch(`/v1/audit-events?${query}`, {
+    headers: {
+      accept: 'application/json',
+      'x-dashboard-merchant': merchantCode,
+      'x-dashboard-environment': environment,
+    },
+    credentials: 'same-origin',
+  });
+  const json = (await res.json().catch(() => ({}))) as AuditLogEntry[] & {
+    error?: { code?: string; message?: string };
+  };
+  if (!res.ok) {
+    throw new SessionError(res.status, json.error?.code ?? 'ERROR', json.error?.message ?? `HTTP ${res.status}`);
+  }
+  return json;
+}
 
 /** An event of the user's audit trail (GET /dashboard/api/audit-events). */
 export interface AuditEventView {

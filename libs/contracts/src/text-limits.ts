@@ -22,6 +22,11 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   DashboardMembershipRequest: { merchantCode: CODE },
   // Dashboard
   AcceptInvitationRequest: { token: CODE },
+  TeamQuery: { merchantCode: CODE },
+  TeamInviteRequest: { merchantCode: CODE, email: TEXT },
+  TeamRoleRequest: { merchantCode: CODE },
+  PasswordResetRequest: { email: TEXT },
+  PasswordResetConfirmRequest: { token: CODE },
   SignInRequest: { email: TEXT, totpCode: 16 },
   TotpSetupRequest: { code: 16 },
   TotpRemoveRequest: { code: 16 },

@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited';
 import {
   Body,
   Controller,
@@ -92,6 +93,7 @@ export class AdminController {
   }
 
   @Put('merchants/:merchantCode/allowed-origins')
+  @Audited('allowed_origins.replaced')
   @ApiOperation({
     summary: 'Set the web origins allowed to embed the merchant’s card fields (docs/card-fields.md)',
     description: 'Replaces the list. A card-field frame loads only inside a page of one of these origins.',
@@ -106,6 +108,7 @@ export class AdminController {
   }
 
   @Post('keys')
+  @Audited('api_key.created')
   @IdempotencyKeyHeader()
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @ApiOperation({
@@ -132,6 +135,7 @@ export class AdminController {
   }
 
   @Delete('keys/:id')
+  @Audited('api_key.revoked')
   @IdempotencyKeyHeader()
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @HttpCode(200)

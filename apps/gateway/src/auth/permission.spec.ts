@@ -5,10 +5,10 @@ describe('dashboard role permissions', () => {
     for (const role of ROLES) expect(roleAllows(role, undefined)).toBe(false);
   });
 
-  it('owner: all; developer: all but money, refunds and secrets; support: reads, refunds, resends', () => {
+  it('owner: all (the audit log only to owners); developer: all but money, refunds and secrets; support: reads, refunds, resends', () => {
     const table = Object.fromEntries(ROLES.map((r) => [r, PERMISSIONS.filter((p) => roleAllows(r, p))]));
     expect(table).toEqual({
-      owner: ['read', 'refund', 'resend', 'manage', 'money', 'secrets'],
+      owner: ['read', 'refund', 'resend', 'manage', 'money', 'secrets', 'audit'],
       developer: ['read', 'resend', 'manage'],
       support: ['read', 'refund', 'resend'],
     });

@@ -9,13 +9,13 @@ export type Role = (typeof ROLES)[number];
  * What a merchant route does, as far as a dashboard role is concerned. A private API key may call every
  * route; a dashboard session only routes whose permission its role holds (ROLE_PERMISSIONS).
  */
-export const PERMISSIONS = ['read', 'refund', 'resend', 'manage', 'money', 'secrets'] as const;
+export const PERMISSIONS = ['read', 'refund', 'resend', 'manage', 'money', 'secrets', 'audit'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * owner: everything; developer: all but money movement and secrets; support: reads, refunds and webhook
  * resends. `money` is what moves money other than a refund (purchase, authorize, capture, cancel, a
- * subscription's charges); `secrets` shows or replaces a signing secret or an API key.
+ * subscription's charges); `secrets` shows or replaces a signing secret or an API key; `audit` reads the audit log.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   owner: PERMISSIONS,

@@ -12,7 +12,7 @@ export interface Principal {
   /** Merchant code → the merchant's integer id (the gateway's sequence), carried in the command context. */
   merchantIds?: Readonly<Record<string, number>>;
   /** Set when the caller is a dashboard user's session (dashboard/session-principal.ts), not a key. */
-  dashboard?: { userId: string; sessionId: string; role: Role };
+  dashboard?: { userId: string; email: string; sessionId: string; role: Role };
 }
 
 export const KEY_PATTERN = /^(prv|pub)_(production|sandbox)_([A-Za-z0-9]{24,64})$/;

@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BillingSubjects, CallerContext, MerchantBody, SubscriptionView } from '@app/contracts';
@@ -15,6 +16,7 @@ export class DunningController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post(':id/retry-payment')
+  @Audited('subscription.payment_retried')
   @RequirePermission('money')
   @HttpCode(200)
   @IdempotencyKeyHeader()

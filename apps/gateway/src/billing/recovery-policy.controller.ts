@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited';
 import { Body, Controller, Get, HttpCode, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -21,6 +22,7 @@ export class RecoveryPolicyController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Put('recovery-policy')
+  @Audited('recovery_policy.replaced')
   @RequirePermission('manage')
   @HttpCode(200)
   @IdempotencyKeyHeader()

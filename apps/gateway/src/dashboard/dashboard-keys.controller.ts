@@ -1,4 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Audited } from '../audit/audited';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Clock } from '@app/clock';
+import { clientAddress } from '../http/client-address';
+import { DashboardAuditRepository } from './dashboard-audit.repository';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@app/errors';
 import { ApiKeysService, KeyView } from '../auth/api-keys.service';
@@ -27,6 +32,8 @@ export class DashboardKeysController {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly idempotency: GatewayIdempotency,
+    private readonly audit: DashboardAuditRepository,
+    private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -43,6 +50,7 @@ export class DashboardKeysController {
   }
 
   @Post()
+  @Audited('api_key.created')
   @IdempotencyKeyHeader()
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @ApiOperation({
@@ -84,6 +92,7 @@ export class DashboardKeysController {
   @ApiNoContentResponse({ description: 'Revoked: the key answers 401 from now on' })
   @ApiErrors(OWNERS_ONLY, { NOT_FOUND: 'no such key of the user’s merchants' })
   async revoke(
+    @Req() request: FastifyRequest,
     @CurrentSession() session: DashboardSession,
     @Param('id', new ParseUUIDPipe({ exceptionFactory: () => DomainError.notFound('key', 'id') })) id: string,
   ): Promise<void> {
@@ -92,6 +101,24 @@ export class DashboardKeysController {
     if (!key || !mine) throw DomainError.notFound('key', 'id');
     for (const code of key.merchantCodes) requireRole(session, code, 'owner');
     await this.keys.revoke(id);
+    const actor = {
+      channel: 'dashboard' as const,
+      userId: session.user.id,
+      email: session.user.email,
+      sessionId: session.id,
+    };
+    for (const merchantCode of key.merchantCodes) {
+      await this.audit.recordChange({
+        type: 'api_key.revoked',
+        actor,
+        merchantCode,
+        environment: key.environment,
+        target: id,
+        detail: {},
+        clientAddress: clientAddress(request),
+        at: this.clock.now(),
+      });
+    }
   }
 }
 

@@ -30,9 +30,10 @@ export class DashboardUsersController {
   @IdempotencyKeyHeader()
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')
   @ApiOperation({
-    summary: 'Invite a dashboard user: answers the one-time link that sets the password (good for 72 hours)',
+    summary: 'Invite a dashboard user: emails and answers the one-time link that sets the password (good for 72 hours)',
     description:
-      'There is no email service: give `inviteUrl` to the user. The token is in the URL fragment, so it never ' +
+      'The link is emailed to the user (`mail` says whether it went out; with mail off, give `inviteUrl` to the ' +
+      'user yourself). The token is in the URL fragment, so it never ' +
       'reaches a server log; it is stored only as a hash and shown only in this answer (a retry with the same ' +
       'Idempotency-Key answers the user without it: if the first answer was lost, remove the user and invite again).',
   })

@@ -5,6 +5,8 @@ import type { Role } from '../auth/permission';
 import { DASHBOARD_OPTIONS, DashboardOptions, INVITATION_TTL_MS } from './dashboard-options';
 import { DashboardUsersRepository, Membership } from './dashboard-users.repository';
 import { hashPassword, newToken, tokenHash } from './secrets';
+import { invitationMail } from '../mail/mail-templates';
+import { Mailer, MailOutcome } from '../mail/mailer';
 
 export interface InvitedUser {
   id: string;
@@ -13,6 +15,8 @@ export interface InvitedUser {
   /** `<base>/dashboard/#/invite/<token>`: the token travels in the fragment, which no server or log sees. */
   inviteUrl: string;
   inviteExpiresAt: string;
+  /** The invitation email: sent to the SMTP server, failed, or not sent because mail is off (docs/mail.md). */
+  mail: MailOutcome;
 }
 
 export interface UserView {
@@ -30,6 +34,7 @@ export class DashboardUsersService {
   constructor(
     private readonly users: DashboardUsersRepository,
     private readonly clock: Clock,
+    private readonly mailer: Mailer,
     @Inject(DASHBOARD_OPTIONS) private readonly options: DashboardOptions,
   ) {}
 
@@ -51,13 +56,18 @@ export class DashboardUsersService {
       if (unknown.length) throw new DomainError('NOT_FOUND', `No such merchant: ${unknown.join(', ')}`, 'memberships');
       await this.users.insertInvitation(m, { tokenHash: tokenHash(token), userId: id, expiresAt, createdAt: now });
     });
-    return {
-      id,
-      email: normalized,
-      memberships: await this.users.memberships(id),
-      inviteUrl: `${this.options.publicBaseUrl}/dashboard/#/invite/${token}`,
-      inviteExpiresAt: expiresAt.toISOString(),
-    };
+    const granted = await this.users.memberships(id);
+    const inviteUrl = `${this.options.publicBaseUrl}/dashboard/#/invite/${token}`;
+    // After the commit: the token lives only in this answer and the email, never in a row or an outbox.
+    const mail = await this.mailer.send(
+      normalized,
+      invitationMail({
+        merchantNames: granted.map((g) => g.merchantName),
+        url: inviteUrl,
+        validForMs: INVITATION_TTL_MS,
+      }),
+    );
+    return { id, email: normalized, memberships: granted, inviteUrl, inviteExpiresAt: expiresAt.toISOString(), mail };
   }
 
   /** Sets the invited user's password: once per invitation, within 72 hours, else 404 NOT_FOUND. */

@@ -196,10 +196,17 @@ export class InvitedDashboardUserResponse {
   @ApiProperty({ type: [DashboardUserMembershipDto] }) memberships: DashboardUserMembershipDto[];
   @ApiProperty({
     example: 'https://pay.example.com/dashboard/#/invite/q1Zk2rX3Yb4Wc5Vd6Ue7Tf8Sg9Rh0Qi1Pj2Ok3Nl4Mm',
-    description: 'The one-time link that sets the password: give it to the user (it is shown only here)',
+    description: 'The one-time link that sets the password, also emailed to the user (shown only here)',
   })
   inviteUrl: string;
   @ApiProperty() inviteExpiresAt: string;
+  @ApiProperty({
+    enum: ['sent', 'failed', 'off'],
+    description:
+      'The invitation email: handed to the SMTP server, refused or unreachable, or not sent because mail is off ' +
+      '(SMTP_HOST unset, docs/mail.md); unless `sent`, give `inviteUrl` to the user yourself',
+  })
+  mail: 'sent' | 'failed' | 'off';
 }
 
 export class DashboardUserResponse {

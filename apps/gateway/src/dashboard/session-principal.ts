@@ -75,7 +75,7 @@ export class SessionPrincipals {
       environment,
       merchantCodes: [merchantCode],
       merchantIds: { [merchantCode]: membership.merchantId },
-      dashboard: { userId: session.user.id, sessionId: session.id, role: membership.role },
+      dashboard: { userId: session.user.id, email: session.user.email, sessionId: session.id, role: membership.role },
     };
   }
 }

@@ -1,5 +1,8 @@
 import { DynamicModule, INestApplicationContext, InjectionToken, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { Clock } from '@app/clock';
+import { AuditInterceptor } from '../audit/audited';
+import { DashboardAuditRepository } from '../dashboard/dashboard-audit.repository';
 import {
   DEPENDENCIES_GATE_READINESS,
   Draining,
@@ -45,6 +48,8 @@ const SHARED: readonly InjectionToken[] = [
   DEPENDENCIES_GATE_READINESS,
   GatewayIdempotency,
   DashboardUsersService,
+  DashboardAuditRepository,
+  Clock,
 ];
 
 /**
@@ -63,6 +68,7 @@ export class InternalModule {
         ...lentFrom(publicApp, SHARED),
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_PIPE, useClass: GatewayValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
         { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
         // Its own failure counter: bad keys on the public port never lock an operator out of the admin API.
         {

@@ -17,6 +17,8 @@ import { WebhookEndpointUniqueUrl1768300000034 } from './1768300000034-webhook-e
 import { CheckoutAttempts1768300000035 } from './1768300000035-checkout-attempts';
 import { DashboardUsers1768400000003 } from './1768400000003-dashboard-users';
 import { DashboardTotpChanges1769000100001 } from './1769000100001-dashboard-totp-changes';
+import { MailSends1769000700001 } from './1769000700001-mail-sends';
+import { TeamAndAuditLog1769000700002 } from './1769000700002-team-and-audit-log';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 import { DropWebhookTables1768400000001 } from './1768400000001-drop-webhook-tables';
 
@@ -44,4 +46,6 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   DropWebhookTables1768400000001,
   DashboardUsers1768400000003,
   DashboardTotpChanges1769000100001,
+  MailSends1769000700001,
+  TeamAndAuditLog1769000700002,
 ];

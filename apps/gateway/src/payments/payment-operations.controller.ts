@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -26,6 +27,7 @@ export class PaymentOperationsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post('capture')
+  @Audited('payment.captured')
   @RequirePermission('money')
   @HttpCode(200)
   @PrivateRoute()
@@ -42,6 +44,7 @@ export class PaymentOperationsController {
   }
 
   @Post('refund')
+  @Audited('payment.refunded')
   @RequirePermission('refund')
   @HttpCode(200)
   @PrivateRoute()
@@ -58,6 +61,7 @@ export class PaymentOperationsController {
   }
 
   @Post('cancel')
+  @Audited('payment.cancelled')
   @RequirePermission('money')
   @HttpCode(200)
   @PrivateRoute()
@@ -74,6 +78,7 @@ export class PaymentOperationsController {
   }
 
   @Post('cancel_or_refund')
+  @Audited('payment.cancelled_or_refunded')
   @RequirePermission('money')
   @HttpCode(200)
   @PrivateRoute()

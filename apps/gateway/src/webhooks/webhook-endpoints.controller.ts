@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
@@ -51,6 +52,7 @@ export class WebhookEndpointsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post()
+  @Audited('webhook_endpoint.created')
   @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
@@ -98,6 +100,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
+  @Audited('webhook_endpoint.updated')
   @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
@@ -126,6 +129,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/roll-secret')
+  @Audited('webhook_endpoint.secret_rolled')
   @RequirePermission('secrets')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)
@@ -154,6 +158,7 @@ export class WebhookEndpointsController {
   }
 
   @Delete(':id')
+  @Audited('webhook_endpoint.deleted')
   @RequirePermission('manage')
   @IdempotencyKeyHeader()
   @ApiErrors(...IDEMPOTENT)

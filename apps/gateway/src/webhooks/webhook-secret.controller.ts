@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited';
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -34,6 +35,7 @@ export class WebhookSecretController {
   }
 
   @Post('roll')
+  @Audited('webhook_secret.rolled')
   @RequirePermission('secrets')
   @IdempotencyKeyHeader()
   @ApiErrors('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED')

@@ -1,3 +1,4 @@
+import { AuditPage } from './audit';
 import { EventPage, EventsPage } from './events';
 import { HomePage } from './home';
 import { KeysPage } from './keys';
@@ -6,6 +7,7 @@ import { PaymentPage, PaymentsPage } from './payments';
 import { SandboxPage } from './sandbox';
 import { SecurityPage } from './security';
 import { SubscriptionPage, SubscriptionsPage } from './subscriptions';
+import { TeamPage } from './team';
 import { WebhookEndpointPage, WebhooksPage } from './webhooks';
 
 export const NAV: Array<{ path: string; label: string; owner?: boolean; sandbox?: boolean }> = [
@@ -16,6 +18,8 @@ export const NAV: Array<{ path: string; label: string; owner?: boolean; sandbox?
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'events', label: 'Events' },
   { path: 'keys', label: 'API keys', owner: true },
+  { path: 'team', label: 'Team' },
+  { path: 'audit', label: 'Audit log', owner: true },
   { path: 'sandbox', label: 'Sandbox clock', sandbox: true },
   { path: 'security', label: 'Security' },
 ];
@@ -35,6 +39,10 @@ export function Pages({ page, rest }: { page: string; rest: string[] }) {
       return id ? <EventPage id={id} /> : <EventsPage />;
     case 'keys':
       return <KeysPage />;
+    case 'team':
+      return <TeamPage />;
+    case 'audit':
+      return <AuditPage />;
     case 'sandbox':
       return <SandboxPage />;
     case 'security':

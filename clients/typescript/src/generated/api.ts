@@ -919,6 +919,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log: who changed what, when, from where (newest first; owners and private keys)
+         * @description Changes in the key’s environment and the merchant’s team changes. Append-only: nothing here is ever changed or removed. Page with `startingAfter` (the last id of a page).
+         */
+        get: operations["auditLogList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1256,11 +1276,16 @@ export interface components {
             email: string;
             memberships: components["schemas"]["DashboardUserMembershipDto"][];
             /**
-             * @description The one-time link that sets the password: give it to the user (it is shown only here)
+             * @description The one-time link that sets the password, also emailed to the user (shown only here)
              * @example https://pay.example.com/dashboard/#/invite/q1Zk2rX3Yb4Wc5Vd6Ue7Tf8Sg9Rh0Qi1Pj2Ok3Nl4Mm
              */
             inviteUrl: string;
             inviteExpiresAt: string;
+            /**
+             * @description The invitation email: handed to the SMTP server, refused or unreachable, or not sent because mail is off (SMTP_HOST unset, docs/mail.md); unless `sent`, give `inviteUrl` to the user yourself
+             * @enum {string}
+             */
+            mail: "sent" | "failed" | "off";
         };
         DashboardUserResponse: {
             id: string;
@@ -2935,19 +2960,45 @@ export interface components {
             code: string;
         };
         AuditEventResponse: {
+            /** @description Time-ordered: `startingAfter` takes it to answer older events */
             id: string;
             /**
-             * @description totp.enabled: two-factor sign-in turned on; totp.replaced: a new secret took over; totp.disabled: turned off
+             * @example payment.refunded
              * @enum {string}
              */
-            type: "totp.enabled" | "totp.replaced" | "totp.disabled";
-            /** @description The session that made the change */
-            sessionId: string | null;
+            type: "team.invited" | "team.role_changed" | "team.removed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.deleted" | "webhook_secret.rolled" | "connection.created" | "allowed_origins.replaced" | "recovery_policy.replaced" | "payment.captured" | "payment.refunded" | "payment.cancelled" | "payment.cancelled_or_refunded" | "subscription.payment_retried";
             /**
-             * @description Where the change came from
-             * @example 203.0.113.7
+             * @description How the change was made: a dashboard user, an API key, or the platform operator (admin API)
+             * @enum {string}
              */
-            clientAddress: string | null;
+            channel: "dashboard" | "api" | "admin";
+            /** @description The dashboard user who made it */
+            userId?: string | null;
+            /** @example ana@acme.example */
+            userEmail?: string | null;
+            /** @description The API key that made it (its id, never the key) */
+            apiKeyId?: string | null;
+            /**
+             * @description None for team changes
+             * @enum {string|null}
+             */
+            environment?: "sandbox" | "production" | null;
+            /** @description The object changed: payment, subscription, endpoint, key or user id */
+            target?: Record<string, never> | null;
+            /**
+             * @description What was sent that says what changed (amount, role, email, url, name); never a secret
+             * @example {
+             *       "amount": {
+             *         "value": 500,
+             *         "currency": "EUR"
+             *       }
+             *     }
+             */
+            detail: {
+                [key: string]: unknown;
+            };
+            /** @example 203.0.113.7 */
+            clientAddress?: string | null;
             createdAt: string;
         };
         DashboardKeyResponse: {
@@ -2993,6 +3044,56 @@ export interface components {
             revokedAt: string | null;
             /** @description The key itself: shown only in this answer, stored only as a hash */
             key: string;
+        };
+        TeamMemberResponse: {
+            id: string;
+            /** @example ana@acme.example */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "developer" | "support";
+            /** @description false until the invitation is accepted */
+            passwordSet: boolean;
+            totpEnabled: boolean;
+            createdAt: string;
+        };
+        TeamInviteRequest: {
+            /** @example acme */
+            merchantCode: string;
+            /** @example ana@acme.example */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "developer" | "support";
+        };
+        InvitedMemberResponse: {
+            id: string;
+            /** @example ana@acme.example */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "developer" | "support";
+            /** @description false until the invitation is accepted */
+            passwordSet: boolean;
+            totpEnabled: boolean;
+            createdAt: string;
+            /**
+             * @description The invitation email: sent, failed or off (docs/mail.md); `not_needed` when the person had an account already and was only added to this merchant
+             * @enum {string}
+             */
+            mail: "sent" | "failed" | "off" | "not_needed";
+        };
+        TeamRoleRequest: {
+            /** @example acme */
+            merchantCode: string;
+            /** @enum {string} */
+            role: "owner" | "developer" | "support";
+        };
+        PasswordResetRequest: {
+            /** @example ana@acme.example */
+            email: string;
+        };
+        PasswordResetConfirmRequest: {
+            /** @description The token from the reset link (the part after `#/reset/`) */
+            token: string;
+            password: string;
         };
     };
     responses: never;
@@ -3141,6 +3242,12 @@ export type SchemaAuditEventResponse = components['schemas']['AuditEventResponse
 export type SchemaDashboardKeyResponse = components['schemas']['DashboardKeyResponse'];
 export type SchemaCreateDashboardKeyRequest = components['schemas']['CreateDashboardKeyRequest'];
 export type SchemaCreatedDashboardKeyResponse = components['schemas']['CreatedDashboardKeyResponse'];
+export type SchemaTeamMemberResponse = components['schemas']['TeamMemberResponse'];
+export type SchemaTeamInviteRequest = components['schemas']['TeamInviteRequest'];
+export type SchemaInvitedMemberResponse = components['schemas']['InvitedMemberResponse'];
+export type SchemaTeamRoleRequest = components['schemas']['TeamRoleRequest'];
+export type SchemaPasswordResetRequest = components['schemas']['PasswordResetRequest'];
+export type SchemaPasswordResetConfirmRequest = components['schemas']['PasswordResetConfirmRequest'];
 export type $defs = Record<string, never>;
 export interface operations {
     ping: {
@@ -12609,6 +12716,114 @@ export interface operations {
             };
             /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    auditLogList: {
+        parameters: {
+            query?: {
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
+                merchantCode?: string;
+                limit?: number;
+                /** @description An id from the previous page: answers the items after it */
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "type": "payment.refunded",
+                     *         "channel": "dashboard",
+                     *         "userEmail": null,
+                     *         "detail": {
+                     *           "amount": {
+                     *             "value": 500,
+                     *             "currency": "EUR"
+                     *           }
+                     *         },
+                     *         "clientAddress": null,
+                     *         "createdAt": "2026-11-26T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["AuditEventResponse"][];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
