@@ -1,0 +1,120 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'nats';
+import { freePort } from './ports';
+import { waitUntil } from './wait';
+
+const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+
+export interface NatsNode {
+  name: string;
+  url: string;
+  storeDir: string;
+  child: ChildProcess;
+}
+
+/**
+ * Three nats-server processes in one cluster (routes between them, JetStream on a store directory each), on
+ * temporary ports, as k8s/nats runs them. `kill(name)` SIGKILLs one and deletes its store: a pod rescheduled
+ * without its volume.
+ */
+export class NatsCluster {
+  private constructor(
+    readonly nodes: NatsNode[],
+    private readonly base: string,
+  ) {}
+
+  static async start(size = 3): Promise<NatsCluster> {
+    const binary = NATS_BINARIES.find((b) => existsSync(b));
+    if (!binary) throw new Error(`no nats-server binary in ${NATS_BINARIES.join(', ')}`);
+    const base = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
+    const ports = [];
+    for (let i = 0; i < size; i++) ports.push({ client: await freePort(), cluster: await freePort() });
+    const routes = ports.map((p) => `nats://127.0.0.1:${p.cluster}`).join(',');
+    const nodes = ports.map((p, i) => {
+      const name = `n${i + 1}`;
+      const storeDir = join(base, name);
+      const child = spawn(
+        binary,
+        ['-a', '127.0.0.1', '-p', String(p.client), '-n', name, '-js', '-sd', storeDir].concat([
+          '--cluster_name',
+          'failover',
+          '--cluster',
+          `nats://127.0.0.1:${p.cluster}`,
+          '--routes',
+          routes,
+        ]),
+        { stdio: 'ignore' },
+      );
+      return { name, url: `nats://127.0.0.1:${p.client}`, storeDir, child };
+    });
+    const cluster = new NatsCluster(nodes, base);
+    try {
+      await waitUntil('the JetStream cluster has a meta leader', () => cluster.jetStreamReady(), 60_000);
+      return cluster;
+    } catch (e) {
+      await cluster.stop();
+      throw e;
+    }
+  }
+
+  /** Every server's client URL, comma-separated: the NATS_URL the apps get. */
+  get url(): string {
+    return this.nodes.map((n) => n.url).join(',');
+  }
+
+  private async jetStreamReady(): Promise<boolean> {
+    try {
+      const nc = await connect({ servers: this.nodes.map((n) => n.url), timeout: 1_000 });
+      try {
+        await (await nc.jetstreamManager()).getAccountInfo();
+        return true;
+      } finally {
+        await nc.close();
+      }
+    } catch {
+      return false;
+    }
+  }
+
+  /** The stream's leader and replicas as the cluster reports them. */
+  async streamCluster(
+    stream: string,
+  ): Promise<{ leader?: string; replicas: Array<{ name: string; current: boolean }> }> {
+    const nc = await connect({ servers: this.nodes.map((n) => n.url), timeout: 2_000 });
+    try {
+      const info = await (await nc.jetstreamManager()).streams.info(stream);
+      return {
+        leader: info.cluster?.leader,
+        replicas: (info.cluster?.replicas ?? []).map((r) => ({ name: r.name, current: r.current })),
+      };
+    } finally {
+      await nc.close();
+    }
+  }
+
+  /** SIGKILLs one server and deletes its store directory. */
+  async kill(name: string): Promise<void> {
+    const node = this.nodes.find((n) => n.name === name);
+    if (!node) throw new Error(`no server ${name}`);
+    if (node.child.exitCode === null && node.child.signalCode === null) {
+      const exited = new Promise((resolve) => node.child.once('exit', resolve));
+      node.child.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(node.storeDir, { recursive: true, force: true });
+  }
+
+  async stop(): Promise<void> {
+    for (const node of this.nodes) {
+      if (node.child.exitCode !== null || node.child.signalCode !== null) continue;
+      const exited = new Promise((resolve) => node.child.once('exit', resolve));
+      node.child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
+    }
+    rmSync(this.base, { recursive: true, force: true });
+  }
+}
