@@ -15,6 +15,11 @@ export interface NatsNode {
   child: ChildProcess;
 }
 
+export interface StreamPlacement {
+  leader?: string;
+  replicas: Array<{ name: string; current: boolean }>;
+}
+
 /**
  * Three nats-server processes in one cluster (routes between them, JetStream on a store directory each), on
  * temporary ports, as k8s/nats runs them. `kill(name)` SIGKILLs one and deletes its store: a pod rescheduled
@@ -60,6 +65,10 @@ export class NatsCluster {
     }
   }
 
+  private live(): NatsNode[] {
+    return this.nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
+  }
+
   /** Every server's client URL, comma-separated: the NATS_URL the apps get. */
   get url(): string {
     return this.nodes.map((n) => n.url).join(',');
@@ -79,11 +88,21 @@ export class NatsCluster {
     }
   }
 
-  /** The stream's leader and replicas as the cluster reports them. */
-  async streamCluster(
-    stream: string,
-  ): Promise<{ leader?: string; replicas: Array<{ name: string; current: boolean }> }> {
-    const nc = await connect({ servers: this.nodes.map((n) => n.url), timeout: 2_000 });
+  /** The stream's leader and replicas as the cluster reports them, once it answers (a new leader may take a while). */
+  async streamCluster(stream: string, timeoutMs = 30_000): Promise<StreamPlacement> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        return await this.streamInfo(stream);
+      } catch (e) {
+        if (Date.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  private async streamInfo(stream: string): Promise<StreamPlacement> {
+    const nc = await connect({ servers: this.live().map((n) => n.url), timeout: 2_000 });
     try {
       const info = await (await nc.jetstreamManager()).streams.info(stream);
       return {
