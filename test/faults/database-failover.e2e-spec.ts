@@ -51,11 +51,10 @@ describe('a PostgreSQL primary lost for good under load, real processes', () => 
     );
     // Each app creates and migrates its own database as it starts (MIGRATIONS=on-start).
     suite = await ProcessSuite.start({ apps: APPS, databaseUrls, env: { RENEWAL_POLL_MS: '0' } });
-    const started: Partial<Record<App, AppProcess>> = {};
-    for (const a of ['webhooks', 'payments', 'payment-links', 'billing', 'gateway'] as App[]) {
-      started[a] = await suite.startApp(a);
-    }
-    apps = started as Record<App, AppProcess>;
+    // The services start side by side, the gateway once they run.
+    const services = await Promise.all(SERVICES.map((a) => suite.startApp(a)));
+    const gateway = await suite.startApp('gateway');
+    apps = Object.fromEntries([...services, gateway].map((p) => [p.app, p])) as Record<App, AppProcess>;
   }, 240_000);
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { paymentBody } from '../payments/payments-fixtures';
 import { queryRows } from '../support/db';
 import { NatsCluster } from '../support/nats-cluster';
 import { AppName, AppProcess, ensureBuild, ProcessSuite } from '../support/processes';
@@ -22,6 +23,7 @@ import { ReadinessWatch } from './readiness-watch';
 jest.setTimeout(240_000);
 
 const APPS: AppName[] = ['gateway', 'payments', 'payment-links', 'billing', 'webhooks'];
+const SERVICES: AppName[] = ['payments', 'payment-links', 'billing', 'webhooks'];
 
 /**
  * The apps on a three-server NATS cluster (their NATS_URL lists all three) with the EVENTS stream at three
@@ -51,11 +53,10 @@ describe('a NATS server lost for good under load, real processes', () => {
         NODE_EXTRA_CA_CERTS: ca,
       },
     });
-    const started: Partial<Record<AppName, AppProcess>> = {};
-    for (const a of ['webhooks', 'payments', 'payment-links', 'billing', 'gateway'] as AppName[]) {
-      started[a] = await suite.startApp(a);
-    }
-    apps = started as Record<AppName, AppProcess>;
+    // The services start side by side, the gateway once they run.
+    const services = await Promise.all(SERVICES.map((a) => suite.startApp(a)));
+    const gateway = await suite.startApp('gateway');
+    apps = Object.fromEntries([...services, gateway].map((p) => [p.app, p])) as Record<AppName, AppProcess>;
   }, 240_000);
 
   afterAll(async () => {
@@ -85,7 +86,7 @@ describe('a NATS server lost for good under load, real processes', () => {
       await waitUntil('20 purchases answered', async () => load.ledger.purchases.size >= 20, 60_000);
       const renewing = renew(renewals);
       const killedAt = Date.now();
-      await cluster.kill(victim);
+      await cluster.kill(victim, { deleteStore: true });
       const count = load.ledger.purchases.size;
       await waitUntil('20 more purchases answered', async () => load.ledger.purchases.size >= count + 20, 90_000);
       const ledger = await load.stop();
@@ -145,6 +146,65 @@ describe('a NATS server lost for good under load, real processes', () => {
       }
     } finally {
       await load.stop();
+      await watch.stop();
+    }
+  });
+
+  it('with every server gone the services answer not ready, and ready again by themselves once they are back', async () => {
+    const shop = await sandboxKey(apps.gateway);
+    const shopper = new RetryingClient(() => apps.gateway.url, shop.key);
+    const watch = new ReadinessWatch(Object.values(apps));
+    try {
+      const goneAt = Date.now();
+      for (const node of cluster.nodes) await cluster.kill(node.name, { deleteStore: false });
+      for (const a of SERVICES) {
+        await waitUntil(
+          `${a} turns unready`,
+          async () => (watch.last(a)?.at ?? 0) > goneAt && watch.last(a)?.status === 503,
+          30_000,
+        );
+      }
+      // The gateway stays ready (it answers the JSON 503 itself; docs/operations.md) and says NATS is down.
+      await waitUntil(
+        'the gateway says NATS is down',
+        async () => (watch.last('gateway')?.at ?? 0) > goneAt && watch.last('gateway')?.body?.checks?.nats !== 'ok',
+        30_000,
+      );
+      expect(watch.since('gateway', goneAt).every((r) => r.status === 200)).toBe(true);
+
+      // The servers come back: the two with their stores, the one lost earlier with an empty one.
+      const backAt = Date.now();
+      for (const node of cluster.nodes) cluster.restart(node.name);
+      await waitUntil('JetStream answers again', () => cluster.jetStreamReady(), 60_000);
+      for (const a of SERVICES) {
+        await waitUntil(
+          `${a} is ready again`,
+          async () => (watch.last(a)?.at ?? 0) > backAt && watch.last(a)?.status === 200,
+          60_000,
+        );
+      }
+      process.stdout.write(`NATS back: every service ready ${Date.now() - backAt} ms after the servers restarted\n`);
+
+      // Commands and events flow again through the same processes.
+      const p = await shopper.post('/v1/payment/purchase', paymentBody(shop.merchantCode), Date.now() + 60_000);
+      expect(p.status).toBe(200);
+      const outboxes = APPS.filter((a) => a !== 'webhooks').map((a) => suite.databaseUrl(a));
+      expect(
+        await until(
+          () => unpublished(outboxes),
+          (n) => n === 0,
+          60_000,
+        ),
+      ).toBe(0);
+      const received = () =>
+        queryRows(
+          suite.databaseUrl('webhooks'),
+          `SELECT id FROM webhook_events WHERE type = 'payment.captured' AND body LIKE $1`,
+          [`%${p.body.id}%`],
+        );
+      expect(await until(received, (r) => r.length === 1, 30_000)).toHaveLength(1);
+      for (const app of Object.values(apps)) expect([app.name, app.entry.exited]).toEqual([app.name, false]);
+    } finally {
       await watch.stop();
     }
   });

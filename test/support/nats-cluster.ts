@@ -13,6 +13,8 @@ export interface NatsNode {
   url: string;
   storeDir: string;
   child: ChildProcess;
+  /** The command line it was started with (a restart uses it again). */
+  command: string[];
 }
 
 export interface StreamPlacement {
@@ -20,10 +22,11 @@ export interface StreamPlacement {
   replicas: Array<{ name: string; current: boolean }>;
 }
 
+const run = (command: string[]): ChildProcess => spawn(command[0], command.slice(1), { stdio: 'ignore' });
+
 /**
  * Three nats-server processes in one cluster (routes between them, JetStream on a store directory each), on
- * temporary ports, as k8s/nats runs them. `kill(name)` SIGKILLs one and deletes its store: a pod rescheduled
- * without its volume.
+ * temporary ports, as k8s/nats runs them.
  */
 export class NatsCluster {
   private constructor(
@@ -38,22 +41,18 @@ export class NatsCluster {
     const ports = [];
     for (let i = 0; i < size; i++) ports.push({ client: await freePort(), cluster: await freePort() });
     const routes = ports.map((p) => `nats://127.0.0.1:${p.cluster}`).join(',');
-    const nodes = ports.map((p, i) => {
+    const nodes = ports.map((p, i): NatsNode => {
       const name = `n${i + 1}`;
       const storeDir = join(base, name);
-      const child = spawn(
-        binary,
-        ['-a', '127.0.0.1', '-p', String(p.client), '-n', name, '-js', '-sd', storeDir].concat([
-          '--cluster_name',
-          'failover',
-          '--cluster',
-          `nats://127.0.0.1:${p.cluster}`,
-          '--routes',
-          routes,
-        ]),
-        { stdio: 'ignore' },
-      );
-      return { name, url: `nats://127.0.0.1:${p.client}`, storeDir, child };
+      const command = [binary, '-a', '127.0.0.1', '-p', String(p.client), '-n', name, '-js', '-sd', storeDir].concat([
+        '--cluster_name',
+        'failover',
+        '--cluster',
+        `nats://127.0.0.1:${p.cluster}`,
+        '--routes',
+        routes,
+      ]);
+      return { name, url: `nats://127.0.0.1:${p.client}`, storeDir, command, child: run(command) };
     });
     const cluster = new NatsCluster(nodes, base);
     try {
@@ -74,9 +73,9 @@ export class NatsCluster {
     return this.nodes.map((n) => n.url).join(',');
   }
 
-  private async jetStreamReady(): Promise<boolean> {
+  async jetStreamReady(): Promise<boolean> {
     try {
-      const nc = await connect({ servers: this.nodes.map((n) => n.url), timeout: 1_000 });
+      const nc = await connect({ servers: this.live().map((n) => n.url), timeout: 1_000 });
       try {
         await (await nc.jetstreamManager()).getAccountInfo();
         return true;
@@ -114,16 +113,27 @@ export class NatsCluster {
     }
   }
 
-  /** SIGKILLs one server and deletes its store directory. */
-  async kill(name: string): Promise<void> {
+  private node(name: string): NatsNode {
     const node = this.nodes.find((n) => n.name === name);
     if (!node) throw new Error(`no server ${name}`);
+    return node;
+  }
+
+  /** SIGKILLs one server; `deleteStore`: and deletes its store directory (a pod rescheduled without its volume). */
+  async kill(name: string, o: { deleteStore: boolean }): Promise<void> {
+    const node = this.node(name);
     if (node.child.exitCode === null && node.child.signalCode === null) {
       const exited = new Promise((resolve) => node.child.once('exit', resolve));
       node.child.kill('SIGKILL');
       await exited;
     }
-    rmSync(node.storeDir, { recursive: true, force: true });
+    if (o.deleteStore) rmSync(node.storeDir, { recursive: true, force: true });
+  }
+
+  /** Starts a killed server again on its port and store (a pod restarted with its volume). */
+  restart(name: string): void {
+    const node = this.node(name);
+    node.child = run(node.command);
   }
 
   async stop(): Promise<void> {
