@@ -22,9 +22,15 @@ interface Cluster extends Meta {
 interface Database extends Meta {
   spec: { name: string; owner: string; cluster: { name: string } };
 }
-interface StatefulSet extends Meta {
-  spec: { replicas: number };
+interface Spread {
+  topologyKey: string;
+  whenUnsatisfiable: string;
 }
+interface StatefulSet extends Meta {
+  spec: { replicas: number; template: { spec: { topologySpreadConstraints?: Spread[] } } };
+}
+const spreadOver = (spread: Spread[] | undefined): string[] =>
+  (spread ?? []).map((s) => `${s.topologyKey} ${s.whenUnsatisfiable}`).sort();
 
 const postgres = loadK8sDocs(join(K8S_DIR, 'postgres'));
 const base = loadK8sDocs(join(K8S_DIR, 'base'));
@@ -101,5 +107,20 @@ describe('k8s/nats: three servers, the EVENTS stream on all three', () => {
     expect(pdb.spec.maxUnavailable).toBe(1);
     const [config] = ofKind<KeyValues>(base, 'ConfigMap');
     expect(Number(config.data!.EVENTS_STREAM_REPLICAS)).toBe(server.spec.replicas);
+  });
+
+  it('puts each server on a node and in a zone of its own, and spreads the apps over zones', () => {
+    const [server] = ofKind<StatefulSet>(nats, 'StatefulSet');
+    expect(spreadOver(server.spec.template.spec.topologySpreadConstraints)).toEqual([
+      'kubernetes.io/hostname DoNotSchedule',
+      'topology.kubernetes.io/zone DoNotSchedule',
+    ]);
+    for (const d of ofKind<StatefulSet>(base, 'Deployment')) {
+      const keys = spreadOver(d.spec.template.spec.topologySpreadConstraints).map((s) => s.split(' ')[0]);
+      expect([d.metadata.name, keys]).toEqual([
+        d.metadata.name,
+        ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'],
+      ]);
+    }
   });
 });
