@@ -77,6 +77,9 @@ describe('a PostgreSQL primary lost for good under load, real processes', () => 
     try {
       await waitUntil('20 purchases answered', async () => load.ledger.purchases.size >= 20, 60_000);
       const renewing = renew(renewals);
+      // Every commit acknowledged so far waited for the standby.
+      expect(await pg.syncState()).toBe('sync');
+      expect((await pg.query(pg.primary, 'SHOW synchronous_commit'))[0]).toEqual({ synchronous_commit: 'on' });
 
       const killedAt = Date.now();
       await pg.killPrimary();

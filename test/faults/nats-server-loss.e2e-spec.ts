@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paymentBody } from '../payments/payments-fixtures';
@@ -36,12 +36,14 @@ describe('a NATS server lost for good under load, real processes', () => {
   let suite: ProcessSuite;
   let receiver: WebhookReceiver;
   let apps: Record<AppName, AppProcess>;
+  let caDir: string | undefined;
 
   beforeAll(async () => {
     ensureBuild();
     cluster = await NatsCluster.start();
     receiver = await WebhookReceiver.start();
-    const ca = join(tmpdir(), `nats-loss-receiver-${process.pid}.pem`);
+    caDir = mkdtempSync(join(tmpdir(), 'nats-loss-'));
+    const ca = join(caDir, 'receiver-ca.pem');
     writeFileSync(ca, selfSignedCert().cert);
     suite = await ProcessSuite.start({
       apps: APPS,
@@ -63,6 +65,7 @@ describe('a NATS server lost for good under load, real processes', () => {
     await suite?.stop();
     await receiver?.close();
     await cluster?.stop();
+    if (caDir) rmSync(caDir, { recursive: true, force: true });
   }, 60_000);
 
   it('carries on through the other two servers: nothing lost or doubled, every webhook delivered', async () => {

@@ -104,19 +104,8 @@ export class PgPair {
       ].join('\n'),
     );
     this.startServer(primary);
-    this.run(
-      'pg_basebackup',
-      ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'].concat([
-        '-D',
-        standby.dataDir,
-        '-X',
-        'stream',
-        '-R',
-        '-c',
-        'fast',
-        '--no-sync',
-      ]),
-    );
+    const from = ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'];
+    this.run('pg_basebackup', [...from, '-D', standby.dataDir, '-X', 'stream', '-R', '-c', 'fast', '--no-sync']);
     appendFileSync(
       join(standby.dataDir, 'postgresql.auto.conf'),
       [
@@ -130,14 +119,19 @@ export class PgPair {
     this.startServer(standby);
     await waitUntil(
       'the standby is the synchronous one',
-      async () =>
-        (
-          await this.query(primary, `SELECT sync_state FROM pg_stat_replication WHERE application_name = $1`, [
-            standby.name,
-          ]).catch(() => [])
-        )[0]?.sync_state === 'sync',
+      async () => (await this.syncState().catch(() => '')) === 'sync',
       30_000,
     );
+  }
+
+  /** How the primary replicates to the standby right now: `sync` once commits wait for it. */
+  async syncState(): Promise<string | undefined> {
+    const rows = await this.query<{ sync_state: string }>(
+      this.primary,
+      'SELECT sync_state FROM pg_stat_replication WHERE application_name = $1',
+      [this.standby.name],
+    );
+    return rows[0]?.sync_state;
   }
 
   private startServer(s: PgServer): void {
