@@ -27,7 +27,7 @@ export class ReadinessWatch {
     while (this.running) {
       const at = Date.now();
       try {
-        const res = await fetch(`${app.url}/health/ready`, { signal: AbortSignal.timeout(5_000) });
+        const res = await fetch(`${app.url}/health/ready`, { signal: AbortSignal.timeout(10_000) });
         const text = await res.text();
         list.push({ at, status: res.status, body: text.startsWith('{') ? JSON.parse(text) : undefined });
       } catch {
@@ -41,6 +41,11 @@ export class ReadinessWatch {
   last(name: string): ReadyAnswer | undefined {
     const list = this.answers.get(name) ?? [];
     return list[list.length - 1];
+  }
+
+  /** Whether `name` answered unready (503) at any time since `at`; a poll that got no answer does not count. */
+  unreadySince(name: string, at: number): boolean {
+    return this.since(name, at).some((a) => a.status === 503);
   }
 
   /** Answers of `name` since `at`. */

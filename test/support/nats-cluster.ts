@@ -87,12 +87,15 @@ export class NatsCluster {
     }
   }
 
-  /** The stream's leader and replicas as the cluster reports them, once it answers (a new leader may take a while). */
-  async streamCluster(stream: string, timeoutMs = 30_000): Promise<StreamPlacement> {
+  /**
+   * Where a stream, or one of its consumers when `consumer` names it, lives: its leader and other replicas, once
+   * the cluster answers (a new leader may take a while).
+   */
+  async placement(stream: string, consumer?: string, timeoutMs = 30_000): Promise<StreamPlacement> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       try {
-        return await this.streamInfo(stream);
+        return await this.info(stream, consumer);
       } catch (e) {
         if (Date.now() > deadline) throw e;
         await new Promise((r) => setTimeout(r, 250));
@@ -100,13 +103,14 @@ export class NatsCluster {
     }
   }
 
-  private async streamInfo(stream: string): Promise<StreamPlacement> {
+  private async info(stream: string, consumer?: string): Promise<StreamPlacement> {
     const nc = await connect({ servers: this.live().map((n) => n.url), timeout: 2_000 });
     try {
-      const info = await (await nc.jetstreamManager()).streams.info(stream);
+      const jsm = await nc.jetstreamManager();
+      const { cluster } = consumer ? await jsm.consumers.info(stream, consumer) : await jsm.streams.info(stream);
       return {
-        leader: info.cluster?.leader,
-        replicas: (info.cluster?.replicas ?? []).map((r) => ({ name: r.name, current: r.current })),
+        leader: cluster?.leader,
+        replicas: (cluster?.replicas ?? []).map((r) => ({ name: r.name, current: r.current })),
       };
     } finally {
       await nc.close();
