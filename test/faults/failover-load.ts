@@ -113,6 +113,31 @@ export function paymentLoad(
   };
 }
 
+/**
+ * From `since`, a fresh purchase (a new Idempotency-Key and order each try) every 100 ms until one is answered
+ * 200: how long until the platform takes new work again, apart from requests in flight at the fault. The one
+ * answered goes into the ledger; a try that got no answer is a payment nobody was told about.
+ */
+export async function firstNewPurchase(client: RetryingClient, merchantCode: string, ledger: Ledger): Promise<number> {
+  const since = Date.now();
+  for (;;) {
+    const body = paymentBody(merchantCode);
+    const p = await client.post('/v1/payment/purchase', body, 0);
+    if (p.status === 200) {
+      ledger.orderCodes.push(body.orderCode as string);
+      ledger.purchases.set(p.body.id, { id: p.body.id, status: p.body.status });
+      return Date.now() - since;
+    }
+    await sleep(100);
+  }
+}
+
+/** How many failed attempts answered what (`<path> <status or error>`). */
+export const failures = (client: RetryingClient): Record<string, number> =>
+  client.attempts
+    .filter((a) => !a.ok)
+    .reduce<Record<string, number>>((n, a) => ({ ...n, [a.what]: (n[a.what] ?? 0) + 1 }), {});
+
 /** A plan and `count` monthly subscriptions, made at 2028-01-05 on the merchant's sandbox clock. */
 export async function subscriptions(client: RetryingClient, count: number): Promise<string[]> {
   const until = Date.now() + 60_000;
