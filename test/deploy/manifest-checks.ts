@@ -104,7 +104,7 @@ export function entrypointProblems(where: string, expectedApp: string, command: 
 // ---------------------------------------------------------------- Kubernetes
 
 type Labels = Record<string, string>;
-interface Meta {
+export interface Meta {
   apiVersion: string;
   kind: string;
   metadata: { name: string; labels?: Labels };

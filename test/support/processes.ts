@@ -89,11 +89,22 @@ export class ProcessSuite {
    * `apps`: the apps whose databases to make. A suite with the gateway has the webhooks service too (the gateway
    * names every merchant it creates to it): `startApp('gateway')` starts one first unless the test did.
    */
-  static async start(o: { apps: AppName[]; env?: Record<string, string> }): Promise<ProcessSuite> {
+  static async start(o: {
+    apps: AppName[];
+    env?: Record<string, string>;
+    /**
+     * Databases the test made and migrated itself (another PostgreSQL server, e.g. test/support/pg-pair.ts): the
+     * suite neither copies nor drops them.
+     */
+    databaseUrls?: Partial<Record<AppName, string>>;
+  }): Promise<ProcessSuite> {
     if (o.apps.includes('gateway') && !o.apps.includes('webhooks')) o = { ...o, apps: [...o.apps, 'webhooks'] };
     const state = runState();
     const prefix = `t_${state.runId}_${randomBytes(5).toString('hex')}`;
-    const urls = Object.fromEntries(o.apps.map((a) => [APPS[a].dbVar, `${state.pgBase}/${prefix}_${APPS[a].db}`]));
+    const given = o.databaseUrls ?? {};
+    const copied = o.apps.filter((a) => !given[a]);
+    const urls = Object.fromEntries(copied.map((a) => [APPS[a].dbVar, `${state.pgBase}/${prefix}_${APPS[a].db}`]));
+    const givenUrls = Object.fromEntries(o.apps.flatMap((a) => (given[a] ? [[APPS[a].dbVar, given[a]]] : [])));
     const env: Record<string, string> = {
       NODE_ENV: 'test',
       // Tests speak plain http:// to the gateway: the dashboard cookie without Secure (docs/configuration.md).
@@ -109,12 +120,13 @@ export class ProcessSuite {
       SANDBOX_MAX_ADVANCE: 'P10Y',
       WEBHOOK_CONSUMER_NAME: `${prefix}_webhooks`,
       ...urls,
+      ...givenUrls,
       ...o.env,
     };
     // Copies of the run's migrated databases, as a TestStack starts on: each process finds no migration pending.
     const databases = Object.values(urls);
     try {
-      for (const a of o.apps) await createFromTemplate(a, env);
+      for (const a of copied) await createFromTemplate(a, env);
     } catch (e) {
       await dropDatabases(databases);
       throw e;

@@ -17,12 +17,15 @@ export class TcpProxy {
   private cutOff = false;
   private readonly links = new Set<Link>();
 
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    private target: { host: string; port: number },
+  ) {}
 
   static async start(target: { host: string; port: number }): Promise<TcpProxy> {
     const server = createServer();
-    const proxy = new TcpProxy(server);
-    server.on('connection', (client) => proxy.link(client, target));
+    const proxy = new TcpProxy(server, target);
+    server.on('connection', (client) => proxy.link(client, proxy.target));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
@@ -52,6 +55,18 @@ export class TcpProxy {
 
   restore(): void {
     this.cutOff = false;
+  }
+
+  /**
+   * Sends new connections to another server and drops the ones to the old, as a Kubernetes Service does when
+   * its endpoint moves to another pod (CloudNativePG's `-rw` Service after a failover).
+   */
+  retarget(target: { host: string; port: number }): void {
+    this.target = target;
+    for (const link of this.links) {
+      link.client.destroy();
+      link.upstream.destroy();
+    }
   }
 
   async close(): Promise<void> {

@@ -35,6 +35,13 @@ export type BatchEventHandler = (events: EventEnvelope[], traceParents: Array<st
 
 const RETRY_START_MS = 1_000;
 const NAK_DELAY_MS = 2_000;
+/**
+ * How long one pull request lives. nats.js re-pulls after two missed heartbeats (half of this each) and, when it
+ * cannot read the consumer's info after a reconnect (a NATS server lost, a consumer leader being elected), waits
+ * this long before trying again: its 30 s default stalled deliveries for a minute after the loss of one server
+ * (test/faults/nats-server-loss.e2e-spec.ts). An idle replica re-pulls once per period.
+ */
+const PULL_EXPIRES_MS = 5_000;
 
 /** The consumer's configuration: durable, explicit ack, from the start of the stream. */
 export function durableConsumerConfig(o: DurableConsumerOptions): Partial<ConsumerConfig> {
@@ -107,7 +114,7 @@ export class DurableEventConsumer {
         await ensureDurableConsumer(nc, this.options);
         if (this.stopped) return;
         const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, this.options.durable);
-        this.messages = await consumer.consume({ max_messages: 100 });
+        this.messages = await consumer.consume({ max_messages: 100, expires: PULL_EXPIRES_MS });
         this.loop = this.run(this.messages).catch((e: Error) =>
           this.logger.error({ err: e, consumer: this.options.durable }, 'EVENTS consumer stopped'),
         );
