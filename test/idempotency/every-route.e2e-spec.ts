@@ -35,6 +35,10 @@ const EXEMPT: Record<string, string> = {
   'POST /v1/sdk/nonce': 'a browser call without a private key; an unused nonce expires on its own',
   'POST /v1/payment/resume': 'keyless 3DS return: the session decides once, a second resume answers its outcome',
   'POST /v1/3ds/challenge/{sessionId}': 'the card scheme’s callback for one session, decided once',
+  'POST /v1/3ds/return/{sessionId}':
+    'the provider’s 3DS return for one session, decided once; a reload shows the outcome',
+  'POST /v1/connectors/{connectionId}/webhooks':
+    'a provider’s signed notification: de-duplicated on the provider’s event id, not on an Idempotency-Key',
   'POST /v1/sandbox/3ds/{sessionId}': 'sandbox stand-in for the 3DS callback, decided once per session',
   'POST /v1/sandbox/payment/{id}/settle': 'settles a payment once: a second call answers the settled payment',
   'POST /v1/checkout/{id}/pay': 'hosted page: the link’s checkout attempt is the key (one payment per link)',
