@@ -81,6 +81,7 @@ const GROUPS = {
       'operations',
       'purchase',
       'purchase-many',
+      'search',
       'recovery',
       'routing',
       'test-cards',

@@ -17,6 +17,7 @@ import { NonceRealExpiry1767200000001 } from './1767200000001-nonce-real-expiry'
 import { AcquirerAttemptTraceParent1768100000002 } from './1768100000002-acquirer-attempt-trace-parent';
 import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-parent';
 import { PaymentCodeLookup1768400000036 } from './1768400000036-payment-code-lookup';
+import { PaymentSearch1769000600001 } from './1769000600001-payment-search';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [
@@ -38,4 +39,5 @@ export const migrations = [
   PaymentTraceParent1768200000000,
   IdempotencyKeyLeases1768300000000,
   PaymentCodeLookup1768400000036,
+  PaymentSearch1769000600001,
 ];
