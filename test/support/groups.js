@@ -19,6 +19,7 @@ const GROUPS = {
       'account-updater',
       'bad-input',
       'dunning-time',
+      'exports',
       'idempotency',
       'plans',
       'recovery-metrics',

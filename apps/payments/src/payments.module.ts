@@ -16,6 +16,7 @@ import { DatabaseLedger } from './connector/sandbox-ledger';
 import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
+import { ExportService } from './inquiry/export.service';
 import { migrations } from './migrations';
 import { PaymentOperationsHandler } from './operations/payment-operations.handler';
 import { PaymentOperationsService } from './operations/payment-operations.service';
@@ -130,6 +131,7 @@ export class PaymentsModule {
         OperationRecord,
         PaymentOperationsService,
         InquiryService,
+        ExportService,
         HoldExpiryService,
         ExpirySweepLoop.register({
           name: 'hold_expiry',

@@ -17,3 +17,4 @@ export * from './field-aliases';
 export * from './text-limits';
 export * from './subject-access';
 export * from './event-data';
+export * from './export.dto';

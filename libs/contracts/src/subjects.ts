@@ -30,6 +30,10 @@ export const PaymentsSubjects = {
   /** Keyless: a payment by paymentCode alone (`{environment, paymentCode}`), when exactly one matches. */
   keylessInquiry: 'cmd.payments.inquiry.keyless',
   list: 'cmd.payments.list',
+  /** One batch of the payments CSV export (ExportBatchCommand → ExportBatch). */
+  exportPayments: 'cmd.payments.export.payments',
+  /** One batch of the refunds CSV export (ExportBatchCommand → ExportBatch). */
+  exportRefunds: 'cmd.payments.export.refunds',
   upsertConnection: 'cmd.payments.connections.upsert',
   listConnections: 'cmd.payments.connections.list',
   /** A merchant's sandbox clock is being advanced: run the work due up to the new time. */
@@ -79,6 +83,8 @@ export const BillingSubjects = {
   updatePaymentMethod: 'cmd.billing.subscription.payment-method',
   listInvoices: 'cmd.billing.invoice.list',
   getInvoice: 'cmd.billing.invoice.get',
+  /** One batch of the invoices CSV export (ExportBatchCommand → ExportBatch). */
+  exportInvoices: 'cmd.billing.invoice.export',
   /** POST /v1/subscription/usage: UsageRequest (key in ctx.idempotencyKey) → UsageEventView. */
   recordUsage: 'cmd.billing.usage.record',
   /** POST /v1/subscription/usage/batch: UsageBatchRequest → UsageBatchResponse. */

@@ -27,6 +27,7 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   // Every merchant route and list
   MerchantQuery: { merchantCode: CODE },
   PageQuery: { startingAfter: CODE },
+  ExportQuery: { createdFrom: CODE, createdTo: CODE },
   // Payments
   PurchaseRequest: { merchantCode: CODE, orderCode: TEXT, paymentMethod: 32, webhookUrl: URL, connectionCode: CODE },
   CardRequestDto: { networkTransactionId: TEXT, networkReferenceId: TEXT },

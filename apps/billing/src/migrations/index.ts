@@ -14,6 +14,7 @@ import { UsageOpenTotals1767500000000 } from './1767500000000-usage-open-totals'
 import { SubscriptionTraceParent1768100000001 } from './1768100000001-subscription-trace-parent';
 import { BillingIdempotencyMoved1768300000001 } from './1768300000001-billing-idempotency-moved';
 import { RecoveryPolicy1768400000008 } from './1768400000008-recovery-policy';
+import { InvoiceExport1769000610001 } from './1769000610001-invoice-export';
 
 /** Every migration of the billing database, in order. */
 export const migrations = [
@@ -32,4 +33,5 @@ export const migrations = [
   IdempotencyKeyLeases1768300000000,
   BillingIdempotencyMoved1768300000001,
   RecoveryPolicy1768400000008,
+  InvoiceExport1769000610001,
 ];
