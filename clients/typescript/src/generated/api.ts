@@ -1434,6 +1434,24 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        RefundActorView: {
+            /** @enum {string} */
+            type: "api_key" | "dashboard_user";
+            /** @description The API key id, or the dashboard user id */
+            id: string;
+        };
+        RefundView: {
+            /** Format: uuid */
+            id: string;
+            amount: components["schemas"]["AmountDto"];
+            /** @description Why, as the refund request said */
+            reason: string | null;
+            /** @description The refund request’s own reference */
+            reference: string | null;
+            /** @description Null for refunds recorded before this was kept */
+            refundedBy: components["schemas"]["RefundActorView"] | null;
+            createdAt: string;
+        };
         PaymentResponse: {
             /** Format: uuid */
             id: string;
@@ -1464,6 +1482,8 @@ export interface components {
                 [key: string]: string;
             };
             createdAt: string;
+            /** @description On reads (GET by id, inquiry, list), oldest first; absent from events. A captured payment with refunds adding up to less than `amountCaptured` is partially refunded; its `status` stays `captured`. */
+            refunds?: components["schemas"]["RefundView"][];
         };
         KeylessInquiryResponse: {
             /** Format: uuid */
@@ -1506,6 +1526,11 @@ export interface components {
             amount: components["schemas"]["AmountDto"];
             /** @description Your internal reference */
             reference?: string;
+            /**
+             * @description Why the refund is made, up to 255 characters
+             * @example Customer returned the item
+             */
+            reason?: string;
         };
         CancelRequest: {
             /**
@@ -2724,6 +2749,8 @@ export type SchemaCardView = components['schemas']['CardView'];
 export type SchemaApmView = components['schemas']['ApmView'];
 export type SchemaTokenView = components['schemas']['TokenView'];
 export type SchemaActionRequiredView = components['schemas']['ActionRequiredView'];
+export type SchemaRefundActorView = components['schemas']['RefundActorView'];
+export type SchemaRefundView = components['schemas']['RefundView'];
 export type SchemaPaymentResponse = components['schemas']['PaymentResponse'];
 export type SchemaKeylessInquiryResponse = components['schemas']['KeylessInquiryResponse'];
 export type SchemaCaptureRequest = components['schemas']['CaptureRequest'];
@@ -3267,7 +3294,23 @@ export interface operations {
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
                 startingAfter?: string;
+                /** @description Exactly this orderCode */
                 orderCode?: string;
+                /** @description The start of an orderCode or of a paymentCode */
+                search?: string;
+                /** @description The shopper's email, any case */
+                email?: string;
+                /** @description The last four digits of the card */
+                last4?: string;
+                status?: "captured" | "authorized" | "declined" | "pending_3ds" | "pending_action" | "failed" | "cancelled" | "refunded" | "partially_refunded";
+                /** @description Smallest amount, in minor units */
+                amountMin?: number;
+                /** @description Largest amount, in minor units */
+                amountMax?: number;
+                /** @description Created at or after this instant */
+                createdFrom?: string;
+                /** @description Created before this instant */
+                createdTo?: string;
             };
             header?: never;
             path?: never;
@@ -3964,6 +4007,7 @@ export interface operations {
                  *         "value": 500,
                  *         "exponent": 2
                  *       },
+                 *       "reason": "Customer returned the item",
                  *       "reference": "RMA-3321"
                  *     }
                  */
