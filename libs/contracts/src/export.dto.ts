@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, Min, ValidateNested } from 'class-validator';
+import { IsInt, IsISO8601, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
 import { MerchantQuery } from './query.dto';
 import { TextLimits } from './text-limits';
 
