@@ -2054,6 +2054,15 @@ export interface components {
             /** @example true */
             deleted: boolean;
         };
+        WebhookObjectView: {
+            /**
+             * @description payment, payment_link, payment_method, subscription or invoice
+             * @example payment
+             */
+            type: string;
+            /** @example 0190a1b2-… */
+            id: string;
+        };
         WebhookDeliveryResponse: {
             /**
              * Format: uuid
@@ -2067,6 +2076,20 @@ export interface components {
             eventId: string;
             /** @example payment.captured */
             eventType: string;
+            /** @description What the event is about; null for a test ping */
+            object: components["schemas"]["WebhookObjectView"] | null;
+            /**
+             * Format: uuid
+             * @description The delivery (one event to one endpoint) this attempt is a try of
+             */
+            deliveryId: string;
+            /**
+             * @description The delivery as a whole: pending while tries remain, succeeded once one did, dead once all failed
+             * @enum {string}
+             */
+            deliveryStatus: "pending" | "succeeded" | "dead";
+            /** @description Whether POST …/deliveries/{id}/resend would act on this attempt now: its delivery has not succeeded, this is its newest try and the endpoint is enabled (else the resend answers 409) */
+            resendable: boolean;
             /**
              * @description 1 for the first try, then 2, 3, …
              * @example 1
@@ -2804,6 +2827,7 @@ export type SchemaUpdateWebhookEndpointRequest = components['schemas']['UpdateWe
 export type SchemaRollSecretRequest = components['schemas']['RollSecretRequest'];
 export type SchemaRolledWebhookEndpointResponse = components['schemas']['RolledWebhookEndpointResponse'];
 export type SchemaDeletedWebhookEndpointResponse = components['schemas']['DeletedWebhookEndpointResponse'];
+export type SchemaWebhookObjectView = components['schemas']['WebhookObjectView'];
 export type SchemaWebhookDeliveryResponse = components['schemas']['WebhookDeliveryResponse'];
 export type SchemaMerchantQuery = components['schemas']['MerchantQuery'];
 export type SchemaWebhookSecretResponse = components['schemas']['WebhookSecretResponse'];
@@ -9058,6 +9082,13 @@ export interface operations {
                      *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
                      *         "eventId": "0193a5d0-2b3c-7d4e-8f50-61728394a5b6",
                      *         "eventType": "payment.captured",
+                     *         "object": {
+                     *           "type": "payment",
+                     *           "id": "0193a5d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f"
+                     *         },
+                     *         "deliveryId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "deliveryStatus": "succeeded",
+                     *         "resendable": false,
                      *         "attempt": 1,
                      *         "status": "succeeded",
                      *         "responseStatus": 200,
