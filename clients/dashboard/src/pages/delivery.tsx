@@ -60,6 +60,7 @@ export function ResendButton({ endpointId, d, onDone }: { endpointId: string; d:
   return (
     <ConfirmButton
       label={`Resend ${d.eventType} ${d.eventId}`}
+      text="Resend"
       confirmText={`Send ${d.eventType} (event ${d.eventId}) to the endpoint again now?`}
       onConfirm={async () => {
         await unwrap(
