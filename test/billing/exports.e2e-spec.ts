@@ -99,17 +99,21 @@ describe('CSV exports of payments, refunds and invoices', () => {
     expect(invoices.slice(1)).toEqual([expect.arrayContaining([sub.id, 'paid', 'USD', '1000'])]);
   });
 
-  it('streams a range of more rows than a batch holds: chunked, every row once, in order', async () => {
-    const seed = await purchase();
-    await paymentsDb(
+  /** Copies of a payment (new ids and codes, 1 ms apart): a large range without as many purchases. */
+  const copies = (seedId: string, n: number) =>
+    paymentsDb(
       stack,
       `INSERT INTO payments
        SELECT (jsonb_populate_record(NULL::payments, to_jsonb(p) || jsonb_build_object(
                  'id', gen_random_uuid(), 'payment_code', 'bulk-' || g, 'order_code', 'bulk-' || g,
                  'created_at', p.created_at + g * interval '1 millisecond'))).*
-         FROM payments p, generate_series(1, 1800) g WHERE p.id = $1`,
-      [seed.id],
+         FROM payments p, generate_series(1, $2::int) g WHERE p.id = $1`,
+      [seedId, n],
     );
+
+  it('streams a range of more rows than a batch holds: chunked, every row once, in order', async () => {
+    const seed = await purchase();
+    await copies(seed.id, 1800);
     const res = await fetch(`${stack.url}/v1/export/payments?${range}`, {
       headers: { authorization: `Bearer ${m.key}` },
     });
