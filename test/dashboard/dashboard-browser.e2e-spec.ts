@@ -153,8 +153,9 @@ describe('the dashboard in a browser (gateway → services)', () => {
     await log.getByText('Answer body', { exact: true }).first().click();
     await expect(log.getByText('{"error":"orders database unreachable"}').isVisible()).resolves.toBe(true);
     await shot(page, 'dashboard-delivery-failed');
-    await page.getByRole('button', { name: 'Resend attempt 1 of payment.captured' }).click();
-    await page.getByRole('button', { name: 'Confirm: Resend attempt 1 of payment.captured' }).click();
+    const eventId = receiver.received.find((r) => r.path === '/dashboard')!.headers['webhook-id'];
+    await page.getByRole('button', { name: `Resend payment.captured ${eventId}` }).click();
+    await page.getByRole('button', { name: `Confirm: Resend payment.captured ${eventId}` }).click();
     await waitFor(() =>
       receiver.received.some((r) => r.path === '/dashboard' && r.status === 200 && r.body.includes(paid.body.id)),
     );

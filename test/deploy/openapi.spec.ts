@@ -53,6 +53,8 @@ describe('the committed OpenAPI document and client types', () => {
     expect(doc.paths['/v1/3ds/challenge/{sessionId}'].get['x-internal']).toBe(true);
     expect(doc.paths['/v1/sdk/js'].get['x-internal']).toBe(true);
     expect(doc.paths['/v1/payment/purchase'].post['x-internal']).toBeUndefined();
+    // A CSV export is read by merchant servers (finance jobs): in the client, not internal.
+    expect(doc.paths['/v1/export/{kind}'].get['x-internal']).toBeUndefined();
     const paths = Object.keys(withoutInternalOperations(doc).paths);
     expect(paths).toEqual(expect.arrayContaining(['/v1/payment/purchase', '/v1/subscription', '/v1/payment-link']));
     expect(paths.filter((p) => /admin|checkout|\/v1\/3ds|apm|sdk\/js/.test(p))).toEqual([]);

@@ -22,6 +22,7 @@ import { PlanEntity } from './plan/plan.entity';
 import { PlanHandler } from './plan/plan.handler';
 import { PlanRepository } from './plan/plan.repository';
 import { PlanService } from './plan/plan.service';
+import { InvoiceExportHandler } from './invoice/invoice-export.handler';
 import { BillingEvents } from './billing-events';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
@@ -62,6 +63,7 @@ export class BillingModule {
         PlanHandler,
         MeterHandler,
         SubscriptionHandler,
+        InvoiceExportHandler,
         RecoveryPolicyHandler,
         RecoveryReportHandler,
         ...usageHandlers,

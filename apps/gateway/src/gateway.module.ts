@@ -31,6 +31,7 @@ import { HttpExceptionFilter } from './http/http-exception.filter';
 import { GatewayValidationPipe } from './http/validation.pipe';
 import { gatewayMigrations } from './migrations';
 import { PingController } from './ping/ping.controller';
+import { ExportsController } from './exports/exports.controller';
 import { paymentControllers, paymentProviders } from './payments/payments.wiring';
 import { sandboxClockControllers, sandboxClockProviders } from './sandbox/sandbox-clock.wiring';
 import { sdkControllers, sdkProviders } from './sdk/sdk.wiring';
@@ -99,6 +100,7 @@ export class GatewayModule {
       controllers: [
         PingController,
         ...paymentControllers,
+        ExportsController,
         ...billingControllers,
         ...webhookControllers,
         ...sdkControllers,

@@ -22,6 +22,7 @@ import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
 import { PaymentStatsHandler, PaymentStatsService } from './stats/payment-stats';
+import { ExportService } from './inquiry/export.service';
 import { migrations } from './migrations';
 import { PaymentOperationsHandler } from './operations/payment-operations.handler';
 import { PaymentOperationsService } from './operations/payment-operations.service';
@@ -161,6 +162,7 @@ export class PaymentsModule {
         PaymentOperationsService,
         InquiryService,
         PaymentStatsService,
+        ExportService,
         HoldExpiryService,
         ExpirySweepLoop.register({
           name: 'hold_expiry',

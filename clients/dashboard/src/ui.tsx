@@ -2,7 +2,10 @@ import { useState, type ReactNode } from 'react';
 
 /** An action that changes something: a button that opens a confirmation naming what will happen. */
 export function ConfirmButton(props: {
+  /** The accessible name (and, without `text`, the words shown). */
   label: string;
+  /** Shorter words to show where the name is long (the name still says everything). */
+  text?: string;
   confirmText: string;
   onConfirm: () => Promise<unknown>;
   danger?: boolean;
@@ -25,8 +28,13 @@ export function ConfirmButton(props: {
   };
   return (
     <>
-      <button type="button" className={props.danger ? 'danger' : undefined} onClick={() => setOpen(true)}>
-        {props.label}
+      <button
+        type="button"
+        className={props.danger ? 'danger' : undefined}
+        aria-label={props.text ? props.label : undefined}
+        onClick={() => setOpen(true)}
+      >
+        {props.text ?? props.label}
       </button>
       {open && (
         <div className="overlay">
@@ -42,8 +50,14 @@ export function ConfirmButton(props: {
               <button type="button" onClick={() => setOpen(false)} disabled={busy}>
                 Back
               </button>
-              <button type="button" className={props.danger ? 'danger' : 'primary'} onClick={confirm} disabled={busy}>
-                {busy ? 'Working…' : `Confirm: ${props.label}`}
+              <button
+                type="button"
+                className={props.danger ? 'danger' : 'primary'}
+                aria-label={props.text && !busy ? `Confirm: ${props.label}` : undefined}
+                onClick={confirm}
+                disabled={busy}
+              >
+                {busy ? 'Working…' : `Confirm: ${props.text ?? props.label}`}
               </button>
             </div>
           </div>

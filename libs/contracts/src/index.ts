@@ -18,3 +18,4 @@ export * from './text-limits';
 export * from './subject-access';
 export * from './event-data';
 export * from './report-range.dto';
+export * from './export.dto';

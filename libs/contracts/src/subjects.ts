@@ -32,6 +32,10 @@ export const PaymentsSubjects = {
   list: 'cmd.payments.list',
   /** GET /v1/payment/stats: ReportRangeQuery → PaymentStatsView (the caller's merchant and environment). */
   stats: 'cmd.payments.stats',
+  /** One batch of the payments CSV export (ExportBatchCommand → ExportBatch). */
+  exportPayments: 'cmd.payments.export.payments',
+  /** One batch of the refunds CSV export (ExportBatchCommand → ExportBatch). */
+  exportRefunds: 'cmd.payments.export.refunds',
   upsertConnection: 'cmd.payments.connections.upsert',
   listConnections: 'cmd.payments.connections.list',
   /** A merchant's sandbox clock is being advanced: run the work due up to the new time. */
@@ -81,6 +85,8 @@ export const BillingSubjects = {
   updatePaymentMethod: 'cmd.billing.subscription.payment-method',
   listInvoices: 'cmd.billing.invoice.list',
   getInvoice: 'cmd.billing.invoice.get',
+  /** One batch of the invoices CSV export (ExportBatchCommand → ExportBatch). */
+  exportInvoices: 'cmd.billing.invoice.export',
   /** POST /v1/subscription/usage: UsageRequest (key in ctx.idempotencyKey) → UsageEventView. */
   recordUsage: 'cmd.billing.usage.record',
   /** POST /v1/subscription/usage/batch: UsageBatchRequest → UsageBatchResponse. */

@@ -35,6 +35,7 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   // Every merchant route and list
   MerchantQuery: { merchantCode: CODE },
   PageQuery: { startingAfter: CODE },
+  ExportQuery: { createdFrom: CODE, createdTo: CODE },
   // Payments
   PurchaseRequest: { merchantCode: CODE, orderCode: TEXT, paymentMethod: 32, webhookUrl: URL, connectionCode: CODE },
   CardRequestDto: { networkTransactionId: TEXT, networkReferenceId: TEXT },
@@ -54,9 +55,10 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   CaptureRequest: { merchantCode: CODE, reference: TEXT },
   CancelRequest: { merchantCode: CODE, reference: TEXT },
   CancelOrRefundRequest: { merchantCode: CODE, reference: TEXT },
-  ListPaymentsQuery: { orderCode: TEXT },
+  ListPaymentsQuery: { orderCode: TEXT, search: TEXT, email: TEXT },
+  RefundRequest: { reason: TEXT },
   CaptureCommand: { id: CODE },
-  RefundCommand: { id: CODE },
+  RefundCommand: { id: CODE, reason: TEXT },
   CancelCommand: { id: CODE },
   CancelOrRefundCommand: { id: CODE },
   ResumeRequest: { sessionId: TEXT },

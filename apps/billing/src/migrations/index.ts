@@ -15,6 +15,7 @@ import { SubscriptionTraceParent1768100000001 } from './1768100000001-subscripti
 import { BillingIdempotencyMoved1768300000001 } from './1768300000001-billing-idempotency-moved';
 import { RecoveryPolicy1768400000008 } from './1768400000008-recovery-policy';
 import { InvoiceDunningStart1769000800001 } from './1769000800001-invoice-dunning-start';
+import { InvoiceExport1769000610001 } from './1769000610001-invoice-export';
 
 /** Every migration of the billing database, in order. */
 export const migrations = [
@@ -34,4 +35,5 @@ export const migrations = [
   BillingIdempotencyMoved1768300000001,
   RecoveryPolicy1768400000008,
   InvoiceDunningStart1769000800001,
+  InvoiceExport1769000610001,
 ];

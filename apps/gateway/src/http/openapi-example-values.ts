@@ -76,6 +76,9 @@ const INVOICE_VIEW = {
 };
 const DELIVERY = {
   status: 'succeeded',
+  deliveryStatus: 'succeeded',
+  resendable: false,
+  object: { type: 'payment', id: '0193a5d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f' },
   responseStatus: 200,
   responseExcerpt: '{"received":true}',
   durationMs: 84,

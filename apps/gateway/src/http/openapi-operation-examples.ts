@@ -22,6 +22,8 @@ const DECLINED = {
 };
 const PENDING_DELIVERY = {
   status: 'pending',
+  deliveryStatus: 'pending',
+  resendable: true,
   attempt: 1,
   responseStatus: null,
   responseExcerpt: null,
@@ -160,7 +162,14 @@ export const OPERATION_EXAMPLES: Record<
     responses: { '200': { paused: { summary: 'Paused', value: { status: 'paused', pausedAt: EXAMPLE_TIME } } } },
   },
   webhookEndpointsResend: {
-    responses: { '202': { pending: { summary: 'The try to send', value: PENDING_DELIVERY } } },
+    responses: {
+      '202': {
+        pending: {
+          summary: 'The try to send',
+          value: { ...PENDING_DELIVERY, object: { type: 'payment', id: '0193a5d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f' } },
+        },
+      },
+    },
   },
   webhookEndpointsTest: {
     responses: {

@@ -40,10 +40,16 @@ export function operationsOf(document: OpenAPIObject): { path: string; method: M
   return out;
 }
 
-function answersJson(op: OperationObject): boolean {
+/** What a merchant server reads from a route: JSON, or a CSV export. */
+const DATA_TYPES = ['application/json', 'text/csv'];
+
+function answersData(op: OperationObject): boolean {
   return Object.entries(op.responses).some(
     ([status, r]) =>
-      status.startsWith('2') && !!r && 'content' in r && Object.keys(r.content ?? {}).includes('application/json'),
+      status.startsWith('2') &&
+      !!r &&
+      'content' in r &&
+      Object.keys(r.content ?? {}).some((type) => DATA_TYPES.includes(type)),
   );
 }
 
@@ -53,7 +59,7 @@ function answersJson(op: OperationObject): boolean {
  */
 export function markInternalOperations(document: OpenAPIObject): void {
   for (const { op } of operationsOf(document)) {
-    if ((op.tags ?? []).some((t) => INTERNAL_TAGS.has(t)) || !answersJson(op)) op['x-internal'] = true;
+    if ((op.tags ?? []).some((t) => INTERNAL_TAGS.has(t)) || !answersData(op)) op['x-internal'] = true;
     if (!op.security) op.security = [];
   }
 }

@@ -1,6 +1,8 @@
 import { MessagePattern } from '@nestjs/microservices';
 import {
   CallerContext,
+  ExportBatch,
+  ExportBatchCommand,
   KeylessInquiryCommand,
   KeylessInquiryResponse,
   ListPaymentsQuery,
@@ -9,12 +11,16 @@ import {
   PaymentsSubjects,
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
+import { ExportService } from './export.service';
 import { InquiryService } from './inquiry.service';
 
 /** GET /v1/payment/{id}, /v1/payment/inquiry/{paymentCode or id}, /v1/payment?orderCode=. */
 @CommandHandler()
 export class InquiryHandler {
-  constructor(private readonly inquiries: InquiryService) {}
+  constructor(
+    private readonly inquiries: InquiryService,
+    private readonly exports: ExportService,
+  ) {}
 
   @MessagePattern(PaymentsSubjects.get)
   get(@Caller() ctx: CallerContext, @CommandBody() body: PaymentLookupCommand): Promise<PaymentResponse> {
@@ -35,5 +41,15 @@ export class InquiryHandler {
   @MessagePattern(PaymentsSubjects.list)
   list(@Caller() ctx: CallerContext, @CommandBody() query: ListPaymentsQuery): Promise<PaymentResponse[]> {
     return this.inquiries.list(ctx, query);
+  }
+
+  @MessagePattern(PaymentsSubjects.exportPayments)
+  exportPayments(@Caller() ctx: CallerContext, @CommandBody() body: ExportBatchCommand): Promise<ExportBatch> {
+    return this.exports.payments(ctx, body);
+  }
+
+  @MessagePattern(PaymentsSubjects.exportRefunds)
+  exportRefunds(@Caller() ctx: CallerContext, @CommandBody() body: ExportBatchCommand): Promise<ExportBatch> {
+    return this.exports.refunds(ctx, body);
   }
 }

@@ -8,7 +8,8 @@ import {
 } from '@app/contracts';
 import { apiStatus } from '../payment/payment-state';
 import { PaymentRepository } from '../payment/payment.repository';
-import { toPaymentResponse } from '../payment/payment.view';
+import { toPaymentRead } from '../payment/payment.view';
+import { PaymentEntity } from '../payment/payment.entity';
 
 /** Reads of payments, scoped to the caller's merchant and environment (else 404); the keyless one to its environment. */
 @Injectable()
@@ -16,11 +17,11 @@ export class InquiryService {
   constructor(private readonly payments: PaymentRepository) {}
 
   async get(ctx: CallerContext, id: string): Promise<PaymentResponse> {
-    return toPaymentResponse(await this.payments.get(ctx, id));
+    return (await this.withRefunds([await this.payments.get(ctx, id)]))[0];
   }
 
   async inquire(ctx: CallerContext, reference: string): Promise<PaymentResponse> {
-    return toPaymentResponse(await this.payments.getByReference(ctx, reference));
+    return (await this.withRefunds([await this.payments.getByReference(ctx, reference)]))[0];
   }
 
   /** Without a key: only what a plugin needs to refund by paymentCode, and only for an unambiguous code. */
@@ -30,11 +31,12 @@ export class InquiryService {
   }
 
   async list(ctx: CallerContext, query: ListPaymentsQuery): Promise<PaymentResponse[]> {
-    const rows = await this.payments.list(ctx, {
-      orderCode: query.orderCode,
-      limit: query.limit ?? 20,
-      startingAfter: query.startingAfter,
-    });
-    return rows.map(toPaymentResponse);
+    const { limit, merchantCode: _merchantCode, ...filter } = query;
+    return this.withRefunds(await this.payments.list(ctx, { ...filter, limit: limit ?? 20 }));
+  }
+
+  private async withRefunds(payments: PaymentEntity[]): Promise<PaymentResponse[]> {
+    const refunds = await this.payments.refundsOf(payments.filter((p) => p.amountRefunded > 0).map((p) => p.id));
+    return payments.map((p) => toPaymentRead(p, refunds));
   }
 }

@@ -20,6 +20,7 @@ import { PaymentCodeLookup1768400000036 } from './1768400000036-payment-code-loo
 import { ConnectorFlows1769000300001 } from './1769000300001-connector-flows';
 import { ConnectionCredentials1769000400001 } from './1769000400001-connection-credentials';
 import { PaymentStatsIndex1769000810001 } from './1769000810001-payment-stats-index';
+import { PaymentSearch1769000600001 } from './1769000600001-payment-search';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [
@@ -44,4 +45,5 @@ export const migrations = [
   ConnectorFlows1769000300001,
   ConnectionCredentials1769000400001,
   PaymentStatsIndex1769000810001,
+  PaymentSearch1769000600001,
 ];

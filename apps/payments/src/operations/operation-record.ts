@@ -65,6 +65,8 @@ export class OperationRecord {
         kind: decision.kind,
         amountValue: decision.amount.value,
         reference: detail.reference,
+        reason: decision.kind === 'refund' ? (detail.reason ?? null) : null,
+        actor: ctx.keyId ?? null,
         createdAt: now,
       });
       result = toOperationResult(payment, decision.amount, decision.result);

@@ -87,7 +87,7 @@ export class PaymentOperationsService {
   private async operate(
     ctx: CallerContext,
     operation: IdempotentOperation,
-    cmd: { id: string; reference?: string },
+    cmd: { id: string; reference?: string; reason?: string },
     decide: Decide,
   ): Promise<OperationResult> {
     const reserved = await inTransaction(this.db, (m) => this.reserve(m, ctx, operation, cmd, decide));
@@ -117,7 +117,7 @@ export class PaymentOperationsService {
     m: EntityManager,
     ctx: CallerContext,
     operation: IdempotentOperation,
-    cmd: { id: string; reference?: string },
+    cmd: { id: string; reference?: string; reason?: string },
     decide: Decide,
   ): Promise<Reserved | { replay: OperationResult }> {
     const claim = await this.idempotency.claim<OperationResult>(m, ctx, operation, cmd);
@@ -147,6 +147,7 @@ export class PaymentOperationsService {
         kind: decision.kind,
         amount: decision.amount,
         reference: cmd.reference ?? null,
+        ...(cmd.reason ? { reason: cmd.reason } : {}),
         decidedAt: now.toISOString(),
         reserved: {
           status: decision.to,

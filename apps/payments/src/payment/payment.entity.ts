@@ -83,5 +83,9 @@ export class PaymentOperationEntity {
   @Column({ type: 'text' }) kind: 'capture' | 'refund' | 'cancel';
   @Column({ name: 'amount_value', type: 'bigint', transformer: bigintNumber }) amountValue: number;
   @Column({ type: 'text', nullable: true }) reference: string | null;
+  /** A refund's reason, as its request said. */
+  @Column({ type: 'text', nullable: true }) reason: string | null;
+  /** Who asked for it: the caller's key id (`dashboard:<userId>` for a dashboard user); null before it was kept. */
+  @Column({ type: 'text', nullable: true }) actor: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { applyFilter, PaymentListFilter } from './payment-filter';
 import { CallerContext } from '@app/contracts';
 import {
   deferStatement,
@@ -146,8 +147,11 @@ export class PaymentRepository {
     return rows[0];
   }
 
-  /** Newest first; `startingAfter` is the last id of the previous page. */
-  list(scope: Scope, o: { orderCode?: string; limit: number; startingAfter?: string }): Promise<PaymentEntity[]> {
+  /**
+   * Newest first, by (created_at, id), every filter of `o` holding; `startingAfter` is the last id of the
+   * previous page, so a payment made while paging (newer) never shifts the pages after it.
+   */
+  async list(scope: Scope, o: PaymentListFilter & { limit: number; startingAfter?: string }): Promise<PaymentEntity[]> {
     const q = this.db
       .getRepository(PaymentEntity)
       .createQueryBuilder('p')
@@ -155,15 +159,32 @@ export class PaymentRepository {
         m: scope.merchantCode,
         e: scope.environment,
       });
-    if (o.orderCode !== undefined) q.andWhere('p.order_code = :orderCode', { orderCode: o.orderCode });
+    applyFilter(q, o);
     if (o.startingAfter !== undefined) {
       if (!isUuid(o.startingAfter)) throw DomainError.notFound('payment', 'startingAfter');
-      q.andWhere(
-        '(p.created_at, p.id) < (SELECT c.created_at, c.id FROM payments c WHERE c.id = :after AND c.merchant_code = :m AND c.environment = :e)',
-        { after: o.startingAfter },
+      const cursor = await this.db.query(
+        `SELECT created_at FROM payments WHERE id = $1 AND merchant_code = $2 AND environment = $3`,
+        [o.startingAfter, scope.merchantCode, scope.environment],
       );
+      if (!cursor.length) throw DomainError.notFound('payment', 'startingAfter');
+      q.andWhere('(p.created_at, p.id) < (:afterAt, :after::uuid)', {
+        afterAt: cursor[0].created_at,
+        after: o.startingAfter,
+      });
     }
     return q.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').limit(o.limit).getMany();
+  }
+
+  /** The refunds of these payments, oldest first. */
+  refundsOf(paymentIds: string[]): Promise<PaymentOperationEntity[]> {
+    if (!paymentIds.length) return Promise.resolve([]);
+    return this.db
+      .getRepository(PaymentOperationEntity)
+      .createQueryBuilder('o')
+      .where(`o.payment_id = ANY(:ids) AND o.kind = 'refund'`, { ids: paymentIds })
+      .orderBy('o.created_at')
+      .addOrderBy('o.id')
+      .getMany();
   }
 
   /**

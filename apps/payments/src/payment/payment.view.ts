@@ -1,7 +1,7 @@
-import { OperationResult, OperationStatus, PaymentResponse } from '@app/contracts';
+import { OperationResult, OperationStatus, PaymentResponse, RefundActorView, RefundView } from '@app/contracts';
 import { AmountJson } from '@app/money';
 import { apiStatus } from './payment-state';
-import { PaymentEntity } from './payment.entity';
+import { PaymentEntity, PaymentOperationEntity } from './payment.entity';
 
 const amountOf = (p: PaymentEntity, value: number): AmountJson => ({
   currency: p.currency,
@@ -52,4 +52,30 @@ export function toOperationResult(p: PaymentEntity, amount: AmountJson, status: 
     amount,
     status,
   };
+}
+
+const DASHBOARD_ACTOR = 'dashboard:';
+
+/** Who made an operation, from the caller's key id as recorded. */
+export function actorView(actor: string | null): RefundActorView | null {
+  if (!actor) return null;
+  if (actor.startsWith(DASHBOARD_ACTOR)) return { type: 'dashboard_user', id: actor.slice(DASHBOARD_ACTOR.length) };
+  return { type: 'api_key', id: actor };
+}
+
+export function toRefundView(p: PaymentEntity, o: PaymentOperationEntity): RefundView {
+  return {
+    id: o.id,
+    amount: amountOf(p, o.amountValue),
+    reason: o.reason,
+    reference: o.reference,
+    refundedBy: actorView(o.actor),
+    createdAt: o.createdAt.toISOString(),
+  };
+}
+
+/** The Payment as a read answers it: with its refunds, oldest first. */
+export function toPaymentRead(p: PaymentEntity, operations: PaymentOperationEntity[]): PaymentResponse {
+  const refunds = operations.filter((o) => o.paymentId === p.id).map((o) => toRefundView(p, o));
+  return { ...toPaymentResponse(p), refunds };
 }

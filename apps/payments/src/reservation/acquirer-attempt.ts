@@ -50,6 +50,8 @@ export interface ModificationDetail {
   kind: OperationKind;
   amount: AmountJson;
   reference: string | null;
+  /** A refund's reason (absent on other operations and on attempts reserved before it was kept). */
+  reason?: string | null;
   decidedAt: string;
   reserved: { status: PaymentStatus; amountCaptured: number; amountRefunded: number };
 }

@@ -18,6 +18,12 @@ export interface AttemptRow {
   eventType: string;
   attempt: number;
   status: AttemptStatus;
+  deliveryId: string;
+  deliveryStatus: DeliveryStatus;
+  /** The delivery's newest try: a resend acts on it. */
+  latest: boolean;
+  /** The id of the object the event's data carries (a payment_method event's: its token); null without one. */
+  objectId: string | null;
   responseStatus: number | null;
   responseExcerpt: string | null;
   durationMs: number | null;
@@ -111,6 +117,10 @@ const SUBSCRIBED_ENDPOINTS = statement(
 );
 
 const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType", a.attempt, a.status,
+  d.id AS "deliveryId", d.status AS "deliveryStatus",
+  a.attempt = (SELECT max(l.attempt) FROM webhook_attempts l WHERE l.delivery_id = d.id) AS "latest",
+  CASE WHEN d.event_type LIKE 'payment_method.%' THEN d.body::jsonb #>> '{data,token}'
+       ELSE d.body::jsonb #>> '{data,id}' END AS "objectId",
   a.response_status AS "responseStatus", a.response_excerpt AS "responseExcerpt", a.duration_ms AS "durationMs", a.attempted_at AS "attemptedAt",
   CASE WHEN a.status = 'pending' THEN a.due_at ELSE a.next_attempt_at END AS "nextAttemptAt", a.error`;
 

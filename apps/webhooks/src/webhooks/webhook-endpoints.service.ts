@@ -17,6 +17,7 @@ import {
   RollSecretRequest,
   UpdateWebhookEndpointRequest,
   WebhookDeliveryResponse,
+  WebhookObjectView,
   WebhookEndpointResponse,
   WebhookSecretResponse,
 } from '@app/contracts';
@@ -49,10 +50,23 @@ export const toEndpointView = (e: EndpointRow): WebhookEndpointResponse => ({
   createdAt: iso(e.createdAt)!,
 });
 
-export const toDeliveryView = (a: AttemptRow): WebhookDeliveryResponse => ({
+/** The aggregates whose events name an object (EventAggregate); a ping names none. */
+const OBJECT_TYPES = new Set(['payment', 'payment_link', 'payment_method', 'subscription', 'invoice']);
+
+function objectOf(a: AttemptRow): WebhookObjectView | null {
+  const type = a.eventType.split('.')[0];
+  return OBJECT_TYPES.has(type) && a.objectId ? { type, id: a.objectId } : null;
+}
+
+/** `endpointEnabled`: a disabled endpoint's deliveries cannot be resent (409 until it is enabled). */
+export const toDeliveryView = (a: AttemptRow, endpointEnabled = true): WebhookDeliveryResponse => ({
   id: a.id,
   eventId: a.eventId,
   eventType: a.eventType,
+  object: objectOf(a),
+  deliveryId: a.deliveryId,
+  deliveryStatus: a.deliveryStatus,
+  resendable: endpointEnabled && a.deliveryStatus !== 'succeeded' && a.latest,
   attempt: a.attempt,
   status: a.status,
   responseStatus: a.responseStatus,
@@ -166,7 +180,7 @@ export class WebhookEndpointsService {
       throw DomainError.notFound('delivery', 'startingAfter');
     }
     const rows = await this.deliveries.listForEndpoint(endpoint.id, query.limit ?? DEFAULT_LIMIT, cursor);
-    return rows.map(toDeliveryView);
+    return rows.map((row) => toDeliveryView(row, !endpoint.disabled));
   }
 
   /** Queues a signed `ping` to the endpoint through the normal delivery path; answers its first try. */

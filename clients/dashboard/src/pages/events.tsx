@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useWorkspace } from '../context';
 import { formatDate } from '../format';
@@ -6,6 +6,7 @@ import { href } from '../route';
 import { unwrap } from '../session';
 import type { EventType } from '../../../typescript/src/generated/events';
 import { Failure, Loading, Status, AttemptAnswer } from '../ui';
+import { ResendButton } from './delivery';
 
 export function EventsPage() {
   const { api, membership, environment } = useWorkspace();
@@ -62,6 +63,7 @@ const LOG_PAGE = 100;
  */
 export function EventPage({ id }: { id: string }) {
   const { api, membership, environment } = useWorkspace();
+  const queries = useQueryClient();
   const key = ['event', membership.merchantCode, environment, id];
   const event = useQuery({
     queryKey: key,
@@ -120,6 +122,7 @@ export function EventPage({ id }: { id: string }) {
                 <th>Status</th>
                 <th>Answer</th>
                 <th>When</th>
+                <th>Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -136,6 +139,13 @@ export function EventPage({ id }: { id: string }) {
                     <AttemptAnswer attempt={d} />
                   </td>
                   <td>{formatDate(d.attemptedAt ?? d.nextAttemptAt)}</td>
+                  <td>
+                    <ResendButton
+                      endpointId={d.endpoint.id}
+                      d={d}
+                      onDone={() => queries.invalidateQueries({ queryKey: [...key, 'deliveries'] })}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -143,8 +153,8 @@ export function EventPage({ id }: { id: string }) {
         </div>
       )}
       <p className="sub">
-        Resend a delivery from its endpoint&rsquo;s log. Deliveries to a payment&rsquo;s own webhookUrl are not listed
-        here.
+        Resend is offered on a delivery&rsquo;s newest try while it has not succeeded and its endpoint is enabled.
+        Deliveries to a payment&rsquo;s own webhookUrl are not listed here.
       </p>
       <h2>Data</h2>
       <pre aria-label="Event data">{JSON.stringify(e.data, null, 2)}</pre>

@@ -1,14 +1,19 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useCan, useWorkspace } from '../context';
-import { formatAmount, formatDate, newIdempotencyKey } from '../format';
+import { useWorkspace } from '../context';
+import { formatAmount, formatDate } from '../format';
 import { href } from '../route';
 import { unwrap } from '../session';
-import { ConfirmButton, Failure, Loading, Status } from '../ui';
+import { Failure, Loading, Status } from '../ui';
+import { ExportPanel } from './export-panel';
+import { displayStatus } from './payment-status';
+
+export { PaymentPage } from './payment';
 
 const PAGE = 20;
 const STATUSES = [
   'captured',
+  'partially_refunded',
   'authorized',
   'declined',
   'pending_3ds',
@@ -16,50 +21,87 @@ const STATUSES = [
   'failed',
   'cancelled',
   'refunded',
-];
+] as const;
+type ListStatus = (typeof STATUSES)[number];
+const isStatus = (value: string | undefined): value is ListStatus => STATUSES.some((s) => s === value);
 
-/**
- * Payments, newest first, a page at a time. The API filters by order code; a payment code is looked up with
- * the inquiry route; status and date narrow the page shown (the list route has no such filters).
- */
+/** The list's server-side filters, as the query string of GET /v1/payment takes them. */
+interface Filters {
+  search?: string;
+  email?: string;
+  last4?: string;
+  status?: ListStatus;
+  amountMin?: number;
+  amountMax?: number;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+/** A decimal amount typed by a person, in minor units of a two-decimal currency; absent when empty or not a number. */
+const minorUnits = (text: string): number | undefined => {
+  const value = Number(text);
+  return text.trim() && Number.isFinite(value) && value >= 0 ? Math.round(value * 100) : undefined;
+};
+
+/** A date input's day as the instant its day starts (UTC); `nextDay` for the end of a range that includes it. */
+const dayStart = (day: string, nextDay = false): string | undefined => {
+  if (!day) return undefined;
+  const d = new Date(`${day}T00:00:00Z`);
+  if (nextDay) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString();
+};
+
+function filtersOf(form: FormData): Filters {
+  const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+  return {
+    search: text('q'),
+    email: text('email'),
+    last4: text('last4'),
+    status: ((s) => (isStatus(s) ? s : undefined))(text('status')),
+    amountMin: minorUnits(String(form.get('amountMin') ?? '')),
+    amountMax: minorUnits(String(form.get('amountMax') ?? '')),
+    createdFrom: dayStart(String(form.get('from') ?? '')),
+    createdTo: dayStart(String(form.get('to') ?? ''), true),
+  };
+}
+
+/** Payments, newest first, searched and filtered by the server over the whole list, a page at a time. */
 export function PaymentsPage() {
   const { api, membership, environment } = useWorkspace();
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState('');
-  const [from, setFrom] = useState('');
+  const [filters, setFilters] = useState<Filters>({});
   const [cursors, setCursors] = useState<string[]>([]);
   const startingAfter = cursors[cursors.length - 1];
   const list = useQuery({
-    queryKey: ['payments', membership.merchantCode, environment, search, startingAfter],
-    queryFn: async () => {
-      if (search) {
-        const byOrder = await unwrap(api.GET('/v1/payment', { params: { query: { orderCode: search, limit: PAGE } } }));
-        if (byOrder.length) return byOrder;
-        const byCode = await api.GET('/v1/payment/inquiry/{reference}', { params: { path: { reference: search } } });
-        return byCode.data ? [byCode.data as (typeof byOrder)[number]] : [];
-      }
-      return unwrap(api.GET('/v1/payment', { params: { query: { limit: PAGE, startingAfter } } }));
-    },
+    queryKey: ['payments', membership.merchantCode, environment, filters, startingAfter],
+    queryFn: () => unwrap(api.GET('/v1/payment', { params: { query: { ...filters, limit: PAGE, startingAfter } } })),
   });
   const onSearch = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    setSearch(String(new FormData(e.currentTarget).get('q') ?? '').trim());
+    setFilters(filtersOf(new FormData(e.currentTarget)));
     setCursors([]);
   };
-  const rows = (list.data ?? []).filter(
-    (p) => (!status || p.status === status) && (!from || p.createdAt.slice(0, 10) >= from),
-  );
+  const onClear = (e: FormEvent<HTMLFormElement>) => {
+    e.currentTarget.reset();
+    setFilters({});
+    setCursors([]);
+  };
+  const rows = list.data ?? [];
   return (
     <section>
       <h1>Payments</h1>
-      <form className="filters" onSubmit={onSearch} role="search">
+      <form className="filters" onSubmit={onSearch} onReset={onClear} role="search" aria-label="Find payments">
         <label>
-          Order or payment code <input name="q" type="search" defaultValue={search} />
+          Order or payment code <input name="q" type="search" placeholder="starts with…" />
         </label>
-        <button type="submit">Search</button>
+        <label>
+          Customer email <input name="email" type="email" />
+        </label>
+        <label>
+          Card last four <input name="last4" inputMode="numeric" pattern="[0-9]{4}" maxLength={4} size={5} />
+        </label>
         <label>
           Status{' '}
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <select name="status" defaultValue="">
             <option value="">Any</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -69,18 +111,31 @@ export function PaymentsPage() {
           </select>
         </label>
         <label>
-          From date <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+          Amount from <input name="amountMin" inputMode="decimal" size={7} />
         </label>
+        <label>
+          Amount to <input name="amountMax" inputMode="decimal" size={7} />
+        </label>
+        <label>
+          From date <input name="from" type="date" />
+        </label>
+        <label>
+          To date <input name="to" type="date" />
+        </label>
+        <button type="submit" className="primary">
+          Search
+        </button>
+        <button type="reset">Clear</button>
       </form>
       {list.isPending ? (
         <Loading what="payments" />
       ) : list.isError ? (
         <Failure error={list.error} />
       ) : rows.length === 0 ? (
-        <p>No payments.</p>
+        <p>No payments match.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table aria-label="Payments">
             <thead>
               <tr>
                 <th>Order</th>
@@ -99,7 +154,7 @@ export function PaymentsPage() {
                   </td>
                   <td>{formatAmount(p.amount)}</td>
                   <td>
-                    <Status value={p.status} />
+                    <Status value={displayStatus(p)} />
                   </td>
                   <td>{p.card ? `${p.card.cardData.brand} ${p.card.cardData.cardNumber}` : p.paymentMethod}</td>
                   <td>{formatDate(p.createdAt)}</td>
@@ -109,151 +164,19 @@ export function PaymentsPage() {
           </table>
         </div>
       )}
-      {!search && (
-        <div className="pager">
-          <button type="button" disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer
-          </button>
-          <button
-            type="button"
-            disabled={(list.data?.length ?? 0) < PAGE}
-            onClick={() => list.data && setCursors([...cursors, list.data[list.data.length - 1].id])}
-          >
-            Older
-          </button>
-        </div>
-      )}
-    </section>
-  );
-}
-
-export function PaymentPage({ id }: { id: string }) {
-  const { api, membership, environment } = useWorkspace();
-  const can = useCan();
-  const queries = useQueryClient();
-  const key = ['payment', membership.merchantCode, environment, id];
-  const payment = useQuery({
-    queryKey: key,
-    queryFn: () => unwrap(api.GET('/v1/payment/{id}', { params: { path: { id } } })),
-  });
-  // No route lists events by payment: read those since the payment was made and keep the payment's.
-  const createdAt = payment.data?.createdAt;
-  const timeline = useQuery({
-    queryKey: [...key, 'events'],
-    enabled: Boolean(createdAt),
-    queryFn: async () => {
-      const events = await unwrap(api.GET('/v1/events', { params: { query: { limit: 100, createdFrom: createdAt } } }));
-      return events.filter((e) => (e.data as { id?: string }).id === id);
-    },
-  });
-  const [refundValue, setRefundValue] = useState('');
-  if (payment.isPending) return <Loading what="the payment" />;
-  if (payment.isError) return <Failure error={payment.error} />;
-  const p = payment.data;
-  const refresh = () => queries.invalidateQueries({ queryKey: key });
-  const headers = () => ({ 'idempotency-key': newIdempotencyKey() });
-  const refundable = p.amountCaptured.value - p.amountRefunded.value;
-  const refundMinor = Math.round(Number(refundValue || '0') * 10 ** (p.amount.exponent ?? 2));
-  return (
-    <section>
-      <p>
-        <a href={href('payments')}>← Payments</a>
-      </p>
-      <h1>
-        Payment {p.orderCode} <Status value={p.status} />
-      </h1>
-      <dl className="facts">
-        <dt>Amount</dt>
-        <dd>{formatAmount(p.amount)}</dd>
-        <dt>Captured</dt>
-        <dd>{formatAmount(p.amountCaptured)}</dd>
-        <dt>Refunded</dt>
-        <dd>{formatAmount(p.amountRefunded)}</dd>
-        <dt>Payment code</dt>
-        <dd>{p.paymentCode}</dd>
-        <dt>Card</dt>
-        <dd>{p.card ? `${p.card.cardData.brand} ${p.card.cardData.cardNumber}` : p.paymentMethod}</dd>
-        <dt>Connection</dt>
-        <dd>{p.connectionName}</dd>
-        <dt>Created</dt>
-        <dd>{formatDate(p.createdAt)}</dd>
-      </dl>
-      <div className="actions">
-        {can('money') && p.status === 'authorized' && (
-          <ConfirmButton
-            label="Capture"
-            confirmText={`Capture ${formatAmount(p.amount)}?`}
-            onConfirm={async () => {
-              await unwrap(
-                api.POST('/v1/payment/{id}/capture', {
-                  params: { path: { id } },
-                  headers: headers(),
-                  body: { amount: p.amount },
-                }),
-              );
-              await refresh();
-            }}
-          />
-        )}
-        {can('money') && p.status === 'authorized' && (
-          <ConfirmButton
-            label="Cancel payment"
-            danger
-            confirmText="Cancel this authorization? The held amount is released."
-            onConfirm={async () => {
-              await unwrap(
-                api.POST('/v1/payment/{id}/cancel', { params: { path: { id } }, headers: headers(), body: {} }),
-              );
-              await refresh();
-            }}
-          />
-        )}
-        {can('refund') && refundable > 0 && (
-          <ConfirmButton
-            label="Refund"
-            danger
-            confirmText={`Refund up to ${formatAmount({ ...p.amount, value: refundable })} to the card.`}
-            onConfirm={async () => {
-              if (!(refundMinor > 0 && refundMinor <= refundable))
-                throw new Error('Enter an amount up to the refundable one');
-              await unwrap(
-                api.POST('/v1/payment/{id}/refund', {
-                  params: { path: { id } },
-                  headers: headers(),
-                  body: { amount: { ...p.amount, value: refundMinor } },
-                }),
-              );
-              setRefundValue('');
-              await refresh();
-            }}
-          >
-            <label>
-              Amount to refund ({p.amount.currency})
-              <input inputMode="decimal" value={refundValue} onChange={(e) => setRefundValue(e.target.value)} />
-            </label>
-          </ConfirmButton>
-        )}
+      <div className="pager">
+        <button type="button" disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Newer
+        </button>
+        <button
+          type="button"
+          disabled={rows.length < PAGE}
+          onClick={() => rows.length && setCursors([...cursors, rows[rows.length - 1].id])}
+        >
+          Older
+        </button>
       </div>
-      <h2>Timeline</h2>
-      {timeline.isPending ? (
-        <Loading what="events" />
-      ) : timeline.isError ? (
-        <Failure error={timeline.error} />
-      ) : (
-        <ol className="timeline" aria-label="Timeline">
-          {timeline.data.map((e) => (
-            <li key={e.id}>
-              <strong>{e.type}</strong> <span className="sub">{formatDate(e.createdAt)}</span>{' '}
-              <a href={href('events', e.id)} aria-label={`Webhook deliveries of ${e.type}`}>
-                webhook deliveries
-              </a>
-            </li>
-          ))}
-          <li>
-            <strong>created</strong> <span className="sub">{formatDate(p.createdAt)}</span>
-          </li>
-        </ol>
-      )}
+      <ExportPanel />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useCan, useWorkspace } from '../context';
 import { formatAmount, formatDate, newIdempotencyKey } from '../format';
 import { href } from '../route';
 import { unwrap } from '../session';
+import { DunningFacts } from './dunning';
 import { ConfirmButton, Failure, Loading, Status } from '../ui';
 
 const STATUSES = ['trialing', 'active', 'past_due', 'suspended', 'paused', 'cancelled', 'completed', 'incomplete'];
@@ -92,10 +93,6 @@ export function SubscriptionPage({ id }: { id: string }) {
   if (sub.isPending) return <Loading what="the subscription" />;
   if (sub.isError) return <Failure error={sub.error} />;
   const s = sub.data;
-  const lastDecline = invoices.data
-    ?.flatMap((i) => i.attempts ?? [])
-    .filter((a) => a.status === 'declined' || a.status === 'failed')
-    .sort((a, b) => (a.at < b.at ? 1 : -1))[0];
   const verb = (label: string, path: 'cancel' | 'pause' | 'resume' | 'retry-payment', text: string, danger = false) => (
     <ConfirmButton
       label={label}
@@ -136,15 +133,13 @@ export function SubscriptionPage({ id }: { id: string }) {
         <dd>{formatDate(s.nextBillingDate)}</dd>
         <dt>Dunning</dt>
         <dd>
-          {s.status === 'past_due' || s.status === 'suspended'
-            ? `${s.dunningAttemptCount} failed attempt(s)${lastDecline?.refusalCode ? `; last decline: ${JSON.stringify(lastDecline.refusalCode)}` : ''}`
-            : 'not in dunning'}
+          <DunningFacts s={s} />
         </dd>
       </dl>
       <div className="actions">
         {can('money') &&
-          (s.status === 'past_due' || s.status === 'suspended') &&
-          verb('Retry payment', 'retry-payment', 'Charge the open invoice now?')}
+          s.status === 'past_due' &&
+          verb('Retry payment', 'retry-payment', 'Charge the open invoice now with the card on file?')}
         {can('manage') &&
           (s.status === 'active' || s.status === 'trialing') &&
           verb('Pause', 'pause', 'Pause this subscription? No renewal is charged while paused.')}

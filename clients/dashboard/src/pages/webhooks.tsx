@@ -6,6 +6,7 @@ import { href } from '../route';
 import { unwrap } from '../session';
 import type { EventType } from '../../../typescript/src/generated/events';
 import { ConfirmButton, Failure, Loading, Status, AttemptAnswer } from '../ui';
+import { DeliveryEvent, ResendButton } from './delivery';
 
 export function WebhooksPage() {
   const { api, membership, environment } = useWorkspace();
@@ -214,7 +215,9 @@ export function WebhookEndpointPage({ id }: { id: string }) {
             <tbody>
               {deliveries.data.map((d) => (
                 <tr key={d.id}>
-                  <td>{d.eventType}</td>
+                  <td>
+                    <DeliveryEvent d={d} />
+                  </td>
                   <td>{d.attempt}</td>
                   <td>
                     <Status value={d.status} />
@@ -222,24 +225,13 @@ export function WebhookEndpointPage({ id }: { id: string }) {
                   <td>
                     <AttemptAnswer attempt={d} />
                   </td>
-                  <td>{formatDate(d.attemptedAt)}</td>
+                  <td>{formatDate(d.attemptedAt ?? d.nextAttemptAt)}</td>
                   <td>
-                    {can('resend') && d.status !== 'succeeded' && (
-                      <ConfirmButton
-                        label={`Resend attempt ${d.attempt} of ${d.eventType}`}
-                        confirmText="Send this event to the endpoint again now?"
-                        onConfirm={async () => {
-                          await unwrap(
-                            api.POST('/v1/webhook-endpoint/{id}/deliveries/{deliveryId}/resend', {
-                              params: { path: { id, deliveryId: d.id } },
-                              headers: { 'idempotency-key': newIdempotencyKey() },
-                              body: {},
-                            }),
-                          );
-                          await queries.invalidateQueries({ queryKey: [...key, 'deliveries'] });
-                        }}
-                      />
-                    )}
+                    <ResendButton
+                      endpointId={id}
+                      d={d}
+                      onDone={() => queries.invalidateQueries({ queryKey: [...key, 'deliveries'] })}
+                    />
                   </td>
                 </tr>
               ))}

@@ -206,6 +206,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/export/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments, refunds or invoices created in a date range, as CSV
+         * @description Oldest first, with a header line; amounts in minor units next to their currency and exponent. The file is streamed in batches of 500 rows, so a range of any length can be exported; rows created while it streams are either in it or not, never twice. Columns — payments: id, createdAt, paymentCode, orderCode, status, paymentMethod, cardBrand, cardLast4, shopperEmail, currency, exponent, amount, amountCaptured, amountRefunded, connectionCode, refusalCode; refunds: id, createdAt, paymentId, paymentCode, orderCode, currency, exponent, amount, reason, reference, refundedByType, refundedById; invoices: id, createdAt, subscriptionId, status, currency, exponent, amount, periodStart, periodEnd, paidAt, paymentAttemptCount.
+         */
+        get: operations["exportsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscription/plan": {
         parameters: {
             query?: never;
@@ -1635,6 +1655,24 @@ export interface components {
              */
             version?: string;
         };
+        RefundActorView: {
+            /** @enum {string} */
+            type: "api_key" | "dashboard_user";
+            /** @description The API key id, or the dashboard user id */
+            id: string;
+        };
+        RefundView: {
+            /** Format: uuid */
+            id: string;
+            amount: components["schemas"]["AmountDto"];
+            /** @description Why, as the refund request said */
+            reason: string | null;
+            /** @description The refund request’s own reference */
+            reference: string | null;
+            /** @description Null for refunds recorded before this was kept */
+            refundedBy: components["schemas"]["RefundActorView"] | null;
+            createdAt: string;
+        };
         PaymentResponse: {
             /** Format: uuid */
             id: string;
@@ -1667,6 +1705,8 @@ export interface components {
                 [key: string]: string;
             };
             createdAt: string;
+            /** @description On reads (GET by id, inquiry, list), oldest first; absent from events. A captured payment with refunds adding up to less than `amountCaptured` is partially refunded; its `status` stays `captured`. */
+            refunds?: components["schemas"]["RefundView"][];
         };
         KeylessInquiryResponse: {
             /** Format: uuid */
@@ -1709,6 +1749,11 @@ export interface components {
             amount: components["schemas"]["AmountDto"];
             /** @description Your internal reference */
             reference?: string;
+            /**
+             * @description Why the refund is made, up to 255 characters
+             * @example Customer returned the item
+             */
+            reason?: string;
         };
         CancelRequest: {
             /**
@@ -2312,6 +2357,15 @@ export interface components {
             /** @example true */
             deleted: boolean;
         };
+        WebhookObjectView: {
+            /**
+             * @description payment, payment_link, payment_method, subscription or invoice
+             * @example payment
+             */
+            type: string;
+            /** @example 0190a1b2-… */
+            id: string;
+        };
         WebhookDeliveryResponse: {
             /**
              * Format: uuid
@@ -2325,6 +2379,20 @@ export interface components {
             eventId: string;
             /** @example payment.captured */
             eventType: string;
+            /** @description What the event is about; null for a test ping */
+            object: components["schemas"]["WebhookObjectView"] | null;
+            /**
+             * Format: uuid
+             * @description The delivery (one event to one endpoint) this attempt is a try of
+             */
+            deliveryId: string;
+            /**
+             * @description The delivery as a whole: pending while tries remain, succeeded once one did, dead once all failed
+             * @enum {string}
+             */
+            deliveryStatus: "pending" | "succeeded" | "dead";
+            /** @description Whether POST …/deliveries/{id}/resend would act on this attempt now: its delivery has not succeeded, this is its newest try and the endpoint is enabled (else the resend answers 409) */
+            resendable: boolean;
             /**
              * @description 1 for the first try, then 2, 3, …
              * @example 1
@@ -3152,6 +3220,8 @@ export type SchemaApmView = components['schemas']['ApmView'];
 export type SchemaTokenView = components['schemas']['TokenView'];
 export type SchemaActionRequiredView = components['schemas']['ActionRequiredView'];
 export type SchemaThreeDSecureView = components['schemas']['ThreeDSecureView'];
+export type SchemaRefundActorView = components['schemas']['RefundActorView'];
+export type SchemaRefundView = components['schemas']['RefundView'];
 export type SchemaPaymentResponse = components['schemas']['PaymentResponse'];
 export type SchemaKeylessInquiryResponse = components['schemas']['KeylessInquiryResponse'];
 export type SchemaCaptureRequest = components['schemas']['CaptureRequest'];
@@ -3191,6 +3261,7 @@ export type SchemaUpdateWebhookEndpointRequest = components['schemas']['UpdateWe
 export type SchemaRollSecretRequest = components['schemas']['RollSecretRequest'];
 export type SchemaRolledWebhookEndpointResponse = components['schemas']['RolledWebhookEndpointResponse'];
 export type SchemaDeletedWebhookEndpointResponse = components['schemas']['DeletedWebhookEndpointResponse'];
+export type SchemaWebhookObjectView = components['schemas']['WebhookObjectView'];
 export type SchemaWebhookDeliveryResponse = components['schemas']['WebhookDeliveryResponse'];
 export type SchemaMerchantQuery = components['schemas']['MerchantQuery'];
 export type SchemaWebhookSecretResponse = components['schemas']['WebhookSecretResponse'];
@@ -3867,7 +3938,23 @@ export interface operations {
                 limit?: number;
                 /** @description An id from the previous page: answers the items after it */
                 startingAfter?: string;
+                /** @description Exactly this orderCode */
                 orderCode?: string;
+                /** @description The start of an orderCode or of a paymentCode */
+                search?: string;
+                /** @description The shopper's email, any case */
+                email?: string;
+                /** @description The last four digits of the card */
+                last4?: string;
+                status?: "captured" | "authorized" | "declined" | "pending_3ds" | "pending_action" | "failed" | "cancelled" | "refunded" | "charged_back" | "partially_refunded";
+                /** @description Smallest amount, in minor units */
+                amountMin?: number;
+                /** @description Largest amount, in minor units */
+                amountMax?: number;
+                /** @description Created at or after this instant */
+                createdFrom?: string;
+                /** @description Created before this instant */
+                createdTo?: string;
             };
             header?: never;
             path?: never;
@@ -4564,6 +4651,7 @@ export interface operations {
                  *         "value": 500,
                  *         "exponent": 2
                  *       },
+                 *       "reason": "Customer returned the item",
                  *       "reference": "RMA-3321"
                  *     }
                  */
@@ -5069,6 +5157,127 @@ export interface operations {
                 };
             };
             /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice; or the acquirer did not answer within ACQUIRER_TIMEOUT_MS (message "The acquirer did not answer in time…", told apart from the gateway's own by the message): nothing was recorded; the operation may be retried with the same Idempotency-Key */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportsExport: {
+        parameters: {
+            query: {
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
+                merchantCode?: string;
+                /** @description Rows created at or after this instant */
+                createdFrom: string;
+                /** @description Rows created before this instant */
+                createdTo: string;
+            };
+            header?: never;
+            path: {
+                kind: "payments" | "refunds" | "invoices";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long; or `createdFrom` or `createdTo` missing or not an ISO 8601 instant, or not before `createdTo`
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: `kind` is not payments, refunds or invoices */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the payments or billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payments or billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The payments or billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -9660,6 +9869,13 @@ export interface operations {
                      *         "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
                      *         "eventId": "0193a5d0-2b3c-7d4e-8f50-61728394a5b6",
                      *         "eventType": "payment.captured",
+                     *         "object": {
+                     *           "type": "payment",
+                     *           "id": "0193a5d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f"
+                     *         },
+                     *         "deliveryId": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *         "deliveryStatus": "succeeded",
+                     *         "resendable": false,
                      *         "attempt": 1,
                      *         "status": "succeeded",
                      *         "responseStatus": 200,

@@ -77,6 +77,24 @@ export class ThreeDSecureView {
   @ApiPropertyOptional({ description: '3DS protocol version', example: '2.2.0' }) version?: string;
 }
 
+/** Who made a refund: an API key (its id) or a dashboard user (their id). */
+export class RefundActorView {
+  @ApiProperty({ enum: ['api_key', 'dashboard_user'] }) type: 'api_key' | 'dashboard_user';
+  @ApiProperty({ description: 'The API key id, or the dashboard user id' }) id: string;
+}
+
+/** One refund of a payment, as recorded. */
+export class RefundView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ type: AmountDto }) amount: AmountDto;
+  @ApiProperty({ type: String, nullable: true, description: 'Why, as the refund request said' }) reason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The refund request’s own reference' })
+  reference: string | null;
+  @ApiProperty({ type: RefundActorView, nullable: true, description: 'Null for refunds recorded before this was kept' })
+  refundedBy: RefundActorView | null;
+  @ApiProperty() createdAt: string;
+}
+
 /** The Payment: response of purchase, authorization, resume and the inquiries; `data` of payment events. */
 export class PaymentResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -113,6 +131,13 @@ export class PaymentResponse {
   threeDSecure?: ThreeDSecureView;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata: Record<string, string>;
   @ApiProperty() createdAt: string;
+  @ApiPropertyOptional({
+    type: [RefundView],
+    description:
+      'On reads (GET by id, inquiry, list), oldest first; absent from events. A captured payment with refunds ' +
+      'adding up to less than `amountCaptured` is partially refunded; its `status` stays `captured`.',
+  })
+  refunds?: RefundView[];
 }
 
 /** Response of capture, refund, cancel and cancel_or_refund (an operation result). */

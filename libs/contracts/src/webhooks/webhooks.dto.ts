@@ -124,10 +124,36 @@ export class DeletedWebhookEndpointResponse {
   @ApiProperty({ example: true }) deleted: boolean;
 }
 
+/** The object an event is about: its kind and id (a payment_method's id is its vault token). */
+export class WebhookObjectView {
+  @ApiProperty({ example: 'payment', description: 'payment, payment_link, payment_method, subscription or invoice' })
+  type: string;
+  @ApiProperty({ example: '0190a1b2-…' }) id: string;
+}
+
 export class WebhookDeliveryResponse {
   @ApiProperty({ format: 'uuid', description: 'Id of this attempt' }) id: string;
   @ApiProperty({ format: 'uuid', description: 'The event id; equals the Webhook-Id header' }) eventId: string;
   @ApiProperty({ example: 'payment.captured' }) eventType: string;
+  @ApiProperty({
+    type: WebhookObjectView,
+    nullable: true,
+    description: 'What the event is about; null for a test ping',
+  })
+  object: WebhookObjectView | null;
+  @ApiProperty({ format: 'uuid', description: 'The delivery (one event to one endpoint) this attempt is a try of' })
+  deliveryId: string;
+  @ApiProperty({
+    enum: ['pending', 'succeeded', 'dead'],
+    description: 'The delivery as a whole: pending while tries remain, succeeded once one did, dead once all failed',
+  })
+  deliveryStatus: string;
+  @ApiProperty({
+    description:
+      'Whether POST …/deliveries/{id}/resend would act on this attempt now: its delivery has not succeeded, this ' +
+      'is its newest try and the endpoint is enabled (else the resend answers 409)',
+  })
+  resendable: boolean;
   @ApiProperty({ example: 1, description: '1 for the first try, then 2, 3, …' }) attempt: number;
   @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'dead'] }) status: string;
   @ApiProperty({ type: Number, nullable: true, example: 200 }) responseStatus: number | null;
