@@ -176,7 +176,8 @@ export class WebhookDeliveryResponse {
   nextAttemptAt: string | null;
   @ApiProperty({
     type: String,
-    enum: DELIVERY_ERRORS,
+    // null is listed too: OpenAPI 3.0 checks a nullable enum's null against the list.
+    enum: [...DELIVERY_ERRORS, null] as unknown as string[],
     nullable: true,
     example: 'http_status',
     description:
