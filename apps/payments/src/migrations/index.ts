@@ -18,6 +18,7 @@ import { AcquirerAttemptTraceParent1768100000002 } from './1768100000002-acquire
 import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-parent';
 import { PaymentCodeLookup1768400000036 } from './1768400000036-payment-code-lookup';
 import { PaymentCodePerEnvironment1769000200001 } from './1769000200001-payment-code-per-environment';
+import { StoredCardAcquirer1769000200002 } from './1769000200002-stored-card-acquirer';
 import { ConnectorFlows1769000300001 } from './1769000300001-connector-flows';
 import { ConnectionCredentials1769000400001 } from './1769000400001-connection-credentials';
 import { PaymentStatsIndex1769000810001 } from './1769000810001-payment-stats-index';
@@ -44,6 +45,7 @@ export const migrations = [
   IdempotencyKeyLeases1768300000000,
   PaymentCodeLookup1768400000036,
   PaymentCodePerEnvironment1769000200001,
+  StoredCardAcquirer1769000200002,
   ConnectorFlows1769000300001,
   ConnectionCredentials1769000400001,
   PaymentStatsIndex1769000810001,
