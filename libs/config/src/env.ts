@@ -74,7 +74,7 @@ export function bool(def: boolean, description: string): EnvVar<boolean> {
 export function developmentSwitch(description: string): EnvVar<boolean> {
   const flag = bool(false, description);
   return {
-    description: `${description} (development and test only: a production start refuses it)`,
+    description: `${description} (for development: a start with NODE_ENV=production refuses it)`,
     parse(raw, name, env) {
       const on = flag.parse(raw, name, env);
       if (on && isProduction(env)) {
