@@ -69,6 +69,7 @@ const GROUPS = {
       'queue-claim',
       'readiness',
       'resilience',
+      'surface-migrations',
       'text-limits',
       'unstorable-text',
     ],
