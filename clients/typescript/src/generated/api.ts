@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * A payment by its paymentCode or its id
-         * @description With a private key: the payment (PaymentResponse), by paymentCode or id. Without a key but with `X-Environment` (how the provider's plugins look up the payment they refund, unless the deployment turned it off): only `id`, `paymentCode`, `orderCode` and `status` (KeylessInquiryResponse), by paymentCode only, and only when exactly one payment of that environment has it (else 404); limited per client address (429).
+         * @description With a private key: the payment (PaymentResponse), by paymentCode or id. Without a key but with `X-Environment` (how the provider's plugins look up the payment they refund, unless the deployment turned it off, for production alone or for both): only `id`, `paymentCode`, `orderCode` and `status` (KeylessInquiryResponse), by paymentCode only (a code names one payment per environment, across merchants); limited per client address, per code and in all (429).
          */
         get: operations["paymentsInquiry"];
         put?: never;
@@ -4217,7 +4217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `NOT_FOUND`: no such payment for this merchant and environment; without a key, none or several */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment; without a key, no such paymentCode */
             404: {
                 headers: {
                     [name: string]: unknown;
