@@ -27,17 +27,8 @@ describe('nothing simulated acts on a real provider’s payment or card', () => 
   beforeAll(async () => {
     [stack, m] = await TestStack.startWith(sandboxMerchant);
     // A production connection to the simulator, created explicitly (as the platform's own tests may, outside
-    // NODE_ENV=production), ahead of any other.
-    const connection = await stack.admin('POST', `/merchants/${m.merchantCode}/connections`, {
-      connectionCode: 'simulator-production',
-      connectionName: 'Simulator (production, tests)',
-      acquirer: 'sandbox',
-      environment: 'production',
-      currencies: ['USD'],
-      methods: ['card'],
-      priority: 0,
-    });
-    expect([200, 201]).toContain(connection.status);
+    // NODE_ENV=production).
+    await stack.productionSimulator(m.merchantCode);
     production = new PaymentsClient(
       stack,
       (await stack.key([m.merchantCode], 'private', 'production')).key,
