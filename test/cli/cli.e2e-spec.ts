@@ -172,7 +172,10 @@ describe('payments CLI against the running stack', () => {
 
     const secret = 'whsec_cli_test_secret';
     const count = local.received.length;
-    const out = await cli('events', 'resend', event.id, '--forward-to', local.url, '--secret', secret);
+    const out = await run('node', [CLI, 'events', 'resend', event.id, '--forward-to', local.url], {
+      env: { ...env, PAYMENTS_WEBHOOK_SECRET: secret },
+      cwd: ROOT,
+    });
     expect(out.stdout).toContain(`${event.id}  -> POST ${local.url} [200]`);
     const got = local.received[count];
     expect(constructWebhookEvent(got.body, got.headers, secret)).toMatchObject({ id: event.id, type: event.type });

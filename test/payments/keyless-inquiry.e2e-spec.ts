@@ -75,16 +75,16 @@ describe('keyless inquiry (the provider plugins’ refund lookup)', () => {
     expectError(bad, 401, 'AUTH_INVALID');
   });
 
-  it('unknown, ambiguous, another environment or an id: 404 like an unknown payment', async () => {
+  it('unknown, another environment or an id: 404 like an unknown payment; a taken code cannot be shadowed', async () => {
     const from = '127.0.36.4';
     expectError(await keyless(`never-${uid()}`, from), 404, 'NOT_FOUND');
 
-    // Two merchants chose the same paymentCode: neither is answered without a key, both are with theirs.
+    // A second merchant cannot take the first one's paymentCode: the keyless answer stays the first one's.
     const other = await sandboxMerchant(stack);
     const paymentCode = `shared-${uid()}`;
     const mine = (await m.purchase({ paymentCode })).body;
-    await other.purchase({ paymentCode });
-    expectError(await keyless(paymentCode, from), 404, 'NOT_FOUND');
+    expectError(await other.purchase({ paymentCode }), 409, 'DUPLICATE_PAYMENT_CODE', 'paymentCode');
+    expect((await keyless(paymentCode, from)).body.id).toBe(mine.id);
     const keyed = await stack.http('GET', `/v1/payment/inquiry/${paymentCode}`, { key: m.key });
     expect(keyed.body.id).toBe(mine.id);
 

@@ -39,7 +39,15 @@ const GROUPS = {
   },
   'test/dashboard': {
     timeoutMs: 60_000,
-    files: ['audit-log', 'dashboard-mail', 'dashboard-roles', 'dashboard-session', 'dashboard-team', 'dashboard-totp'],
+    files: [
+      'audit-log',
+      'dashboard-mail',
+      'dashboard-replay',
+      'dashboard-roles',
+      'dashboard-session',
+      'dashboard-team',
+      'dashboard-totp',
+    ],
   },
   'test/events': { timeoutMs: 60_000, files: ['events', 'events-stream-limits'] },
   'test/foundation': {
@@ -61,6 +69,7 @@ const GROUPS = {
       'queue-claim',
       'readiness',
       'resilience',
+      'surface-migrations',
       'text-limits',
       'unstorable-text',
     ],
@@ -85,6 +94,7 @@ const GROUPS = {
       'idempotency',
       'inquiry',
       'keyless-inquiry',
+      'keyless-inquiry-walk',
       'operations',
       'purchase',
       'purchase-many',
@@ -97,12 +107,13 @@ const GROUPS = {
   },
   'test/payments-extras': {
     timeoutMs: 60_000,
-    files: ['apm', 'no-clear-card-data', 'nonce-payments', 'nonce-sweep', 'sdk', 'threeds', 'vault'],
+    files: ['apm', 'no-clear-card-data', 'nonce-payments', 'nonce-sweep', 'sdk', 'simulator-only', 'threeds', 'vault'],
   },
   'test/sandbox': { timeoutMs: 60_000, files: ['clock-work-bound', 'sandbox-clock'] },
   'test/webhooks': {
     timeoutMs: 90_000,
     files: [
+      'delivery-errors',
       'endpoint-url-migration',
       'endpoints',
       'move-from-gateway',

@@ -87,6 +87,20 @@ export const gatewayEnv = {
     "Inquiries without a key (GET /v1/payment/inquiry/{paymentCode} with X-Environment, how the provider's plugins refund; they answer id, paymentCode, orderCode and status only) per client address per minute, per gateway replica, before further ones answer 429; 0 turns them off (401, as on every merchant route)",
     { min: 0, max: 10_000 },
   ),
+  KEYLESS_INQUIRY_PER_CODE_PER_MINUTE: int(
+    10,
+    'Inquiries without a key for one paymentCode per minute, per gateway replica, from any address, before further ones for that code answer 429',
+    { min: 1, max: 10_000 },
+  ),
+  KEYLESS_INQUIRY_GLOBAL_PER_MINUTE: int(
+    600,
+    'Inquiries without a key per minute in all, per gateway replica, from any address, before further ones answer 429',
+    { min: 1, max: 1_000_000 },
+  ),
+  KEYLESS_INQUIRY_PRODUCTION: bool(
+    true,
+    "Whether inquiries without a key answer for production payments (X-Environment: production); false refuses them 401 as on every merchant route while the sandbox's go on (set it false unless production shops use the provider's plugins)",
+  ),
   TRUSTED_PROXIES: addressList(
     'Proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For names the client address; empty trusts none and the socket address is the client',
   ),

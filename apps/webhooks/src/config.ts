@@ -1,8 +1,8 @@
 import {
-  bool,
   commonEnv,
   ConfigOf,
   databaseUrl,
+  developmentSwitch,
   idempotencyEnv,
   int,
   keyList,
@@ -19,7 +19,9 @@ export const webhooksEnv = {
   WEBHOOK_SECRET_KEYS: keyList(
     'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production)',
   ),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false, 'Allow webhook targets on private, loopback or link-local addresses'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: developmentSwitch(
+    'Allow webhook targets on private, loopback or link-local addresses',
+  ),
   WEBHOOK_RETRY_SCHEDULE: secondsList(
     [30, 300, 1800, 7200, 21600, 43200, 86400],
     'Seconds between webhook delivery attempts, comma-separated',

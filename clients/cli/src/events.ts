@@ -30,7 +30,7 @@ export interface ResendOptions {
   webhookEndpoint?: string;
   /** Or post the event here, signed with `secret`, as `listen` does. */
   forwardTo?: string;
-  /** `--secret`, else the one the last `listen` used (secret-file.ts). */
+  /** From PAYMENTS_WEBHOOK_SECRET or `--secret-file`, else the one the last `listen` made (secret-file.ts). */
   secret?: string;
 }
 
@@ -42,8 +42,8 @@ export async function resendEvent(env: CliEnv, id: string | undefined, o: Resend
   if (o.forwardTo) {
     if (!o.secret) {
       throw new UsageError(
-        '--forward-to needs --secret <whsec_…> (the secret your receiver checks); without it, resend signs with ' +
-          'the secret the last `payments listen` printed, and none was kept',
+        '--forward-to needs the secret your receiver checks: set PAYMENTS_WEBHOOK_SECRET or pass --secret-file ' +
+          '<path>; without either, resend signs with the secret the last `payments listen` printed, and none was kept',
       );
     }
     const event = await unwrap(

@@ -9,7 +9,8 @@ export interface ForwardedEvent {
 
 /**
  * POSTs one event to `url` as a delivery carries it (same headers, signed with `secret`) and answers the HTTP
- * status, or why no answer came: the receiver being down must not stop the caller.
+ * status, or why no answer came: the receiver being down must not stop the caller. A redirect is never
+ * followed (a signed event must not be re-posted to wherever the local receiver points): it answers the 3xx.
  */
 export async function forwardEvent(url: string, event: ForwardedEvent, secret: string): Promise<number | string> {
   const body = JSON.stringify(event);
@@ -24,9 +25,10 @@ export async function forwardEvent(url: string, event: ForwardedEvent, secret: s
       },
       body,
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      redirect: 'manual',
     });
     await res.arrayBuffer();
-    return res.status;
+    return res.status >= 300 && res.status < 400 ? `${res.status}, redirect not followed` : res.status;
   } catch (e) {
     const cause = (e as { cause?: { code?: string } }).cause?.code;
     return cause ?? (e as Error).message;

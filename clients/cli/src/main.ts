@@ -4,6 +4,7 @@ import { PaymentsApiError } from '../../typescript/src';
 import { cliEnv, CommandFailed, forwardTarget, UsageError } from './config';
 import { listEvents, resendEvent } from './events';
 import { listen } from './listen';
+import { checkForwardingEnvironment, SECRET_ENV, signingSecret } from './safety';
 import { rememberedListenSecret, rememberListenSecret } from './secret-file';
 import { newSecret } from './signing';
 import { trigger, TRIGGERS } from './trigger';
@@ -11,7 +12,8 @@ import { trigger, TRIGGERS } from './trigger';
 const ENV_HELP = `Environment:
   PAYMENTS_API_KEY        a private key (prv_sandbox_…); required
   PAYMENTS_API_BASE       the gateway (default http://localhost:3000)
-  PAYMENTS_MERCHANT_CODE  the merchant, when the key has several (or --merchant-code)`;
+  PAYMENTS_MERCHANT_CODE  the merchant, when the key has several (or --merchant-code)
+  ${SECRET_ENV} the secret listen and events resend sign forwarded events with (or --secret-file)`;
 
 const HELP = {
   main: `Usage: payments <command> [options]
@@ -30,17 +32,20 @@ ${ENV_HELP}`,
 
 Polls your event log and POSTs each new event to <url> as a webhook delivery carries it, signed with a
 secret printed at start (Webhook-Signature and X-Therius-Signature), one line per event with the local answer.
-Nothing is registered on the server; Ctrl-C stops it.
+Redirects are not followed. Nothing is registered on the server; Ctrl-C stops it. A production key is refused
+unless --allow-production is given.
 
 Options:
   --forward-to <url>      where to POST events, e.g. http://localhost:4242/webhooks (required)
   --events <a,b,…>        only these event types
-  --secret <whsec_…>      sign with this secret instead of a new one (keep your receiver's config across runs)
-
-The secret is also kept in $XDG_CONFIG_HOME/payments/listen-secret (default ~/.config/payments, owner-only),
-so "payments events resend <id> --forward-to <url>" signs with it without --secret.
+  --secret-file <path>    sign with the secret in this file instead of a new one (or set ${SECRET_ENV}),
+                          to keep your receiver's config across runs; --secret on the command line is refused
+  --allow-production      forward the events of a production key (real payments and customers)
   --interval-ms <n>       how often to poll (default 1000)
   --merchant-code <code>  the merchant, when the key has several
+
+The secret is also kept in $XDG_CONFIG_HOME/payments/listen-secret (default ~/.config/payments, owner-only),
+so "payments events resend <id> --forward-to <url>" signs with it without ${SECRET_ENV} or --secret-file.
 
 ${ENV_HELP}`,
   trigger: `Usage: payments trigger <event type> [--merchant-code <code>]
@@ -53,11 +58,12 @@ ${Object.entries(TRIGGERS)
 ${ENV_HELP}`,
   events: `Usage: payments events list [--limit <n>] [--type <event type>] [--json]
        payments events resend <id> --webhook-endpoint <id>
-       payments events resend <id> --forward-to <url> [--secret <whsec_…>]
+       payments events resend <id> --forward-to <url> [--secret-file <path>] [--allow-production]
 
 list      the newest events (default 20, at most 100), one line each, or the API's JSON with --json
 resend    with --forward-to: the CLI POSTs the event to <url> (plain http:// is fine, e.g. a local receiver),
-          signed as listen does, with --secret or else the secret the last listen printed;
+          signed as listen does, with the secret of --secret-file or ${SECRET_ENV}, or else the secret
+          the last listen printed; a production key needs --allow-production;
           with --webhook-endpoint: the platform sends its delivery of the event to that registered (HTTPS)
           endpoint again
 
@@ -94,17 +100,28 @@ async function run(argv: string[], out: (line: string) => void, err: (line: stri
       'forward-to': { type: 'string' },
       events: { type: 'string' },
       secret: { type: 'string' },
+      'secret-file': { type: 'string' },
+      'allow-production': { type: 'boolean' },
       'interval-ms': { type: 'string' },
     });
     if (values.help) return out(HELP.listen);
+    const given = signingSecret({ flag: str(values.secret), file: str(values['secret-file']) }, process.env);
     const forwardTo = forwardTarget(str(values['forward-to']));
     const env = cliEnv(process.env, str(values['merchant-code']));
-    const secret = str(values.secret) ?? newSecret();
+    if (checkForwardingEnvironment(env, values['allow-production'] === true) === 'production') {
+      err('Forwarding PRODUCTION events (--allow-production): real payments and customer data.');
+    }
+    const secret = given?.secret ?? newSecret();
     const stop = new AbortController();
     process.once('SIGINT', () => stop.abort());
     process.once('SIGTERM', () => stop.abort());
-    out(`Your webhook signing secret is ${secret}`);
-    if (!rememberListenSecret(process.env, secret)) err('Could not keep the secret for events resend --forward-to');
+    if (given) {
+      out(`Signing with the secret from ${given.from}`);
+    } else {
+      out(`Your webhook signing secret is ${secret}`);
+      // A secret the CLI made is kept for events resend; one you gave stays where you keep it.
+      if (!rememberListenSecret(process.env, secret)) err('Could not keep the secret for events resend --forward-to');
+    }
     await listen(env, {
       forwardTo,
       secret,
@@ -131,10 +148,14 @@ async function run(argv: string[], out: (line: string) => void, err: (line: stri
       'webhook-endpoint': { type: 'string' },
       'forward-to': { type: 'string' },
       secret: { type: 'string' },
+      'secret-file': { type: 'string' },
+      'allow-production': { type: 'boolean' },
     });
     const [sub, id] = positionals;
     if (values.help || !sub) return out(HELP.events);
+    const given = signingSecret({ flag: str(values.secret), file: str(values['secret-file']) }, process.env);
     const env = cliEnv(process.env, str(values['merchant-code']));
+    if (values['forward-to'] !== undefined) checkForwardingEnvironment(env, values['allow-production'] === true);
     const lines =
       sub === 'list'
         ? await listEvents(env, {
@@ -146,7 +167,7 @@ async function run(argv: string[], out: (line: string) => void, err: (line: stri
           ? await resendEvent(env, id, {
               webhookEndpoint: str(values['webhook-endpoint']),
               forwardTo: values['forward-to'] === undefined ? undefined : forwardTarget(str(values['forward-to'])),
-              secret: str(values.secret) ?? rememberedListenSecret(process.env),
+              secret: given?.secret ?? rememberedListenSecret(process.env),
             })
           : undefined;
     if (!lines) throw new UsageError(`Unknown events command: ${sub}`);

@@ -83,6 +83,23 @@ export function Status({ value }: { value: string }) {
   return <span className={`status status-${value}`}>{value.replace(/_/g, ' ')}</span>;
 }
 
+/** What each delivery error class (the API's `error`) means, as the delivery log shows it. */
+const DELIVERY_ERROR_TEXT: Record<string, string> = {
+  http_status: 'answered with an error status',
+  refused: 'connection refused',
+  reset: 'connection reset',
+  timeout: 'no answer in time',
+  unreachable: 'address unreachable',
+  tls: 'TLS handshake failed',
+  dns: 'host name not found',
+  private_target: 'private address refused',
+  invalid_url: 'not an https URL',
+  network: 'network error',
+  endpoint_deleted: 'endpoint deleted',
+  endpoint_disabled: 'endpoint disabled',
+  no_secret: 'no signing secret',
+};
+
 /** One try's answer: the receiver's status, why the try failed, and the start of the answer's body on demand. */
 export function AttemptAnswer({
   attempt,
@@ -91,7 +108,8 @@ export function AttemptAnswer({
 }) {
   return (
     <>
-      {attempt.responseStatus ?? '—'} {attempt.error && <span className="sub">{attempt.error}</span>}
+      {attempt.responseStatus ?? '—'}{' '}
+      {attempt.error && <span className="sub">{DELIVERY_ERROR_TEXT[attempt.error] ?? attempt.error}</span>}
       {attempt.responseExcerpt && (
         <details className="answer">
           <summary aria-label={`Answer body of attempt ${attempt.attempt}`}>Answer body</summary>

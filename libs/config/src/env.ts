@@ -67,6 +67,24 @@ export function bool(def: boolean, description: string): EnvVar<boolean> {
   };
 }
 
+/**
+ * A switch only a development or test deployment may turn on (it lifts a protection): off by default, and
+ * on with NODE_ENV=production the start stops with a message naming it.
+ */
+export function developmentSwitch(description: string): EnvVar<boolean> {
+  const flag = bool(false, description);
+  return {
+    description: `${description} (for development: a start with NODE_ENV=production refuses it)`,
+    parse(raw, name, env) {
+      const on = flag.parse(raw, name, env);
+      if (on && isProduction(env)) {
+        throw new Error(`${name} lifts a protection and may not be true when NODE_ENV=production`);
+      }
+      return on;
+    },
+  };
+}
+
 export function str(
   def: string | undefined,
   description: string,

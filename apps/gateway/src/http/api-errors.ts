@@ -29,7 +29,7 @@ export const ERROR_NOTES: Record<ErrorCode, string> = {
   INVALID_STATE: 'the object’s state does not allow this operation',
   AUTHORIZATION_EXPIRED: 'the authorization’s hold expired before the capture',
   DUPLICATE_ORDER_CODE: '`orderCode` is held by an earlier payment that was not declined, failed or cancelled',
-  DUPLICATE_PAYMENT_CODE: 'the merchant-supplied `paymentCode` is already used',
+  DUPLICATE_PAYMENT_CODE: 'the merchant-supplied `paymentCode` is already used in this environment (by any merchant)',
   DUPLICATE_MERCHANT_CODE: 'a merchant with this `merchantCode` exists',
   DUPLICATE_METER_CODE: 'a meter with this `code` exists for this merchant and environment',
   DUPLICATE_WEBHOOK_URL: 'another webhook endpoint of this merchant and environment has this `url`',

@@ -15,39 +15,76 @@ export interface KeylessInquiryOptions {
   enabled: boolean;
   /** KEYLESS_INQUIRY_PER_MINUTE, per client address and gateway replica: never unlimited. */
   perMinute: number;
+  /** KEYLESS_INQUIRY_PER_CODE_PER_MINUTE: per paymentCode (and environment), from every address together. */
+  perCodePerMinute: number;
+  /** KEYLESS_INQUIRY_GLOBAL_PER_MINUTE: every keyless inquiry of the replica together. */
+  globalPerMinute: number;
+  /** KEYLESS_INQUIRY_PRODUCTION: false, a keyless inquiry of production is refused 401 as without the feature. */
+  production: boolean;
 }
 
 /** The header the provider's plugins name the environment with when they call the inquiry without a key. */
 export const ENVIRONMENT_HEADER = 'x-environment';
 
-type KeylessRequest = FastifyRequest & { user?: unknown; keylessInquiry?: true };
+type KeylessRequest = FastifyRequest & {
+  user?: unknown;
+  keylessInquiry?: true;
+  params?: { reference?: string };
+};
+
+/** The one-minute windows a keyless inquiry takes a slot of, in this order: each refusal says which one. */
+interface Windows {
+  address: FixedWindowLimiter;
+  all: FixedWindowLimiter;
+  code: FixedWindowLimiter;
+}
 
 /**
  * The inquiry's guard. A request with an Authorization header, or without X-Environment, or with the keyless
- * inquiry turned off, is checked as on every merchant route (PrivateKeyGuard). Otherwise it goes on without a
- * key, marked as keyless, once its client address has a slot left in its one-minute window: the slot is taken
- * before the lookup, so a guesser pays for every attempt, found or not.
+ * inquiry turned off (for production alone: KEYLESS_INQUIRY_PRODUCTION=false), is checked as on every merchant
+ * route (PrivateKeyGuard). Otherwise it goes on without a key, marked as keyless, once its client address, the
+ * replica as a whole and the paymentCode asked for each have a slot left in their one-minute windows: the slots
+ * are taken before the lookup, so a guesser pays for every attempt, found or not, and many addresses together
+ * can neither walk the codes faster than the global window nor try one code more often than its own.
  */
 @Injectable()
 export class KeylessInquiryGuard implements CanActivate {
-  private readonly window: FixedWindowLimiter | null;
+  private readonly windows: Windows | null;
 
   constructor(
-    @Inject(KEYLESS_INQUIRY_OPTIONS) options: KeylessInquiryOptions,
+    @Inject(KEYLESS_INQUIRY_OPTIONS) private readonly options: KeylessInquiryOptions,
     private readonly keyed: PrivateKeyGuard,
   ) {
-    this.window = options.enabled ? new FixedWindowLimiter(options.perMinute, 60_000) : null;
+    this.windows = options.enabled
+      ? {
+          address: new FixedWindowLimiter(options.perMinute, 60_000),
+          all: new FixedWindowLimiter(options.globalPerMinute, 60_000),
+          code: new FixedWindowLimiter(options.perCodePerMinute, 60_000),
+        }
+      : null;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<KeylessRequest>();
+    const environment = request.headers[ENVIRONMENT_HEADER];
     const keyless =
-      this.window !== null &&
+      this.windows !== null &&
       request.headers.authorization === undefined &&
-      request.headers[ENVIRONMENT_HEADER] !== undefined;
+      environment !== undefined &&
+      (this.options.production || environment !== 'production');
     if (!keyless) return this.keyed.canActivate(context);
-    const over = this.window!.take(clientAddress(request), Date.now());
-    if (over) throw rateLimited('Too many inquiries without a key from this address; wait before trying again', over);
+    const now = Date.now();
+    const w = this.windows!;
+    const byAddress = w.address.take(clientAddress(request), now);
+    if (byAddress) {
+      throw rateLimited('Too many inquiries without a key from this address; wait before trying again', byAddress);
+    }
+    const overall = w.all.take('*', now);
+    if (overall) throw rateLimited('Too many inquiries without a key; wait before trying again', overall);
+    const code = `${String(environment).slice(0, 16)}:${String(request.params?.reference ?? '').slice(0, 255)}`;
+    const byCode = w.code.take(code, now);
+    if (byCode)
+      throw rateLimited('Too many inquiries without a key for this payment; wait before trying again', byCode);
     request.keylessInquiry = true;
     return true;
   }

@@ -111,15 +111,15 @@ export class PaymentsController {
     description:
       'With a private key: the payment (PaymentResponse), by paymentCode or id. Without a key but with ' +
       "`X-Environment` (how the provider's plugins look up the payment they refund, unless the deployment turned " +
-      'it off): only `id`, `paymentCode`, `orderCode` and `status` (KeylessInquiryResponse), by paymentCode ' +
-      'only, and only when exactly one payment of that environment has it (else 404); limited per client ' +
-      'address (429).',
+      'it off, for production alone or for both): only `id`, `paymentCode`, `orderCode` and `status` ' +
+      '(KeylessInquiryResponse), by paymentCode only (a code names one payment per environment, across ' +
+      'merchants); limited per client address, per code and in all (429).',
   })
   @ApiOkResponse({
     schema: { anyOf: [{ $ref: getSchemaPath(PaymentResponse) }, { $ref: getSchemaPath(KeylessInquiryResponse) }] },
   })
   @PaymentErrors(
-    { NOT_FOUND: 'no such payment for this merchant and environment; without a key, none or several' },
+    { NOT_FOUND: 'no such payment for this merchant and environment; without a key, no such paymentCode' },
     { VALIDATION_FAILED: 'without a key: `X-Environment` is not sandbox or production' },
   )
   inquiry(

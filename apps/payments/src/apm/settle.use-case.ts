@@ -9,6 +9,7 @@ import { PaymentRepository } from '../payment/payment.repository';
 import { move, PaymentTrigger } from '../payment/payment-state';
 import { PaymentSessionRepository } from '../threeds/payment-session.repository';
 import { moveApm } from '../threeds/session-state';
+import { assertSimulatorPayment } from '../threeds/simulated-sessions';
 
 const TRIGGER: Record<SettleOutcome, PaymentTrigger> = {
   paid: 'approve_purchase',
@@ -34,6 +35,7 @@ export class SettleUseCase {
   run(ctx: CallerContext, body: SettleCommand): Promise<PaymentResponse> {
     return inTransaction(this.db, async (m) => {
       const payment = await this.payments.lock(m, ctx, body.paymentId);
+      assertSimulatorPayment(payment);
       // Only APM payments wait in pending_action; the table refuses every other status.
       const event = move(payment, TRIGGER[body.outcome]);
       const to = payment.status;

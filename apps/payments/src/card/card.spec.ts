@@ -22,15 +22,22 @@ describe('card rules', () => {
     ['3530111333300000', 'jcb'],
   ])('%s is %s and usable', (pan, brand) => {
     expect(cardBrand(pan)).toBe(brand);
-    expect(() => assertUsableCard({ cardNumber: pan, expiryMonth: '12', expiryYear: '2031' }, NOW, 'c')).not.toThrow();
+    expect(() =>
+      assertUsableCard({ cardNumber: pan, expiryMonth: '12', expiryYear: '2031' }, NOW, 'c', 'sandbox'),
+    ).not.toThrow();
   });
 
-  it('accepts the two documented test numbers that fail Luhn, and no other Luhn failure', () => {
+  it('accepts the two documented test numbers that fail Luhn in the sandbox only, and no other Luhn failure', () => {
     for (const pan of ['374251018720955', '4000000000001341']) {
       expect(luhnValid(pan)).toBe(false);
       expect(() =>
-        assertUsableCard({ cardNumber: pan, expiryMonth: '12', expiryYear: '2031' }, NOW, 'c'),
+        assertUsableCard({ cardNumber: pan, expiryMonth: '12', expiryYear: '2031' }, NOW, 'c', 'sandbox'),
       ).not.toThrow();
+      expect(
+        codeOf(() =>
+          assertUsableCard({ cardNumber: pan, expiryMonth: '12', expiryYear: '2031' }, NOW, 'c', 'production'),
+        ),
+      ).toEqual(['VALIDATION_FAILED', 'c.cardNumber']);
     }
     expect(
       codeOf(() =>
@@ -38,6 +45,7 @@ describe('card rules', () => {
           { cardNumber: '4111111111111112', expiryMonth: '12', expiryYear: '2031' },
           NOW,
           'card.cardData',
+          'sandbox',
         ),
       ),
     ).toEqual(['VALIDATION_FAILED', 'card.cardData.cardNumber']);
@@ -47,6 +55,7 @@ describe('card rules', () => {
           { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2029' },
           NOW,
           'card.cardData',
+          'sandbox',
         ),
       ),
     ).toEqual(['VALIDATION_FAILED', 'card.cardData.expiryYear']);

@@ -1,4 +1,4 @@
-import { CardType, CardView } from '@app/contracts';
+import { CardType, CardView, Environment } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { cardExpired, luhnValid } from '../nonce/card-checks';
 
@@ -48,17 +48,23 @@ export function cardView(
 
 /**
  * Two of the sandbox test numbers (sandbox-cards.ts) that fail the Luhn check (the amex 374251018720955 and the
- * decline card 4000000000001341); the documented test values win, so they are accepted as they are.
+ * decline card 4000000000001341); the documented test values win, so the sandbox accepts them as they are.
+ * Production never does: a test card means nothing to a real provider.
  */
 export const LUHN_EXEMPT_TEST_CARDS: ReadonlySet<string> = new Set(['374251018720955', '4000000000001341']);
 
-/** 400 VALIDATION_FAILED for a Luhn-invalid number or a past expiry; `now` from the clock. */
+/**
+ * 400 VALIDATION_FAILED for a Luhn-invalid number (in the sandbox, but for the two test numbers) or a past
+ * expiry; `now` from the clock.
+ */
 export function assertUsableCard(
   card: { cardNumber: string; expiryMonth: string; expiryYear: string },
   now: Date,
   prefix: string,
+  environment: Environment,
 ): void {
-  if (!luhnValid(card.cardNumber) && !LUHN_EXEMPT_TEST_CARDS.has(card.cardNumber)) {
+  const exempt = environment === 'sandbox' && LUHN_EXEMPT_TEST_CARDS.has(card.cardNumber);
+  if (!luhnValid(card.cardNumber) && !exempt) {
     throw DomainError.validation(`${prefix}.cardNumber is not a valid card number (Luhn)`, `${prefix}.cardNumber`);
   }
   if (cardExpired(card.expiryMonth, card.expiryYear, now)) {

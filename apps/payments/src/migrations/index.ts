@@ -17,6 +17,8 @@ import { NonceRealExpiry1767200000001 } from './1767200000001-nonce-real-expiry'
 import { AcquirerAttemptTraceParent1768100000002 } from './1768100000002-acquirer-attempt-trace-parent';
 import { PaymentTraceParent1768200000000 } from './1768200000000-payment-trace-parent';
 import { PaymentCodeLookup1768400000036 } from './1768400000036-payment-code-lookup';
+import { PaymentCodePerEnvironment1769000200001 } from './1769000200001-payment-code-per-environment';
+import { StoredCardAcquirer1769000200002 } from './1769000200002-stored-card-acquirer';
 import { ConnectorFlows1769000300001 } from './1769000300001-connector-flows';
 import { ConnectionCredentials1769000400001 } from './1769000400001-connection-credentials';
 import { PaymentStatsIndex1769000810001 } from './1769000810001-payment-stats-index';
@@ -42,6 +44,8 @@ export const migrations = [
   PaymentTraceParent1768200000000,
   IdempotencyKeyLeases1768300000000,
   PaymentCodeLookup1768400000036,
+  PaymentCodePerEnvironment1769000200001,
+  StoredCardAcquirer1769000200002,
   ConnectorFlows1769000300001,
   ConnectionCredentials1769000400001,
   PaymentStatsIndex1769000810001,

@@ -33,7 +33,7 @@ export class NonceService {
 
   async create(ctx: CallerContext, body: CreateNonceRequest): Promise<NonceResponse> {
     const now = this.clock.now(ctx);
-    assertUsableCard(body.cardData, now, 'cardData');
+    assertUsableCard(body.cardData, now, 'cardData', ctx.environment);
     const nonce = randomToken('nonce_');
     const card: NonceCardData = {
       cardNumber: body.cardData.cardNumber,

@@ -34,7 +34,9 @@ const VISIBLE = `p.status <> 'reserved'`;
 function codeTaken(e: unknown): unknown {
   const constraint = uniqueViolation(e);
   if (constraint === 'payments_order_code_live') return duplicateOrder();
-  if (constraint === 'payments_payment_code') return duplicatePaymentCode();
+  if (constraint === 'payments_payment_code' || constraint === 'payments_payment_code_environment') {
+    return duplicatePaymentCode();
+  }
   return e;
 }
 
@@ -133,18 +135,22 @@ export class PaymentRepository {
   }
 
   /**
-   * The one visible payment of `environment` with this paymentCode, across merchants (the keyless inquiry):
-   * paymentCode is unique per merchant only, so when two merchants share one neither is answered (404).
+   * The visible payment of `environment` with this paymentCode, across merchants (the keyless inquiry). A code
+   * names one payment per environment (payments_payment_code_environment: a second merchant cannot take it);
+   * the payments of a code two merchants shared before that rule (`code_shared`, all but the first merchant's)
+   * are never answered here.
    */
   async getOnlyByPaymentCode(environment: CallerContext['environment'], paymentCode: string): Promise<PaymentEntity> {
-    const rows = await this.db
+    const payment = await this.db
       .getRepository(PaymentEntity)
       .createQueryBuilder('p')
-      .where(`p.payment_code = :code AND p.environment = :e AND ${VISIBLE}`, { code: paymentCode, e: environment })
-      .limit(2)
-      .getMany();
-    if (rows.length !== 1) throw DomainError.notFound('payment', 'reference');
-    return rows[0];
+      .where(`p.payment_code = :code AND p.environment = :e AND NOT p.code_shared AND ${VISIBLE}`, {
+        code: paymentCode,
+        e: environment,
+      })
+      .getOne();
+    if (!payment) throw DomainError.notFound('payment', 'reference');
+    return payment;
   }
 
   /**

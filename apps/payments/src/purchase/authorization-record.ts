@@ -68,6 +68,7 @@ export class AuthorizationRecord {
           shopperId: body.shopper.id,
           networkTransactionId: outcome.networkTransactionId,
           networkReferenceId: outcome.networkReferenceId,
+          acquirer: payment.acquirer,
           now,
         })) ?? null;
     }

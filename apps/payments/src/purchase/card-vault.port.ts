@@ -8,6 +8,8 @@ export interface TokenizeRequest {
   shopperId: string;
   networkTransactionId: string | null;
   networkReferenceId: string | null;
+  /** The acquirer of the payment that stores the card (`sandbox`: the simulator). */
+  acquirer: string;
   now: Date;
 }
 

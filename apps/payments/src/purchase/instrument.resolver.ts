@@ -100,7 +100,7 @@ export class InstrumentResolver {
   }
 
   private fromCardData(ctx: CallerContext, data: CardDataDto): ResolvedCard {
-    assertUsableCard(data, this.clock.now(ctx), 'card.cardData');
+    assertUsableCard(data, this.clock.now(ctx), 'card.cardData', ctx.environment);
     return {
       source: 'cardData',
       cardNumber: data.cardNumber,

@@ -84,7 +84,12 @@ export class ChallengeRecord {
     if (outcome.kind === 'approved' && card) {
       p.token = await this.vault.store(
         session,
-        { ...card, networkTransactionId: outcome.networkTransactionId, networkReferenceId: outcome.networkReferenceId },
+        {
+          ...card,
+          networkTransactionId: outcome.networkTransactionId,
+          networkReferenceId: outcome.networkReferenceId,
+          acquirer: p.acquirer,
+        },
         now,
         m,
       );

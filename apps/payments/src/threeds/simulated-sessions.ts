@@ -1,6 +1,7 @@
 import { CallerContext, Environment, PaymentMethod, RefusalCodeDto } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { AuthorizationOutcome } from '../connector/provider-connector';
+import { isSimulated } from '../payment/simulated';
 import type { PaymentSession } from './payment-session.entity';
 
 /**
@@ -55,5 +56,34 @@ export function assertSessionSimulated(s: Pick<PaymentSession, 'environment' | '
     'AUTH_INSUFFICIENT_SCOPE',
     `${what} is simulated and acts on sandbox payments only`,
     'sessionId',
+  );
+}
+
+/**
+ * The simulated pages themselves (the challenge's buttons, the sandbox 3DS route, the simulated page a session
+ * shows) act on a session of a simulator connection's payment only: a session of a real provider's payment
+ * without a provider action of its own, in any environment, is 403 AUTH_INSUFFICIENT_SCOPE, whoever holds its id.
+ */
+export function assertSimulatorSession(
+  s: Pick<PaymentSession, 'environment' | 'kind' | 'providerAction'>,
+  payment: { acquirer: string | null } | undefined,
+): void {
+  assertSessionSimulated(s);
+  if (payment && isSimulated(payment)) return;
+  const what = s.kind === 'threeds' ? 'The 3-D Secure challenge' : 'The APM instructions page';
+  throw new DomainError(
+    'AUTH_INSUFFICIENT_SCOPE',
+    `${what} is simulated and acts on payments of a simulator connection only`,
+    'sessionId',
+  );
+}
+
+/** The sandbox settle route settles a simulator connection's payment only (403 AUTH_INSUFFICIENT_SCOPE). */
+export function assertSimulatorPayment(payment: { acquirer: string | null }): void {
+  if (isSimulated(payment)) return;
+  throw new DomainError(
+    'AUTH_INSUFFICIENT_SCOPE',
+    'Only a payment of a simulator connection is settled by the sandbox; its provider settles this one',
+    'id',
   );
 }

@@ -17,7 +17,7 @@ import { randomToken } from '../vault/random-token';
 import type { VaultedCard } from '../vault/vault.service';
 import { PaymentSession, SessionKind } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
-import { assertSessionSimulated } from './simulated-sessions';
+import { assertSessionSimulated, assertSimulatorSession } from './simulated-sessions';
 import { challengeUrl, isExpired, THREE_DS_SESSION_TTL_MS } from './session-links';
 import { moveThreeDs, THREEDS_SESSION_MACHINE } from './session-state';
 import { ThreeDsChallengeRequest, ThreeDsPort, ThreeDsTokenizeRequest } from './threeds.port';
@@ -97,6 +97,8 @@ export class ThreeDsService implements ThreeDsPort {
       assertSessionSimulated(s);
       // The provider's own challenge decides at the provider: nobody answers it for the shopper here.
       if (s.providerAction) throw DomainError.invalidState('The provider runs this challenge: send the shopper there');
+      // The simulated buttons and the sandbox route answer for a simulator connection's payment only.
+      assertSimulatorSession(s, await paymentOf(m, s));
       // The sandbox route's context carries the merchant's clock offset; the hosted page's has no merchant.
       const now = this.clock.now(scope ?? (await this.clocks.clockScopeOf(s)));
       if (s.status === 'expired' || isExpired(s, now)) throw sessionExpired();
@@ -120,6 +122,8 @@ export class ThreeDsService implements ThreeDsPort {
     const s = await this.sessions.find(sessionId, kind);
     if (!s) throw sessionNotFound();
     assertSessionSimulated(s);
+    // A provider's own challenge is shown as the provider's; the simulated page only for a simulator's payment.
+    if (!s.providerAction) assertSimulatorSession(s, await paymentOf(this.db.manager, s));
     const now = this.clock.now(await this.clocks.clockScopeOf(s));
     return {
       sessionId: s.id,
@@ -136,6 +140,12 @@ export class ThreeDsService implements ThreeDsPort {
       providerAction: s.providerAction ?? undefined,
     };
   }
+}
+
+/** The acquirer of a session's payment, checked where a simulated page acts on it. */
+async function paymentOf(m: EntityManager, s: PaymentSession): Promise<{ acquirer: string } | undefined> {
+  const rows: Array<{ acquirer: string }> = await m.query('SELECT acquirer FROM payments WHERE id = $1', [s.paymentId]);
+  return rows[0];
 }
 
 /** The card a challenged payment will vault if approved; never the CVV. */

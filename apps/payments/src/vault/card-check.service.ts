@@ -6,7 +6,8 @@ import { CallerContext, CardCheckResult, EventTypes, PaymentMethodEventView } fr
 import { DomainError } from '@app/errors';
 import { inTransaction } from '@app/database';
 import { OutboxWriter } from '@app/outbox';
-import { sandboxAccountUpdate } from './account-updater';
+import { isSimulated } from '../payment/simulated';
+import { sandboxAccountUpdate, UpdaterResult } from './account-updater';
 import { StoredCard } from './stored-card.entity';
 import { VaultCipher } from './vault-cipher';
 import { cardExpirationDate, panContext } from './vault.service';
@@ -16,6 +17,8 @@ import { cardExpirationDate, panContext } from './vault.service';
  * goes to the account updater; a new expiry or number is written in place (the token does not change) and
  * `payment_method.updated` is emitted; a closed account or no information emits `payment_method.expiring`,
  * so the merchant can ask the customer. The row is locked, the event goes through the outbox with the change.
+ * Only a card stored through a simulator connection meets the sandbox updater's table; any other card gets no
+ * information (payment_method.expiring) and is never rewritten.
  */
 @Injectable()
 export class CardCheckService {
@@ -37,8 +40,13 @@ export class CardCheckService {
       if (!row) throw DomainError.notFound('card token', 'token');
       const expires = cardExpirationDate(row.expiryMonth, row.expiryYear);
       if (new Date(expires).getTime() >= before.getTime()) return { token, result: 'current', expirationDate: expires };
-      const cardNumber = this.cipher.open({ keyId: row.keyId, blob: row.panSealed }, panContext(row));
-      const update = sandboxAccountUpdate({ cardNumber, expiryMonth: row.expiryMonth, expiryYear: row.expiryYear });
+      // The sandbox updater's table answers for a simulator's card only: a real provider's card, whatever its
+      // number, is left as it is (no real updater is wired in: no information).
+      let update: UpdaterResult = { answer: 'no_information' };
+      if (isSimulated(row)) {
+        const cardNumber = this.cipher.open({ keyId: row.keyId, blob: row.panSealed }, panContext(row));
+        update = sandboxAccountUpdate({ cardNumber, expiryMonth: row.expiryMonth, expiryYear: row.expiryYear });
+      }
       if (update.answer === 'new_number') {
         const sealed = this.cipher.seal(update.cardNumber, panContext(row));
         Object.assign(row, {

@@ -24,5 +24,10 @@ export class StoredCard {
   /** From the authorization that stored the card: cited on later merchant-initiated charges. */
   @Column({ name: 'network_transaction_id', type: 'text', nullable: true }) networkTransactionId: string | null;
   @Column({ name: 'network_reference_id', type: 'text', nullable: true }) networkReferenceId: string | null;
+  /**
+   * The acquirer of the payment that stored the card (`sandbox`: the simulator); null for a card stored before it
+   * was kept and matched to no payment. Only a simulator's card meets the sandbox account updater.
+   */
+  @Column({ type: 'text', nullable: true }) acquirer: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

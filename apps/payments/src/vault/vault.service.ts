@@ -21,6 +21,8 @@ export interface CardToStore {
   shopperId: string;
   networkTransactionId?: string | null;
   networkReferenceId?: string | null;
+  /** The acquirer of the payment that stores it (`sandbox`: the simulator). */
+  acquirer: string;
 }
 
 /** The card fields the vault keeps of a card; never the CVV. */
@@ -73,6 +75,7 @@ export class VaultService implements CardVaultPort {
         shopperId: r.shopperId,
         networkTransactionId: r.networkTransactionId,
         networkReferenceId: r.networkReferenceId,
+        acquirer: r.acquirer,
       },
       r.now,
       manager,
@@ -98,6 +101,7 @@ export class VaultService implements CardVaultPort {
       cardholderName: card.cardholderName ?? null,
       networkTransactionId: card.networkTransactionId ?? null,
       networkReferenceId: card.networkReferenceId ?? null,
+      acquirer: card.acquirer,
       createdAt: now,
     };
     const sealed = this.cipher.seal(card.cardNumber, panContext(row));

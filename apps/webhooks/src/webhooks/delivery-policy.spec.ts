@@ -14,7 +14,7 @@ const failed: SendOutcome = {
   responseStatus: 500,
   responseExcerpt: null,
   durationMs: 5,
-  error: 'HTTP 500',
+  error: 'http_status',
   permanent: false,
 };
 const schedule = [30, 300, 1800];

@@ -1,3 +1,4 @@
+import type { DeliveryError } from './delivery-error';
 import { ATTEMPT_MACHINE, AttemptEnd, DELIVERY_MACHINE } from './delivery-state';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 
@@ -8,14 +9,17 @@ export interface SendOutcome {
   /** The start of the receiver's answer (RESPONSE_EXCERPT_BYTES at most), as text; null without one. */
   responseExcerpt: string | null;
   durationMs: number;
-  error: string | null;
+  /** Why it failed, as the delivery log keeps it (delivery-error.ts); null when it succeeded. */
+  error: DeliveryError | null;
+  /** For the service's own log only: the error code (`ECONNREFUSED`, …), never stored or shown to the merchant. */
+  detail?: string;
   /** No retry can help (the URL is not https, the endpoint is gone). */
   permanent: boolean;
 }
 
 /** A try that got no answer: refused before sending, failed on the way, or not made at all. */
-export function unanswered(durationMs: number, error: string, permanent: boolean): SendOutcome {
-  return { ok: false, responseStatus: null, responseExcerpt: null, durationMs, error, permanent };
+export function unanswered(durationMs: number, error: DeliveryError, permanent: boolean, detail?: string): SendOutcome {
+  return { ok: false, responseStatus: null, responseExcerpt: null, durationMs, error, permanent, detail };
 }
 
 export interface AttemptDecision {

@@ -1,12 +1,17 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { DeliveryError } from './delivery-error';
 
-/** A webhook URL the guard refuses; `permanent` when no retry can fix it (bad scheme or URL). */
+/**
+ * A webhook URL the guard refuses; `permanent` when no retry can fix it (bad scheme or URL); `kind` is what the
+ * delivery log keeps of it.
+ */
 export class TargetRefused extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    readonly kind: Extract<DeliveryError, 'invalid_url' | 'private_target' | 'dns'> = 'invalid_url',
   ) {
     super(message);
     this.name = 'TargetRefused';
@@ -111,15 +116,15 @@ export async function resolveTarget(
     try {
       addresses = await (o.resolver ?? systemResolver)(host);
     } catch (e) {
-      if (o.requireResolution) throw new TargetRefused(`cannot resolve ${host}: ${dnsProblem(e)}`, false);
+      if (o.requireResolution) throw new TargetRefused(`cannot resolve ${host}: ${dnsProblem(e)}`, false, 'dns');
       return { url, host, addresses: [] };
     }
-    if (!addresses.length && o.requireResolution) throw new TargetRefused(`${host} has no address`, false);
+    if (!addresses.length && o.requireResolution) throw new TargetRefused(`${host} has no address`, false, 'dns');
   }
   if (!o.allowPrivate) {
     // The refusal never names the address: it would tell the merchant what an internal name resolves to.
     if (addresses.some((a) => !isPublicAddress(a.address))) {
-      throw new TargetRefused('url resolves to a private, loopback or reserved address', false);
+      throw new TargetRefused('url resolves to a private, loopback or reserved address', false, 'private_target');
     }
   }
   return { url, host, addresses };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
-import { WebhookEnvelope } from '@app/contracts';
+import { DeliveryError, WebhookEnvelope } from '@app/contracts';
 import { inTransaction, runQueueClaim, runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
@@ -29,7 +29,7 @@ export interface AttemptRow {
   durationMs: number | null;
   attemptedAt: Date | null;
   nextAttemptAt: Date | null;
-  error: string | null;
+  error: DeliveryError | null;
 }
 
 /** A try the worker holds a lease on, with what it needs to send it. */
@@ -243,7 +243,7 @@ export class WebhookDeliveriesRepository {
           attemptedAt,
           outcome.responseStatus,
           outcome.durationMs,
-          outcome.error?.slice(0, 500) ?? null,
+          outcome.error,
           decision.retryInSeconds,
           statesBefore(decision.attempt),
           outcome.responseExcerpt,

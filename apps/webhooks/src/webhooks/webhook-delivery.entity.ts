@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
+import type { DeliveryError } from '@app/contracts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'dead';
 export type AttemptStatus = 'pending' | 'succeeded' | 'failed' | 'dead';
@@ -41,7 +42,7 @@ export class WebhookAttempt {
   @Column({ name: 'response_status', type: 'int', nullable: true }) responseStatus: number | null;
   @Column({ name: 'response_excerpt', type: 'text', nullable: true }) responseExcerpt: string | null;
   @Column({ name: 'duration_ms', type: 'int', nullable: true }) durationMs: number | null;
-  @Column('text', { nullable: true }) error: string | null;
+  @Column('text', { nullable: true }) error: DeliveryError | null;
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true }) nextAttemptAt: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

@@ -74,11 +74,11 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
     const attemptedAt = new Date();
     let outcome: SendOutcome;
     if (claim.endpointDeleted) {
-      outcome = unanswered(0, 'endpoint deleted', true);
+      outcome = unanswered(0, 'endpoint_deleted', true);
     } else if (claim.endpointDisabled) {
-      outcome = unanswered(0, 'endpoint disabled', true);
+      outcome = unanswered(0, 'endpoint_disabled', true);
     } else if (!claim.secrets.length) {
-      outcome = unanswered(0, 'no signing secret', true);
+      outcome = unanswered(0, 'no_secret', true);
     } else {
       outcome = await this.sender.send({
         url: claim.url,
@@ -98,7 +98,10 @@ export class WebhookDeliveryLoop extends PeriodicLoop {
     };
     if (outcome.ok) this.log.info({ ...log, responseStatus: outcome.responseStatus }, 'Webhook delivered');
     else
-      this.log.warn({ ...log, responseStatus: outcome.responseStatus, error: outcome.error }, 'Webhook attempt failed');
+      this.log.warn(
+        { ...log, responseStatus: outcome.responseStatus, error: outcome.error, detail: outcome.detail },
+        'Webhook attempt failed',
+      );
     return outcome.ok;
   }
 }

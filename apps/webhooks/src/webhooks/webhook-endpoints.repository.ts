@@ -188,7 +188,7 @@ export class WebhookEndpointsRepository {
       if (!rows.length) return undefined;
       const attempts = ATTEMPT_MACHINE.bulk('give_up');
       await m.query(
-        `UPDATE webhook_attempts SET status = $2, error = 'endpoint deleted', claimed_until = NULL
+        `UPDATE webhook_attempts SET status = $2, error = 'endpoint_deleted', claimed_until = NULL
          WHERE status = ANY($3) AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1)`,
         [id, attempts.to, attempts.from],
       );

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { request } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { WebhookHeaders } from '@app/contracts';
+import { deliveryErrorOf, errorCodeOf } from './delivery-error';
 import { SendOutcome, unanswered } from './delivery-policy';
 import { providerSignatureHeader, signatureHeader } from './signature';
 import { pinnedLookup, resolveTarget, TargetRefused } from './target-guard';
@@ -57,7 +58,7 @@ export class WebhookSender {
       });
     } catch (e) {
       if (!(e instanceof TargetRefused)) throw e;
-      return unanswered(elapsed(), e.message, e.permanent);
+      return unanswered(elapsed(), e.kind, e.permanent);
     }
     const t = Math.floor(Date.now() / 1000);
     const headers = {
@@ -76,11 +77,11 @@ export class WebhookSender {
         responseStatus: status,
         responseExcerpt: excerpt,
         durationMs: elapsed(),
-        error: ok ? null : `HTTP ${status}`,
+        error: ok ? null : 'http_status',
         permanent: false,
       };
     } catch (e) {
-      return unanswered(elapsed(), (e as Error).message, false);
+      return unanswered(elapsed(), deliveryErrorOf(e), false, errorCodeOf(e));
     }
   }
 
@@ -103,7 +104,8 @@ export class WebhookSender {
         agent: false,
       });
       const timer = setTimeout(
-        () => req.destroy(new Error(`no answer within ${this.options.timeoutMs} ms`)),
+        () =>
+          req.destroy(Object.assign(new Error(`no answer within ${this.options.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
         this.options.timeoutMs,
       );
       req.on('response', (res) => {

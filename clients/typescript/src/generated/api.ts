@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * A payment by its paymentCode or its id
-         * @description With a private key: the payment (PaymentResponse), by paymentCode or id. Without a key but with `X-Environment` (how the provider's plugins look up the payment they refund, unless the deployment turned it off): only `id`, `paymentCode`, `orderCode` and `status` (KeylessInquiryResponse), by paymentCode only, and only when exactly one payment of that environment has it (else 404); limited per client address (429).
+         * @description With a private key: the payment (PaymentResponse), by paymentCode or id. Without a key but with `X-Environment` (how the provider's plugins look up the payment they refund, unless the deployment turned it off, for production alone or for both): only `id`, `paymentCode`, `orderCode` and `status` (KeylessInquiryResponse), by paymentCode only (a code names one payment per environment, across merchants); limited per client address, per code and in all (429).
          */
         get: operations["paymentsInquiry"];
         put?: never;
@@ -1559,7 +1559,7 @@ export interface components {
              * @example order-1001
              */
             orderCode: string;
-            /** @description The merchant’s receipt id (unique per merchant and environment); generated when absent */
+            /** @description The merchant’s receipt id, unique in its environment across merchants (one another merchant uses is 409 DUPLICATE_PAYMENT_CODE: the keyless inquiry answers it); generated when absent */
             paymentCode?: string;
             amount: components["schemas"]["AmountDto"];
             card?: components["schemas"]["CardRequestDto"];
@@ -2414,10 +2414,11 @@ export interface components {
             /** @description When this pending try is due, or when the try after this failed one is */
             nextAttemptAt: string | null;
             /**
-             * @description Why the try failed
-             * @example HTTP 500
+             * @description Why the try failed, as a class: `http_status` (the answer is in `responseStatus`), `refused`, `reset`, `timeout`, `unreachable`, `tls`, `dns`, `network`, `invalid_url`, `private_target`, `endpoint_deleted`, `endpoint_disabled`, `no_secret`; null when it succeeded or is pending
+             * @example http_status
+             * @enum {string|null}
              */
-            error: string | null;
+            error: "invalid_url" | "private_target" | "dns" | "refused" | "reset" | "timeout" | "unreachable" | "tls" | "http_status" | "network" | "endpoint_deleted" | "endpoint_disabled" | "no_secret" | null;
         };
         MerchantQuery: {
             /**
@@ -3669,7 +3670,7 @@ export interface operations {
              *
              *     `DUPLICATE_ORDER_CODE`: `orderCode` is held by an earlier payment that was not declined, failed or cancelled
              *
-             *     `DUPLICATE_PAYMENT_CODE`: the merchant-supplied `paymentCode` is already used
+             *     `DUPLICATE_PAYMENT_CODE`: the merchant-supplied `paymentCode` is already used in this environment (by any merchant)
              */
             409: {
                 headers: {
@@ -3839,7 +3840,7 @@ export interface operations {
              *
              *     `DUPLICATE_ORDER_CODE`: `orderCode` is held by an earlier payment that was not declined, failed or cancelled
              *
-             *     `DUPLICATE_PAYMENT_CODE`: the merchant-supplied `paymentCode` is already used
+             *     `DUPLICATE_PAYMENT_CODE`: the merchant-supplied `paymentCode` is already used in this environment (by any merchant)
              */
             409: {
                 headers: {
@@ -4216,7 +4217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `NOT_FOUND`: no such payment for this merchant and environment; without a key, none or several */
+            /** @description `NOT_FOUND`: no such payment for this merchant and environment; without a key, no such paymentCode */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -237,7 +237,9 @@ export class PurchaseRequest {
   orderCode: string;
 
   @ApiPropertyOptional({
-    description: 'The merchant’s receipt id (unique per merchant and environment); generated when absent',
+    description:
+      'The merchant’s receipt id, unique in its environment across merchants (one another merchant uses is 409 ' +
+      'DUPLICATE_PAYMENT_CODE: the keyless inquiry answers it); generated when absent',
   })
   @IsOptional()
   @IsString()

@@ -1,3 +1,4 @@
 export * from './commands.dto';
+export * from './delivery-errors';
 export * from './events.dto';
 export * from './webhooks.dto';

@@ -13,6 +13,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { ALL_EVENT_TYPES, WEBHOOK_ANY_EVENT } from '../events';
+import { DELIVERY_ERRORS, DeliveryError } from './delivery-errors';
 import { EmptyAsAbsent } from '../optional-text';
 import { MerchantQuery } from '../query.dto';
 import { TextLimits } from '../text-limits';
@@ -173,8 +174,18 @@ export class WebhookDeliveryResponse {
     description: 'When this pending try is due, or when the try after this failed one is',
   })
   nextAttemptAt: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'HTTP 500', description: 'Why the try failed' })
-  error: string | null;
+  @ApiProperty({
+    type: String,
+    // null is listed too: OpenAPI 3.0 checks a nullable enum's null against the list.
+    enum: [...DELIVERY_ERRORS, null] as unknown as string[],
+    nullable: true,
+    example: 'http_status',
+    description:
+      'Why the try failed, as a class: `http_status` (the answer is in `responseStatus`), `refused`, `reset`, ' +
+      '`timeout`, `unreachable`, `tls`, `dns`, `network`, `invalid_url`, `private_target`, `endpoint_deleted`, ' +
+      '`endpoint_disabled`, `no_secret`; null when it succeeded or is pending',
+  })
+  error: DeliveryError | null;
 }
 
 export class WebhookSecretResponse {
