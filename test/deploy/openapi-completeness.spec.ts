@@ -6,6 +6,7 @@ import { validatedBody } from '@app/errors';
 import * as contracts from '@app/contracts';
 import * as adminDto from '../../apps/gateway/src/admin/admin.dto';
 import * as dashboardDto from '../../apps/gateway/src/dashboard/dashboard.dto';
+import * as teamDto from '../../apps/gateway/src/dashboard/dashboard-team.dto';
 import * as webhooksDto from '../../libs/contracts/src/webhooks/webhooks.dto';
 
 const ROOT = join(__dirname, '../..');
@@ -200,7 +201,13 @@ describe('the OpenAPI document is complete', () => {
   });
 
   it('has request examples the API accepts: each passes its body class’s validation', async () => {
-    const classes: Record<string, unknown> = { ...contracts, ...adminDto, ...webhooksDto, ...dashboardDto };
+    const classes: Record<string, unknown> = {
+      ...contracts,
+      ...adminDto,
+      ...webhooksDto,
+      ...dashboardDto,
+      ...teamDto,
+    };
     let checked = 0;
     for (const { where, op } of operations) {
       const request = jsonOf(op.requestBody);

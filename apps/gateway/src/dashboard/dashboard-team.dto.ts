@@ -50,12 +50,15 @@ export class PasswordResetRequest {
 
 @TextLimits()
 export class PasswordResetConfirmRequest {
-  @ApiProperty({ description: 'The token from the reset link (the part after `#/reset/`)' })
+  @ApiProperty({
+    description: 'The token from the reset link (the part after `#/reset/`)',
+    example: 'kq3M0rJx9v2sYb7Hn4LwTz8PcQe1UaGdVfXo5iRlN6E',
+  })
   @IsString()
   @Matches(TOKEN, { message: 'token must be the token of a reset link' })
   token: string;
 
-  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
+  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, example: 'correct horse battery staple' })
   @IsString()
   @MinLength(PASSWORD_MIN, { message: `password must be at least ${PASSWORD_MIN} characters` })
   @MaxLength(PASSWORD_MAX)

@@ -3160,8 +3160,12 @@ export interface components {
             email: string;
         };
         PasswordResetConfirmRequest: {
-            /** @description The token from the reset link (the part after `#/reset/`) */
+            /**
+             * @description The token from the reset link (the part after `#/reset/`)
+             * @example kq3M0rJx9v2sYb7Hn4LwTz8PcQe1UaGdVfXo5iRlN6E
+             */
             token: string;
+            /** @example correct horse battery staple */
             password: string;
         };
     };
