@@ -51,6 +51,11 @@ export interface AdyenDoubleOptions {
  */
 export class AdyenDouble implements ConnectorDouble {
   readonly acquirer = 'adyen';
+
+  /** Adyen's standard notifications cover every kind (CAPTURE_FAILED included). */
+  sends(): boolean {
+    return true;
+  }
   readonly merchantAccount = 'PlatformTestECOM';
   readonly hmacKey = newHmacKey();
   private readonly apiKeys: Record<Environment, string> = {

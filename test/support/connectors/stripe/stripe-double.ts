@@ -61,6 +61,11 @@ export interface TakenRequest {
  */
 export class StripeDouble implements ConnectorDouble {
   readonly acquirer = 'stripe';
+
+  /** A Stripe capture is answered in its own call: there is no capture-failure event. */
+  sends(kind: ProviderNotification['kind']): boolean {
+    return kind !== 'capture_failed';
+  }
   readonly ledger = new StripeLedger(() => this.origin());
   /** Every request taken, in order (for assertions on what the connector sent). */
   readonly requests: TakenRequest[] = [];
