@@ -15,7 +15,7 @@ import { usd } from '../../support/amounts';
 import { AdyenDouble } from '../../support/connectors/adyen/adyen-double';
 import type { ConnectorDouble } from '../../support/connectors/connector-double';
 import { StripeDouble } from '../../support/connectors/stripe/stripe-double';
-import { selfSignedCert } from '../../support/webhook-receiver';
+import { selfSignedCert } from '../../support/self-signed-cert';
 
 const purchase = (): AuthorizationRequest => ({
   paymentId: randomUUID(),

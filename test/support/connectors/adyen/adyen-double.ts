@@ -9,7 +9,7 @@ import type {
   ProviderConnector,
   ProviderNotification,
 } from '../../../../apps/payments/src/connector/provider-connector';
-import { selfSignedCert } from '../../webhook-receiver';
+import { selfSignedCert } from '../../self-signed-cert';
 import type { ConnectorDouble } from '../connector-double';
 import { checkoutRequestProblems, checkoutResponseProblems, webhookProblems } from './adyen-document';
 import { AdyenOperations } from './adyen-operations';

@@ -11,7 +11,7 @@ import type {
 } from '../../../../apps/payments/src/connector/provider-connector';
 import { StripeConnector } from '../../../../apps/payments/src/connector/stripe/stripe.connector';
 import type { ConnectorDouble } from '../connector-double';
-import { selfSignedCert } from '../../webhook-receiver';
+import { selfSignedCert } from '../../self-signed-cert';
 import { signedEvent } from './stripe-events';
 import { StripeLedger, type Answer } from './stripe-ledger';
 import {
