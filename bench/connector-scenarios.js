@@ -14,6 +14,8 @@ const path = require('node:path');
 const PROVIDER_LATENCY_MS = 200;
 const CONNECTIONS = 256;
 const PURCHASE_PATH = '/v1/payment/purchase';
+/** The connection's environment: production (default), or sandbox to read the production path's own cost. */
+const ENVIRONMENT = process.env.BENCH_ADYEN_ENVIRONMENT === 'sandbox' ? 'sandbox' : 'production';
 
 /** Purchases with a production key: a fresh orderCode and Idempotency-Key each (production requires one). */
 function productionPurchases(merchantCode, key) {
@@ -59,12 +61,15 @@ module.exports = [
       fs.rmSync(dir, { recursive: true, force: true });
       // The payments service trusts the double's self-signed certificate.
       await ctx.stack.restartApp('payments', { CONNECTOR_EXTRA_CA_FILE: info.caFile });
-      const { key } = await ctx.memo('production-key', () => ctx.stack.createKey('production'));
+      const { key } =
+        ENVIRONMENT === 'production'
+          ? await ctx.memo('production-key', () => ctx.stack.createKey('production'))
+          : { key: ctx.stack.key };
       await ctx.stack.addConnection({
         connectionCode: `adyen-bench-${new URL(info.endpoint).port}`,
         connectionName: 'Adyen double (bench)',
         acquirer: 'adyen',
-        environment: 'production',
+        environment: ENVIRONMENT,
         currencies: [],
         methods: ['card'],
         priority: 10,
@@ -75,7 +80,9 @@ module.exports = [
           hmacKey: info.credentials.hmacKey,
         },
       });
-      ctx.say(`production connection to the Adyen double at ${info.endpoint} (${PROVIDER_LATENCY_MS} ms per answer)`);
+      ctx.say(
+        `${ENVIRONMENT} connection to the Adyen double at ${info.endpoint} (${PROVIDER_LATENCY_MS} ms per answer)`,
+      );
       return {
         request: { url: ctx.stack.gatewayUrl, requests: productionPurchases(ctx.stack.merchantCode, key) },
         processes: double.processes,

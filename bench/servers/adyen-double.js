@@ -43,7 +43,7 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-adyen-'));
   const caFile = path.join(dir, 'adyen-double-ca.pem');
   fs.writeFileSync(caFile, selfSignedCert().cert);
-  const connection = double.connection('production');
+  const connection = double.connection(process.env.BENCH_ADYEN_ENVIRONMENT === 'sandbox' ? 'sandbox' : 'production');
   fs.writeFileSync(process.env.BENCH_DOUBLE_INFO, JSON.stringify({ ...connection, caFile }));
   announce(Number(new URL(connection.endpoint).port), async () => {
     await double.stop();
