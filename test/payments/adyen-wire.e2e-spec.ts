@@ -17,6 +17,7 @@ describe('Adyen connector through the stack', () => {
   const dir = mkdtempSync(join(tmpdir(), 'adyen-wire-'));
   let stack: TestStack;
   let live: PaymentsClient;
+  let test: PaymentsClient;
   let connectionId: string;
 
   beforeAll(async () => {
@@ -47,6 +48,7 @@ describe('Adyen connector through the stack', () => {
     connectionId = await add('production');
     await add('sandbox');
     live = new PaymentsClient(stack, (await stack.key([merchantCode], 'private', 'production')).key, merchantCode);
+    test = new PaymentsClient(stack, (await stack.key([merchantCode])).key, merchantCode);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -76,6 +78,14 @@ describe('Adyen connector through the stack', () => {
     const psp = await pspOf(r.body.id);
     expect(double.operations.payment(psp)).toMatchObject({ pspReference: psp });
     expect(double.received.at(-1)).toMatchObject({ path: '/v71/payments', idempotencyKey: expect.any(String) });
+  });
+
+  it('a sandbox purchase goes to the sandbox adyen connection: the test API key, not the live one', async () => {
+    const r = await test.purchase();
+    expect(r.body).toMatchObject({ status: 'captured' });
+    expect(double.operations.payment(await pspOf(r.body.id))).toMatchObject({ live: false });
+    const p = (await live.purchase()).body;
+    expect(double.operations.payment(await pspOf(p.id))).toMatchObject({ live: true });
   });
 
   it('an authorization and capture: pending until the signed CAPTURE webhook settles it, with our event', async () => {
