@@ -213,6 +213,6 @@ const scenarios = [
   },
 ];
 
-scenarios.push(...require('./usage-scenarios'), ...require('./webhook-scenarios'));
+scenarios.push(...require('./usage-scenarios'), ...require('./webhook-scenarios'), ...require('./connector-scenarios'));
 
-module.exports = { scenarios, purchaseBody };
+module.exports = { scenarios, purchaseBody, probePurchase };

@@ -265,6 +265,9 @@ async function startStack({ options, children, onCleanup, say }) {
     processes,
     /** A routing connection of the bench merchant (admin API), e.g. one tried before the default `sandbox`. */
     addConnection: (body) => adminPost(adminUrl, adminToken, `merchants/${merchantCode}/connections`, body),
+    /** A private key of the bench merchant in `environment` (admin API): `{ key }`. */
+    createKey: (environment) =>
+      adminPost(adminUrl, adminToken, 'keys', { merchantCodes: [merchantCode], type: 'private', environment }),
   };
 }
 

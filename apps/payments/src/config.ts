@@ -50,6 +50,10 @@ export const paymentsEnv = {
     'Proxy the connectors reach the providers through (http://proxy:3128); unset: direct. NO_PROXY lists hosts reached directly',
   ),
   NO_PROXY: str(undefined, 'Hosts the connectors reach without HTTPS_PROXY, comma-separated (e.g. .svc,127.0.0.1)'),
+  CONNECTOR_EXTRA_CA_FILE: str(
+    undefined,
+    "A PEM file of certificate authorities the connectors trust besides the system's (a provider double's in tests; a TLS-inspecting egress proxy's); unset: the system's only",
+  ),
   PUBLIC_BASE_URL: url(
     'http://localhost:3000',
     "The gateway's public base URL: 3DS challenge and APM pages in actionRequired.url point there",

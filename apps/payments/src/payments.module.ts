@@ -45,7 +45,8 @@ import { ReservationRelease } from './reservation/reservation-release';
 import { RecoveryService } from './reservation/recovery.service';
 import { RecoveryLoop } from './reservation/recovery.loop';
 import { ConnectorMetrics } from './connector/connector-metrics';
-import { ProviderAgents, proxySettingsOf, useProviderAgents } from './connector/provider-agent';
+import { ProviderAgents, useProviderAgents } from './connector/provider-agent';
+import { providerAgentsOf, providerConnectors } from './connector/provider-connectors';
 import { ConnectionCredentialsCipher } from './routing/connection-credentials';
 import { ConnectionEntity } from './routing/connection.entity';
 import { ConnectionHealth } from './routing/connection-health';
@@ -117,16 +118,22 @@ export class PaymentsModule {
           inject: [DatabaseLedger],
         },
         {
+          // The simulator, Adyen and Stripe always; a test's connectors replace those of the same acquirer.
           provide: CONNECTORS,
-          useFactory: (sandbox: SandboxAcquirerConnector) => [sandbox, ...(o.connectors ?? [])],
-          inject: [SandboxAcquirerConnector],
+          useFactory: (sandbox: SandboxAcquirerConnector, agents: ProviderAgents, clock: Clock) => [
+            sandbox,
+            ...providerConnectors(config, agents, clock),
+            ...(o.connectors ?? []),
+          ],
+          inject: [SandboxAcquirerConnector, ProviderAgents, Clock],
         },
         ConnectorRegistry,
         {
-          // The connectors' HTTP agents (HTTPS_PROXY, NO_PROXY): injectable, and behind providerAgent(url).
+          // The connectors' HTTP agents (HTTPS_PROXY, NO_PROXY, CONNECTOR_EXTRA_CA_FILE): injectable, and behind
+          // providerAgent(url).
           provide: ProviderAgents,
           useFactory: () => {
-            const agents = new ProviderAgents(proxySettingsOf(config));
+            const agents = providerAgentsOf(config);
             useProviderAgents(agents);
             return agents;
           },

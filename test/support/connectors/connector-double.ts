@@ -18,6 +18,8 @@ import type { Environment } from '@app/contracts';
 export interface ConnectorDouble {
   /** The connections' `acquirer` value this double stands in for. */
   readonly acquirer: string;
+  /** Whether the provider sends a notification of this kind at all (Stripe has no capture-failure event). */
+  sends(kind: ProviderNotification['kind']): boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** A connection whose endpoint is this double, with credentials it accepts (and signs webhooks with). */

@@ -42,6 +42,11 @@ class CountingLedger implements SandboxLedger {
  */
 export class SandboxDouble implements ConnectorDouble {
   readonly acquirer = 'sandbox';
+
+  /** The simulator's notifications are the platform's own: every kind. */
+  sends(): boolean {
+    return true;
+  }
   private readonly ledger = new CountingLedger();
   private readonly inner = new SandboxAcquirerConnector(this.ledger);
   private readonly hmacKey = randomUUID().replace(/-/g, '');

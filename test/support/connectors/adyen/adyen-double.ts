@@ -9,7 +9,7 @@ import type {
   ProviderConnector,
   ProviderNotification,
 } from '../../../../apps/payments/src/connector/provider-connector';
-import { selfSignedCert } from '../../webhook-receiver';
+import { selfSignedCert } from '../../self-signed-cert';
 import type { ConnectorDouble } from '../connector-double';
 import { checkoutRequestProblems, checkoutResponseProblems, webhookProblems } from './adyen-document';
 import { AdyenOperations } from './adyen-operations';
@@ -51,6 +51,11 @@ export interface AdyenDoubleOptions {
  */
 export class AdyenDouble implements ConnectorDouble {
   readonly acquirer = 'adyen';
+
+  /** Adyen's standard notifications cover every kind (CAPTURE_FAILED included). */
+  sends(): boolean {
+    return true;
+  }
   readonly merchantAccount = 'PlatformTestECOM';
   readonly hmacKey = newHmacKey();
   private readonly apiKeys: Record<Environment, string> = {

@@ -11,7 +11,7 @@ import type {
 } from '../../../../apps/payments/src/connector/provider-connector';
 import { StripeConnector } from '../../../../apps/payments/src/connector/stripe/stripe.connector';
 import type { ConnectorDouble } from '../connector-double';
-import { selfSignedCert } from '../../webhook-receiver';
+import { selfSignedCert } from '../../self-signed-cert';
 import { signedEvent } from './stripe-events';
 import { StripeLedger, type Answer } from './stripe-ledger';
 import {
@@ -61,6 +61,11 @@ export interface TakenRequest {
  */
 export class StripeDouble implements ConnectorDouble {
   readonly acquirer = 'stripe';
+
+  /** A Stripe capture is answered in its own call: there is no capture-failure event. */
+  sends(kind: ProviderNotification['kind']): boolean {
+    return kind !== 'capture_failed';
+  }
   readonly ledger = new StripeLedger(() => this.origin());
   /** Every request taken, in order (for assertions on what the connector sent). */
   readonly requests: TakenRequest[] = [];

@@ -24,8 +24,8 @@ export interface AdyenHttpOptions {
   trustedCa?: string;
   /** How long to wait for an answer once the request is sent; after that the outcome is unknown. */
   timeoutMs: number;
-  /** The HTTPS agent to connect through (an egress proxy's); node's global agent when absent. */
-  agent?: Agent;
+  /** The HTTPS agent a call to `url` connects through (the egress proxy's when it applies); node's global when absent. */
+  agentFor?: (url: URL) => Agent;
 }
 
 /**
@@ -60,7 +60,7 @@ export class AdyenHttpClient implements ClientInterface {
         method: requestOptions?.method ?? 'POST',
         headers,
         ...(this.options.trustedCa ? { ca: this.options.trustedCa } : {}),
-        ...(this.options.agent ? { agent: this.options.agent } : {}),
+        ...(this.options.agentFor ? { agent: this.options.agentFor(url) } : {}),
       });
       req.on('socket', (socket: Socket) => {
         if (!socket.connecting) connected = true;

@@ -15,6 +15,7 @@ import {
   type SyncedStatus,
   type WebhookAcknowledgement,
 } from '../provider-connector';
+import { providerAgent } from '../provider-agent';
 import { AdyenHttpClient, AdyenRequestRejected } from './adyen-http-client';
 import { adyenAmount, authorizationOutcome, paymentRequest, UnexpectedResultCode } from './adyen-payments';
 import { ADYEN_ACKNOWLEDGEMENT, parseAdyenWebhook } from './adyen-webhooks';
@@ -22,8 +23,11 @@ import { ADYEN_ACKNOWLEDGEMENT, parseAdyenWebhook } from './adyen-webhooks';
 export interface AdyenConnectorOptions {
   /** A CA certificate (PEM) to trust besides the system's: a test double's. */
   trustedCa?: string;
-  /** The HTTPS agent to reach Adyen through (the egress proxy's), else node's global agent. */
-  agent?: Agent;
+  /**
+   * The HTTPS agent for a call to `url`: by default the process's provider agents (HTTPS_PROXY, NO_PROXY,
+   * keep-alive), chosen per target URL.
+   */
+  agentFor?: (url: URL) => Agent;
   /** How long to wait for Adyen's answer once a request is sent (default 30 s). */
   timeoutMs?: number;
   /**
@@ -171,7 +175,7 @@ export class AdyenConnector implements ProviderConnector {
       new AdyenHttpClient({
         origin: target.origin,
         trustedCa: this.options.trustedCa,
-        agent: this.options.agent,
+        agentFor: this.options.agentFor ?? providerAgent,
         timeoutMs: this.options.timeoutMs ?? 30_000,
       }),
     );

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Agent } from 'node:https';
 import Stripe from 'stripe';
+import { providerAgent } from '../provider-agent';
 import { ConnectorNotSent, ConnectorOutcomeUnknown, type ConnectorConnection } from '../provider-connector';
 
 export interface StripeConnectorOptions {
@@ -8,7 +9,15 @@ export interface StripeConnectorOptions {
   trustedCa?: string;
   /** How long one call may take before it is abandoned as an unknown outcome (ms). */
   timeoutMs?: number;
+  /**
+   * The HTTPS agent for calls to `url`: by default the process's provider agents (HTTPS_PROXY, NO_PROXY,
+   * keep-alive), chosen per target URL. With `trustedCa` and no `agentFor`, a direct agent trusting that CA.
+   */
+  agentFor?: (url: URL) => Agent;
 }
+
+/** Stripe's API origin when a connection names no endpoint. */
+const STRIPE_API = 'https://api.stripe.com';
 
 /** A connection that cannot call Stripe as configured (no key, a key of the other mode): nothing was sent. */
 export class StripeConfigurationError extends Error {
@@ -40,10 +49,11 @@ const NOT_CONNECTED = new Set([
  */
 export class StripeClients {
   private readonly clients = new Map<string, Stripe>();
-  private readonly agent: Agent | undefined;
+  private readonly agentFor: (url: URL) => Agent;
 
   constructor(private readonly options: StripeConnectorOptions) {
-    this.agent = options.trustedCa ? new Agent({ ca: options.trustedCa, keepAlive: true }) : undefined;
+    const trusting = options.trustedCa ? new Agent({ ca: options.trustedCa, keepAlive: true }) : undefined;
+    this.agentFor = options.agentFor ?? (trusting ? () => trusting : providerAgent);
   }
 
   for(connection: ConnectorConnection): Stripe {
@@ -73,14 +83,14 @@ export class StripeClients {
   }
 
   private endpointOptions(endpoint: string | undefined): Partial<Stripe.StripeConfig> {
-    if (!endpoint) return {};
-    const url = new URL(endpoint);
+    const url = new URL(endpoint ?? STRIPE_API);
+    if (!endpoint) return { httpAgent: this.agentFor(url) };
     const protocol = url.protocol === 'http:' ? 'http' : 'https';
     return {
       host: url.hostname,
       port: url.port || (protocol === 'http' ? 80 : 443),
       protocol,
-      ...(protocol === 'https' && this.agent ? { httpAgent: this.agent } : {}),
+      ...(protocol === 'https' ? { httpAgent: this.agentFor(url) } : {}),
     };
   }
 }
