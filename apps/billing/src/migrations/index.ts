@@ -14,8 +14,8 @@ import { UsageOpenTotals1767500000000 } from './1767500000000-usage-open-totals'
 import { SubscriptionTraceParent1768100000001 } from './1768100000001-subscription-trace-parent';
 import { BillingIdempotencyMoved1768300000001 } from './1768300000001-billing-idempotency-moved';
 import { RecoveryPolicy1768400000008 } from './1768400000008-recovery-policy';
-import { InvoiceDunningStart1769000800001 } from './1769000800001-invoice-dunning-start';
 import { InvoiceExport1769000610001 } from './1769000610001-invoice-export';
+import { InvoiceDunningStart1769000800001 } from './1769000800001-invoice-dunning-start';
 
 /** Every migration of the billing database, in order. */
 export const migrations = [
@@ -34,6 +34,6 @@ export const migrations = [
   IdempotencyKeyLeases1768300000000,
   BillingIdempotencyMoved1768300000001,
   RecoveryPolicy1768400000008,
-  InvoiceDunningStart1769000800001,
   InvoiceExport1769000610001,
+  InvoiceDunningStart1769000800001,
 ];

@@ -21,8 +21,8 @@ import { PaymentCodePerEnvironment1769000200001 } from './1769000200001-payment-
 import { StoredCardAcquirer1769000200002 } from './1769000200002-stored-card-acquirer';
 import { ConnectorFlows1769000300001 } from './1769000300001-connector-flows';
 import { ConnectionCredentials1769000400001 } from './1769000400001-connection-credentials';
-import { PaymentStatsIndex1769000810001 } from './1769000810001-payment-stats-index';
 import { PaymentSearch1769000600001 } from './1769000600001-payment-search';
+import { PaymentStatsIndex1769000810001 } from './1769000810001-payment-stats-index';
 
 /** Every migration of the payments database, in order. */
 export const migrations = [
@@ -48,6 +48,6 @@ export const migrations = [
   StoredCardAcquirer1769000200002,
   ConnectorFlows1769000300001,
   ConnectionCredentials1769000400001,
-  PaymentStatsIndex1769000810001,
   PaymentSearch1769000600001,
+  PaymentStatsIndex1769000810001,
 ];
