@@ -38,6 +38,9 @@ import { UsageController } from './billing/usage.controller';
 import { webhookControllers } from './webhooks/webhooks.wiring';
 import { ConnectorWebhooksController } from './connectors/connector-webhooks.controller';
 import { ThreeDsReturnController } from './hosted/threeds-return.controller';
+import { CardUpdateLinks } from './card-update/card-update-links';
+import { CardUpdateLinksController } from './card-update/card-update-links.controller';
+import { CardUpdatePageController } from './card-update/card-update-page.controller';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
@@ -108,6 +111,8 @@ export class GatewayModule {
         ConnectorWebhooksController,
         ThreeDsReturnController,
         AuditLogController,
+        CardUpdateLinksController,
+        CardUpdatePageController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
@@ -145,6 +150,7 @@ export class GatewayModule {
         },
         ...sandboxClockProviders(config),
         DemoSeeder,
+        CardUpdateLinks,
         ...sdkProviders(config),
         ...dashboardProviders(config),
       ],
