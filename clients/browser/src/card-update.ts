@@ -60,6 +60,7 @@
           data.subscriptionStatus === 'active'
             ? 'Thank you: your new card is saved and your subscription is active. You can close this page.'
             : 'Thank you: your new card is saved. You can close this page.';
+        $('amount-due')?.remove();
         $('success-title')!.focus();
         return;
       }
