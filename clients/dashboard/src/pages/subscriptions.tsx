@@ -5,6 +5,7 @@ import { formatAmount, formatDate, newIdempotencyKey } from '../format';
 import { href } from '../route';
 import { unwrap } from '../session';
 import { ConfirmButton, Failure, Loading, Status } from '../ui';
+import { CardUpdateLinkButton } from './card-update-link';
 
 const STATUSES = ['trialing', 'active', 'past_due', 'suspended', 'paused', 'cancelled', 'completed', 'incomplete'];
 
@@ -153,6 +154,9 @@ export function SubscriptionPage({ id }: { id: string }) {
           !['cancelled', 'completed'].includes(s.status) &&
           verb('Cancel subscription', 'cancel', 'Cancel this subscription? This cannot be undone.', true)}
       </div>
+      {can('manage') && ['past_due', 'suspended', 'active', 'trialing'].includes(s.status) && (
+        <CardUpdateLinkButton subscriptionId={s.id} />
+      )}
       <h2>Invoices</h2>
       {invoices.isPending ? (
         <Loading what="invoices" />
