@@ -2,6 +2,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { FUTURE } from '../payments/payments-fixtures';
 import { queryRows } from '../support/db';
 import { freePort } from '../support/ports';
+import { SmtpSink } from '../support/smtp-sink';
 import { TestStack } from '../support/stack';
 import { launchBrowser, scrollWidth, shot, watchProblems } from '../payment-links/browser';
 import { CARDS, cardData, expectError } from './billing-fixtures';
@@ -16,18 +17,26 @@ describe('card-update link in a browser', () => {
   let context: BrowserContext;
   let page: Page;
   let problems: string[];
+  let sink: SmtpSink;
 
   beforeAll(async () => {
+    sink = await SmtpSink.start();
     const port = await freePort();
     stack = await TestStack.start({
       services: ['payments', 'payment-links', 'billing'],
-      env: { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RENEWAL_POLL_MS: '0' },
+      env: {
+        PORT: String(port),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        RENEWAL_POLL_MS: '0',
+        ...sink.env(),
+      },
     });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    await sink?.stop();
   });
   afterEach(async () => {
     await context?.close();
@@ -45,9 +54,9 @@ describe('card-update link in a browser', () => {
   const gatewayDb = (sql: string, params: unknown[]) => queryRows(stack.env.GATEWAY_DATABASE_URL, sql, params);
 
   /** A subscription on the card that declines merchant-initiated charges, past due after its first renewal. */
-  async function pastDue(c: TimeClient): Promise<Record<string, any>> {
+  async function pastDue(c: TimeClient, customerEmail = 'jane@example.com'): Promise<Record<string, any>> {
     const plan = await c.m.plan({ name: 'Pro monthly', amount: 1500 });
-    const s = await c.m.subscription({ planId: plan.id, card: cardData(CARDS.mitInsufficientFunds) });
+    const s = await c.m.subscription({ planId: plan.id, customerEmail, card: cardData(CARDS.mitInsufficientFunds) });
     await c.advance({ to: '2028-02-10T01:00:00Z' });
     expect((await c.sub(s.id)).status).toBe('past_due');
     return s;
@@ -56,20 +65,28 @@ describe('card-update link in a browser', () => {
   const linkFor = (c: TimeClient, id: string, key?: string) =>
     c.m.post(`/v1/subscription/${id}/card-update-link`, { merchantCode: c.m.merchantCode }, key);
 
-  it('takes a new card in the frames, pays the open invoice at once, then refuses a second use', async () => {
+  it('emails the link on the decline; the customer types a new card in the frames, the invoice is paid, the link is used', async () => {
     const c = await TimeClient.start(stack, '2028-01-10T00:00:00Z');
-    const s = await pastDue(c);
-    const created = await linkFor(c, s.id, 'card-update-1');
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ subscriptionId: s.id, url: expect.stringContaining('/card-update/') });
-    // The same Idempotency-Key answers the same link; the token is stored only as its hash.
-    expect((await linkFor(c, s.id, 'card-update-1')).body).toEqual(created.body);
-    const token = created.body.url.split('/card-update/')[1];
-    const rows = await gatewayDb('SELECT token_hash FROM card_update_links WHERE id = $1', [created.body.id]);
+    const settings = '/v1/subscription/settings/card-update-emails';
+    expect((await c.m.get(settings)).body).toEqual({ enabled: false });
+    const on = await stack.http('PUT', settings, { key: c.m.key, body: { enabled: true } });
+    expect(on.body).toEqual({ enabled: true });
+    const email = `jane-${c.m.merchantCode}@example.com`;
+    const s = await pastDue(c, email);
+
+    const mail = await sink.waitFor(email, /Update your card/);
+    expect(mail.text).toContain('Pro monthly');
+    expect(mail.text).toContain('$15.00');
+    const url = /(http\S+\/card-update\/[A-Za-z0-9_-]+)/.exec(mail.text)![1];
+    const token = url.split('/card-update/')[1];
+    const sends = await gatewayDb('SELECT template, outcome FROM mail_sends WHERE to_address = $1', [email]);
+    expect(sends).toEqual([{ template: 'card_update', outcome: 'sent' }]);
+    // The token is stored only as its hash.
+    const rows = await gatewayDb('SELECT * FROM card_update_links WHERE subscription_id = $1', [s.id]);
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(token);
 
-    expect(await open(created.body.url, 390)).toBe(200);
+    expect(await open(url, 390)).toBe(200);
     await page.getByRole('heading', { name: 'Update your card' }).waitFor();
     await expect(page.locator('#amount-due').textContent()).resolves.toContain('$15.00');
     await expect(page.getByText('Subscription: Pro monthly').isVisible()).resolves.toBe(true);
@@ -92,17 +109,23 @@ describe('card-update link in a browser', () => {
     await context.close();
 
     // Used: the page says so, and the submit route refuses.
-    expect(await open(created.body.url, 1280)).toBe(410);
+    expect(await open(url, 1280)).toBe(410);
     await expect(page.locator('#unavailable').textContent()).resolves.toContain('already been used');
     await shot(page, 'card-update-03-used-1280');
     const again = await stack.http('POST', `/v1/card-update/${token}`, { body: { nonce: 'x' } });
     expectError(again, 409, 'INVALID_STATE');
   });
 
-  it('shows the page at 1280 px; an expired link is refused', async () => {
+  it('the merchant makes a link through the API (idempotent); an expired link is refused', async () => {
     const c = await TimeClient.start(stack, '2028-01-10T00:00:00Z');
     const s = await pastDue(c);
-    const created = await linkFor(c, s.id);
+    // Emails are off for this merchant: nothing was sent.
+    expect(sink.to('jane@example.com')).toEqual([]);
+    const created = await linkFor(c, s.id, 'card-update-1');
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ subscriptionId: s.id, url: expect.stringContaining('/card-update/') });
+    // The same Idempotency-Key answers the same link.
+    expect((await linkFor(c, s.id, 'card-update-1')).body).toEqual(created.body);
     expect(await open(created.body.url, 1280)).toBe(200);
     await page.getByRole('heading', { name: 'Update your card' }).waitFor();
     await shot(page, 'card-update-04-form-1280');
@@ -120,7 +143,11 @@ describe('card-update link in a browser', () => {
 
   it('refuses an unknown token, and a link for a cancelled subscription', async () => {
     problems = [];
-    expectError(await stack.http('POST', `/v1/card-update/${'a'.repeat(43)}`, { body: { nonce: 'x' } }), 404, 'NOT_FOUND');
+    expectError(
+      await stack.http('POST', `/v1/card-update/${'a'.repeat(43)}`, { body: { nonce: 'x' } }),
+      404,
+      'NOT_FOUND',
+    );
     const c = await TimeClient.start(stack);
     const plan = await c.m.plan();
     const s = await c.m.subscription({ planId: plan.id });

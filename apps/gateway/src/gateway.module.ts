@@ -41,6 +41,9 @@ import { ThreeDsReturnController } from './hosted/threeds-return.controller';
 import { CardUpdateLinks } from './card-update/card-update-links';
 import { CardUpdateLinksController } from './card-update/card-update-links.controller';
 import { CardUpdatePageController } from './card-update/card-update-page.controller';
+import { CardUpdateSettingsController } from './card-update/card-update-settings.controller';
+import { CardUpdateMail } from './card-update/card-update-mail';
+import { CardUpdateEventsConsumer } from './card-update/card-update-events.consumer';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
@@ -113,6 +116,7 @@ export class GatewayModule {
         AuditLogController,
         CardUpdateLinksController,
         CardUpdatePageController,
+        CardUpdateSettingsController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
@@ -151,6 +155,8 @@ export class GatewayModule {
         ...sandboxClockProviders(config),
         DemoSeeder,
         CardUpdateLinks,
+        CardUpdateMail,
+        CardUpdateEventsConsumer,
         ...sdkProviders(config),
         ...dashboardProviders(config),
       ],

@@ -11,7 +11,7 @@ import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions } from '../checkout/page-hea
 import { GatewayIdempotency } from '../http/gateway-idempotency';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
 import { CardUpdateLinkView, CreateCardUpdateLinkRequest } from './card-update.dto';
-import { CardUpdateLinks } from './card-update-links';
+import { CardUpdateLinks, cardUpdateUrl } from './card-update-links';
 
 /** A link is offered where a new card helps: a card to replace (past due, suspended) or about to expire. */
 const LINKABLE = new Set(['past_due', 'suspended', 'active', 'trialing']);
@@ -55,11 +55,11 @@ export class CardUpdateLinksController {
       if (!LINKABLE.has(subscription.status)) {
         throw DomainError.invalidState(`A ${subscription.status} subscription has no card to update`);
       }
-      const { token, link } = await this.links.create(caller, subscription.id, this.clock.now());
+      const { token, link } = (await this.links.create(caller, subscription.id, this.clock.now()))!;
       return {
         id: link.id,
         subscriptionId: link.subscriptionId,
-        url: `${this.options.publicBaseUrl.replace(/\/$/, '')}/card-update/${token}`,
+        url: cardUpdateUrl(this.options.publicBaseUrl, token),
         expiresAt: link.expiresAt.toISOString(),
       };
     };

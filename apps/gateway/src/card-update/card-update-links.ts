@@ -55,16 +55,47 @@ const COLUMNS = 'id, merchant_code, merchant_id, environment, subscription_id, e
 export class CardUpdateLinks {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async create(ctx: CallerContext, subscriptionId: string, now: Date): Promise<{ token: string; link: CardUpdateLink }> {
+  /**
+   * A new link. With `eventId` (a link emailed for an event), null when that event already made one: a
+   * redelivered event sends nothing twice.
+   */
+  async create(
+    ctx: Pick<CallerContext, 'merchantCode' | 'merchantId' | 'environment'>,
+    subscriptionId: string,
+    now: Date,
+    eventId: string | null = null,
+  ): Promise<{ token: string; link: CardUpdateLink } | null> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + CARD_UPDATE_LINK_TTL_MS);
     const [row] = (await this.db.query(
       `INSERT INTO card_update_links (id, token_hash, merchant_code, merchant_id, environment, subscription_id,
-         expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-      [uuidv7(), hashOf(token), ctx.merchantCode, ctx.merchantId ?? null, ctx.environment, subscriptionId, expiresAt, now],
+         expires_at, created_at, event_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (event_id) DO NOTHING RETURNING ${COLUMNS}`,
+      [
+        uuidv7(),
+        hashOf(token),
+        ctx.merchantCode,
+        ctx.merchantId ?? null,
+        ctx.environment,
+        subscriptionId,
+        expiresAt,
+        now,
+        eventId,
+      ],
     )) as Row[];
-    return { token, link: toLink(row) };
+    return row ? { token, link: toLink(row) } : null;
+  }
+
+  /** Whether the merchant has card-update emails on. */
+  async emailsOn(merchantCode: string): Promise<boolean> {
+    const rows = (await this.db.query('SELECT card_update_emails FROM merchants WHERE merchant_code = $1', [
+      merchantCode,
+    ])) as Array<{ card_update_emails: boolean }>;
+    return rows[0]?.card_update_emails ?? false;
+  }
+
+  async setEmails(merchantCode: string, on: boolean): Promise<void> {
+    await this.db.query('UPDATE merchants SET card_update_emails = $2 WHERE merchant_code = $1', [merchantCode, on]);
   }
 
   /** The link a token opens, or null for a malformed or unknown token. */
@@ -81,3 +112,7 @@ export class CardUpdateLinks {
     await manager.query('UPDATE card_update_links SET used_at = $2 WHERE id = $1 AND used_at IS NULL', [id, now]);
   }
 }
+
+/** The page a link's token opens, on the gateway's public address. */
+export const cardUpdateUrl = (publicBaseUrl: string, token: string): string =>
+  `${publicBaseUrl.replace(/\/$/, '')}/card-update/${token}`;

@@ -1,0 +1,45 @@
+import { Body, Controller, Get, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { IsBoolean } from 'class-validator';
+import { CallerContext, MerchantBody } from '@app/contracts';
+import { Caller, PrivateRoute } from '../auth/caller.decorator';
+import { RequirePermission } from '../auth/permission';
+import { ApiErrors } from '../http/api-errors';
+import { CardUpdateLinks } from './card-update-links';
+
+export class CardUpdateEmailsSetting extends MerchantBody {
+  @ApiProperty({
+    description:
+      'Email the customer a card-update link when a renewal is declined for a reason that needs a new card, and ' +
+      'when the stored card expires (payment_method.expiring)',
+  })
+  @IsBoolean()
+  enabled: boolean;
+}
+
+/** The merchant's card-update emails switch (docs/api.md, Card-update links). Off until the merchant turns it on. */
+@ApiTags('billing')
+@Controller('v1/subscription/settings/card-update-emails')
+@PrivateRoute()
+export class CardUpdateSettingsController {
+  constructor(private readonly links: CardUpdateLinks) {}
+
+  @Get()
+  @RequirePermission('read')
+  @ApiOperation({ summary: 'Whether customers are emailed card-update links' })
+  @ApiOkResponse({ type: CardUpdateEmailsSetting })
+  @ApiErrors()
+  async get(@Caller() caller: CallerContext): Promise<CardUpdateEmailsSetting> {
+    return { enabled: await this.links.emailsOn(caller.merchantCode) };
+  }
+
+  @Put()
+  @RequirePermission('manage')
+  @ApiOperation({ summary: 'Turn the card-update emails on or off (for every environment of the merchant)' })
+  @ApiOkResponse({ type: CardUpdateEmailsSetting })
+  @ApiErrors('VALIDATION_FAILED')
+  async set(@Body() body: CardUpdateEmailsSetting, @Caller() caller: CallerContext): Promise<CardUpdateEmailsSetting> {
+    await this.links.setEmails(caller.merchantCode, body.enabled);
+    return { enabled: body.enabled };
+  }
+}
