@@ -8,10 +8,11 @@ import { CardUpdateMail } from './card-update-mail';
 
 /** The gateway's durable consumer of the events that may email a customer a card-update link. */
 export const CARD_UPDATE_CONSUMER = 'gateway-card-update-mail';
-const SUBJECTS = [EventTypes.subscriptionPastDue, EventTypes.paymentMethodExpiring];
+// Filtered here rather than by the consumer: a consumer with several subject filters needs NATS 2.10.
+const SUBJECTS: readonly string[] = [EventTypes.subscriptionPastDue, EventTypes.paymentMethodExpiring];
 
 /**
- * Reads `subscription.past_due` and `payment_method.expiring` from the EVENTS stream (published by billing's
+ * Reads `subscription.past_due` and `payment_method.expiring` (the rest is acknowledged unread) from the EVENTS stream (published by billing's
  * outbox after its commit) and hands each to CardUpdateMail; a message is acknowledged once handled, so a
  * crash redelivers it, and the link's unique event id keeps a redelivery from emailing twice.
  */
@@ -52,7 +53,6 @@ export class CardUpdateEventsConsumer implements OnApplicationBootstrap, OnModul
             deliver_policy: DeliverPolicy.New,
             ack_wait: nanos(30_000),
             max_deliver: -1,
-            filter_subjects: SUBJECTS,
           })
           .catch((e: Error) => {
             if (!/already (exists|in use)/i.test(e.message)) throw e;
@@ -79,6 +79,10 @@ export class CardUpdateEventsConsumer implements OnApplicationBootstrap, OnModul
       event = JSON.parse(Buffer.from(m.data).toString('utf8')) as EventEnvelope;
     } catch {
       m.term();
+      return;
+    }
+    if (!SUBJECTS.includes(event.type)) {
+      m.ack();
       return;
     }
     try {
