@@ -1,5 +1,6 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useWorkspace } from '../context';
+import { useCan, useWorkspace } from '../context';
 import { formatDate, newIdempotencyKey } from '../format';
 import { unwrap } from '../session';
 
@@ -60,5 +61,50 @@ export function CardUpdateLinkButton({ subscriptionId }: { subscriptionId: strin
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * The merchant's switch for card-update emails (GET/PUT /v1/subscription/settings/card-update-emails): when on,
+ * a customer whose renewal needs a new card, or whose card expires, is emailed a card-update link.
+ */
+export function CardUpdateEmailsSwitch() {
+  const { api, membership } = useWorkspace();
+  const can = useCan();
+  const queries = useQueryClient();
+  const key = ['card-update-emails', membership.merchantCode];
+  const setting = useQuery({
+    queryKey: key,
+    queryFn: () => unwrap(api.GET('/v1/subscription/settings/card-update-emails', {})),
+  });
+  const [error, setError] = useState<string>();
+  if (!setting.data) return null;
+  const toggle = async (enabled: boolean) => {
+    setError(undefined);
+    try {
+      await unwrap(api.PUT('/v1/subscription/settings/card-update-emails', { body: { enabled } }));
+      await queries.invalidateQueries({ queryKey: key });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <p className="card-update-emails">
+      <label>
+        <input
+          type="checkbox"
+          checked={setting.data.enabled}
+          disabled={!can('manage')}
+          onChange={(e) => void toggle(e.currentTarget.checked)}
+        />{' '}
+        Email customers a card-update link when a renewal needs a new card or their card expires
+      </label>
+      {error && (
+        <span role="alert" className="error">
+          {' '}
+          {error}
+        </span>
+      )}
+    </p>
   );
 }

@@ -5,7 +5,7 @@ import { formatAmount, formatDate, newIdempotencyKey } from '../format';
 import { href } from '../route';
 import { unwrap } from '../session';
 import { ConfirmButton, Failure, Loading, Status } from '../ui';
-import { CardUpdateLinkButton } from './card-update-link';
+import { CardUpdateEmailsSwitch, CardUpdateLinkButton } from './card-update-link';
 
 const STATUSES = ['trialing', 'active', 'past_due', 'suspended', 'paused', 'cancelled', 'completed', 'incomplete'];
 
@@ -26,6 +26,7 @@ export function SubscriptionsPage() {
   return (
     <section>
       <h1>Subscriptions</h1>
+      <CardUpdateEmailsSwitch />
       <div className="filters">
         <label>
           Status{' '}

@@ -959,6 +959,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscription/settings/card-update-emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether customers are emailed card-update links */
+        get: operations["cardUpdateSettingsGet"];
+        /** Turn the card-update emails on or off (for every environment of the merchant) */
+        put: operations["cardUpdateSettingsSet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3142,6 +3160,15 @@ export interface components {
             /** @description The subscription’s status after the update (active once the open invoice is paid) */
             subscriptionStatus: string;
         };
+        CardUpdateEmailsSetting: {
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
+            /** @description Email the customer a card-update link when a renewal is declined for a reason that needs a new card, and when the stored card expires (payment_method.expiring) */
+            enabled: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -3299,6 +3326,7 @@ export type SchemaCreateCardUpdateLinkRequest = components['schemas']['CreateCar
 export type SchemaCardUpdateLinkView = components['schemas']['CardUpdateLinkView'];
 export type SchemaSubmitCardUpdateRequest = components['schemas']['SubmitCardUpdateRequest'];
 export type SchemaCardUpdateResult = components['schemas']['CardUpdateResult'];
+export type SchemaCardUpdateEmailsSetting = components['schemas']['CardUpdateEmailsSetting'];
 export type $defs = Record<string, never>;
 export interface operations {
     ping: {
@@ -13050,6 +13078,214 @@ export interface operations {
             };
             /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cardUpdateSettingsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantCode": "acme",
+                     *       "enabled": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CardUpdateEmailsSetting"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cardUpdateSettingsSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardUpdateEmailsSetting"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantCode": "acme",
+                     *       "enabled": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CardUpdateEmailsSetting"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
