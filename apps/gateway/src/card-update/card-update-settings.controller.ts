@@ -1,21 +1,11 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { IsBoolean } from 'class-validator';
-import { CallerContext, MerchantBody } from '@app/contracts';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CallerContext } from '@app/contracts';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { RequirePermission } from '../auth/permission';
 import { ApiErrors } from '../http/api-errors';
 import { CardUpdateLinks } from './card-update-links';
-
-export class CardUpdateEmailsSetting extends MerchantBody {
-  @ApiProperty({
-    description:
-      'Email the customer a card-update link when a renewal is declined for a reason that needs a new card, and ' +
-      'when the stored card expires (payment_method.expiring)',
-  })
-  @IsBoolean()
-  enabled: boolean;
-}
+import { CardUpdateEmailsSetting } from './card-update.dto';
 
 /** The merchant's card-update emails switch (docs/api.md, Card-update links). Off until the merchant turns it on. */
 @ApiTags('billing')

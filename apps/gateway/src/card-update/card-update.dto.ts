@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsBoolean, IsString, Length } from 'class-validator';
 import { MerchantBody } from '@app/contracts';
 
 export class CreateCardUpdateLinkRequest extends MerchantBody {}
@@ -22,4 +22,14 @@ export class CardUpdateResult {
   @ApiProperty({ enum: ['used'] }) link: 'used';
   @ApiProperty({ description: 'The subscription’s status after the update (active once the open invoice is paid)' })
   subscriptionStatus: string;
+}
+
+export class CardUpdateEmailsSetting extends MerchantBody {
+  @ApiProperty({
+    description:
+      'Email the customer a card-update link when a renewal is declined for a reason that needs a new card, and ' +
+      'when the stored card expires (payment_method.expiring)',
+  })
+  @IsBoolean()
+  enabled: boolean;
 }
