@@ -50,12 +50,15 @@ export class PasswordResetRequest {
 
 @TextLimits()
 export class PasswordResetConfirmRequest {
-  @ApiProperty({ description: 'The token from the reset link (the part after `#/reset/`)' })
+  @ApiProperty({
+    description: 'The token from the reset link (the part after `#/reset/`)',
+    example: 'q9Vd3Xb7mN2kL5pR8sT1wY4zA6cE0gH3jK7nP2rU5xZ',
+  })
   @IsString()
   @Matches(TOKEN, { message: 'token must be the token of a reset link' })
   token: string;
 
-  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
+  @ApiProperty({ example: 'correct horse battery staple', minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
   @IsString()
   @MinLength(PASSWORD_MIN, { message: `password must be at least ${PASSWORD_MIN} characters` })
   @MaxLength(PASSWORD_MAX)

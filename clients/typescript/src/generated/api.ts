@@ -3129,8 +3129,12 @@ export interface components {
             email: string;
         };
         PasswordResetConfirmRequest: {
-            /** @description The token from the reset link (the part after `#/reset/`) */
+            /**
+             * @description The token from the reset link (the part after `#/reset/`)
+             * @example q9Vd3Xb7mN2kL5pR8sT1wY4zA6cE0gH3jK7nP2rU5xZ
+             */
             token: string;
+            /** @example correct horse battery staple */
             password: string;
         };
         CreateCardUpdateLinkRequest: {
