@@ -43,7 +43,7 @@ import { CardUpdateLinksController } from './card-update/card-update-links.contr
 import { CardUpdatePageController } from './card-update/card-update-page.controller';
 import { CardUpdateSettingsController } from './card-update/card-update-settings.controller';
 import { CardUpdateMail } from './card-update/card-update-mail';
-import { CardUpdateEventsConsumer } from './card-update/card-update-events.consumer';
+import { CARD_UPDATE_CONSUMER, CardUpdateEventsConsumer } from './card-update/card-update-events.consumer';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
@@ -156,6 +156,7 @@ export class GatewayModule {
         DemoSeeder,
         CardUpdateLinks,
         CardUpdateMail,
+        { provide: CARD_UPDATE_CONSUMER, useValue: config.CARD_UPDATE_CONSUMER_NAME },
         CardUpdateEventsConsumer,
         ...sdkProviders(config),
         ...dashboardProviders(config),

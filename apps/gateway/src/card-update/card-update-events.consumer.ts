@@ -6,8 +6,8 @@ import { ensureEventsStream, NatsClient } from '@app/messaging';
 import { LOGGER } from '@app/observability';
 import { CardUpdateMail } from './card-update-mail';
 
-/** The gateway's durable consumer of the events that may email a customer a card-update link. */
-export const CARD_UPDATE_CONSUMER = 'gateway-card-update-mail';
+/** The name of the gateway's durable consumer of the events that may email a customer a card-update link. */
+export const CARD_UPDATE_CONSUMER = Symbol('CARD_UPDATE_CONSUMER');
 // Filtered here rather than by the consumer: a consumer with several subject filters needs NATS 2.10.
 const SUBJECTS: readonly string[] = [EventTypes.subscriptionPastDue, EventTypes.paymentMethodExpiring];
 
@@ -26,6 +26,7 @@ export class CardUpdateEventsConsumer implements OnApplicationBootstrap, OnModul
   constructor(
     private readonly nats: NatsClient,
     private readonly mail: CardUpdateMail,
+    @Inject(CARD_UPDATE_CONSUMER) private readonly durable: string,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -48,7 +49,7 @@ export class CardUpdateEventsConsumer implements OnApplicationBootstrap, OnModul
         const jsm = await nc.jetstreamManager();
         await jsm.consumers
           .add(EVENTS_STREAM, {
-            durable_name: CARD_UPDATE_CONSUMER,
+            durable_name: this.durable,
             ack_policy: AckPolicy.Explicit,
             deliver_policy: DeliverPolicy.New,
             ack_wait: nanos(30_000),
@@ -58,7 +59,7 @@ export class CardUpdateEventsConsumer implements OnApplicationBootstrap, OnModul
             if (!/already (exists|in use)/i.test(e.message)) throw e;
           });
         if (this.stopped) return;
-        const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, CARD_UPDATE_CONSUMER);
+        const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, this.durable);
         this.messages = await consumer.consume({ max_messages: 20 });
         this.loop = this.run(this.messages);
         return;
