@@ -5,8 +5,9 @@ import { ErrorCodes } from '@app/contracts';
 import { validatedBody } from '@app/errors';
 import * as contracts from '@app/contracts';
 import * as adminDto from '../../apps/gateway/src/admin/admin.dto';
+import * as cardUpdateDto from '../../apps/gateway/src/card-update/card-update.dto';
 import * as dashboardDto from '../../apps/gateway/src/dashboard/dashboard.dto';
-import * as teamDto from '../../apps/gateway/src/dashboard/dashboard-team.dto';
+import * as dashboardTeamDto from '../../apps/gateway/src/dashboard/dashboard-team.dto';
 import * as webhooksDto from '../../libs/contracts/src/webhooks/webhooks.dto';
 
 const ROOT = join(__dirname, '../..');
@@ -20,6 +21,7 @@ const STATIC_ASSETS = [
   'GET /v1/sdk/sdk.d.ts',
   'GET /checkout/assets/checkout.js',
   'GET /checkout/assets/checkout.css',
+  'GET /checkout/assets/card-update.js',
   'GET /v1/3ds/assets/challenge.js',
   'GET /dashboard',
 ];
@@ -206,7 +208,8 @@ describe('the OpenAPI document is complete', () => {
       ...adminDto,
       ...webhooksDto,
       ...dashboardDto,
-      ...teamDto,
+      ...dashboardTeamDto,
+      ...cardUpdateDto,
     };
     let checked = 0;
     for (const { where, op } of operations) {

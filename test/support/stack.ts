@@ -135,6 +135,8 @@ export class TestStack {
       SANDBOX_MAX_ADVANCE: 'P10Y',
       // Its own durable EVENTS consumer: stacks share the NATS server but not the webhooks database.
       WEBHOOK_CONSUMER_NAME: `${prefix}_webhooks`,
+      // The gateway's card-update emails read EVENTS with their own consumer too.
+      CARD_UPDATE_CONSUMER_NAME: `${prefix}_card_update`,
       ...o.env,
     };
     const stack = new TestStack(env, prefix);

@@ -118,6 +118,11 @@ export const gatewayEnv = {
     min: 1,
     max: 86_400,
   }),
+  CARD_UPDATE_CONSUMER_NAME: str(
+    'gateway-card-update-mail',
+    'Durable JetStream consumer the gateway reads subscription.past_due and payment_method.expiring with, to email card-update links',
+    { pattern: /^[A-Za-z0-9_-]{1,64}$/ },
+  ),
   SDK_TOKEN_SECRET: str(
     undefined,
     'HMAC secret that signs SDK client tokens (random per process when unset; in production: at least 32 random bytes)',

@@ -39,6 +39,12 @@ import { UsageController } from './billing/usage.controller';
 import { webhookControllers } from './webhooks/webhooks.wiring';
 import { ConnectorWebhooksController } from './connectors/connector-webhooks.controller';
 import { ThreeDsReturnController } from './hosted/threeds-return.controller';
+import { CardUpdateLinks } from './card-update/card-update-links';
+import { CardUpdateLinksController } from './card-update/card-update-links.controller';
+import { CardUpdatePageController } from './card-update/card-update-page.controller';
+import { CardUpdateSettingsController } from './card-update/card-update-settings.controller';
+import { CardUpdateMail } from './card-update/card-update-mail';
+import { CARD_UPDATE_CONSUMER, CardUpdateEventsConsumer } from './card-update/card-update-events.consumer';
 
 export interface GatewayModuleOptions {
   config: GatewayConfig;
@@ -110,6 +116,9 @@ export class GatewayModule {
         ConnectorWebhooksController,
         ThreeDsReturnController,
         AuditLogController,
+        CardUpdateLinksController,
+        CardUpdatePageController,
+        CardUpdateSettingsController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
@@ -147,6 +156,10 @@ export class GatewayModule {
         },
         ...sandboxClockProviders(config),
         DemoSeeder,
+        CardUpdateLinks,
+        CardUpdateMail,
+        { provide: CARD_UPDATE_CONSUMER, useValue: config.CARD_UPDATE_CONSUMER_NAME },
+        CardUpdateEventsConsumer,
         ...sdkProviders(config),
         ...dashboardProviders(config),
       ],

@@ -147,8 +147,11 @@ const BROADCASTERS: Readonly<Record<ValueOf<typeof GatewaySubjects>, readonly Na
   [GatewaySubjects.sandboxClockAdvanced]: [gateway],
 };
 
-/** The apps that read the EVENTS stream through a durable consumer: the webhooks service's deliveries and event list. */
-const EVENT_CONSUMERS: readonly NatsApp[] = ['webhooks'];
+/**
+ * The apps that read the EVENTS stream through a durable consumer: the webhooks service's deliveries and event
+ * list, and the gateway's card-update emails.
+ */
+const EVENT_CONSUMERS: readonly NatsApp[] = ['webhooks', gateway];
 
 /** Replies to an app's requests arrive under an inbox prefix of its own, which no other app may read. */
 export const inboxPrefixOf = (app: string): string => `_INBOX.${app}`;

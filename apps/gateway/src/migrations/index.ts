@@ -19,6 +19,8 @@ import { DashboardUsers1768400000003 } from './1768400000003-dashboard-users';
 import { DashboardTotpChanges1769000100001 } from './1769000100001-dashboard-totp-changes';
 import { MailSends1769000700001 } from './1769000700001-mail-sends';
 import { TeamAndAuditLog1769000700002 } from './1769000700002-team-and-audit-log';
+import { CardUpdateLinks1769001010001 } from './1769001010001-card-update-links';
+import { CardUpdateEmails1769001010002 } from './1769001010002-card-update-emails';
 import { encryptWebhookSecrets } from './1766000000000-encrypt-webhook-secrets';
 import { DropWebhookTables1768400000001 } from './1768400000001-drop-webhook-tables';
 
@@ -48,4 +50,6 @@ export const gatewayMigrations = (cipher: WebhookSecretCipher) => [
   DashboardTotpChanges1769000100001,
   MailSends1769000700001,
   TeamAndAuditLog1769000700002,
+  CardUpdateLinks1769001010001,
+  CardUpdateEmails1769001010002,
 ];

@@ -33,6 +33,7 @@ export class BrowserAssetsController {
       'sdk.js',
       'payments-sdk.d.ts',
       'checkout.js',
+      'card-update.js',
       'checkout.css',
       'challenge.js',
       ...FIELD_ASSETS,
@@ -138,6 +139,12 @@ export class BrowserAssetsController {
   @ApiOperation({ summary: 'The checkout page’s script' })
   checkoutScript(@Res({ passthrough: true }) reply: FastifyReply): string {
     return this.send(reply, this.assets.require('checkout.js'));
+  }
+
+  @Get('checkout/assets/card-update.js')
+  @ApiOperation({ summary: 'The card-update page’s script' })
+  cardUpdateScript(@Res({ passthrough: true }) reply: FastifyReply): string {
+    return this.send(reply, this.assets.require('card-update.js'));
   }
 
   @Get('checkout/assets/checkout.css')

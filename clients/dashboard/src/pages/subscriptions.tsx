@@ -6,6 +6,7 @@ import { href } from '../route';
 import { unwrap } from '../session';
 import { DunningFacts } from './dunning';
 import { ConfirmButton, Failure, Loading, Status } from '../ui';
+import { CardUpdateEmailsSwitch, CardUpdateLinkButton } from './card-update-link';
 
 const STATUSES = ['trialing', 'active', 'past_due', 'suspended', 'paused', 'cancelled', 'completed', 'incomplete'];
 
@@ -26,6 +27,7 @@ export function SubscriptionsPage() {
   return (
     <section>
       <h1>Subscriptions</h1>
+      <CardUpdateEmailsSwitch />
       <div className="filters">
         <label>
           Status{' '}
@@ -148,6 +150,9 @@ export function SubscriptionPage({ id }: { id: string }) {
           !['cancelled', 'completed'].includes(s.status) &&
           verb('Cancel subscription', 'cancel', 'Cancel this subscription? This cannot be undone.', true)}
       </div>
+      {can('manage') && ['past_due', 'suspended', 'active', 'trialing'].includes(s.status) && (
+        <CardUpdateLinkButton subscriptionId={s.id} />
+      )}
       <h2>Invoices</h2>
       {invoices.isPending ? (
         <Loading what="invoices" />
