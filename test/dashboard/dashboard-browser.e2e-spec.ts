@@ -20,7 +20,8 @@ describe('the dashboard in a browser (gateway → services)', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await webhookStack();
+    // Billing too: sign-in lands on the home page, whose recovery figures come from billing.
+    stack = await webhookStack({ services: ['payments', 'billing'] });
     shop = await sandboxMerchant(stack);
     receiver = await WebhookReceiver.start();
     browser = await launchBrowser();
