@@ -32,7 +32,11 @@ export async function signedInBrowser(
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Payments' }).waitFor();
+  // Sign-in lands on the home page; these tests start on the Payments page.
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Payments' }).click();
+  await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
+  await page.waitForLoadState('networkidle'); // the list's first page has loaded
   problems.length = 0;
   return { context, page, problems, email };
 }

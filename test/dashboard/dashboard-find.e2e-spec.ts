@@ -40,6 +40,7 @@ describe('the dashboard finds payments and accounts for them (browser)', () => {
 
     const { context, page, problems } = await signedInBrowser(stack, browser, shop.merchantCode, 'support');
     const form = page.getByRole('search', { name: 'Find payments' });
+    await tableRows(page).nth(19).waitFor();
     await expect(tableRows(page).count()).resolves.toBe(20);
 
     await form.getByLabel('Order or payment code').fill(`find-${tag.slice(0, 4)}`);

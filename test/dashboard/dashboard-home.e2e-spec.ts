@@ -4,7 +4,7 @@ import { TimeClient, timeStack } from '../billing/renewal-fixtures';
 import { launchBrowser, scrollWidth, shot, watchProblems } from '../payment-links/browser';
 import { TestStack } from '../support/stack';
 import { waitUntil } from '../support/wait';
-import { PASSWORD } from './dashboard-client';
+import { fromDashboard, PASSWORD } from './dashboard-client';
 
 jest.setTimeout(240_000);
 
@@ -47,6 +47,7 @@ describe('the dashboard home page (gateway → payments, billing)', () => {
     });
     const token = String(invite.body.inviteUrl).split('#/invite/')[1];
     const accepted = await stack.http('POST', '/dashboard/api/invitations/accept', {
+      headers: fromDashboard(stack),
       body: { token, password: PASSWORD },
     });
     expect(accepted.status).toBe(200);
