@@ -97,7 +97,7 @@ describe('a PostgreSQL primary lost for good under load, real processes', () => 
         await waitUntil(
           `${a} turns unready`,
           async () => (watch.last(a)?.at ?? 0) > killedAt && watch.last(a)?.status === 503,
-          30_000,
+          60_000,
         );
       }
       await waitUntil(
