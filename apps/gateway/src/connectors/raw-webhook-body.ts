@@ -16,16 +16,18 @@ export function installRawWebhookBody(fastify: FastifyInstance): void {
     if (request.method !== 'POST' || !CONNECTOR_WEBHOOK_PATH.test(request.url)) return payload;
     const chunks: Buffer[] = [];
     let size = 0;
+    // Past the limit the rest is read and dropped, not left unread: a client still sending would otherwise
+    // see its connection reset (EPIPE) instead of reading the 413.
     for await (const chunk of payload) {
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
       size += buffer.length;
-      if (size > CONNECTOR_WEBHOOK_BODY_LIMIT) {
-        throw Object.assign(new Error('Request body is too large'), {
-          statusCode: 413,
-          code: 'FST_ERR_CTP_BODY_TOO_LARGE',
-        });
-      }
-      chunks.push(buffer);
+      if (size <= CONNECTOR_WEBHOOK_BODY_LIMIT) chunks.push(buffer);
+    }
+    if (size > CONNECTOR_WEBHOOK_BODY_LIMIT) {
+      throw Object.assign(new Error('Request body is too large'), {
+        statusCode: 413,
+        code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+      });
     }
     request.rawWebhookBody = Buffer.concat(chunks);
     return Readable.from([request.rawWebhookBody]);
