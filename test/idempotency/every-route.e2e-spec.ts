@@ -35,6 +35,10 @@ const EXEMPT: Record<string, string> = {
   'POST /v1/sdk/nonce': 'a browser call without a private key; an unused nonce expires on its own',
   'POST /v1/payment/resume': 'keyless 3DS return: the session decides once, a second resume answers its outcome',
   'POST /v1/3ds/challenge/{sessionId}': 'the card scheme’s callback for one session, decided once',
+  'POST /v1/subscription/{id}/card-update-link':
+    'a repeat with the same key answers the same link (test/billing/card-update-browser.e2e-spec.ts)',
+  'POST /v1/card-update/{token}': 'the customer’s hosted page: the link works once, a second use is refused',
+  'PUT /v1/subscription/settings/card-update-emails': 'sets one switch: the same request twice is one change',
   'POST /v1/3ds/return/{sessionId}':
     'the provider’s 3DS return for one session, decided once; a reload shows the outcome',
   'POST /v1/connectors/{connectionId}/webhooks':

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import { Logger } from 'pino';
 import { EVENTS_STREAM, EventEnvelope, EventTypes } from '@app/contracts';
-import { ensureEventsStream, NatsClient } from '@app/messaging';
+import { NatsClient } from '@app/messaging';
 import { LOGGER } from '@app/observability';
 import { CardUpdateMail } from './card-update-mail';
 
@@ -45,8 +45,10 @@ export class CardUpdateEventsConsumer implements OnApplicationBootstrap, OnModul
     for (let wait = 1_000; !this.stopped; wait = Math.min(wait * 2, 30_000)) {
       try {
         const nc = await this.nats.get();
-        await ensureEventsStream(nc);
         const jsm = await nc.jetstreamManager();
+        // The services make the stream, with the deployment's replicas and limits: the gateway only reads it
+        // (a stream made or updated here would take the default limits, one replica). Not there yet: retry.
+        await jsm.streams.info(EVENTS_STREAM);
         await jsm.consumers
           .add(EVENTS_STREAM, {
             durable_name: this.durable,
