@@ -176,7 +176,11 @@ export class PgPair {
 
   /** SIGKILLs the primary's postmaster and all its processes at once: no shutdown, no last WAL sent. */
   async killPrimary(): Promise<void> {
-    const pids = this.processes(this.primary);
+    // Stopped first, the postmaster forks no backend between the listing of its children and their end: a
+    // backend forked in that gap would outlive it and keep answering on its connection.
+    const [postmaster] = this.processes(this.primary);
+    if (postmaster) process.kill(postmaster, 'SIGSTOP');
+    const pids = this.processes(this.primary).reverse(); // children first, the postmaster last
     for (const pid of pids) {
       try {
         process.kill(pid, 'SIGKILL');
