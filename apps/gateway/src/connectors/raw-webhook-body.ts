@@ -2,8 +2,11 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONNECTOR_WEBHOOK_BODY_LIMIT } from '@app/contracts';
 
-/** The path of a provider's inbound webhook: its body must reach payments byte for byte (the signature covers it). */
-export const CONNECTOR_WEBHOOK_PATH = /^\/v1\/connectors\/[^/?]+\/webhooks(?:\?|$)/;
+/**
+ * The route of a provider's inbound webhook, as the router matched it (never the request's text: the router
+ * decodes and normalises paths): its body must reach payments byte for byte (the signature covers it).
+ */
+export const CONNECTOR_WEBHOOK_ROUTE = '/v1/connectors/:connectionId/webhooks';
 
 export type RequestWithRawBody = FastifyRequest & { rawWebhookBody?: Buffer };
 
@@ -13,7 +16,7 @@ export type RequestWithRawBody = FastifyRequest & { rawWebhookBody?: Buffer };
  */
 export function installRawWebhookBody(fastify: FastifyInstance): void {
   fastify.addHook('preParsing', async (request: RequestWithRawBody, _reply, payload) => {
-    if (request.method !== 'POST' || !CONNECTOR_WEBHOOK_PATH.test(request.url)) return payload;
+    if (request.method !== 'POST' || request.routeOptions.url !== CONNECTOR_WEBHOOK_ROUTE) return payload;
     const chunks: Buffer[] = [];
     let size = 0;
     // Past the limit the rest is read and dropped, not left unread: a client still sending would otherwise
@@ -34,8 +37,8 @@ export function installRawWebhookBody(fastify: FastifyInstance): void {
   });
 }
 
-/** The return URL of a provider's 3DS page (see ThreeDsReturnController). */
-const CHALLENGE_RETURN_PATH = /^\/v1\/3ds\/return\/[^/?]+(?:\?|$)/;
+/** The route of a provider's 3DS return URL (see ThreeDsReturnController), as the router matched it. */
+const CHALLENGE_RETURN_ROUTE = '/v1/3ds/return/:sessionId';
 
 /**
  * Providers post their 3DS result as a form (application/x-www-form-urlencoded), which the gateway otherwise
@@ -48,7 +51,7 @@ export function installChallengeReturnForms(fastify: FastifyInstance): void {
       request.method === 'POST' &&
       typeof type === 'string' &&
       type.toLowerCase().startsWith('application/x-www-form-urlencoded') &&
-      CHALLENGE_RETURN_PATH.test(request.url)
+      request.routeOptions.url === CHALLENGE_RETURN_ROUTE
     ) {
       request.headers['content-type'] = 'text/plain; charset=utf-8';
     }
