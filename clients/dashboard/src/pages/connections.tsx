@@ -69,7 +69,15 @@ export function ConnectionsPage() {
                     </td>
                     <td>{accepts(c)}</td>
                     <td>
-                      {hints.length ? hints.map((h) => <div key={h}>{h}</div>) : <span className="sub">none</span>}
+                      {hints.length ? (
+                        hints.map((h) => (
+                          <div key={h} className="hint">
+                            {h}
+                          </div>
+                        ))
+                      ) : (
+                        <span className="sub">none</span>
+                      )}
                     </td>
                     <td>
                       <span className={`status health-${badge}`}>{badge}</span>
