@@ -41,6 +41,7 @@ const GROUPS = {
     timeoutMs: 60_000,
     files: [
       'audit-log',
+      'dashboard-connections',
       'dashboard-mail',
       'dashboard-replay',
       'dashboard-roles',
