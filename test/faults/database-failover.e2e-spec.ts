@@ -71,6 +71,11 @@ describe('a PostgreSQL primary lost for good under load, real processes', () => 
   }, 120_000);
 
   const onNewPrimary = (app: App): string => pg.standby.url(DATABASES[app]);
+  /** Fails the wait at once, with the end of its log, when an app has ended (it answers no readiness at all). */
+  const running = (a: App): true => {
+    if (apps[a].entry.exited) throw new Error(`${a} exited (${apps[a].entry.exit}):\n${suite.tail(a)}`);
+    return true;
+  };
 
   it('loses, doubles and strands nothing; readiness follows the database', async () => {
     const shop = await sandboxKey(apps.gateway);
@@ -96,7 +101,7 @@ describe('a PostgreSQL primary lost for good under load, real processes', () => 
       for (const a of SERVICES) {
         await waitUntil(
           `${a} turns unready`,
-          async () => (watch.last(a)?.at ?? 0) > killedAt && watch.last(a)?.status === 503,
+          async () => running(a) && (watch.last(a)?.at ?? 0) > killedAt && watch.last(a)?.status === 503,
           60_000,
         );
       }
@@ -115,7 +120,7 @@ describe('a PostgreSQL primary lost for good under load, real processes', () => 
       for (const a of SERVICES) {
         await waitUntil(
           `${a} is ready again`,
-          async () => (watch.last(a)?.at ?? 0) > switchedAt && watch.last(a)?.status === 200,
+          async () => running(a) && (watch.last(a)?.at ?? 0) > switchedAt && watch.last(a)?.status === 200,
           60_000,
         );
         readyAgainAt[a] = watch.last(a)!.at;
