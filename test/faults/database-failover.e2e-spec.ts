@@ -133,9 +133,15 @@ describe('a PostgreSQL primary lost for good under load, real processes', () => 
 
       const outage = shopper.outageAfter(killedAt);
       const switchMs = switchedAt - killedAt;
+      // When the last service answered its first 503 after the kill, and its first 200 after the switch.
+      const unreadyMs = Math.max(
+        ...SERVICES.map((a) => (watch.since(a, killedAt).find((r) => r.status === 503)?.at ?? Infinity) - killedAt),
+      );
+      const readyMs = Math.max(...SERVICES.map((a) => readyAgainAt[a]! - switchedAt));
       process.stdout.write(
         `database failover: ${ledger.purchases.size} purchases and ${ledger.refunds.size} refunds acknowledged, ` +
-          `${subs.length} renewals; kill to switch ${switchMs} ms (promote ${promoteMs} ms); a new purchase ` +
+          `${subs.length} renewals; every service unready ${unreadyMs} ms after the kill, ready again ${readyMs} ` +
+          `ms after the switch; kill to switch ${switchMs} ms (promote ${promoteMs} ms); a new purchase ` +
           `answered ${newPurchaseMs} ms after the kill (${newPurchaseMs - switchMs} ms after the switch); the ` +
           `retries of requests in flight answered by ${outage.lastFailureAfterMs} ms after the kill; failed ` +
           `attempts: ${JSON.stringify(failures(shopper))}\n`,
