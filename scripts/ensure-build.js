@@ -3,7 +3,8 @@
  * Builds dist/ with `npm run build` when it is missing or older than the sources, so `npm run bench` and
  * `npm run cli` never run stale code. "Older" means: some .ts under apps/ or libs/ that the build compiles
  * (tsconfig.build.json leaves out *.spec.ts and *.e2e-spec.ts), or a stylesheet or frozen SDK release of the
- * browser code, or a source of the dashboard (clients/dashboard), was modified after dist/.tsbuildinfo.
+ * browser code, or a source of the dashboard (clients/dashboard) or of the typed client (clients/typescript: the
+ * webhooks service compiles its signature module), was modified after dist/.tsbuildinfo.
  * Messages go to stderr so the stdout of the command that follows stays clean.
  */
 'use strict';
@@ -17,8 +18,9 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
 const BUILD_INFO = path.join(DIST, '.tsbuildinfo');
-// The dashboard's sources too: `npm run build` builds it with Vite into dist/dashboard.
-const SOURCE_DIRS = ['apps', 'libs', 'clients/dashboard'];
+// The dashboard's sources too: `npm run build` builds it with Vite into dist/dashboard. The typed client's:
+// libs/webhook-signature is its signature module.
+const SOURCE_DIRS = ['apps', 'libs', 'clients/dashboard', 'clients/typescript/src'];
 
 function say(text) {
   process.stderr.write(`ensure-build: ${text}\n`);
