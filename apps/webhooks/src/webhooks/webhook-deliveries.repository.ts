@@ -7,7 +7,7 @@ import { inTransaction, runQueueClaim, runStatement, statement } from '@app/data
 import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
-import { newSigningSecret } from './signature';
+import { newSigningSecret } from '@app/webhook-signature';
 import { SecretOwner, WebhookSecretCipher } from '@app/cipher';
 import { DecryptError } from '@app/cipher';
 

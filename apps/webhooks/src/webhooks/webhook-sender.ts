@@ -4,7 +4,7 @@ import { rootCertificates } from 'node:tls';
 import { WebhookHeaders } from '@app/contracts';
 import { deliveryErrorOf, errorCodeOf } from './delivery-error';
 import { SendOutcome, unanswered } from './delivery-policy';
-import { providerSignatureHeader, signatureHeader } from './signature';
+import { providerSignatureHeader, signatureHeader } from '@app/webhook-signature';
 import { pinnedLookup, resolveTarget, TargetRefused } from './target-guard';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
