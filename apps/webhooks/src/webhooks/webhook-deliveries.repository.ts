@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { DeliveryError, WebhookEnvelope } from '@app/contracts';
-import { inTransaction, runQueueClaim, runStatement, statement } from '@app/database';
+import { inTransaction, runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
@@ -60,6 +60,42 @@ type ClaimedRow = Omit<ClaimedAttempt, 'secrets'> & {
   previousKeyId: string | null;
   previousBlob: Buffer | null;
 };
+
+/** How one claimed try ended, to be recorded. */
+export interface AttemptResult {
+  claim: ClaimedAttempt;
+  outcome: SendOutcome;
+  decision: AttemptDecision;
+  /** Real time: when the receiver was called. */
+  attemptedAt: Date;
+}
+
+/**
+ * Records tries' ends ($1… one array entry per try): the try moves on (guarded on the states its end may follow,
+ * comma-separated in $9), a failed one with a retry left gets its next try ($10 its id) due at next_attempt_at,
+ * and the delivery takes its status ($11).
+ */
+const RECORD_RESULTS = statement(
+  'webhook_attempts_record_results',
+  `WITH input AS (
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::float8[],
+                          $8::text[], $9::text[], $10::uuid[], $11::text[])
+       AS i(id, status, attempted_at, response_status, duration_ms, error, retry_in, excerpt, from_states, next_id,
+            delivery_status)),
+   done AS (
+     UPDATE webhook_attempts a
+     SET status = i.status, attempted_at = i.attempted_at, response_status = i.response_status,
+         duration_ms = i.duration_ms, error = i.error, claimed_until = NULL, response_excerpt = i.excerpt,
+         next_attempt_at = CASE WHEN i.retry_in IS NULL THEN NULL ELSE now() + make_interval(secs => i.retry_in) END
+     FROM input i
+     WHERE a.id = i.id AND a.status = ANY(string_to_array(i.from_states, ','))
+     RETURNING a.delivery_id, a.attempt, a.next_attempt_at, i.next_id, i.delivery_status),
+   next AS (
+     INSERT INTO webhook_attempts (id, delivery_id, attempt, status, due_at)
+     SELECT next_id, delivery_id, attempt + 1, 'pending', next_attempt_at FROM done WHERE next_attempt_at IS NOT NULL
+     ON CONFLICT (delivery_id, attempt) DO NOTHING)
+   UPDATE webhook_deliveries d SET status = done.delivery_status FROM done WHERE d.id = done.delivery_id`,
+);
 
 export interface DeliveryTarget {
   target: string;
@@ -199,7 +235,8 @@ export class WebhookDeliveriesRepository {
 
   /** Claims tries that are due: FOR UPDATE SKIP LOCKED plus a lease, so a crashed replica's claim lapses. */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
-    const rows = await runQueueClaim<ClaimedRow>(this.db, CLAIM_DUE, [limit, leaseSeconds]);
+    // A lease lost in a database crash only lets the try be claimed again (at least once).
+    const rows = await runQueueClaim<ClaimedRow>(this.db, CLAIM_DUE, [limit, leaseSeconds], { asyncCommit: true });
     return rows.map(({ endpointId, merchantCode, environment, keyId, blob, previousKeyId, previousBlob, ...claim }) => {
       const owner: SecretOwner = endpointId ? { endpointId } : { merchantCode, environment };
       const current = this.openSecret(owner, keyId, blob);
@@ -220,39 +257,27 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Records how a try ended and, when it failed with retries left, schedules the next one. Guarded on the
-   * try still being pending: a try whose lease lapsed and that another replica finished is not recorded twice.
+   * Records how tries ended, any number in one statement (results are gathered while tries are in flight), and
+   * schedules the next try of each that failed with retries left. Each is guarded on the try still being in a
+   * state its end may follow (pending): a try whose lease lapsed and that another replica finished is not
+   * recorded twice. Commits without waiting for the WAL flush: a database crash can lose only these marks, and
+   * then the tries are sent again once their lease lapses (delivery is at least once; receivers de-duplicate).
    */
-  async complete(
-    claim: ClaimedAttempt,
-    outcome: SendOutcome,
-    decision: AttemptDecision,
-    attemptedAt: Date,
-  ): Promise<void> {
-    await inTransaction(this.db, async (m) => {
-      const [rows]: [Array<{ next: Date | null }>, number] = await m.query(
-        `UPDATE webhook_attempts
-         SET status = $2, attempted_at = $3, response_status = $4, duration_ms = $5, error = $6, claimed_until = NULL,
-             next_attempt_at = CASE WHEN $7::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $7::float8) END,
-             response_excerpt = $9
-         WHERE id = $1 AND status = ANY($8)
-         RETURNING next_attempt_at AS next`,
-        [
-          claim.id,
-          decision.attempt,
-          attemptedAt,
-          outcome.responseStatus,
-          outcome.durationMs,
-          outcome.error,
-          decision.retryInSeconds,
-          statesBefore(decision.attempt),
-          outcome.responseExcerpt,
-        ],
-      );
-      if (!rows.length) return;
-      if (rows[0].next) await this.insertAttempt(m, claim.deliveryId, claim.attempt + 1, rows[0].next);
-      await m.query('UPDATE webhook_deliveries SET status = $2 WHERE id = $1', [claim.deliveryId, decision.delivery]);
-    });
+  async recordAll(results: AttemptResult[]): Promise<void> {
+    if (!results.length) return;
+    await runAsyncCommit(this.db, RECORD_RESULTS, [
+      results.map((r) => r.claim.id),
+      results.map((r) => r.decision.attempt),
+      results.map((r) => r.attemptedAt),
+      results.map((r) => r.outcome.responseStatus),
+      results.map((r) => r.outcome.durationMs),
+      results.map((r) => r.outcome.error),
+      results.map((r) => r.decision.retryInSeconds),
+      results.map((r) => r.outcome.responseExcerpt),
+      results.map((r) => statesBefore(r.decision.attempt).join(',')),
+      results.map(() => uuidv7()),
+      results.map((r) => r.decision.delivery),
+    ]);
   }
 
   /** Tries of an endpoint's deliveries, newest first (the caller checked the endpoint and the cursor). */
