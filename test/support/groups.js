@@ -113,6 +113,7 @@ const GROUPS = {
   'test/webhooks': {
     timeoutMs: 90_000,
     files: [
+      'connection-reuse',
       'delivery-errors',
       'endpoint-url-migration',
       'endpoints',
