@@ -19,6 +19,7 @@ const os = require('node:os');
 const { performance } = require('node:perf_hooks');
 const path = require('node:path');
 const { sleep } = require('./lib/procs');
+const { publishedBacklog } = require('./webhook-published-backlog');
 
 /** Purchases in flight while making events. */
 const PRODUCERS = 32;
@@ -340,5 +341,20 @@ async function postLoop(url, ca, keepAlive, { warmup, duration }, onMeasureStart
     durationSec: duration,
   };
 }
+
+webhookScenarios.splice(
+  2,
+  0,
+  publishedBacklog({
+    BACKLOG,
+    BACKLOG_RETRY_SCHEDULE,
+    webhookSetup,
+    receiverCall,
+    waitFor,
+    api,
+    result,
+    connectionsNote,
+  }),
+);
 
 module.exports = webhookScenarios;
