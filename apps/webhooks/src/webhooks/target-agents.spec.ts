@@ -27,8 +27,7 @@ describe('keep-alive agents per checked target', () => {
 
   it("pins an agent's lookup to its own addresses, whatever host a request names", (done) => {
     const agent = agents.agentFor('https://shop.example', 'shop.example', [v4('93.184.216.34')]);
-    const lookup = (agent.options as { lookup: (h: string, o: object, cb: (...a: unknown[]) => void) => void })
-      .lookup;
+    const lookup = (agent.options as { lookup: (h: string, o: object, cb: (...a: unknown[]) => void) => void }).lookup;
     lookup('metadata.internal', { all: true }, (err, addresses) => {
       expect(err).toBeNull();
       expect(addresses).toEqual([v4('93.184.216.34')]);
