@@ -6,6 +6,7 @@ import { DeliveryError, WebhookEnvelope } from '@app/contracts';
 import { inTransaction, runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
+import { QUEUE_DELIVERIES, RECORD_RESULTS } from './delivery-statements';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from './signature';
 import { SecretOwner, WebhookSecretCipher } from '@app/cipher';
@@ -70,32 +71,13 @@ export interface AttemptResult {
   attemptedAt: Date;
 }
 
-/**
- * Records tries' ends ($1… one array entry per try): the try moves on (guarded on the states its end may follow,
- * comma-separated in $9), a failed one with a retry left gets its next try ($10 its id) due at next_attempt_at,
- * and the delivery takes its status ($11).
- */
-const RECORD_RESULTS = statement(
-  'webhook_attempts_record_results',
-  `WITH input AS (
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::float8[],
-                          $8::text[], $9::text[], $10::uuid[], $11::text[])
-       AS i(id, status, attempted_at, response_status, duration_ms, error, retry_in, excerpt, from_states, next_id,
-            delivery_status)),
-   done AS (
-     UPDATE webhook_attempts a
-     SET status = i.status, attempted_at = i.attempted_at, response_status = i.response_status,
-         duration_ms = i.duration_ms, error = i.error, claimed_until = NULL, response_excerpt = i.excerpt,
-         next_attempt_at = CASE WHEN i.retry_in IS NULL THEN NULL ELSE now() + make_interval(secs => i.retry_in) END
-     FROM input i
-     WHERE a.id = i.id AND a.status = ANY(string_to_array(i.from_states, ','))
-     RETURNING a.delivery_id, a.attempt, a.next_attempt_at, i.next_id, i.delivery_status),
-   next AS (
-     INSERT INTO webhook_attempts (id, delivery_id, attempt, status, due_at)
-     SELECT next_id, delivery_id, attempt + 1, 'pending', next_attempt_at FROM done WHERE next_attempt_at IS NOT NULL
-     ON CONFLICT (delivery_id, attempt) DO NOTHING)
-   UPDATE webhook_deliveries d SET status = done.delivery_status FROM done WHERE d.id = done.delivery_id`,
-);
+/** An event to queue deliveries of: its body as receivers get it and its targets. */
+export interface QueuedEvent {
+  envelope: WebhookEnvelope;
+  body: string;
+  targets: DeliveryTarget[];
+  traceParent: string | null;
+}
 
 export interface DeliveryTarget {
   target: string;
@@ -230,6 +212,37 @@ export class WebhookDeliveriesRepository {
         created.push(await this.insertAttempt(m, rows[0].id, 1, null));
       }
       return created;
+    });
+  }
+
+  /**
+   * `insertDeliveries` for events that arrived together, in one transaction: the account secret for each
+   * merchant and environment with a `webhookUrl` target, then every delivery and its first try in one
+   * statement. Returns how many deliveries were created.
+   */
+  async queueDeliveries(queued: QueuedEvent[]): Promise<number> {
+    const rows = queued.flatMap((q) => q.targets.map((t) => ({ ...q, target: t, id: uuidv7(), attemptId: uuidv7() })));
+    if (!rows.length) return 0;
+    return inTransaction(this.db, async (m) => {
+      const accounts = new Map<string, WebhookEnvelope>();
+      for (const r of rows) {
+        if (!r.target.endpointId) accounts.set(`${r.envelope.merchantCode}|${r.envelope.environment}`, r.envelope);
+      }
+      for (const envelope of accounts.values()) await this.ensureAccountSecret(m, envelope);
+      const created = await runStatement<{ delivery_id: string }>(m, QUEUE_DELIVERIES, [
+        rows.map((r) => r.id),
+        rows.map((r) => r.envelope.id),
+        rows.map((r) => r.envelope.type),
+        rows.map((r) => r.envelope.merchantCode),
+        rows.map((r) => r.envelope.environment),
+        rows.map((r) => r.target.target),
+        rows.map((r) => r.target.endpointId),
+        rows.map((r) => r.target.url),
+        rows.map((r) => r.body),
+        rows.map((r) => r.traceParent),
+        rows.map((r) => r.attemptId),
+      ]);
+      return created.length;
     });
   }
 
