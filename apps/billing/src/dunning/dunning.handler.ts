@@ -13,7 +13,7 @@ export class DunningHandler {
 
   @MessagePattern(BillingSubjects.retryPayment)
   retry(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
-    return this.retryPayment.run(ctx, body.id);
+    return this.retryPayment.run(ctx, body);
   }
 
   @MessagePattern(BillingSubjects.retryParkedRenewal)
