@@ -28,6 +28,7 @@ import { CreatePlanUseCase } from './plan/create-plan.use-case';
 import { PlanQueries } from './plan/plan-queries.service';
 import { UpdatePlanUseCase } from './plan/update-plan.use-case';
 import { InvoiceExportHandler } from './invoice/invoice-export.handler';
+import { BillingDesk } from './billing-desk';
 import { BillingEvents } from './billing-events';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
@@ -38,7 +39,6 @@ import { PaymentMethodUseCase } from './subscription/payment-method.use-case';
 import { CancelSubscriptionUseCase } from './subscription/cancel-subscription.use-case';
 import { PauseSubscriptionUseCase } from './subscription/pause-subscription.use-case';
 import { ResumeSubscriptionUseCase } from './subscription/resume-subscription.use-case';
-import { SubscriptionDesk } from './subscription/subscription-desk';
 import { SubscriptionLifecycle } from './subscription/subscription-lifecycle';
 import { SubscriptionLifecycleHandler } from './subscription/subscription-lifecycle.handler';
 import { SubscriptionQueries } from './subscription/subscription-queries.service';
@@ -94,6 +94,7 @@ export class BillingModule {
         CreateMeterUseCase,
         PaymentsClient,
         BillingEvents,
+        BillingDesk,
         // A subscription POST calls payments before its transaction: its key is leased (60 s, longer than any
         // payments call billing waits for), and a failed attempt keeps the subscription id for the retry.
         ...idempotencyProviders({
@@ -104,7 +105,6 @@ export class BillingModule {
         InvoiceRepository,
         SubscriptionQueries,
         CreateSubscriptionUseCase,
-        SubscriptionDesk,
         SubscriptionLifecycle,
         CancelSubscriptionUseCase,
         PauseSubscriptionUseCase,

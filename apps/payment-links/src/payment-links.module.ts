@@ -20,7 +20,9 @@ import { LinkExpiry } from './expiry/link-expiry.service';
 import { BillingClient } from './link/billing.client';
 import { LinkRecorder } from './link/link-recorder';
 import { LinksHandler } from './link/links.handler';
-import { LinksService } from './link/links.service';
+import { CancelLinkUseCase } from './link/cancel-link.use-case';
+import { CreateLinkUseCase } from './link/create-link.use-case';
+import { LinkQueries } from './link/link-queries.service';
 import { PaymentLinkEntity } from './link/payment-link.entity';
 import { PaymentLinkRepository } from './link/payment-link.repository';
 import { migrations } from './migrations';
@@ -65,7 +67,9 @@ export class PaymentLinksModule {
         }),
         BillingClient,
         PaymentsClient,
-        LinksService,
+        LinkQueries,
+        CreateLinkUseCase,
+        CancelLinkUseCase,
         LinkUseLedger,
         LapsedUseCheck,
         LinkUseReconcileLoop,

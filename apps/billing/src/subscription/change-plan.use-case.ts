@@ -5,13 +5,13 @@ import { LeasedRun, LeasedUseCase, UseCase } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { toInvoiceView } from '../invoice/invoice.view';
-import { approvedOrDeclined } from '../payments/payments.client';
+import { approvedOrDeclined, PaymentsClient } from '../payments/payments.client';
 import { acceptsSubscribers, PlanEntity } from '../plan/plan.entity';
 import { prorationDelta } from '../proration/proration';
 import { lockUnchanged } from './subscription-lock';
 import { applyDecision, decide, PlanChangeDecision, SubscriptionFact } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
-import { SubscriptionDesk } from './subscription-desk';
+import { BillingDesk } from '../billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 type PlanChangeFact = Extract<SubscriptionFact, { kind: 'change_plan' }>;
@@ -25,7 +25,8 @@ type PlanChangeFact = Extract<SubscriptionFact, { kind: 'change_plan' }>;
 @UseCase({ operation: 'subscription.change-plan', idempotency: 'leased' })
 export class ChangePlanUseCase extends LeasedUseCase<ChangePlanCommand, SubscriptionView> {
   constructor(
-    private readonly desk: SubscriptionDesk,
+    private readonly desk: BillingDesk,
+    private readonly payments: PaymentsClient,
     private readonly clock: Clock,
   ) {
     super();
@@ -64,7 +65,7 @@ export class ChangePlanUseCase extends LeasedUseCase<ChangePlanCommand, Subscrip
       // The delta moves with time: a retry of a declined upgrade a moment later is a new charge, with a key of its own.
       const key = run.callKey(`upgrade_${delta}`);
       payment = approvedOrDeclined(
-        await this.desk.payments.mit(
+        await this.payments.mit(
           ctx,
           subscription.cardToken,
           {
@@ -83,7 +84,7 @@ export class ChangePlanUseCase extends LeasedUseCase<ChangePlanCommand, Subscrip
       );
     }
     const upgrade = payment ? { delta, payment } : null;
-    return this.desk.recordedOrReversed(ctx, run, payment?.id, () =>
+    return this.payments.recordedOrReversed(ctx, payment?.id, run.callKey('reverse'), () =>
       this.record(ctx, subscription, fact, target, upgrade, run, now),
     );
   }

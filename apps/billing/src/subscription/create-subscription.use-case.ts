@@ -13,13 +13,13 @@ import { LeasedRun, LeasedUseCase, UseCase } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { toInvoiceView } from '../invoice/invoice.view';
-import { approvedOrDeclined } from '../payments/payments.client';
+import { approvedOrDeclined, PaymentsClient } from '../payments/payments.client';
 import { acceptsSubscribers, cycleAmount, PlanEntity } from '../plan/plan.entity';
 import { Instrument, instrumentOf } from './card-instrument';
 import { acceptsChild, applyDecision, CreationDecision, decide } from './subscription-policy';
 import { SUBSCRIPTION_MACHINE } from './subscription-state';
 import { SubscriptionEntity } from './subscription.entity';
-import { SubscriptionDesk } from './subscription-desk';
+import { BillingDesk } from '../billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 /** The mandate the subscription charges: the vault token and what payments told about its card. */
@@ -45,7 +45,8 @@ const MAX_START_AHEAD_MS = 2 * 366 * 86_400_000;
 @UseCase({ operation: 'subscription.create', idempotency: 'leased' })
 export class CreateSubscriptionUseCase extends LeasedUseCase<CreateSubscriptionRequest, CreatedSubscriptionView> {
   constructor(
-    private readonly desk: SubscriptionDesk,
+    private readonly desk: BillingDesk,
+    private readonly payments: PaymentsClient,
     private readonly clock: Clock,
   ) {
     super();
@@ -77,7 +78,7 @@ export class CreateSubscriptionUseCase extends LeasedUseCase<CreateSubscriptionR
       }
     }
     const mandate = await this.mandate(ctx, body, plan, instrument, creation, subscription, run);
-    return this.desk.recordedOrReversed(ctx, run, mandate.chargedPaymentId, () =>
+    return this.payments.recordedOrReversed(ctx, mandate.chargedPaymentId, run.callKey('reverse'), () =>
       this.record(ctx, plan, subscription, creation, mandate, run, now),
     );
   }
@@ -128,8 +129,8 @@ export class CreateSubscriptionUseCase extends LeasedUseCase<CreateSubscriptionR
     if (instrument.mode === 'cit') {
       const payment = approvedOrDeclined(
         creation.chargeNow
-          ? await this.desk.payments.cit(ctx, instrument.card, { ...charge, key: run.callKey('cit') })
-          : await this.desk.payments.verify(ctx, instrument.card, {
+          ? await this.payments.cit(ctx, instrument.card, { ...charge, key: run.callKey('cit') })
+          : await this.payments.verify(ctx, instrument.card, {
               ...charge,
               orderCode: `sub_${subscription.id}_verify`,
               key: run.callKey('verify'),
@@ -145,7 +146,7 @@ export class CreateSubscriptionUseCase extends LeasedUseCase<CreateSubscriptionR
         chargedPaymentId: payment.id,
       };
     }
-    const stored = await this.desk.payments.token(ctx, instrument.token);
+    const stored = await this.payments.token(ctx, instrument.token);
     const mandate: Mandate = {
       token: stored.token,
       brand: stored.brand,
@@ -163,12 +164,7 @@ export class CreateSubscriptionUseCase extends LeasedUseCase<CreateSubscriptionR
     if (!creation.chargeNow)
       return { ...mandate, firstCycle: { result: 'deferred', paymentId: null, invoiceId: null } };
     const payment = approvedOrDeclined(
-      await this.desk.payments.mit(
-        ctx,
-        stored.token,
-        { ...charge, key: run.callKey('mit') },
-        mandate.networkTransactionId,
-      ),
+      await this.payments.mit(ctx, stored.token, { ...charge, key: run.callKey('mit') }, mandate.networkTransactionId),
     );
     return {
       ...mandate,
@@ -185,7 +181,7 @@ export class CreateSubscriptionUseCase extends LeasedUseCase<CreateSubscriptionR
     token: string,
     plan: PlanEntity,
   ): Promise<PaymentResponse> {
-    const payment = await this.desk.payments.payment(ctx, id).catch((e: unknown) => {
+    const payment = await this.payments.payment(ctx, id).catch((e: unknown) => {
       throw e instanceof DomainError && e.code === 'NOT_FOUND' ? DomainError.notFound('payment', 'firstPaymentId') : e;
     });
     if (payment.token?.token !== token) {

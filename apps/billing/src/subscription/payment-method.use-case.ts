@@ -8,13 +8,13 @@ import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { toInvoiceView } from '../invoice/invoice.view';
-import { approvedOrDeclined, PresentCard } from '../payments/payments.client';
+import { approvedOrDeclined, PaymentsClient, PresentCard } from '../payments/payments.client';
 import { cycleAmount, PlanEntity } from '../plan/plan.entity';
 import { instrumentOf } from './card-instrument';
 import { lockUnchanged } from './subscription-lock';
 import { applyDecision, decide, PaymentMethodDecision } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
-import { SubscriptionDesk } from './subscription-desk';
+import { BillingDesk } from '../billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 /** What the new card pays while it is being stored (the policy's answer) and the open invoice it pays. */
@@ -29,7 +29,8 @@ type Recovery = { pays: PaymentMethodDecision['pays']; invoice: InvoiceEntity | 
 @UseCase({ operation: 'subscription.payment-method', idempotency: 'leased' })
 export class PaymentMethodUseCase extends LeasedUseCase<PaymentMethodCommand, SubscriptionView> {
   constructor(
-    private readonly desk: SubscriptionDesk,
+    private readonly desk: BillingDesk,
+    private readonly payments: PaymentsClient,
     private readonly clock: Clock,
   ) {
     super();
@@ -48,7 +49,7 @@ export class PaymentMethodUseCase extends LeasedUseCase<PaymentMethodCommand, Su
     const { pays } = this.decision(subscription, plan, invoice, this.clock.now(ctx));
     const recovery: Recovery = { pays, invoice: pays === 'open_invoice' ? invoice : null };
     const payment = await this.charge(ctx, subscription, plan, instrument.card, recovery, run);
-    return this.desk.recordedOrReversed(ctx, run, payment.id, () =>
+    return this.payments.recordedOrReversed(ctx, payment.id, run.callKey('reverse'), () =>
       this.record(ctx, subscription, plan, recovery, payment, run),
     );
   }
@@ -83,8 +84,8 @@ export class PaymentMethodUseCase extends LeasedUseCase<PaymentMethodCommand, Su
     };
     const payment =
       recovery.pays === 'nothing'
-        ? await this.desk.payments.verify(ctx, card, charge)
-        : await this.desk.payments.cit(ctx, card, {
+        ? await this.payments.verify(ctx, card, charge)
+        : await this.payments.cit(ctx, card, {
             ...charge,
             value: recovery.invoice ? recovery.invoice.amount : cycleAmount(plan, subscription.cyclesCompleted + 1),
           });

@@ -9,7 +9,7 @@ import { toInvoiceView } from '../invoice/invoice.view';
 import { PlanEntity } from '../plan/plan.entity';
 import { applyDecision, decide, followsParent, MerchantVerb } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
-import { SubscriptionDesk } from './subscription-desk';
+import { BillingDesk } from '../billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 /**
@@ -21,7 +21,7 @@ import { toSubscriptionView } from './subscription.view';
 @Injectable()
 export class SubscriptionLifecycle {
   constructor(
-    private readonly desk: SubscriptionDesk,
+    private readonly desk: BillingDesk,
     private readonly clock: Clock,
   ) {}
 
