@@ -8,7 +8,9 @@ import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { ExpirySweepLoop, pingHandler, PlatformModule } from '@app/platform';
 import { CheckoutHandler } from './checkout/checkout.handler';
-import { CheckoutService } from './checkout/checkout.service';
+import { CheckoutLinks } from './checkout/checkout-links';
+import { PayLinkUseCase } from './checkout/pay-link.use-case';
+import { ResumeLinkUseCase } from './checkout/resume-link.use-case';
 import { LapsedUseCheck } from './checkout/lapsed-use.check';
 import { LinkUseEntity } from './checkout/link-use.entity';
 import { LinkUseLedger } from './checkout/link-use.ledger';
@@ -73,7 +75,9 @@ export class PaymentLinksModule {
         LinkUseLedger,
         LapsedUseCheck,
         LinkUseReconcileLoop,
-        CheckoutService,
+        CheckoutLinks,
+        PayLinkUseCase,
+        ResumeLinkUseCase,
         SandboxClockCopy,
         ClockAdvanceUseCase,
       ],

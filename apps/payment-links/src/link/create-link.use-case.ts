@@ -1,6 +1,12 @@
 import { EntityManager } from 'typeorm';
 import { Clock, uuidv7 } from '@app/clock';
-import { CallerContext, CreatePaymentLinkRequest, EventTypes, LinkPlanAnswer, PaymentLinkResponse } from '@app/contracts';
+import {
+  CallerContext,
+  CreatePaymentLinkRequest,
+  EventTypes,
+  LinkPlanAnswer,
+  PaymentLinkResponse,
+} from '@app/contracts';
 import { TransactionUseCase, UseCase } from '@app/idempotency';
 import { traceParentOf } from '@app/observability';
 import { BillingClient } from './billing.client';
