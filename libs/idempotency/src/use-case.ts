@@ -39,7 +39,7 @@ export function UseCase<C>(declaration: UseCaseDeclaration<C>): ClassDecorator {
     const proto: unknown = target.prototype;
     const idempotent = proto instanceof TransactionUseCase || proto instanceof LeasedUseCase;
     if (base ? !(proto instanceof base) : idempotent) {
-      throw new Error(`${target.name}: idempotency '${declaration.idempotency}' needs the matching base class`);
+      throw new Error(`${target.name}: idempotency '${declaration.idempotency}' does not match its base class`);
     }
     Reflect.defineMetadata(DECLARATION, declaration, target);
     Injectable()(target);
