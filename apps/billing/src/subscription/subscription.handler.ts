@@ -22,7 +22,7 @@ import { SubscriptionQueries } from './subscription-queries.service';
 @CommandHandler()
 export class SubscriptionHandler {
   constructor(
-    private readonly create: CreateSubscriptionUseCase,
+    private readonly createUseCase: CreateSubscriptionUseCase,
     private readonly queries: SubscriptionQueries,
     private readonly changePlanUseCase: ChangePlanUseCase,
     private readonly paymentMethodUseCase: PaymentMethodUseCase,
@@ -34,7 +34,7 @@ export class SubscriptionHandler {
     @Caller() ctx: CallerContext,
     @CommandBody() body: CreateSubscriptionRequest,
   ): Promise<CreatedSubscriptionView> {
-    return this.create.run(ctx, body);
+    return this.createUseCase.run(ctx, body);
   }
 
   @MessagePattern(BillingSubjects.getSubscription)
