@@ -9,20 +9,26 @@ import { OutboxModule, OutboxRow } from '@app/outbox';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { BILLING_CONFIG, BillingConfig } from './config';
 import { MeterEntity } from './meter/meter.entity';
-import { RecoveryPolicyHandler, RecoveryPolicyService } from './dunning/recovery-policy.handler';
+import { PutRecoveryPolicyUseCase } from './dunning/put-recovery-policy.use-case';
+import { RecoveryPolicyHandler } from './dunning/recovery-policy.handler';
 import { RecoveryPolicyRepository } from './dunning/recovery-policy.repository';
 import { RecoveryMetrics } from './dunning/recovery-metrics';
 import { RecoveryReportHandler, RecoveryReportService } from './recovery/recovery-report.handler';
 import { RecoveryReportRepository } from './recovery/recovery-report.repository';
 import { MeterHandler } from './meter/meter.handler';
 import { MeterRepository } from './meter/meter.repository';
-import { MeterService } from './meter/meter.service';
+import { CreateMeterUseCase } from './meter/create-meter.use-case';
+import { MeterQueries } from './meter/meter-queries.service';
 import { migrations } from './migrations';
 import { PlanEntity } from './plan/plan.entity';
 import { PlanHandler } from './plan/plan.handler';
 import { PlanRepository } from './plan/plan.repository';
-import { PlanService } from './plan/plan.service';
+import { ArchivePlanUseCase } from './plan/archive-plan.use-case';
+import { CreatePlanUseCase } from './plan/create-plan.use-case';
+import { PlanQueries } from './plan/plan-queries.service';
+import { UpdatePlanUseCase } from './plan/update-plan.use-case';
 import { InvoiceExportHandler } from './invoice/invoice-export.handler';
+import { BillingDesk } from './billing-desk';
 import { BillingEvents } from './billing-events';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
@@ -30,7 +36,11 @@ import { PaymentsClient } from './payments/payments.client';
 import { ChangePlanUseCase } from './subscription/change-plan.use-case';
 import { CreateSubscriptionUseCase } from './subscription/create-subscription.use-case';
 import { PaymentMethodUseCase } from './subscription/payment-method.use-case';
-import { LifecycleUseCase } from './subscription/lifecycle.use-case';
+import { CancelSubscriptionUseCase } from './subscription/cancel-subscription.use-case';
+import { PauseSubscriptionUseCase } from './subscription/pause-subscription.use-case';
+import { ResumeSubscriptionUseCase } from './subscription/resume-subscription.use-case';
+import { SubscriptionLifecycle } from './subscription/subscription-lifecycle';
+import { SubscriptionLifecycleHandler } from './subscription/subscription-lifecycle.handler';
 import { SubscriptionQueries } from './subscription/subscription-queries.service';
 import { SubscriptionEntity } from './subscription/subscription.entity';
 import { SubscriptionHandler } from './subscription/subscription.handler';
@@ -63,6 +73,7 @@ export class BillingModule {
         PlanHandler,
         MeterHandler,
         SubscriptionHandler,
+        SubscriptionLifecycleHandler,
         InvoiceExportHandler,
         RecoveryPolicyHandler,
         RecoveryReportHandler,
@@ -74,11 +85,16 @@ export class BillingModule {
         { provide: RPC_TIMEOUT_MS, useValue: config.PAYMENTS_RPC_TIMEOUT_MS },
         RpcClient,
         PlanRepository,
-        PlanService,
+        PlanQueries,
+        CreatePlanUseCase,
+        UpdatePlanUseCase,
+        ArchivePlanUseCase,
         MeterRepository,
-        MeterService,
+        MeterQueries,
+        CreateMeterUseCase,
         PaymentsClient,
         BillingEvents,
+        BillingDesk,
         // A subscription POST calls payments before its transaction: its key is leased (60 s, longer than any
         // payments call billing waits for), and a failed attempt keeps the subscription id for the retry.
         ...idempotencyProviders({
@@ -89,11 +105,14 @@ export class BillingModule {
         InvoiceRepository,
         SubscriptionQueries,
         CreateSubscriptionUseCase,
-        LifecycleUseCase,
+        SubscriptionLifecycle,
+        CancelSubscriptionUseCase,
+        PauseSubscriptionUseCase,
+        ResumeSubscriptionUseCase,
         ChangePlanUseCase,
         PaymentMethodUseCase,
         RecoveryPolicyRepository,
-        RecoveryPolicyService,
+        PutRecoveryPolicyUseCase,
         RecoveryMetrics,
         RecoveryReportRepository,
         RecoveryReportService,

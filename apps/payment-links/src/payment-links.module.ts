@@ -8,7 +8,9 @@ import { eventsStreamLimits, RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { OutboxModule, OutboxRow } from '@app/outbox';
 import { ExpirySweepLoop, pingHandler, PlatformModule } from '@app/platform';
 import { CheckoutHandler } from './checkout/checkout.handler';
-import { CheckoutService } from './checkout/checkout.service';
+import { CheckoutLinks } from './checkout/checkout-links';
+import { PayLinkUseCase } from './checkout/pay-link.use-case';
+import { ResumeLinkUseCase } from './checkout/resume-link.use-case';
 import { LapsedUseCheck } from './checkout/lapsed-use.check';
 import { LinkUseEntity } from './checkout/link-use.entity';
 import { LinkUseLedger } from './checkout/link-use.ledger';
@@ -20,7 +22,9 @@ import { LinkExpiry } from './expiry/link-expiry.service';
 import { BillingClient } from './link/billing.client';
 import { LinkRecorder } from './link/link-recorder';
 import { LinksHandler } from './link/links.handler';
-import { LinksService } from './link/links.service';
+import { CancelLinkUseCase } from './link/cancel-link.use-case';
+import { CreateLinkUseCase } from './link/create-link.use-case';
+import { LinkQueries } from './link/link-queries.service';
 import { PaymentLinkEntity } from './link/payment-link.entity';
 import { PaymentLinkRepository } from './link/payment-link.repository';
 import { migrations } from './migrations';
@@ -65,11 +69,15 @@ export class PaymentLinksModule {
         }),
         BillingClient,
         PaymentsClient,
-        LinksService,
+        LinkQueries,
+        CreateLinkUseCase,
+        CancelLinkUseCase,
         LinkUseLedger,
         LapsedUseCheck,
         LinkUseReconcileLoop,
-        CheckoutService,
+        CheckoutLinks,
+        PayLinkUseCase,
+        ResumeLinkUseCase,
         SandboxClockCopy,
         ClockAdvanceUseCase,
       ],

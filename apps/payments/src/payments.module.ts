@@ -53,7 +53,8 @@ import { ConnectionHealth } from './routing/connection-health';
 import { ConnectionRekeyLoop } from './routing/connection-rekey.loop';
 import { ConnectionRepository } from './routing/connection.repository';
 import { ConnectionsHandler } from './routing/connections.handler';
-import { ConnectionsUseCase } from './routing/connections.use-case';
+import { ConnectionQueries } from './routing/connection-queries.service';
+import { UpsertConnectionUseCase } from './routing/upsert-connection.use-case';
 import { RoutingService } from './routing/routing.service';
 import { ClockAdvanceHandler } from './sandbox-clock/clock-advance.handler';
 import { ClockAdvanceUseCase } from './sandbox-clock/clock-advance.use-case';
@@ -152,7 +153,8 @@ export class PaymentsModule {
         ...idempotencyProviders({ fingerprintKey: config.IDEMPOTENCY_FINGERPRINT_KEY, requireKeyInProduction: true }),
         ConnectionRepository,
         RoutingService,
-        ConnectionsUseCase,
+        ConnectionQueries,
+        UpsertConnectionUseCase,
         ConnectionRekeyLoop,
         InstrumentResolver,
         AcquirerAttemptRepository,

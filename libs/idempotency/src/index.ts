@@ -6,3 +6,4 @@ export * from './idempotency.service';
 export * from './idempotency-sweep.loop';
 export * from './idempotency.providers';
 export * from './sealed-idempotency';
+export * from './use-case';

@@ -18,8 +18,13 @@ import { COMMAND_PARAMS, CommandParam } from './command';
 import { NatsClient } from './nats-connection';
 import { messagingAttributes, traceContextOf, traceHeaders } from './trace-headers';
 
-const SERVICE = Symbol('COMMAND_SERVICE');
-const DRAIN_TIMEOUT_MS = Symbol('COMMAND_DRAIN_TIMEOUT_MS');
+const SERVED = Symbol('COMMANDS_SERVED');
+
+/** Whose commands the server takes, and how long a stopping service waits for those it holds. */
+interface Served {
+  service: ServiceName;
+  drainTimeoutMs: number;
+}
 const UNVALIDATED = new Set<unknown>([undefined, Object, String, Number, Boolean, Array]);
 
 interface Route {
@@ -53,8 +58,7 @@ export class CommandServer implements OnModuleDestroy {
     private readonly scanner: MetadataScanner,
     private readonly nats: NatsClient,
     private readonly metrics: Metrics,
-    @Inject(SERVICE) private readonly service: ServiceName,
-    @Inject(DRAIN_TIMEOUT_MS) private readonly drainTimeoutMs: number,
+    @Inject(SERVED) private readonly served: Served,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -62,7 +66,7 @@ export class CommandServer implements OnModuleDestroy {
   async listen(): Promise<void> {
     const nc = await this.nats.get();
     this.metrics.inProgress('rpc', () => this.inFlight.size);
-    const queue = queueGroupOf(this.service);
+    const queue = queueGroupOf(this.served.service);
     for (const route of this.routes()) {
       const subscription = nc.subscribe(route.subject, {
         queue,
@@ -100,12 +104,12 @@ export class CommandServer implements OnModuleDestroy {
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       Promise.allSettled([...this.inFlight]).then(() => true),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.drainTimeoutMs))),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.served.drainTimeoutMs))),
     ]);
     clearTimeout(timer);
     if (!finished) {
       this.logger.warn(
-        { commands: this.inFlight.size, timeoutMs: this.drainTimeoutMs },
+        { commands: this.inFlight.size, timeoutMs: this.served.drainTimeoutMs },
         'Stopping with commands still running',
       );
     }
@@ -229,11 +233,7 @@ export class CommandsModule {
     return {
       module: CommandsModule,
       imports: [DiscoveryModule],
-      providers: [
-        { provide: SERVICE, useValue: service },
-        { provide: DRAIN_TIMEOUT_MS, useValue: drainTimeoutMs },
-        CommandServer,
-      ],
+      providers: [{ provide: SERVED, useValue: { service, drainTimeoutMs } satisfies Served }, CommandServer],
       exports: [CommandServer],
     };
   }

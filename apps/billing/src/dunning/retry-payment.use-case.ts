@@ -1,10 +1,9 @@
-import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CallerContext, SubscriptionView } from '@app/contracts';
+import { CallerContext, SubscriptionIdCommand, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { ForcedAttempt } from './forced-attempt';
-import { IdempotencyService, LeasedRun } from '@app/idempotency';
+import { LeasedRun, LeasedUseCase, UseCase } from '@app/idempotency';
 import { inTransaction } from '@app/database';
 import { approvedOrDeclined } from '../payments/payments.client';
 import { PlanRepository } from '../plan/plan.repository';
@@ -18,21 +17,26 @@ import { checkRetry } from '../subscription/subscription-policy';
  * key of the invoice like the scheduler, counts in the invoice's paymentAttemptCount only and leaves the
  * dunning schedule alone. Success: 200, invoice paid, subscription active; a decline: 402, still past_due.
  */
-@Injectable()
-export class RetryPaymentUseCase {
+@UseCase({
+  operation: 'subscription.retry-payment',
+  idempotency: 'leased',
+  request: ({ id }: SubscriptionIdCommand) => ({ id }),
+})
+export class RetryPaymentUseCase extends LeasedUseCase<SubscriptionIdCommand, SubscriptionView> {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly subscriptions: SubscriptionRepository,
     private readonly plans: PlanRepository,
     private readonly forced: ForcedAttempt,
-    private readonly idempotency: IdempotencyService,
-  ) {}
-
-  run(ctx: CallerContext, id: string): Promise<SubscriptionView> {
-    return this.idempotency.leased(ctx, 'subscription.retry-payment', { id }, (run) => this.retry(ctx, id, run));
+  ) {
+    super();
   }
 
-  private async retry(ctx: CallerContext, id: string, run: LeasedRun): Promise<SubscriptionView> {
+  protected async execute(
+    ctx: CallerContext,
+    { id }: SubscriptionIdCommand,
+    run: LeasedRun,
+  ): Promise<SubscriptionView> {
     const found = await this.subscriptions.find(ctx, id);
     if (!found) throw DomainError.notFound('subscription', 'id');
     checkRetry(found.status);

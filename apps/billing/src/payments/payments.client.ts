@@ -109,6 +109,24 @@ export class PaymentsClient {
   }
 
   /** Best effort: gives back a charge whose subscription could not be recorded. */
+  /**
+   * Records what a payment already paid; when the record fails (the subscription changed meanwhile, say) the
+   * payment is given back under `reverseKey`, and the failure stands.
+   */
+  async recordedOrReversed<T>(
+    ctx: CallerContext,
+    paymentId: string | undefined,
+    reverseKey: string,
+    record: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await record();
+    } catch (e) {
+      if (paymentId) await this.reverse(ctx, paymentId, reverseKey);
+      throw e;
+    }
+  }
+
   async reverse(ctx: CallerContext, paymentId: string, key: string): Promise<void> {
     await this.rpc
       .send(

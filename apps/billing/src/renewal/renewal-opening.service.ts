@@ -1,20 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { EventType } from '@app/contracts';
-import { inTransaction } from '@app/database';
-import { BillingEvents } from '../billing-events';
+import { BillingDesk } from '../billing-desk';
 import { declinedLast } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition, INVOICE_MACHINE } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
-import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { cycleAmount, PlanEntity } from '../plan/plan.entity';
-import { PlanRepository } from '../plan/plan.repository';
 import { applyDecision, decide, RenewalDecision, renewalDueAt } from '../subscription/subscription-policy';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
-import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
 import { MeterEntity } from '../meter/meter.entity';
 import type { Aggregation } from '../usage/aggregate';
@@ -54,18 +48,14 @@ class OpeningWrites {
 @Injectable()
 export class RenewalOpeningService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly desk: BillingDesk,
     private readonly renewals: RenewalRepository,
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly invoices: InvoiceRepository,
-    private readonly plans: PlanRepository,
     private readonly usage: UsageRepository,
-    private readonly events: BillingEvents,
   ) {}
 
   /** Each step's decision, by subscription id. A failure (e.g. an invoice for the period exists) fails all. */
   openMany(steps: readonly DueStep[]): Promise<Map<string, Opened>> {
-    return inTransaction(this.db, async (manager) => {
+    return this.desk.transaction(async (manager) => {
       const at = new Map(steps.map((step) => [step.id, step.at]));
       const opened = new Map<string, Opened>(steps.map((step) => [step.id, { kind: 'done' }]));
       const writes = new OpeningWrites();
@@ -77,10 +67,10 @@ export class RenewalOpeningService {
       writes.released.push(...[...at.keys()].filter((id) => !dueIds.has(id)));
       const openInvoices = new Map<string, InvoiceEntity>();
       // At most one per subscription: a renewal opens an invoice only when none is open.
-      for (const i of await this.invoices.openOfMany(manager, [...dueIds])) {
+      for (const i of await this.desk.invoices.openOfMany(manager, [...dueIds])) {
         if (!openInvoices.has(i.subscriptionId)) openInvoices.set(i.subscriptionId, i);
       }
-      const plans = await this.plans.findMany(
+      const plans = await this.desk.plans.findMany(
         manager,
         due.flatMap((s) => (s.pendingPlanId === null ? [s.planId] : [s.planId, s.pendingPlanId])),
       );
@@ -128,10 +118,10 @@ export class RenewalOpeningService {
         opened.set(s.id, { kind: 'charge', attempt });
       }
       await this.usage.markBilledThrough(manager, writes.billed);
-      await this.invoices.insertMany(manager, writes.invoices);
-      await this.subscriptions.updateMany(manager, writes.subscriptions);
+      await this.desk.invoices.insertMany(manager, writes.invoices);
+      await this.desk.subscriptions.updateMany(manager, writes.subscriptions);
       await this.renewals.releaseMany(writes.released, manager);
-      for (const e of writes.events) await this.events.emit(manager, e.s, e.types, e.data, e.at);
+      for (const e of writes.events) await this.desk.events.emit(manager, e.s, e.types, e.data, e.at);
       return opened;
     });
   }

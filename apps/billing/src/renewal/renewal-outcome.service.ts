@@ -1,21 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { EventType, EventTypes, PaymentResponse, RefusalCodeDto } from '@app/contracts';
-import { inTransaction } from '@app/database';
-import { BillingEvents } from '../billing-events';
+import { BillingDesk } from '../billing-desk';
 import { reasonLabel } from '../dunning/recovery-metrics';
 import { nextRetry } from '../dunning/recovery-policy';
 import { LoadedPolicies, RecoveryPolicyRepository } from '../dunning/recovery-policy.repository';
 import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
-import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
-import { PlanRepository } from '../plan/plan.repository';
 import { applyDecision, AttemptMode, decide } from '../subscription/subscription-policy';
 import { SubscriptionEntity } from '../subscription/subscription.entity';
-import { SubscriptionRepository } from '../subscription/subscription.repository';
 import { toSubscriptionView } from '../subscription/subscription.view';
 import { ChargeAttempt } from './charge-attempt';
 import { RenewalRepository } from './renewal.repository';
@@ -51,12 +45,8 @@ const succeeded = (c: ChargedAttempt): boolean => !c.notSent && (!c.payment || a
 @Injectable()
 export class RenewalOutcomeService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly desk: BillingDesk,
     private readonly renewals: RenewalRepository,
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly invoices: InvoiceRepository,
-    private readonly plans: PlanRepository,
-    private readonly events: BillingEvents,
     private readonly policies: RecoveryPolicyRepository,
   ) {}
 
@@ -73,7 +63,7 @@ export class RenewalOutcomeService {
    */
   async recordMany(charged: readonly ChargedAttempt[]): Promise<Recorded[]> {
     if (!charged.length) return [];
-    const { recorded, counted } = await inTransaction(this.db, async (manager) => {
+    const { recorded, counted } = await this.desk.transaction(async (manager) => {
       // The recovery metrics of the batch, counted once it commits.
       const counted: Array<() => void> = [];
       const ids = charged.map((c) => c.attempt.subscriptionId);
@@ -84,7 +74,7 @@ export class RenewalOutcomeService {
           charged.map((c) => c.attempt.invoiceId),
         ),
       );
-      const plans = await this.plans.findMany(
+      const plans = await this.desk.plans.findMany(
         manager,
         [...subscriptions.values()].map((s) => s.planId),
       );
@@ -113,15 +103,15 @@ export class RenewalOutcomeService {
         events.push({ s, types: outcome.subscriptionEvents, data: toSubscriptionView(s, plan), at: a.at });
         return { kind: outcome.ok ? 'paid' : 'declined', subscription: s };
       });
-      await this.invoices.updateMany(manager, changedInvoices);
+      await this.desk.invoices.updateMany(manager, changedInvoices);
       // Every lease of the batch is freed: a changed row's in its update (one row version), the others' alone.
-      await this.subscriptions.updateManyAndRelease(manager, changedSubscriptions);
+      await this.desk.subscriptions.updateManyAndRelease(manager, changedSubscriptions);
       const changed = new Set(changedSubscriptions.map((s) => s.id));
       await this.renewals.releaseMany(
         ids.filter((id) => !changed.has(id)),
         manager,
       );
-      for (const e of events) await this.events.emit(manager, e.s, e.types, e.data, e.at);
+      for (const e of events) await this.desk.events.emit(manager, e.s, e.types, e.data, e.at);
       return { recorded, counted };
     });
     for (const count of counted) count();
@@ -148,7 +138,7 @@ export class RenewalOutcomeService {
     const run = s.status === 'past_due' ? { startReason: s.dunning?.startReason ?? 'unknown' } : null;
     if (run && payment) {
       const connection = payment.connectionCode ?? 'none';
-      counted.push(() => this.events.recovery.retried(connection, ok ? 'approved' : 'declined'));
+      counted.push(() => this.desk.events.recovery.retried(connection, ok ? 'approved' : 'declined'));
     }
     if (ok) {
       const subscriptionEvents = applyDecision(s, decide(s, { kind: 'paid' }, a.at));
@@ -159,7 +149,7 @@ export class RenewalOutcomeService {
         invoiceEvents.push(EventTypes.invoicePaymentRecovered);
         const { currency, amount } = invoice;
         const connection = payment?.connectionCode ?? 'none';
-        counted.push(() => this.events.recovery.recoveredInvoice(run.startReason, connection, currency, amount));
+        counted.push(() => this.desk.events.recovery.recoveredInvoice(run.startReason, connection, currency, amount));
       }
       return { ok, invoiceEvents, subscriptionEvents };
     }
@@ -214,9 +204,9 @@ export class RenewalOutcomeService {
     }
     if (decision.invoice === 'fail') {
       s.dunning = null;
-      counted.push(() => this.events.recovery.runLost(startReason));
+      counted.push(() => this.desk.events.recovery.runLost(startReason));
     } else if (decision.set.dunningAttemptCount !== undefined) {
-      if (startsRun) counted.push(() => this.events.recovery.runStarted(startReason));
+      if (startsRun) counted.push(() => this.desk.events.recovery.runStarted(startReason));
       s.dunning = {
         policyVersion: version,
         scheduledAt: scheduledAt.toISOString(),

@@ -8,12 +8,10 @@ import { BILLING_CONFIG, BillingConfig } from '../config';
 import type { Scope } from '../scope';
 import { ChargeAttempt } from './charge-attempt';
 import { InjectedCrash } from './renewal-faults';
-import { RenewalCharges } from './renewal-charges';
-import { RenewalOpeningService } from './renewal-opening.service';
 import { AttemptMode } from '../subscription/subscription-policy';
-import { ChargedAttempt, Recorded, RenewalOutcomeService } from './renewal-outcome.service';
+import { ChargedAttempt, Recorded } from './renewal-outcome.service';
 import { isDeterministic } from './renewal-failure';
-import { RenewalParking } from './renewal-parking.service';
+import { RenewalSteps } from './renewal-steps';
 import { DueRow, RenewalRepository } from './renewal.repository';
 
 /** How a round stamps a step: as of its due instant (a clock advance, a sandbox) or as of now. */
@@ -30,10 +28,7 @@ export type StepTime = (row: DueRow) => Date;
 export class RenewalRunner {
   constructor(
     private readonly renewals: RenewalRepository,
-    private readonly opening: RenewalOpeningService,
-    private readonly outcome: RenewalOutcomeService,
-    private readonly charges: RenewalCharges,
-    private readonly parking: RenewalParking,
+    private readonly steps: RenewalSteps,
     private readonly clock: Clock,
     @Inject(BILLING_CONFIG) private readonly config: BillingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -69,7 +64,7 @@ export class RenewalRunner {
     };
     const opened = await this.inBatchOrEach(
       rows.map((row) => ({ id: row.id, at: atOf.get(row.id)! })),
-      (steps) => this.opening.openMany(steps).then((m) => steps.map((step) => m.get(step.id)!)),
+      (steps) => this.steps.opening.openMany(steps).then((m) => steps.map((step) => m.get(step.id)!)),
       (step) => step.id,
       failed,
     );
@@ -89,7 +84,7 @@ export class RenewalRunner {
       ),
       calls,
       async (call) => {
-        const outcomes = await this.charges.chargeMany(call);
+        const outcomes = await this.steps.charges.chargeMany(call);
         for (const [i, o] of outcomes.entries()) {
           if (o.status === 'fulfilled') charged.push({ attempt: call[i], payment: o.value, mode: 'scheduled' });
           else await failed(call[i].subscriptionId, o.reason);
@@ -98,11 +93,11 @@ export class RenewalRunner {
     );
     const recorded = await this.inBatchOrEach(
       charged,
-      (batch) => this.outcome.recordMany(batch),
+      (batch) => this.steps.outcome.recordMany(batch),
       (c) => c.attempt.subscriptionId,
       failed,
     );
-    await Promise.all(recorded.map((r, i) => this.charges.reverseIfStale(charged[i], r)));
+    await Promise.all(recorded.map((r, i) => this.steps.charges.reverseIfStale(charged[i], r)));
     if (strict && failures.length) throw failures[0];
     return rows.length;
   }
@@ -110,7 +105,7 @@ export class RenewalRunner {
   /** Parks a step that failed deterministically; false (left to its lease) if parking itself failed. */
   private async park(subscriptionId: string, e: unknown, at: Date): Promise<boolean> {
     try {
-      await this.parking.park(subscriptionId, e, at);
+      await this.steps.parking.park(subscriptionId, e, at);
       return true;
     } catch (parkFailure) {
       this.logger.warn({ err: parkFailure, subscriptionId }, 'parking a renewal failed; retried when its lease ends');
@@ -120,9 +115,9 @@ export class RenewalRunner {
 
   /** Charges an opened attempt and records it (the lease is held by the caller and released by the record). */
   async attempt(a: ChargeAttempt, mode: AttemptMode): Promise<{ recorded: Recorded; payment: PaymentResponse | null }> {
-    const payment = await this.charges.chargeOnce(a);
-    const recorded = await this.outcome.record(a, payment, mode);
-    await this.charges.reverseIfStale({ attempt: a, payment, mode }, recorded);
+    const payment = await this.steps.charges.chargeOnce(a);
+    const recorded = await this.steps.outcome.record(a, payment, mode);
+    await this.steps.charges.reverseIfStale({ attempt: a, payment, mode }, recorded);
     return { recorded, payment };
   }
 

@@ -13,6 +13,8 @@ import { RenewalOpeningService } from './renewal-opening.service';
 import { RenewalOutcomeService } from './renewal-outcome.service';
 import { RenewalParking } from './renewal-parking.service';
 import { RenewalRunner } from './renewal-runner.service';
+import { RenewalSteps } from './renewal-steps';
+import { RetryParkedRenewalUseCase } from './retry-parked-renewal.use-case';
 import { RENEWAL_BACKLOG, RenewalRepository } from './renewal.repository';
 
 /** Billing over time: the renewal scheduler, dunning, the forced retry and the sandbox clock's due work. */
@@ -23,6 +25,8 @@ export const renewalProviders = [
   RenewalOutcomeService,
   RenewalParking,
   RenewalRunner,
+  RenewalSteps,
+  RetryParkedRenewalUseCase,
   RenewalCharges,
   RenewalFaults,
   RenewalLoop,

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from 'pino';
@@ -8,6 +8,7 @@ import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/c
 import { WorkBound } from '@app/database';
 import { LOGGER } from '@app/observability';
 import { whileAdvancingSandbox } from '@app/platform';
+import { UseCase } from '@app/idempotency';
 import { CARD_CHECK_BATCH, CardCheckRunner } from '../account-updater/card-check.runner';
 import { RenewalRunner } from '../renewal/renewal-runner.service';
 import { RenewalRepository } from '../renewal/renewal.repository';
@@ -29,7 +30,7 @@ const LEASED_POLL_MS = 50;
  * whose claims skip the rows leased here (SKIP LOCKED) and take only what is due on real time, so a sandbox
  * advance never holds up production renewals.
  */
-@Injectable()
+@UseCase({ operation: 'sandbox-clock.advance', idempotency: 'none' })
 export class BillingClockAdvanceUseCase {
   constructor(
     @InjectDataSource() private readonly db: DataSource,

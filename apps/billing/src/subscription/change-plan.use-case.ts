@@ -1,24 +1,17 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, ChangePlanCommand, EventType, PaymentResponse, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { BillingEvents } from '../billing-events';
-import { IdempotencyService, LeasedRun } from '@app/idempotency';
-import { inTransaction } from '@app/database';
+import { LeasedRun, LeasedUseCase, UseCase } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
-import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { approvedOrDeclined, PaymentsClient } from '../payments/payments.client';
 import { acceptsSubscribers, PlanEntity } from '../plan/plan.entity';
-import { PlanRepository } from '../plan/plan.repository';
 import { prorationDelta } from '../proration/proration';
 import { lockUnchanged } from './subscription-lock';
 import { applyDecision, decide, PlanChangeDecision, SubscriptionFact } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
-import { SubscriptionRepository } from './subscription.repository';
+import { BillingDesk } from '../billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 type PlanChangeFact = Extract<SubscriptionFact, { kind: 'change_plan' }>;
@@ -29,26 +22,19 @@ type PlanChangeFact = Extract<SubscriptionFact, { kind: 'change_plan' }>;
  * computed; a positive one (upgrade) is charged as a merchant-initiated transaction with its own invoice
  * (a decline is 402 and changes nothing), a downgrade is not refunded. The current period keeps its end.
  */
-@Injectable()
-export class ChangePlanUseCase {
+@UseCase({ operation: 'subscription.change-plan', idempotency: 'leased' })
+export class ChangePlanUseCase extends LeasedUseCase<ChangePlanCommand, SubscriptionView> {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly plans: PlanRepository,
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly invoices: InvoiceRepository,
+    private readonly desk: BillingDesk,
     private readonly payments: PaymentsClient,
-    private readonly idempotency: IdempotencyService,
-    private readonly events: BillingEvents,
     private readonly clock: Clock,
-  ) {}
-
-  run(ctx: CallerContext, body: ChangePlanCommand): Promise<SubscriptionView> {
-    return this.idempotency.leased(ctx, 'subscription.change-plan', body, (run) => this.change(ctx, body, run));
+  ) {
+    super();
   }
 
-  private async change(ctx: CallerContext, body: ChangePlanCommand, run: LeasedRun): Promise<SubscriptionView> {
+  protected async execute(ctx: CallerContext, body: ChangePlanCommand, run: LeasedRun): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
-    const subscription = await this.subscriptions.find(ctx, body.id);
+    const subscription = await this.desk.subscriptions.find(ctx, body.id);
     if (!subscription) throw DomainError.notFound('subscription', 'id');
     const fact: PlanChangeFact = {
       kind: 'change_plan',
@@ -57,9 +43,9 @@ export class ChangePlanUseCase {
     };
     // Refused here (409) when the subscription's state allows no plan change, before the plans are read.
     const decision = decide(subscription, fact, now);
-    const target = await this.plans.find(ctx, body.planId);
+    const target = await this.desk.plans.find(ctx, body.planId);
     if (!target) throw DomainError.notFound('plan', 'planId');
-    const current = (await this.plans.find(ctx, subscription.planId))!;
+    const current = (await this.desk.plans.find(ctx, subscription.planId))!;
     if (target.currency !== current.currency) {
       throw new DomainError(
         'CURRENCY_MISMATCH',
@@ -97,12 +83,10 @@ export class ChangePlanUseCase {
         'planId',
       );
     }
-    try {
-      return await this.record(ctx, subscription, fact, target, payment ? { delta, payment } : null, run, now);
-    } catch (e) {
-      if (payment) await this.payments.reverse(ctx, payment.id, run.callKey('reverse'));
-      throw e;
-    }
+    const upgrade = payment ? { delta, payment } : null;
+    return this.payments.recordedOrReversed(ctx, payment?.id, run.callKey('reverse'), () =>
+      this.record(ctx, subscription, fact, target, upgrade, run, now),
+    );
   }
 
   /** The prorated difference for the rest of the current period; 0 when there is no billed period running. */
@@ -137,8 +121,8 @@ export class ChangePlanUseCase {
     run: LeasedRun,
     now: Date,
   ): Promise<SubscriptionView> {
-    return inTransaction(this.db, async (manager) => {
-      const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
+    return this.desk.transaction(async (manager) => {
+      const subscription = await lockUnchanged(manager, this.desk.subscriptions, ctx, seen);
       const decision: PlanChangeDecision = decide(subscription, fact, now);
       let invoice: { invoice: InvoiceEntity; events: EventType[] } | undefined;
       if (upgrade) {
@@ -154,16 +138,16 @@ export class ChangePlanUseCase {
         });
       }
       const events = applyDecision(subscription, decision);
-      await this.subscriptions.save(manager, subscription);
+      await this.desk.subscriptions.save(manager, subscription);
       if (invoice) {
-        await this.invoices.insert(manager, invoice.invoice);
-        await this.events.emit(manager, ctx, invoice.events, toInvoiceView(invoice.invoice), now);
+        await this.desk.invoices.insert(manager, invoice.invoice);
+        await this.desk.events.emit(manager, ctx, invoice.events, toInvoiceView(invoice.invoice), now);
       }
       // A scheduled change keeps the current plan until the next renewal.
       const plan =
-        subscription.planId === target.id ? target : await this.plans.find(ctx, subscription.planId, manager);
+        subscription.planId === target.id ? target : await this.desk.plans.find(ctx, subscription.planId, manager);
       const view = toSubscriptionView(subscription, plan!);
-      await this.events.emit(manager, ctx, events, view, now);
+      await this.desk.events.emit(manager, ctx, events, view, now);
       await run.answer(manager, view);
       return view;
     });

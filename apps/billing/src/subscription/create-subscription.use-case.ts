@@ -1,6 +1,3 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock, parseRfc3339 } from '@app/clock';
 import {
   CallerContext,
@@ -12,21 +9,17 @@ import {
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { traceParentOf } from '@app/observability';
-import { BillingEvents } from '../billing-events';
-import { IdempotencyService, LeasedRun } from '@app/idempotency';
-import { inTransaction } from '@app/database';
+import { LeasedRun, LeasedUseCase, UseCase } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { InvoiceEntity } from '../invoice/invoice.entity';
-import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { approvedOrDeclined, PaymentsClient } from '../payments/payments.client';
 import { acceptsSubscribers, cycleAmount, PlanEntity } from '../plan/plan.entity';
-import { PlanRepository } from '../plan/plan.repository';
 import { Instrument, instrumentOf } from './card-instrument';
 import { acceptsChild, applyDecision, CreationDecision, decide } from './subscription-policy';
 import { SUBSCRIPTION_MACHINE } from './subscription-state';
 import { SubscriptionEntity } from './subscription.entity';
-import { SubscriptionRepository } from './subscription.repository';
+import { BillingDesk } from '../billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 /** The mandate the subscription charges: the vault token and what payments told about its card. */
@@ -49,31 +42,24 @@ const MAX_START_AHEAD_MS = 2 * 366 * 86_400_000;
  * first, then one payments call charges or verifies (and vaults) the card, then one transaction records the
  * subscription, its first invoice, the events and the idempotent answer. A decline is 402 and keeps nothing.
  */
-@Injectable()
-export class CreateSubscriptionUseCase {
+@UseCase({ operation: 'subscription.create', idempotency: 'leased' })
+export class CreateSubscriptionUseCase extends LeasedUseCase<CreateSubscriptionRequest, CreatedSubscriptionView> {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly plans: PlanRepository,
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly invoices: InvoiceRepository,
+    private readonly desk: BillingDesk,
     private readonly payments: PaymentsClient,
-    private readonly idempotency: IdempotencyService,
-    private readonly events: BillingEvents,
     private readonly clock: Clock,
-  ) {}
-
-  run(ctx: CallerContext, body: CreateSubscriptionRequest): Promise<CreatedSubscriptionView> {
-    return this.idempotency.leased(ctx, 'subscription.create', body, (run) => this.create(ctx, body, run));
+  ) {
+    super();
   }
 
-  private async create(
+  protected async execute(
     ctx: CallerContext,
     body: CreateSubscriptionRequest,
     run: LeasedRun,
   ): Promise<CreatedSubscriptionView> {
     const now = this.clock.now(ctx);
     const instrument = instrumentOf(body.card);
-    const plan = await this.plans.find(ctx, body.planId);
+    const plan = await this.desk.plans.find(ctx, body.planId);
     if (!plan) throw DomainError.notFound('plan', 'planId');
     if (!acceptsSubscribers(plan)) {
       throw DomainError.invalidState(`Plan ${plan.id} is ${plan.archivedAt ? 'archived' : 'not active'}`);
@@ -92,12 +78,9 @@ export class CreateSubscriptionUseCase {
       }
     }
     const mandate = await this.mandate(ctx, body, plan, instrument, creation, subscription, run);
-    try {
-      return await this.record(ctx, plan, subscription, creation, mandate, run, now);
-    } catch (e) {
-      if (mandate.chargedPaymentId) await this.payments.reverse(ctx, mandate.chargedPaymentId, run.callKey('reverse'));
-      throw e;
-    }
+    return this.payments.recordedOrReversed(ctx, mandate.chargedPaymentId, run.callKey('reverse'), () =>
+      this.record(ctx, plan, subscription, creation, mandate, run, now),
+    );
   }
 
   private startAtOf(raw: string | undefined, now: Date): Date | undefined {
@@ -116,7 +99,7 @@ export class CreateSubscriptionUseCase {
       }
       return;
     }
-    const parent = await this.subscriptions.find(ctx, body.parentSubscriptionId);
+    const parent = await this.desk.subscriptions.find(ctx, body.parentSubscriptionId);
     if (!parent) throw DomainError.notFound('subscription', 'parentSubscriptionId');
     if (!acceptsChild(parent)) {
       throw DomainError.invalidState(`Cannot attach a child to a ${parent.status} subscription`);
@@ -252,21 +235,21 @@ export class CreateSubscriptionUseCase {
     const invoiceView = invoice ? toInvoiceView(invoice) : null;
     const response: CreatedSubscriptionView = { ...view, firstInvoice: invoiceView };
     if (mandate.firstCycle) response.firstCycle = { ...mandate.firstCycle, invoiceId: invoice?.id ?? null };
-    await inTransaction(this.db, async (manager) => {
+    await this.desk.transaction(async (manager) => {
       if (subscription.parentSubscriptionId) {
         // The parent may have been cancelled since it was checked: a child of a cancelled subscription is refused.
-        const parent = await this.subscriptions.findForUpdate(manager, ctx, subscription.parentSubscriptionId);
+        const parent = await this.desk.subscriptions.findForUpdate(manager, ctx, subscription.parentSubscriptionId);
         if (!parent || !acceptsChild(parent)) {
           throw DomainError.invalidState('The parent subscription was cancelled meanwhile');
         }
       }
-      await this.subscriptions.insert(manager, subscription);
-      await this.events.emit(manager, ctx, subscriptionEvents.slice(0, 1), view, now);
+      await this.desk.subscriptions.insert(manager, subscription);
+      await this.desk.events.emit(manager, ctx, subscriptionEvents.slice(0, 1), view, now);
       if (invoice && invoiceView) {
-        await this.invoices.insert(manager, invoice);
-        await this.events.emit(manager, ctx, invoiceEvents, invoiceView, now);
+        await this.desk.invoices.insert(manager, invoice);
+        await this.desk.events.emit(manager, ctx, invoiceEvents, invoiceView, now);
       }
-      await this.events.emit(manager, ctx, subscriptionEvents.slice(1), view, now);
+      await this.desk.events.emit(manager, ctx, subscriptionEvents.slice(1), view, now);
       await run.answer(manager, response);
     });
     return response;

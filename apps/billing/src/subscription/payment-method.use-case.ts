@@ -1,26 +1,20 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, EventTypes, PaymentMethodCommand, PaymentResponse, SubscriptionView } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { BillingEvents } from '../billing-events';
-import { IdempotencyService, LeasedRun } from '@app/idempotency';
-import { inTransaction } from '@app/database';
+import { LeasedRun, LeasedUseCase, UseCase } from '@app/idempotency';
 import { paidInvoice } from '../invoice/invoice-factory';
 import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';
-import { InvoiceRepository } from '../invoice/invoice.repository';
 import { toInvoiceView } from '../invoice/invoice.view';
 import { approvedOrDeclined, PaymentsClient, PresentCard } from '../payments/payments.client';
 import { cycleAmount, PlanEntity } from '../plan/plan.entity';
-import { PlanRepository } from '../plan/plan.repository';
 import { instrumentOf } from './card-instrument';
 import { lockUnchanged } from './subscription-lock';
 import { applyDecision, decide, PaymentMethodDecision } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
-import { SubscriptionRepository } from './subscription.repository';
+import { BillingDesk } from '../billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 /** What the new card pays while it is being stored (the policy's answer) and the open invoice it pays. */
@@ -32,42 +26,32 @@ type Recovery = { pays: PaymentMethodDecision['pays']; invoice: InvoiceEntity | 
  * invoice with it, a suspended one a new period starting now, and either becomes active. A decline is 402
  * and changes nothing.
  */
-@Injectable()
-export class PaymentMethodUseCase {
+@UseCase({ operation: 'subscription.payment-method', idempotency: 'leased' })
+export class PaymentMethodUseCase extends LeasedUseCase<PaymentMethodCommand, SubscriptionView> {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly plans: PlanRepository,
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly invoices: InvoiceRepository,
+    private readonly desk: BillingDesk,
     private readonly payments: PaymentsClient,
-    private readonly idempotency: IdempotencyService,
-    private readonly events: BillingEvents,
     private readonly clock: Clock,
-  ) {}
-
-  run(ctx: CallerContext, body: PaymentMethodCommand): Promise<SubscriptionView> {
-    return this.idempotency.leased(ctx, 'subscription.payment-method', body, (run) => this.replace(ctx, body, run));
+  ) {
+    super();
   }
 
-  private async replace(ctx: CallerContext, body: PaymentMethodCommand, run: LeasedRun): Promise<SubscriptionView> {
+  protected async execute(ctx: CallerContext, body: PaymentMethodCommand, run: LeasedRun): Promise<SubscriptionView> {
     const instrument = instrumentOf(body.card);
     if (instrument.mode !== 'cit') {
       throw DomainError.validation('A new payment method is a new CIT: send cardData or nonceData', 'card.tokenData');
     }
-    const subscription = await this.subscriptions.find(ctx, body.id);
+    const subscription = await this.desk.subscriptions.find(ctx, body.id);
     if (!subscription) throw DomainError.notFound('subscription', 'id');
-    const plan = (await this.plans.find(ctx, subscription.planId))!;
-    const [invoice] = await inTransaction(this.db, (m) => this.invoices.openOf(m, subscription.id));
+    const plan = (await this.desk.plans.find(ctx, subscription.planId))!;
+    const [invoice] = await this.desk.transaction((m) => this.desk.invoices.openOf(m, subscription.id));
     // Refused here (409) when the subscription's state allows no new card, before any charge.
     const { pays } = this.decision(subscription, plan, invoice, this.clock.now(ctx));
     const recovery: Recovery = { pays, invoice: pays === 'open_invoice' ? invoice : null };
     const payment = await this.charge(ctx, subscription, plan, instrument.card, recovery, run);
-    try {
-      return await this.record(ctx, subscription, plan, recovery, payment, run);
-    } catch (e) {
-      await this.payments.reverse(ctx, payment.id, run.callKey('reverse'));
-      throw e;
-    }
+    return this.payments.recordedOrReversed(ctx, payment.id, run.callKey('reverse'), () =>
+      this.record(ctx, subscription, plan, recovery, payment, run),
+    );
   }
 
   private decision(
@@ -120,9 +104,9 @@ export class PaymentMethodUseCase {
   ): Promise<SubscriptionView> {
     const now = this.clock.now(ctx);
     let recovered: (() => void) | null = null;
-    const answer = await inTransaction(this.db, async (manager) => {
+    const answer = await this.desk.transaction(async (manager) => {
       recovered = null;
-      const subscription = await lockUnchanged(manager, this.subscriptions, ctx, seen);
+      const subscription = await lockUnchanged(manager, this.desk.subscriptions, ctx, seen);
       const startReason = subscription.dunning?.startReason ?? 'unknown';
       subscription.cardToken = payment.token!.token;
       subscription.cardBrand = payment.card?.cardData.brand ?? subscription.cardBrand;
@@ -139,14 +123,14 @@ export class PaymentMethodUseCase {
         if (recovery.invoice) {
           const { currency, amount } = recovery.invoice;
           const connection = payment.connectionCode ?? 'none';
-          recovered = () => this.events.recovery.recoveredInvoice(startReason, connection, currency, amount);
+          recovered = () => this.desk.events.recovery.recoveredInvoice(startReason, connection, currency, amount);
         }
         subscription.dunning = null;
       }
       const events = applyDecision(subscription, decision);
-      await this.subscriptions.save(manager, subscription);
+      await this.desk.subscriptions.save(manager, subscription);
       const view = toSubscriptionView(subscription, plan);
-      await this.events.emit(manager, ctx, events, view, now);
+      await this.desk.events.emit(manager, ctx, events, view, now);
       await run.answer(manager, view);
       return view;
     });
@@ -172,9 +156,15 @@ export class PaymentMethodUseCase {
       invoice.paymentAttemptCount += 1;
       invoice.paidAt = now;
       invoice.updatedAt = now;
-      await this.invoices.save(manager, invoice);
+      await this.desk.invoices.save(manager, invoice);
       // A past-due invoice paid: revenue recovered.
-      await this.events.emit(manager, ctx, [event, EventTypes.invoicePaymentRecovered], toInvoiceView(invoice), now);
+      await this.desk.events.emit(
+        manager,
+        ctx,
+        [event, EventTypes.invoicePaymentRecovered],
+        toInvoiceView(invoice),
+        now,
+      );
       return;
     }
     const { invoice: paid, events } = paidInvoice({
@@ -187,7 +177,7 @@ export class PaymentMethodUseCase {
       description: plan.name,
       now,
     });
-    await this.invoices.insert(manager, paid);
-    await this.events.emit(manager, ctx, events, toInvoiceView(paid), now);
+    await this.desk.invoices.insert(manager, paid);
+    await this.desk.events.emit(manager, ctx, events, toInvoiceView(paid), now);
   }
 }

@@ -16,17 +16,16 @@ import { Caller, CommandBody, CommandHandler } from '@app/messaging';
 import { ChangePlanUseCase } from './change-plan.use-case';
 import { CreateSubscriptionUseCase } from './create-subscription.use-case';
 import { PaymentMethodUseCase } from './payment-method.use-case';
-import { LifecycleUseCase } from './lifecycle.use-case';
 import { SubscriptionQueries } from './subscription-queries.service';
 
+/** Subscriptions: enrolment, plan and card changes, and reads (cancel, pause, resume: SubscriptionLifecycleHandler). */
 @CommandHandler()
 export class SubscriptionHandler {
   constructor(
-    private readonly create: CreateSubscriptionUseCase,
-    private readonly lifecycle: LifecycleUseCase,
+    private readonly createUseCase: CreateSubscriptionUseCase,
     private readonly queries: SubscriptionQueries,
-    private readonly plans: ChangePlanUseCase,
-    private readonly paymentMethods: PaymentMethodUseCase,
+    private readonly changePlanUseCase: ChangePlanUseCase,
+    private readonly paymentMethodUseCase: PaymentMethodUseCase,
   ) {}
 
   /** Also sent by the payment-links service to enrol a subscription link's payer (CIT mode). */
@@ -35,7 +34,7 @@ export class SubscriptionHandler {
     @Caller() ctx: CallerContext,
     @CommandBody() body: CreateSubscriptionRequest,
   ): Promise<CreatedSubscriptionView> {
-    return this.create.run(ctx, body);
+    return this.createUseCase.run(ctx, body);
   }
 
   @MessagePattern(BillingSubjects.getSubscription)
@@ -48,29 +47,14 @@ export class SubscriptionHandler {
     return this.queries.list(ctx, query);
   }
 
-  @MessagePattern(BillingSubjects.cancelSubscription)
-  cancel(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
-    return this.lifecycle.run(ctx, 'cancel', body.id);
-  }
-
-  @MessagePattern(BillingSubjects.pauseSubscription)
-  pause(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
-    return this.lifecycle.run(ctx, 'pause', body.id);
-  }
-
-  @MessagePattern(BillingSubjects.resumeSubscription)
-  resume(@Caller() ctx: CallerContext, @CommandBody() body: SubscriptionIdCommand): Promise<SubscriptionView> {
-    return this.lifecycle.run(ctx, 'resume', body.id);
-  }
-
   @MessagePattern(BillingSubjects.changePlan)
   changePlan(@Caller() ctx: CallerContext, @CommandBody() body: ChangePlanCommand): Promise<SubscriptionView> {
-    return this.plans.run(ctx, body);
+    return this.changePlanUseCase.run(ctx, body);
   }
 
   @MessagePattern(BillingSubjects.updatePaymentMethod)
   paymentMethod(@Caller() ctx: CallerContext, @CommandBody() body: PaymentMethodCommand): Promise<SubscriptionView> {
-    return this.paymentMethods.run(ctx, body);
+    return this.paymentMethodUseCase.run(ctx, body);
   }
 
   @MessagePattern(BillingSubjects.listInvoices)

@@ -8,19 +8,23 @@ import {
   UsageRequest,
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
-import { RecordUsage } from './record-usage.use-case';
+import { RecordUsageBatchUseCase } from './record-usage-batch.use-case';
+import { RecordUsageUseCase } from './record-usage.use-case';
 
 @CommandHandler()
 export class UsageHandler {
-  constructor(private readonly recordUsage: RecordUsage) {}
+  constructor(
+    private readonly recordUsage: RecordUsageUseCase,
+    private readonly recordUsageBatch: RecordUsageBatchUseCase,
+  ) {}
 
   @MessagePattern(BillingSubjects.recordUsage)
   record(@Caller() ctx: CallerContext, @CommandBody() body: UsageRequest): Promise<UsageEventView> {
-    return this.recordUsage.one(ctx, body);
+    return this.recordUsage.run(ctx, body);
   }
 
   @MessagePattern(BillingSubjects.recordUsageBatch)
   recordBatch(@Caller() ctx: CallerContext, @CommandBody() body: UsageBatchRequest): Promise<UsageBatchResponse> {
-    return this.recordUsage.batch(ctx, body);
+    return this.recordUsageBatch.run(ctx, body);
   }
 }

@@ -8,15 +8,21 @@ import {
   PaymentLinksSubjects,
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
-import { LinksService } from './links.service';
+import { CancelLinkUseCase } from './cancel-link.use-case';
+import { CreateLinkUseCase } from './create-link.use-case';
+import { LinkQueries } from './link-queries.service';
 
 @CommandHandler()
 export class LinksHandler {
-  constructor(private readonly links: LinksService) {}
+  constructor(
+    private readonly createUseCase: CreateLinkUseCase,
+    private readonly cancelUseCase: CancelLinkUseCase,
+    private readonly links: LinkQueries,
+  ) {}
 
   @MessagePattern(PaymentLinksSubjects.create)
   create(@Caller() ctx: CallerContext, @CommandBody() body: CreatePaymentLinkRequest): Promise<PaymentLinkResponse> {
-    return this.links.create(ctx, body);
+    return this.createUseCase.run(ctx, body);
   }
 
   @MessagePattern(PaymentLinksSubjects.get)
@@ -31,6 +37,6 @@ export class LinksHandler {
 
   @MessagePattern(PaymentLinksSubjects.cancel)
   cancel(@Caller() ctx: CallerContext, @CommandBody() body: PaymentLinkIdCommand): Promise<PaymentLinkResponse> {
-    return this.links.cancel(ctx, body.id);
+    return this.cancelUseCase.run(ctx, body);
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -6,13 +6,14 @@ import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/c
 import { Clock, SandboxClockCopy } from '@app/clock';
 import { LOGGER } from '@app/observability';
 import { advanceSandboxClock } from '@app/platform';
+import { UseCase } from '@app/idempotency';
 import { LinkExpiry } from '../expiry/link-expiry.service';
 
 /**
  * A merchant's sandbox clock is moving: expire that sandbox's links due by the new time, each
  * as of its expiry, before answering. Running it twice does nothing more (expired links are no longer due).
  */
-@Injectable()
+@UseCase({ operation: 'sandbox-clock.advance', idempotency: 'none' })
 export class ClockAdvanceUseCase {
   constructor(
     @InjectDataSource() private readonly db: DataSource,

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, PaymentResponse, SettleCommand, SettleOutcome } from '@app/contracts';
 import { inTransaction } from '@app/database';
+import { UseCase } from '@app/idempotency';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
 import { move, PaymentTrigger } from '../payment/payment-state';
@@ -22,7 +22,7 @@ const TRIGGER: Record<SettleOutcome, PaymentTrigger> = {
  * cancelled, through the payment's transition table (anything but pending_action is 409 INVALID_STATE), with
  * its event in the outbox in the same transaction.
  */
-@Injectable()
+@UseCase({ operation: 'payment.settle', idempotency: 'none' })
 export class SettleUseCase {
   constructor(
     @InjectDataSource() private readonly db: DataSource,

@@ -1,10 +1,9 @@
-import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
 import { CallerContext, PaymentResponse, PurchaseRequest } from '@app/contracts';
 import { GroupedTransactions } from '@app/database';
-import { checkIdempotencyKey, IdempotencyService } from '@app/idempotency';
+import { checkIdempotencyKey, IdempotencyService, UseCase } from '@app/idempotency';
 import { traceParentOf } from '@app/observability';
 import { AuthorizationOutcome } from '../connector/provider-connector';
 import { isAcquirerFailure, isOutcomeUnknown } from '../connector/acquirer-call';
@@ -26,7 +25,7 @@ import { PurchaseReservation, Reserved } from './purchase-reservation';
  * answer was lost after sending (504, outcome unknown) keeps it, marked, until the provider's webhook or the
  * recovery sweep's status sync records the answer; a retry with the same key waits, then replays it.
  */
-@Injectable()
+@UseCase({ operation: 'payment.purchase', idempotency: 'none' })
 export class PurchaseUseCase {
   /**
    * Reserves and records of concurrent purchases share transactions (group commit, at most 8 groups of 32

@@ -7,16 +7,20 @@ import {
   UpsertConnectionResult,
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
-import { ConnectionsUseCase } from './connections.use-case';
+import { ConnectionQueries } from './connection-queries.service';
+import { UpsertConnectionUseCase } from './upsert-connection.use-case';
 
 /** Admin commands on routing connections; the gateway's AdminGuard authorized them. */
 @CommandHandler()
 export class ConnectionsHandler {
-  constructor(private readonly connections: ConnectionsUseCase) {}
+  constructor(
+    private readonly upsertUseCase: UpsertConnectionUseCase,
+    private readonly connections: ConnectionQueries,
+  ) {}
 
   @MessagePattern(PaymentsSubjects.upsertConnection)
   upsert(@Caller() ctx: CallerContext, @CommandBody() body: ConnectionRequest): Promise<UpsertConnectionResult> {
-    return this.connections.upsert(ctx, body);
+    return this.upsertUseCase.run(ctx, body);
   }
 
   @MessagePattern(PaymentsSubjects.listConnections)

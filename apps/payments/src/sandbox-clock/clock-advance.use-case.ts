@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -6,6 +6,7 @@ import { CallerContext, ClockAdvancedCommand, ClockAdvancedResult } from '@app/c
 import { Clock, SandboxClockCopy } from '@app/clock';
 import { LOGGER } from '@app/observability';
 import { advanceSandboxClock } from '@app/platform';
+import { UseCase } from '@app/idempotency';
 import { HoldExpiryService } from '../hold-expiry/hold-expiry.service';
 import { ThreeDsExpiryService } from '../threeds/threeds-expiry.service';
 
@@ -15,7 +16,7 @@ import { ThreeDsExpiryService } from '../threeds/threeds-expiry.service';
  * it fell due (hold expiries at holdExpiresAt, 3DS session expiries at expiresAt). Running it twice is
  * harmless (done rows are no longer due), which is what makes a retried advance safe.
  */
-@Injectable()
+@UseCase({ operation: 'sandbox-clock.advance', idempotency: 'none' })
 export class ClockAdvanceUseCase {
   constructor(
     @InjectDataSource() private readonly db: DataSource,

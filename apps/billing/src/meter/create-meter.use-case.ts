@@ -1,11 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Clock, uuidv7 } from '@app/clock';
-import { CallerContext, CreateMeterRequest, MeterView, PageQuery } from '@app/contracts';
+import { CallerContext, CreateMeterRequest, MeterView } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { IdempotencyService } from '@app/idempotency';
+import { TransactionUseCase, UseCase } from '@app/idempotency';
 import { Pricing, pricingProblem } from '../pricing/pricing';
-import { isUuid, pageLimit } from '../scope';
 import { MeterEntity } from './meter.entity';
+import { toMeterView } from './meter-queries.service';
 import { MeterRepository } from './meter.repository';
 
 /** Only the fields of the scheme are kept: `{scheme: per_unit, unitAmount, packageSize}` stores no packageSize. */
@@ -30,34 +30,24 @@ function pricingOf(body: CreateMeterRequest['pricing']): Pricing {
   }
 }
 
-const toMeterView = (m: MeterEntity): MeterView => ({
-  id: m.id,
-  code: m.code,
-  name: m.name,
-  aggregation: m.aggregation,
-  includedUnits: m.includedUnits,
-  pricing: m.pricing as unknown as Record<string, unknown>,
-  createdAt: m.createdAt.toISOString(),
-});
-
 /**
- * Usage meters: code unique per merchant and environment, pricing validated. A creation claims the caller's
- * Idempotency-Key in its transaction, so a retry replays the answer instead of 409 DUPLICATE_METER_CODE.
+ * POST /v1/meters: a usage meter, its code unique per merchant and environment, its pricing validated. The
+ * caller's Idempotency-Key is claimed in its transaction, so a retry replays the answer instead of 409
+ * DUPLICATE_METER_CODE.
  */
-@Injectable()
-export class MeterService {
+@UseCase({ operation: 'meter.create', idempotency: 'transaction', status: 201 })
+export class CreateMeterUseCase extends TransactionUseCase<CreateMeterRequest, MeterView> {
   constructor(
     private readonly meters: MeterRepository,
-    private readonly idempotency: IdempotencyService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super();
+  }
 
-  create(ctx: CallerContext, body: CreateMeterRequest): Promise<MeterView> {
-    return this.idempotency.transaction(ctx, 'meter.create', body, 201, async (manager) => {
-      const meter = this.meterOf(ctx, body);
-      await this.meters.insert(meter, manager);
-      return toMeterView(meter);
-    });
+  protected async execute(ctx: CallerContext, body: CreateMeterRequest, manager: EntityManager): Promise<MeterView> {
+    const meter = this.meterOf(ctx, body);
+    await this.meters.insert(meter, manager);
+    return toMeterView(meter);
   }
 
   private meterOf(ctx: CallerContext, body: CreateMeterRequest): MeterEntity {
@@ -72,13 +62,5 @@ export class MeterService {
       pricing: pricingOf(body.pricing),
       createdAt: this.clock.now(ctx),
     };
-  }
-
-  async list(ctx: CallerContext, query: PageQuery): Promise<MeterView[]> {
-    if (query.startingAfter !== undefined && !isUuid(query.startingAfter)) {
-      throw DomainError.validation('startingAfter must be a meter id', 'startingAfter');
-    }
-    const rows = await this.meters.list(ctx, { limit: pageLimit(query.limit), startingAfter: query.startingAfter });
-    return rows.map(toMeterView);
   }
 }

@@ -1,0 +1,19 @@
+import { CallerContext, SubscriptionIdCommand, SubscriptionView } from '@app/contracts';
+import { LeasedRun, LeasedUseCase, UseCase } from '@app/idempotency';
+import { SubscriptionLifecycle } from './subscription-lifecycle';
+
+/** POST /v1/subscription/{id}/pause: the subscription (and the children that follow it) paused. */
+@UseCase({
+  operation: 'subscription.pause',
+  idempotency: 'leased',
+  request: ({ id }: SubscriptionIdCommand) => ({ id }),
+})
+export class PauseSubscriptionUseCase extends LeasedUseCase<SubscriptionIdCommand, SubscriptionView> {
+  constructor(private readonly lifecycle: SubscriptionLifecycle) {
+    super();
+  }
+
+  protected execute(ctx: CallerContext, { id }: SubscriptionIdCommand, lease: LeasedRun): Promise<SubscriptionView> {
+    return this.lifecycle.change(ctx, 'pause', id, lease);
+  }
+}
