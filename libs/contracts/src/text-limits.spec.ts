@@ -6,6 +6,7 @@ import * as webhooks from './webhooks/webhooks.dto';
 import * as dashboard from '../../../apps/gateway/src/dashboard/dashboard.dto';
 import * as team from '../../../apps/gateway/src/dashboard/dashboard-team.dto';
 import * as cardUpdate from '../../../apps/gateway/src/card-update/card-update.dto';
+import * as connections from '../../../apps/gateway/src/dashboard/dashboard-connections.dto';
 import { readFileSync } from 'node:fs';
 import { TEXT_LIMITS } from './text-limits';
 
@@ -18,7 +19,7 @@ const { limitsTable, withTable, README } = require('../../../scripts/limits-tabl
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Ctor = Function;
 
-const exported = [contracts, admin, webhooks, dashboard, team, cardUpdate]
+const exported = [contracts, admin, webhooks, dashboard, team, cardUpdate, connections]
   .flatMap((m) => Object.values(m))
   .filter((v) => typeof v === 'function');
 const classes = [...new Set(exported.flatMap((c) => ancestry(c as Ctor)))];
