@@ -1,3 +1,4 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
 import {
   bool,
@@ -195,6 +196,22 @@ function insecureCookie(): EnvVar<boolean> {
   };
 }
 export const loadGatewayConfig = (env = process.env): GatewayConfig => loadConfig(gatewayEnv, env);
+
+/** The loaded GatewayConfig, for the providers of the gateway's modules (factories inject it). */
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+
+/** Gives GATEWAY_CONFIG to every module of the application (the root module imports it once). */
+@Global()
+@Module({})
+export class GatewayConfigModule {
+  static of(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayConfigModule,
+      providers: [{ provide: GATEWAY_CONFIG, useValue: config }],
+      exports: [GATEWAY_CONFIG],
+    };
+  }
+}
 
 /** One of a fixed set of words. */
 function oneOf<T extends string>(values: readonly T[], def: T, description: string): EnvVar<T> {

@@ -1,50 +1,44 @@
-import { Provider } from '@nestjs/common';
-import { Cipher, WebhookSecretCipher } from '@app/cipher';
-import { GatewayConfig } from '../config';
-import { MAIL_OPTIONS, mailOptionsOf } from '../mail/mail-options';
-import { Mailer } from '../mail/mailer';
-import { DashboardAuditRepository } from './dashboard-audit.repository';
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../auth/accounts.module';
+import { AuditModule } from '../audit/audit.module';
+import { MailModule } from '../mail/mail.module';
+import { DashboardApp } from './dashboard-app';
 import { DashboardKeysController } from './dashboard-keys.controller';
-import { DASHBOARD_OPTIONS, dashboardOptionsOf } from './dashboard-options';
 import { DashboardPruneLoop } from './dashboard-prune.loop';
 import { DashboardSessionController } from './dashboard-session.controller';
-import { DashboardSessionsRepository } from './dashboard-sessions.repository';
-import { DashboardSessionsService } from './dashboard-sessions.service';
+import { DashboardSessionsModule } from './dashboard-sessions.module';
 import { DashboardPasswordResetController, DashboardTeamController } from './dashboard-team.controller';
 import { DashboardTeamRepository } from './dashboard-team.repository';
 import { DashboardTeamService } from './dashboard-team.service';
 import { DashboardTotpController } from './dashboard-totp.controller';
-import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUsersService } from './dashboard-users.service';
-import { SessionPrincipals } from './session-principal';
 import { DashboardSessionGuard } from './session.guard';
+import { DashboardSpaController } from './spa.controller';
 import { TotpSettingsService } from './totp-settings.service';
-import { TOTP_CIPHER, TotpService } from './totp.service';
 
-/** The dashboard's routes on the public server (the SPA itself is served beside them). */
-export const dashboardControllers = [
-  DashboardSessionController,
-  DashboardTotpController,
-  DashboardKeysController,
-  DashboardTeamController,
-  DashboardPasswordResetController,
-];
-
-export const dashboardProviders = (config: GatewayConfig): Provider[] => [
-  { provide: DASHBOARD_OPTIONS, useValue: dashboardOptionsOf(config) },
-  { provide: TOTP_CIPHER, useValue: new Cipher(WebhookSecretCipher.keyringOf(config)) },
-  { provide: MAIL_OPTIONS, useValue: mailOptionsOf(config) },
-  Mailer,
-  DashboardUsersRepository,
-  DashboardSessionsRepository,
-  DashboardUsersService,
-  DashboardTeamRepository,
-  DashboardTeamService,
-  DashboardSessionsService,
-  TotpService,
-  TotpSettingsService,
-  DashboardAuditRepository,
-  SessionPrincipals,
-  DashboardSessionGuard,
-  DashboardPruneLoop,
-];
+/**
+ * The merchant dashboard on the public server: its page (the SPA), sign-in and sessions, TOTP, API keys and
+ * team routes. DashboardUsersService is exported for the operators' routes (DashboardOperatorsModule).
+ */
+@Module({
+  imports: [DashboardSessionsModule, MailModule, AuditModule, AccountsModule],
+  controllers: [
+    DashboardSessionController,
+    DashboardTotpController,
+    DashboardKeysController,
+    DashboardTeamController,
+    DashboardPasswordResetController,
+    DashboardSpaController,
+  ],
+  providers: [
+    DashboardUsersService,
+    DashboardTeamRepository,
+    DashboardTeamService,
+    TotpSettingsService,
+    DashboardSessionGuard,
+    DashboardPruneLoop,
+    { provide: DashboardApp, useFactory: () => new DashboardApp() },
+  ],
+  exports: [DashboardUsersService],
+})
+export class DashboardModule {}
