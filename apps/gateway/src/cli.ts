@@ -10,6 +10,7 @@ import { ApiKeysService } from './auth/api-keys.service';
 import { MerchantsService } from './auth/merchants.service';
 import { loadGatewayConfig } from './config';
 import { GatewayCliModule } from './gateway.module';
+import { formerKeyNameWarning } from './secret-keys';
 
 const USAGE = `Usage: npm run cli -- <command>
   merchant:create <merchantCode> <name...>
@@ -86,6 +87,8 @@ export async function runCli(
   }
   const config = loadGatewayConfig(env);
   const logger = createLogger({ app: 'gateway-cli', level: 'warn', destination: process.stderr });
+  const keyWarning = formerKeyNameWarning(config);
+  if (keyWarning) logger.warn(keyWarning);
   const app = await NestFactory.createApplicationContext(GatewayCliModule.forRoot({ config, logger }), {
     logger: new PinoNestLogger(logger),
   });

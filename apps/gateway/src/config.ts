@@ -131,8 +131,11 @@ export const gatewayEnv = {
       secret: true,
     },
   ),
+  GATEWAY_SECRET_KEYS: keyList(
+    'Keys that encrypt the gateway\'s secrets at rest (dashboard TOTP secrets, stored Idempotency-Key answers that show a secret), as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production).',
+  ),
   WEBHOOK_SECRET_KEYS: keyList(
-    'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production).',
+    'Webhooks: keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production). Gateway: the former name of GATEWAY_SECRET_KEYS, read when that is unset (a warning is logged; this release only).',
   ),
   SANDBOX_MAX_ADVANCE: isoDuration(
     'P1Y',
