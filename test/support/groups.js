@@ -58,6 +58,7 @@ const GROUPS = {
       'auth-limits',
       'command-server',
       'edge',
+      'gateway-key-ring',
       'gathered-rows',
       'ignored-fields-header',
       'internal-port',
