@@ -10,7 +10,7 @@ import {
   ResumeLinkCommand,
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { LinkExpiry } from '../expiry/link-expiry.service';
+import { LinkExpiry } from '../link/link-expiry.service';
 import { BillingClient } from '../link/billing.client';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
 import { PaymentLinkRepository } from '../link/payment-link.repository';

@@ -12,7 +12,7 @@ import {
 } from '@app/contracts';
 import { IdempotencyService } from '@app/idempotency';
 import { traceParentOf } from '@app/observability';
-import { LinkExpiry } from '../expiry/link-expiry.service';
+import { LinkExpiry } from './link-expiry.service';
 import { BillingClient } from './billing.client';
 import { LinkRecorder } from './link-recorder';
 import { assertPlanOpen, freeText, linkTerms } from './link-rules';
