@@ -27,7 +27,7 @@ async function generate() {
     const built = spawnSync(process.execPath, [path.join(__dirname, 'build-browser.js')], { stdio: 'inherit' });
     if (built.status !== 0) throw new Error('building the browser code failed');
   }
-  const { emitOpenApiDocument } = require('../apps/gateway/src/http/openapi-emit');
+  const { emitOpenApiDocument } = require('./openapi-emit');
   const { withoutInternalOperations } = require('../apps/gateway/src/http/openapi-tidy');
   const document = await emitOpenApiDocument();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-'));

@@ -270,7 +270,13 @@ describe('public secrets', () => {
   it('docker-compose runs as development, with secrets a production start refuses', () => {
     for (const [name, s] of composeApps(compose)) expect([name, composeEnv(s).NODE_ENV]).toEqual([name, 'development']);
     expect(composeSecrets.map((s) => s.name)).toEqual(
-      expect.arrayContaining(['ADMIN_TOKEN', 'SDK_TOKEN_SECRET', 'VAULT_KEYS', 'WEBHOOK_SECRET_KEYS']),
+      expect.arrayContaining([
+        'ADMIN_TOKEN',
+        'SDK_TOKEN_SECRET',
+        'VAULT_KEYS',
+        'GATEWAY_SECRET_KEYS',
+        'WEBHOOK_SECRET_KEYS',
+      ]),
     );
     expect(refusedInProduction(composeSecrets)).toEqual([]);
   });

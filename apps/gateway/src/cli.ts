@@ -9,7 +9,8 @@ import { CreateKeyRequest, CreateMerchantRequest } from './admin/admin.dto';
 import { ApiKeysService } from './auth/api-keys.service';
 import { MerchantsService } from './auth/merchants.service';
 import { loadGatewayConfig } from './config';
-import { AccountsModule } from './gateway.module';
+import { GatewayCliModule } from './gateway.module';
+import { formerKeyNameWarning } from './secret-keys';
 
 const USAGE = `Usage: npm run ops -- <command>
   merchant:create <merchantCode> <name...>
@@ -86,7 +87,9 @@ export async function runCli(
   }
   const config = loadGatewayConfig(env);
   const logger = createLogger({ app: 'gateway-cli', level: 'warn', destination: process.stderr });
-  const app = await NestFactory.createApplicationContext(AccountsModule.forRoot({ config, logger }), {
+  const keyWarning = formerKeyNameWarning(config);
+  if (keyWarning) logger.warn(keyWarning);
+  const app = await NestFactory.createApplicationContext(GatewayCliModule.forRoot({ config, logger }), {
     logger: new PinoNestLogger(logger),
   });
   try {

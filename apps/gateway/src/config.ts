@@ -1,3 +1,4 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
 import {
   bool,
@@ -130,8 +131,11 @@ export const gatewayEnv = {
       secret: true,
     },
   ),
+  GATEWAY_SECRET_KEYS: keyList(
+    'Keys that encrypt the gateway\'s secrets at rest (dashboard TOTP secrets, stored Idempotency-Key answers that show a secret), as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production).',
+  ),
   WEBHOOK_SECRET_KEYS: keyList(
-    'Keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production).',
+    'Webhooks: keys that encrypt webhook signing secrets at rest, as "id:base64-32-bytes" pairs, comma-separated; the first one encrypts (a fixed development key is used when unset outside production). Gateway: the former name of GATEWAY_SECRET_KEYS, read when that is unset (a warning is logged; this release only).',
   ),
   SANDBOX_MAX_ADVANCE: isoDuration(
     'P1Y',
@@ -195,6 +199,22 @@ function insecureCookie(): EnvVar<boolean> {
   };
 }
 export const loadGatewayConfig = (env = process.env): GatewayConfig => loadConfig(gatewayEnv, env);
+
+/** The loaded GatewayConfig, for the providers of the gateway's modules (factories inject it). */
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+
+/** Gives GATEWAY_CONFIG to every module of the application (the root module imports it once). */
+@Global()
+@Module({})
+export class GatewayConfigModule {
+  static of(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayConfigModule,
+      providers: [{ provide: GATEWAY_CONFIG, useValue: config }],
+      exports: [GATEWAY_CONFIG],
+    };
+  }
+}
 
 /** One of a fixed set of words. */
 function oneOf<T extends string>(values: readonly T[], def: T, description: string): EnvVar<T> {

@@ -16,6 +16,7 @@ import { closeWhenIdle, drainHttp } from './http/drain';
 import { installHooks, requestIdFrom } from './http/fastify-hooks';
 import { mountOpenApi } from './http/openapi';
 import { InternalModule } from './internal/internal.module';
+import { formerKeyNameWarning } from './secret-keys';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** The request line and headers together: room for a long query string of unknown fields (named back, encoded). */
@@ -28,6 +29,8 @@ export interface StartGatewayOptions extends AppStartOptions {
 export async function startGateway(o: StartGatewayOptions = {}): Promise<NestFastifyApplication> {
   const config = loadGatewayConfig(o.env);
   const logger = await startAppLogging('gateway', config, o.logDestination);
+  const keyWarning = formerKeyNameWarning(config);
+  if (keyWarning) logger.warn(keyWarning);
   // A failed start throws to the caller (main below exits 1; a test sees the error) instead of Nest exiting.
   const nestOptions = { logger: new PinoNestLogger(logger), abortOnError: false };
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -3,7 +3,7 @@ import { databaseUrl, loadConfig } from '@app/config';
 import { migrateDatabase } from '@app/database';
 import { migrations as billing } from '../../billing/src/migrations';
 import { gatewayMigrations } from '../../gateway/src/migrations';
-import { WebhookSecretCipher } from '@app/cipher';
+import { gatewaySecretCipher } from '../../gateway/src/secret-keys';
 import { migrations as paymentLinks } from '../../payment-links/src/migrations';
 import { migrations as payments } from '../../payments/src/migrations';
 import { migrations as webhooks } from '../../webhooks/src/migrations';
@@ -33,8 +33,8 @@ const APPS = {
   }),
   gateway: (env: NodeJS.ProcessEnv) => ({
     url: urlOf('GATEWAY_DATABASE_URL', 'gateway', env),
-    // One migration encrypts webhook secrets at rest: it needs the deployment's keys.
-    migrations: gatewayMigrations(WebhookSecretCipher.fromConfig(env)),
+    // One migration encrypts webhook secrets at rest: it needs the gateway's keys (GATEWAY_SECRET_KEYS).
+    migrations: gatewayMigrations(gatewaySecretCipher(env)),
   }),
 };
 export type MigratedApp = keyof typeof APPS;

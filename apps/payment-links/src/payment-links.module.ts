@@ -18,7 +18,7 @@ import { LinkUseReconcileLoop } from './checkout/link-use-reconcile.loop';
 import { LinkUsesRepository } from './checkout/link-uses.repository';
 import { PaymentsClient } from './checkout/payments.client';
 import { PAYMENT_LINKS_CONFIG, PaymentLinksConfig } from './config';
-import { LinkExpiry } from './expiry/link-expiry.service';
+import { LinkExpiry } from './link/link-expiry.service';
 import { BillingClient } from './link/billing.client';
 import { LinkRecorder } from './link/link-recorder';
 import { LinksHandler } from './link/links.handler';

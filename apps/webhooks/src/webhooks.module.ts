@@ -13,7 +13,7 @@ import { EventRetentionLoop } from './events/event-retention.loop';
 import { EventsHandler } from './events/events.handler';
 import { EventsRepository } from './events/events.repository';
 import { WebhookEventRecord } from './events/webhook-event.entity';
-import { WebhookEventsConsumer } from './events/webhook-events.consumer';
+import { WebhookEventsConsumer } from './webhooks/webhook-events.consumer';
 import { migrations } from './migrations';
 import { WEBHOOK_BACKLOG, WebhookDeliveriesRepository } from './webhooks/webhook-deliveries.repository';
 import { WebhookAttempt, WebhookDelivery } from './webhooks/webhook-delivery.entity';

@@ -1,9 +1,23 @@
 import { Cipher, Sealed } from './cipher';
 import { Keyring } from './keyring';
 
-/** The id of the public development key used outside production when WEBHOOK_SECRET_KEYS is unset. */
+/** The id of the public development key used outside production when the key ring's variable is unset. */
 export const DEVELOPMENT_WEBHOOK_KEY_ID = 'insecure-development-key';
 const DEVELOPMENT_WEBHOOK_KEY = Buffer.from('insecure-development-hook-key!!!', 'utf8');
+
+/**
+ * A key ring of secrets at rest read from `variable` ("id:base64-32-bytes" pairs): outside production, the
+ * public development key when it is unset. The gateway's GATEWAY_SECRET_KEYS and the webhooks service's
+ * WEBHOOK_SECRET_KEYS share the development key, so rows sealed in development open under either name.
+ */
+export function secretsKeyring(variable: string, raw: string | undefined, production: boolean): Keyring {
+  return Keyring.fromSetting({
+    variable,
+    raw,
+    production,
+    developmentKey: { id: DEVELOPMENT_WEBHOOK_KEY_ID, material: DEVELOPMENT_WEBHOOK_KEY },
+  });
+}
 
 /** Who a stored signing secret belongs to: sealed to it, so a blob copied to another row does not open. */
 export type SecretOwner = { endpointId: string } | { merchantCode: string; environment: string };
@@ -20,14 +34,9 @@ export class WebhookSecretCipher {
     return new WebhookSecretCipher(new Cipher(WebhookSecretCipher.keyringOf(config)));
   }
 
-  /** The keys of WEBHOOK_SECRET_KEYS (the gateway's secrets at rest: dashboard TOTP secrets use them too). */
+  /** The keys of WEBHOOK_SECRET_KEYS (the webhooks service's). */
   static keyringOf(config: { WEBHOOK_SECRET_KEYS?: string; NODE_ENV?: string }): Keyring {
-    return Keyring.fromSetting({
-      variable: 'WEBHOOK_SECRET_KEYS',
-      raw: config.WEBHOOK_SECRET_KEYS,
-      production: config.NODE_ENV === 'production',
-      developmentKey: { id: DEVELOPMENT_WEBHOOK_KEY_ID, material: DEVELOPMENT_WEBHOOK_KEY },
-    });
+    return secretsKeyring('WEBHOOK_SECRET_KEYS', config.WEBHOOK_SECRET_KEYS, config.NODE_ENV === 'production');
   }
 
   seal(owner: SecretOwner, secret: string): Sealed {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { Clock } from '@app/clock';
-import { BillingSubjects, CallerContext, RecoveryReportView, ReportRangeQuery, reportRange } from '@app/contracts';
+import { Clock, reportRange } from '@app/clock';
+import { BillingSubjects, CallerContext, RecoveryReportView, ReportRangeQuery } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
 import { recoveryReport } from './recovery-report';
 import { RecoveryReportRepository } from './recovery-report.repository';

@@ -1,4 +1,4 @@
-import { reportRange } from '@app/contracts';
+import { reportRange } from '@app/clock';
 import { recoveryReport } from './recovery-report';
 import type { InDunningRow } from './recovery-report.repository';
 

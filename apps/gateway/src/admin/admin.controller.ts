@@ -28,8 +28,8 @@ import {
   MerchantResponse,
 } from './admin.dto';
 import { ApiErrors } from '../http/api-errors';
-import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../http/gateway-idempotency';
-import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
+import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../idempotency/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../auth/idempotent-caller.decorator';
 
 /** A created key's answer as a replay shows it: the key itself is in the first answer only (it is stored hashed). */
 const withoutKey = ({ key: _shownOnce, ...rest }: CreatedKey): CreatedKey => rest as CreatedKey;

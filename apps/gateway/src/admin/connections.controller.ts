@@ -17,8 +17,8 @@ import { RpcClient } from '@app/messaging';
 import { MerchantsService } from '../auth/merchants.service';
 import { AdminGuard } from './admin.guard';
 import { ApiErrors } from '../http/api-errors';
-import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../http/gateway-idempotency';
-import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
+import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../idempotency/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../auth/idempotent-caller.decorator';
 import { forwardedTo } from '../http/upstream-timeout.doc';
 
 /** Operators' API for a merchant's routing connections; they live in the payments service. */

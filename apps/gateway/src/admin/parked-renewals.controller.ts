@@ -4,8 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { BillingSubjects, RetryParkedRenewalRequest, SubscriptionView } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { ApiErrors } from '../http/api-errors';
-import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../http/gateway-idempotency';
-import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
+import { GatewayIdempotency, IdempotencyKey, ADMIN_KEY_SCOPE } from '../idempotency/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../auth/idempotent-caller.decorator';
 import { forwardedTo } from '../http/upstream-timeout.doc';
 import { AdminGuard } from './admin.guard';
 

@@ -4,7 +4,7 @@ import { CallerContext, PageQuery } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { RequirePermission } from '../auth/permission';
-import { AUDIT_ACTIONS, DashboardAuditRepository } from '../dashboard/dashboard-audit.repository';
+import { AUDIT_ACTIONS, DashboardAuditRepository } from './dashboard-audit.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

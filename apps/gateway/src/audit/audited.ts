@@ -7,8 +7,7 @@ import { Clock } from '@app/clock';
 import { LOGGER } from '@app/observability';
 import { IDEMPOTENCY_KEY_HEADER } from '@app/contracts';
 import type { Principal } from '../auth/principal';
-import { AuditActor, AuditAction, DashboardAuditRepository } from '../dashboard/dashboard-audit.repository';
-import type { DashboardSession } from '../dashboard/dashboard-sessions.service';
+import { AuditActor, AuditAction, DashboardAuditRepository } from './dashboard-audit.repository';
 import { clientAddress } from '../http/client-address';
 
 const AUDITED = 'audit:action';
@@ -23,7 +22,13 @@ export const Audited = (action: AuditAction): MethodDecorator => SetMetadata(AUD
 /** Body fields an audit event keeps: what says what changed, never a secret or a card. */
 const DETAIL_FIELDS = ['amount', 'currency', 'role', 'email', 'url', 'name', 'type', 'reason', 'status'] as const;
 
-type AuditedRequest = FastifyRequest & { user?: Principal; dashboardSession?: DashboardSession };
+/** The dashboard session a dashboard route's guard sets on the request (dashboard/session.guard.ts), as read here. */
+interface SessionActor {
+  id: string;
+  user: { id: string; email: string };
+}
+
+type AuditedRequest = FastifyRequest & { user?: Principal; dashboardSession?: SessionActor };
 
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {

@@ -5,22 +5,18 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@app/errors';
 import { rateLimited } from '../http/rate-limited';
 import { AuthFailures } from './auth-failures';
-import { SessionPrincipals } from '../dashboard/session-principal';
-import { sessionTokenOf } from '../dashboard/session-cookie';
+import { CLIENT_TOKEN_CHECK, ClientTokenCheck, CREDENTIAL_RESOLVER, CredentialResolver } from './credential-resolver';
 import { Permission, PERMISSION_METADATA } from './permission';
 import { Principal, unknownKey } from './principal';
 import { RateLimiter } from './rate-limiter';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
-/** Recognizes a validly signed SDK client token: one on a server route is 403, not 401. */
-export const CLIENT_TOKEN_CHECK = Symbol('CLIENT_TOKEN_CHECK');
-export type ClientTokenCheck = (credential: string) => Promise<boolean>;
 
 /**
  * Private keys only: 401 AUTH_MISSING without a credential, 401 AUTH_INVALID for another
  * scheme or a bad key, 403 AUTH_INSUFFICIENT_SCOPE for a public key. Keys in the query string or body are
  * never accepted: only the header is looked at. A dashboard session cookie instead of a key is the other
- * credential (dashboard/session-principal.ts), allowed what the route's declared permission lets the user's
+ * credential (asked through the CredentialResolver port, which the dashboard provides), allowed what the route's declared permission lets the user's
  * role do; a request carrying both is refused (400), so which one acts is never a guess.
  */
 @Injectable()
@@ -29,8 +25,8 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly failures: AuthFailures,
     private readonly reflector: Reflector,
-    private readonly sessions: SessionPrincipals,
-    @Optional() @Inject(CLIENT_TOKEN_CHECK) private readonly isClientToken?: ClientTokenCheck,
+    @Inject(CREDENTIAL_RESOLVER) private readonly credentials: CredentialResolver,
+    @Optional() @Inject(CLIENT_TOKEN_CHECK) private readonly clientTokens?: ClientTokenCheck,
   ) {
     super();
   }
@@ -44,7 +40,7 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
   }
 
   private async authenticate(context: ExecutionContext, request: FastifyRequest & { user?: Principal }) {
-    const sessionToken = sessionTokenOf(request);
+    const sessionToken = this.credentials.credentialOf(request);
     if (sessionToken !== undefined) {
       if (request.headers.authorization !== undefined) {
         throw DomainError.validation(
@@ -53,7 +49,7 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
         );
       }
       const permission = this.reflector.get<Permission | undefined>(PERMISSION_METADATA, context.getHandler());
-      request.user = await this.sessions.principalOf(request, sessionToken, permission);
+      request.user = await this.credentials.principalOf(request, sessionToken, permission);
       return;
     }
     const header = (request.headers.authorization ?? '').trim();
@@ -61,7 +57,7 @@ export class PrivateKeyGuard extends AuthGuard('bearer') {
       throw new DomainError('AUTH_MISSING', 'Authorization header with a Bearer key is required');
     if (!/^bearer\s+\S+$/i.test(header))
       throw new DomainError('AUTH_INVALID', 'Use the Bearer scheme with one API key');
-    if (this.isClientToken && (await this.isClientToken(header.replace(/^bearer\s+/i, '')))) {
+    if (this.clientTokens && (await this.clientTokens.isClientToken(header.replace(/^bearer\s+/i, '')))) {
       throw new DomainError('AUTH_INSUFFICIENT_SCOPE', 'A client token only authorizes the browser SDK routes');
     }
     // passport-http-bearer would also read access_token from the query or body; hide those from it.

@@ -1,5 +1,6 @@
 import type { Environment } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import { UNKNOWN_KEY_MESSAGE } from '../http/api-errors';
 import type { KeyType } from './api-key.entity';
 import type { Role } from './permission';
 
@@ -17,6 +18,5 @@ export interface Principal {
 
 export const KEY_PATTERN = /^(prv|pub)_(production|sandbox)_([A-Za-z0-9]{24,64})$/;
 
-/** What a bearer key that is not, or no longer, one of ours is told (401 AUTH_INVALID). */
-export const UNKNOWN_KEY_MESSAGE = 'Unknown or revoked API key';
+export { UNKNOWN_KEY_MESSAGE };
 export const unknownKey = (): DomainError => new DomainError('AUTH_INVALID', UNKNOWN_KEY_MESSAGE);

@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BillingSubjects, CallerContext, MerchantBody, SubscriptionView } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { PrivateRoute } from '../auth/caller.decorator';
-import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { BillingErrors, CHARGES, IDEMPOTENT } from './billing-errors';
 import { RequirePermission } from '../auth/permission';
 

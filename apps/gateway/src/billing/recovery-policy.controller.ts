@@ -11,7 +11,7 @@ import {
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { RequirePermission } from '../auth/permission';
-import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { BillingErrors, IDEMPOTENT } from './billing-errors';
 
 /** The merchant's recovery policy: when declined renewals are retried (docs/api.md, Recovery policy). */

@@ -16,7 +16,7 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { BillingErrors, CHARGES, IDEMPOTENT } from './billing-errors';
 import { RequirePermission } from '../auth/permission';
 

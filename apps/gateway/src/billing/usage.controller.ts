@@ -11,7 +11,7 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { ERROR_NOTES } from '../http/api-errors';
 import { BillingErrors } from './billing-errors';
 import { RequirePermission } from '../auth/permission';

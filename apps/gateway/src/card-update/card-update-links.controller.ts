@@ -7,9 +7,9 @@ import { RpcClient } from '@app/messaging';
 import { PrivateRoute } from '../auth/caller.decorator';
 import { RequirePermission } from '../auth/permission';
 import { BillingErrors, IDEMPOTENT } from '../billing/billing-errors';
-import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions } from '../checkout/page-headers';
-import { GatewayIdempotency } from '../http/gateway-idempotency';
-import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions } from '../hosted/page-headers';
+import { GatewayIdempotency } from '../idempotency/gateway-idempotency';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { CardUpdateLinkView, CreateCardUpdateLinkRequest } from './card-update.dto';
 import { CardUpdateLinks, cardUpdateUrl } from './card-update-links';
 

@@ -10,7 +10,7 @@ import {
 } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { RpcClient } from '@app/messaging';
-import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions } from '../checkout/page-headers';
+import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions } from '../hosted/page-headers';
 import { formatMoney } from '../hosted/html';
 import { Mailer } from '../mail/mailer';
 import { cardUpdateMail } from '../mail/mail-templates';

@@ -11,7 +11,7 @@ import { RpcClient } from '@app/messaging';
 import { Inject } from '@nestjs/common';
 import { ApiErrors } from '../http/api-errors';
 import { forwardedTo } from '../http/upstream-timeout.doc';
-import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, pageHeaders } from '../checkout/page-headers';
+import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, pageHeaders } from '../hosted/page-headers';
 import { ClientTokens } from '../sdk/client-tokens.service';
 import { CardUpdateResult, SubmitCardUpdateRequest } from './card-update.dto';
 import { CardUpdateLink, CardUpdateLinks, linkState } from './card-update-links';

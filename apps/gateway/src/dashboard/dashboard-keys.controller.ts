@@ -3,13 +3,13 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Qu
 import type { FastifyRequest } from 'fastify';
 import { Clock } from '@app/clock';
 import { clientAddress } from '../http/client-address';
-import { DashboardAuditRepository } from './dashboard-audit.repository';
+import { DashboardAuditRepository } from '../audit/dashboard-audit.repository';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@app/errors';
 import { ApiKeysService, KeyView } from '../auth/api-keys.service';
 import { ApiErrors } from '../http/api-errors';
-import { GatewayIdempotency, IdempotencyKey } from '../http/gateway-idempotency';
-import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
+import { GatewayIdempotency, IdempotencyKey } from '../idempotency/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../auth/idempotent-caller.decorator';
 import { DashboardSession } from './dashboard-sessions.service';
 import {
   CreateDashboardKeyRequest,

@@ -6,7 +6,7 @@ import { LOGGER } from '@app/observability';
 import type { Role } from '../auth/permission';
 import { invitationMail, passwordResetMail } from '../mail/mail-templates';
 import { Mailer } from '../mail/mailer';
-import { AuditChange, DashboardAuditRepository } from './dashboard-audit.repository';
+import { AuditChange, DashboardAuditRepository } from '../audit/dashboard-audit.repository';
 import { DASHBOARD_OPTIONS, DashboardOptions, INVITATION_TTL_MS } from './dashboard-options';
 import type { DashboardSession } from './dashboard-sessions.service';
 import { DashboardTeamRepository, TeamMember } from './dashboard-team.repository';

@@ -10,8 +10,8 @@ import {
 import { DomainError } from '@app/errors';
 import { AdminGuard } from '../admin/admin.guard';
 import { ApiErrors } from '../http/api-errors';
-import { ADMIN_KEY_SCOPE, GatewayIdempotency, IdempotencyKey } from '../http/gateway-idempotency';
-import { IdempotencyKeyHeader } from '../payments/idempotent-caller.decorator';
+import { ADMIN_KEY_SCOPE, GatewayIdempotency, IdempotencyKey } from '../idempotency/gateway-idempotency';
+import { IdempotencyKeyHeader } from '../auth/idempotent-caller.decorator';
 import { DashboardUserResponse, InvitedDashboardUserResponse, InviteDashboardUserRequest } from './dashboard.dto';
 import { DashboardUsersService, InvitedUser } from './dashboard-users.service';
 

@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ENVIRONMENTS } from '@app/contracts';
 import { DomainError } from '@app/errors';
+import type { CredentialResolver } from '../auth/credential-resolver';
 import { Permission, roleAllows } from '../auth/permission';
 import { Principal } from '../auth/principal';
 import { DashboardSession, DashboardSessionsService } from './dashboard-sessions.service';
 import { sameSecret } from './secrets';
+import { sessionTokenOf } from './session-cookie';
 
 export const MERCHANT_HEADER = 'x-dashboard-merchant';
 export const ENVIRONMENT_HEADER = 'x-dashboard-environment';
@@ -34,11 +36,16 @@ export function checkCsrf(request: Pick<FastifyRequest, 'method' | 'headers'>, s
 /**
  * The REST API's dashboard credential: the session cookie plus X-Dashboard-Merchant and X-Dashboard-Environment
  * make the caller that merchant in that environment, as a private key of theirs would, limited to what the
- * user's role on that merchant allows for the route's declared permission (none declared: refused).
+ * user's role on that merchant allows for the route's declared permission (none declared: refused). The
+ * gateway's CredentialResolver: PrivateKeyGuard asks it about every request without an API key.
  */
 @Injectable()
-export class SessionPrincipals {
+export class SessionPrincipals implements CredentialResolver {
   constructor(private readonly sessions: DashboardSessionsService) {}
+
+  credentialOf(request: Pick<FastifyRequest, 'headers'>): string | undefined {
+    return sessionTokenOf(request);
+  }
 
   async principalOf(
     request: Pick<FastifyRequest, 'method' | 'headers'>,

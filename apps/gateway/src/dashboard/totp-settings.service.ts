@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '@app/clock';
 import { DomainError } from '@app/errors';
-import { AuditEvent, AuditEventType, DashboardAuditRepository } from './dashboard-audit.repository';
+import { AuditEvent, AuditEventType, DashboardAuditRepository } from '../audit/dashboard-audit.repository';
 import { DASHBOARD_OPTIONS, DashboardOptions } from './dashboard-options';
 import { accountLocked } from './dashboard-sessions.service';
 import { DashboardSessionsRepository } from './dashboard-sessions.repository';

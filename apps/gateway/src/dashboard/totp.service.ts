@@ -11,7 +11,7 @@ const TOLERANCE_SECONDS = 30;
 
 /**
  * TOTP (RFC 6238, through otplib) as the second factor of dashboard owners. The secret is sealed at rest with
- * the gateway's secret keys (WEBHOOK_SECRET_KEYS) and bound to its user; a code is accepted once.
+ * the gateway's secret keys (GATEWAY_SECRET_KEYS) and bound to its user; a code is accepted once.
  */
 @Injectable()
 export class TotpService {

@@ -1,8 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, DECORATORS } from '@nestjs/swagger';
 import { ErrorCode, httpStatusOf } from '@app/contracts';
-import { UNKNOWN_KEY_MESSAGE } from '../auth/principal';
 import { ErrorEnvelope } from './error-envelope.dto';
+
+/** What a bearer key that is not, or no longer, one of ours is told (401 AUTH_INVALID). */
+export const UNKNOWN_KEY_MESSAGE = 'Unknown or revoked API key';
 
 /** A route's notes on error codes it can answer: what the code means on this route. */
 export type ErrorNotes = Partial<Record<ErrorCode, string>>;

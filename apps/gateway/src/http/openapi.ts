@@ -65,7 +65,7 @@ function merged([first, ...rest]: OpenAPIObject[]): OpenAPIObject {
  * server's application only, so the public description cannot name it.
  */
 export function mountOpenApi(publicApp: INestApplication, internalApp: INestApplication, publicBaseUrl: string): void {
-  // Served as well as it can be described: the committed document is the strict one (openapi-emit.ts).
+  // Served as well as it can be described: the committed document is the strict one (scripts/openapi-emit.ts).
   const full = buildOpenApiDocument([internalApp, publicApp], publicBaseUrl, []);
   const merchantFacing = buildOpenApiDocument([publicApp], publicBaseUrl, []);
   const urls = { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' };

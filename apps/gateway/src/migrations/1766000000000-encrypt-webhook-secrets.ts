@@ -14,8 +14,8 @@ const ownerOf = (table: Table, r: ClearRow): SecretOwner =>
 
 /**
  * Webhook signing secrets leave clear text: each row's secret is sealed (key id and blob columns) with the
- * gateway's WEBHOOK_SECRET_KEYS, then the clear column is dropped. A migration of its own per deployment's
- * keys, hence built from the cipher at start-up.
+ * gateway's key ring (GATEWAY_SECRET_KEYS, formerly WEBHOOK_SECRET_KEYS), then the clear column is dropped. A
+ * migration of its own per deployment's keys, hence built from the cipher at start-up.
  */
 export function encryptWebhookSecrets(cipher: WebhookSecretCipher): new () => MigrationInterface {
   return class EncryptWebhookSecrets1766000000000 implements MigrationInterface {

@@ -12,7 +12,7 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { PrivateRoute } from '../auth/caller.decorator';
-import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 import { RequirePermission } from '../auth/permission';
 

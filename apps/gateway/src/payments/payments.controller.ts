@@ -24,7 +24,7 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { IdempotencyKeyHeader, IdempotentCaller } from './idempotent-caller.decorator';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { InquiryAccess, InquiryCaller, KeylessInquiryGuard } from './keyless-inquiry';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 import { RequirePermission } from '../auth/permission';

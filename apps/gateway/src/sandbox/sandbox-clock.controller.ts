@@ -6,8 +6,8 @@ import { Caller } from '../auth/caller.decorator';
 import { SandboxRoute } from './sandbox-route';
 import { SandboxClockService } from './sandbox-clock.service';
 import { ApiErrors } from '../http/api-errors';
-import { GatewayIdempotency } from '../http/gateway-idempotency';
-import { IdempotencyKeyHeader, IdempotentCaller } from '../payments/idempotent-caller.decorator';
+import { GatewayIdempotency } from '../idempotency/gateway-idempotency';
+import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { RequirePermission } from '../auth/permission';
 
 @ApiTags('sandbox')

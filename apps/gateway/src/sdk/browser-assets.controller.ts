@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { DomainError } from '@app/errors';
 import { exactOrigin } from '../auth/allowed-origins';
 import { MerchantsService } from '../auth/merchants.service';
-import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, assetHeaders } from '../checkout/page-headers';
+import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, assetHeaders } from '../hosted/page-headers';
 import { ApiErrors } from '../http/api-errors';
 import { BrowserAsset, BrowserAssets } from './browser-assets';
 import { FIELD_TYPES, FieldType, fieldFrameHeaders, fieldFramePage } from './field-frame';

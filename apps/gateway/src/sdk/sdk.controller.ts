@@ -11,7 +11,7 @@ import {
 } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
-import { CardTestingDefence } from '../checkout/card-testing';
+import { CardTestingDefence } from '../card-testing/card-testing';
 import { clientAddress } from '../http/client-address';
 import { ClientCaller, ClientTokenLink, FieldFrameRoute } from './client-token.guard';
 import { ClientTokens } from './client-tokens.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, ClockScope, SandboxClockCopy } from '@app/clock';
 import { CheckoutResult, CheckoutView, PaymentResponse } from '@app/contracts';
-import { LinkExpiry } from '../expiry/link-expiry.service';
+import { LinkExpiry } from '../link/link-expiry.service';
 import { PaymentLinkEntity } from '../link/payment-link.entity';
 import { PaymentLinkRepository } from '../link/payment-link.repository';
 import { toCheckoutView } from '../link/payment-link.view';

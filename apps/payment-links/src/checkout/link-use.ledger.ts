@@ -7,7 +7,7 @@ import { PaymentLinkResponse, PayLinkRequest, PaymentResponse } from '@app/contr
 import { DomainError } from '@app/errors';
 import { LOGGER, traceParentOf } from '@app/observability';
 import { inTransaction } from '@app/database';
-import { LinkExpiry } from '../expiry/link-expiry.service';
+import { LinkExpiry } from '../link/link-expiry.service';
 import { LinkRecorder } from '../link/link-recorder';
 import { isDue, move, payTrigger } from '../link/payment-link-state';
 import { PaymentLinkEntity } from '../link/payment-link.entity';

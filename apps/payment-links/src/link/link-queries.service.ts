@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/clock';
 import { CallerContext, ListPaymentLinksCommand, PaymentLinkResponse } from '@app/contracts';
-import { LinkExpiry } from '../expiry/link-expiry.service';
+import { LinkExpiry } from '../link/link-expiry.service';
 import { LinkRecorder } from './link-recorder';
 import { PaymentLinkRepository } from './payment-link.repository';
 

@@ -7,7 +7,7 @@ import { Clock, SandboxClockCopy } from '@app/clock';
 import { LOGGER } from '@app/observability';
 import { advanceSandboxClock } from '@app/platform';
 import { UseCase } from '@app/idempotency';
-import { LinkExpiry } from '../expiry/link-expiry.service';
+import { LinkExpiry } from '../link/link-expiry.service';
 
 /**
  * A merchant's sandbox clock is moving: expire that sandbox's links due by the new time, each

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '@app/clock';
+import { Clock, reportRange } from '@app/clock';
 import {
   CallerContext,
   CurrencyAmountView,
@@ -10,7 +10,6 @@ import {
   PaymentsSubjects,
   PaymentStatsView,
   ReportRange,
-  reportRange,
   ReportRangeQuery,
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';

@@ -2,7 +2,7 @@ import { MessagePattern } from '@nestjs/microservices';
 import { CallerContext, EventIdCommand, EventResponse, EventsQuery, WebhooksSubjects } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
-import { DEFAULT_LIMIT, UUID } from '../webhooks/webhook-endpoints.service';
+import { DEFAULT_LIMIT, UUID } from './list-query';
 import { EventsRepository } from './events.repository';
 
 /** The merchant's events of the last 30 days, as their webhook deliveries carry them (GET /v1/events). */

@@ -21,11 +21,8 @@ import {
   WebhookEndpointResponse,
   WebhookSecretResponse,
 } from '@app/contracts';
+import { DEFAULT_LIMIT, UUID } from '../events/list-query';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The page size of the webhook lists when `limit` is left out. */
-export const DEFAULT_LIMIT = 20;
 
 const scopeOf = (c: CallerContext): Scope => ({ merchantCode: c.merchantCode, environment: c.environment });
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());

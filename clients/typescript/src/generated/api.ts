@@ -499,6 +499,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscription/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report usage of a meter for a subscription */
+        post: operations["usageRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscription/usage/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report 1–1,000 usage events; each result has the status and body a single report would have had */
+        post: operations["usageRecordBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoint": {
         parameters: {
             query?: never;
@@ -759,6 +793,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the merchant’s sandbox clock (sandbox keys only)
+         * @description **Sandbox keys only**: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`.
+         *
+         *     Real time until the clock is first advanced; after that it keeps running from where it was moved.
+         */
+        get: operations["sandboxClockNow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the merchant’s sandbox clock forward (sandbox keys only)
+         * @description **Sandbox keys only**: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`.
+         *
+         *     Send exactly one of `to` (RFC 3339) and `by` (ISO 8601 duration: P1M, P3D, PT16M…). Before answering, runs the time-driven work of this merchant’s sandbox that falls due up to the new time, in time order (hold expiries, 3DS session expiries), each as of the time it fell due. Other merchants and production are untouched. One call moves the clock at most SANDBOX_MAX_ADVANCE (default P1Y) and each service runs at most SANDBOX_MAX_ADVANCE_WORK pieces of due work for it.
+         */
+        post: operations["sandboxClockAdvance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/3ds/{sessionId}": {
         parameters: {
             query?: never;
@@ -855,84 +933,6 @@ export interface paths {
          * @description The hosted page stops taking payments. An already cancelled link answers 200 unchanged.
          */
         post: operations["paymentLinksCancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/sandbox/clock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read the merchant’s sandbox clock (sandbox keys only)
-         * @description **Sandbox keys only**: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`.
-         *
-         *     Real time until the clock is first advanced; after that it keeps running from where it was moved.
-         */
-        get: operations["sandboxClockNow"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/sandbox/clock/advance": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Move the merchant’s sandbox clock forward (sandbox keys only)
-         * @description **Sandbox keys only**: a production key gets 403 `AUTH_INSUFFICIENT_SCOPE`.
-         *
-         *     Send exactly one of `to` (RFC 3339) and `by` (ISO 8601 duration: P1M, P3D, PT16M…). Before answering, runs the time-driven work of this merchant’s sandbox that falls due up to the new time, in time order (hold expiries, 3DS session expiries), each as of the time it fell due. Other merchants and production are untouched. One call moves the clock at most SANDBOX_MAX_ADVANCE (default P1Y) and each service runs at most SANDBOX_MAX_ADVANCE_WORK pieces of due work for it.
-         */
-        post: operations["sandboxClockAdvance"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/subscription/usage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Report usage of a meter for a subscription */
-        post: operations["usageRecord"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/subscription/usage/batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Report 1–1,000 usage events; each result has the status and body a single report would have had */
-        post: operations["usageRecordBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2251,6 +2251,94 @@ export interface components {
             merchantCode?: string;
             card: components["schemas"]["SubscriptionCardDto"];
         };
+        UsageRequest: {
+            /**
+             * Format: uuid
+             * @description The subscription the usage belongs to
+             */
+            subscriptionId: string;
+            /**
+             * @description Code of one of the merchant’s meters
+             * @example api_requests
+             */
+            meterCode: string;
+            /**
+             * @description A non-negative integer
+             * @example 1
+             */
+            quantity: number;
+            /**
+             * @description RFC 3339 with a zone; decides the billing period. Default: receipt time. Not before the subscription start, nor more than 5 minutes ahead of the merchant’s clock.
+             * @example 2026-03-01T12:00:00.000Z
+             */
+            occurredAt?: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
+        };
+        UsageEventView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            meterCode: string;
+            quantity: number;
+            /** @description The instant the usage is attributed to (RFC 3339 UTC) */
+            occurredAt: string;
+            /** @description True when the answer replays an earlier event with the same meter and key */
+            duplicate: boolean;
+        };
+        UsageBatchEvent: {
+            /**
+             * Format: uuid
+             * @description The subscription the usage belongs to
+             */
+            subscriptionId: string;
+            /**
+             * @description Code of one of the merchant’s meters
+             * @example api_requests
+             */
+            meterCode: string;
+            /**
+             * @description A non-negative integer
+             * @example 1
+             */
+            quantity: number;
+            /**
+             * @description RFC 3339 with a zone; decides the billing period. Default: receipt time. Not before the subscription start, nor more than 5 minutes ahead of the merchant’s clock.
+             * @example 2026-03-01T12:00:00.000Z
+             */
+            occurredAt?: string;
+            /** @description Plays the role of the Idempotency-Key header of a single request */
+            idempotencyKey?: string;
+        };
+        UsageBatchRequest: {
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
+            events: components["schemas"]["UsageBatchEvent"][];
+        };
+        UsageEventError: {
+            status: number;
+            code: string;
+            message: string;
+            param?: string;
+        };
+        UsageBatchResult: {
+            /** @description Position of the event in the request */
+            index: number;
+            /** @description The status a single request would have answered: 201, 200 (replay) or an error */
+            status: number;
+            event?: components["schemas"]["UsageEventView"];
+            error?: components["schemas"]["UsageEventError"];
+        };
+        UsageBatchResponse: {
+            results: components["schemas"]["UsageBatchResult"][];
+        };
         CreateWebhookEndpointRequest: {
             /**
              * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
@@ -2733,6 +2821,30 @@ export interface components {
             /** @enum {string} */
             outcome: "authenticated" | "failed";
         };
+        SandboxClockResponse: {
+            /**
+             * @description The merchant’s sandbox clock (RFC 3339 UTC)
+             * @example 2026-03-01T00:00:00.000Z
+             */
+            now: string;
+        };
+        AdvanceClockRequest: {
+            /**
+             * @description The time to move the clock to (RFC 3339 with a time zone); not earlier than the clock
+             * @example 2026-03-01T00:00:00.000Z
+             */
+            to?: string;
+            /**
+             * @description How far to move the clock: an ISO 8601 duration, calendar arithmetic in UTC
+             * @example P1M
+             */
+            by?: string;
+            /**
+             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
+             * @example acme
+             */
+            merchantCode?: string;
+        };
         SandboxChallengeRequest: {
             /** @enum {string} */
             outcome: "authenticated" | "failed";
@@ -2875,118 +2987,6 @@ export interface components {
         ResumeLinkRequest: {
             /** @description actionRequired.sessionId of the payment this link started */
             sessionId: string;
-        };
-        SandboxClockResponse: {
-            /**
-             * @description The merchant’s sandbox clock (RFC 3339 UTC)
-             * @example 2026-03-01T00:00:00.000Z
-             */
-            now: string;
-        };
-        AdvanceClockRequest: {
-            /**
-             * @description The time to move the clock to (RFC 3339 with a time zone); not earlier than the clock
-             * @example 2026-03-01T00:00:00.000Z
-             */
-            to?: string;
-            /**
-             * @description How far to move the clock: an ISO 8601 duration, calendar arithmetic in UTC
-             * @example P1M
-             */
-            by?: string;
-            /**
-             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
-             * @example acme
-             */
-            merchantCode?: string;
-        };
-        UsageRequest: {
-            /**
-             * Format: uuid
-             * @description The subscription the usage belongs to
-             */
-            subscriptionId: string;
-            /**
-             * @description Code of one of the merchant’s meters
-             * @example api_requests
-             */
-            meterCode: string;
-            /**
-             * @description A non-negative integer
-             * @example 1
-             */
-            quantity: number;
-            /**
-             * @description RFC 3339 with a zone; decides the billing period. Default: receipt time. Not before the subscription start, nor more than 5 minutes ahead of the merchant’s clock.
-             * @example 2026-03-01T12:00:00.000Z
-             */
-            occurredAt?: string;
-            /**
-             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
-             * @example acme
-             */
-            merchantCode?: string;
-        };
-        UsageEventView: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            subscriptionId: string;
-            meterCode: string;
-            quantity: number;
-            /** @description The instant the usage is attributed to (RFC 3339 UTC) */
-            occurredAt: string;
-            /** @description True when the answer replays an earlier event with the same meter and key */
-            duplicate: boolean;
-        };
-        UsageBatchEvent: {
-            /**
-             * Format: uuid
-             * @description The subscription the usage belongs to
-             */
-            subscriptionId: string;
-            /**
-             * @description Code of one of the merchant’s meters
-             * @example api_requests
-             */
-            meterCode: string;
-            /**
-             * @description A non-negative integer
-             * @example 1
-             */
-            quantity: number;
-            /**
-             * @description RFC 3339 with a zone; decides the billing period. Default: receipt time. Not before the subscription start, nor more than 5 minutes ahead of the merchant’s clock.
-             * @example 2026-03-01T12:00:00.000Z
-             */
-            occurredAt?: string;
-            /** @description Plays the role of the Idempotency-Key header of a single request */
-            idempotencyKey?: string;
-        };
-        UsageBatchRequest: {
-            /**
-             * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
-             * @example acme
-             */
-            merchantCode?: string;
-            events: components["schemas"]["UsageBatchEvent"][];
-        };
-        UsageEventError: {
-            status: number;
-            code: string;
-            message: string;
-            param?: string;
-        };
-        UsageBatchResult: {
-            /** @description Position of the event in the request */
-            index: number;
-            /** @description The status a single request would have answered: 201, 200 (replay) or an error */
-            status: number;
-            event?: components["schemas"]["UsageEventView"];
-            error?: components["schemas"]["UsageEventError"];
-        };
-        UsageBatchResponse: {
-            results: components["schemas"]["UsageBatchResult"][];
         };
         AcceptInvitationRequest: {
             /**
@@ -3373,6 +3373,13 @@ export type SchemaCreatedSubscriptionView = components['schemas']['CreatedSubscr
 export type SchemaMerchantBody = components['schemas']['MerchantBody'];
 export type SchemaChangePlanRequest = components['schemas']['ChangePlanRequest'];
 export type SchemaPaymentMethodRequest = components['schemas']['PaymentMethodRequest'];
+export type SchemaUsageRequest = components['schemas']['UsageRequest'];
+export type SchemaUsageEventView = components['schemas']['UsageEventView'];
+export type SchemaUsageBatchEvent = components['schemas']['UsageBatchEvent'];
+export type SchemaUsageBatchRequest = components['schemas']['UsageBatchRequest'];
+export type SchemaUsageEventError = components['schemas']['UsageEventError'];
+export type SchemaUsageBatchResult = components['schemas']['UsageBatchResult'];
+export type SchemaUsageBatchResponse = components['schemas']['UsageBatchResponse'];
 export type SchemaCreateWebhookEndpointRequest = components['schemas']['CreateWebhookEndpointRequest'];
 export type SchemaCreatedWebhookEndpointResponse = components['schemas']['CreatedWebhookEndpointResponse'];
 export type SchemaWebhookEndpointResponse = components['schemas']['WebhookEndpointResponse'];
@@ -3399,6 +3406,8 @@ export type SchemaNonceResponse = components['schemas']['NonceResponse'];
 export type SchemaResumeRequest = components['schemas']['ResumeRequest'];
 export type SchemaChallengeOutcomeRequest = components['schemas']['ChallengeOutcomeRequest'];
 export type SchemaChallengeOutcomeResponse = components['schemas']['ChallengeOutcomeResponse'];
+export type SchemaSandboxClockResponse = components['schemas']['SandboxClockResponse'];
+export type SchemaAdvanceClockRequest = components['schemas']['AdvanceClockRequest'];
 export type SchemaSandboxChallengeRequest = components['schemas']['SandboxChallengeRequest'];
 export type SchemaSettleRequest = components['schemas']['SettleRequest'];
 export type SchemaLinkAmountDto = components['schemas']['LinkAmountDto'];
@@ -3409,15 +3418,6 @@ export type SchemaPayerPaymentView = components['schemas']['PayerPaymentView'];
 export type SchemaCheckoutSubscriptionView = components['schemas']['CheckoutSubscriptionView'];
 export type SchemaPayerResult = components['schemas']['PayerResult'];
 export type SchemaResumeLinkRequest = components['schemas']['ResumeLinkRequest'];
-export type SchemaSandboxClockResponse = components['schemas']['SandboxClockResponse'];
-export type SchemaAdvanceClockRequest = components['schemas']['AdvanceClockRequest'];
-export type SchemaUsageRequest = components['schemas']['UsageRequest'];
-export type SchemaUsageEventView = components['schemas']['UsageEventView'];
-export type SchemaUsageBatchEvent = components['schemas']['UsageBatchEvent'];
-export type SchemaUsageBatchRequest = components['schemas']['UsageBatchRequest'];
-export type SchemaUsageEventError = components['schemas']['UsageEventError'];
-export type SchemaUsageBatchResult = components['schemas']['UsageBatchResult'];
-export type SchemaUsageBatchResponse = components['schemas']['UsageBatchResponse'];
 export type SchemaAcceptInvitationRequest = components['schemas']['AcceptInvitationRequest'];
 export type SchemaAcceptedInvitationResponse = components['schemas']['AcceptedInvitationResponse'];
 export type SchemaSignInRequest = components['schemas']['SignInRequest'];
@@ -8985,6 +8985,344 @@ export interface operations {
             };
         };
     };
+    usageRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Per meter: a retry with the same meterCode and key answers the recorded event (200, duplicate true) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *       "meterCode": "api_requests",
+                 *       "quantity": 120,
+                 *       "occurredAt": "2026-03-01T12:00:00.000Z",
+                 *       "merchantCode": "acme"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UsageRequest"];
+            };
+        };
+        responses: {
+            /** @description A replay: the recorded event with duplicate true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageEventView"];
+                };
+            };
+            /** @description A new event */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageEventView"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: unknown subscription or meterCode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_STATE`: the subscription is cancelled or completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `USAGE_PERIOD_CLOSED`: the usage is dated in a period already invoiced
+             *
+             *     `IDEMPOTENCY_KEY_REUSED`: the key recorded another event for this meter
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    usageRecordBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "merchantCode": "acme",
+                 *       "events": [
+                 *         {
+                 *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *           "meterCode": "api_requests",
+                 *           "quantity": 120,
+                 *           "idempotencyKey": "usage-2026-11-26-a"
+                 *         },
+                 *         {
+                 *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                 *           "meterCode": "api_requests",
+                 *           "quantity": 80,
+                 *           "idempotencyKey": "usage-2026-11-26-b"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UsageBatchRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "index": 0,
+                     *           "status": 201,
+                     *           "event": {
+                     *             "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
+                     *             "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
+                     *             "meterCode": "api_requests",
+                     *             "quantity": 120,
+                     *             "occurredAt": "2026-11-26T10:00:00.000Z",
+                     *             "duplicate": false
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UsageBatchResponse"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     webhookEndpointsList: {
         parameters: {
             query?: {
@@ -11439,6 +11777,260 @@ export interface operations {
             };
         };
     };
+    sandboxClockNow: {
+        parameters: {
+            query?: {
+                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
+                merchantCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-12-26T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route; or a production key: this route takes sandbox keys only
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sandboxClockAdvance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceClockRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-12-26T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or both or neither of `to` and `by`, or malformed
+             *
+             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
+             *
+             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route; or a production key: this route takes sandbox keys only
+             *
+             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
+             *
+             *     `INVALID_STATE`: another advance of this clock (e.g. one whose client gave up) is still running its due work past this call’s wait; the clock did not move, retry
+             */
+            409: {
+                headers: {
+                    /** @description Always 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
+             *
+             *     `CLOCK_BACKWARDS`: before the clock’s current time
+             *
+             *     `CLOCK_ADVANCE_TOO_FAR`: past SANDBOX_MAX_ADVANCE from the clock, or more due work than SANDBOX_MAX_ADVANCE_WORK (the clock did not move; what ran stays done)
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description The limit of the window that refused the request */
+                    "RateLimit-Limit"?: number;
+                    /** @description What is left of that window: 0 */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window lets requests through again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a service could not be reached: the clock did not move */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_TIMEOUT`: a service did not answer in time: the clock did not move; retry */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     sandboxPaymentsChallenge: {
         parameters: {
             query?: never;
@@ -12465,598 +13057,6 @@ export interface operations {
                 };
             };
             /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the payment-links service did not answer the gateway within RPC_TIMEOUT_MS (message "The payment-links service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    sandboxClockNow: {
-        parameters: {
-            query?: {
-                /** @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string. */
-                merchantCode?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "now": "2026-12-26T10:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["SandboxClockResponse"];
-                };
-            };
-            /**
-             * @description `VALIDATION_FAILED`: a query parameter is malformed or out of range; `param` names it; or `merchantCode` is not a string or too long
-             *
-             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
-             *
-             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route; or a production key: this route takes sandbox keys only
-             *
-             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
-             */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    /** @description The limit of the window that refused the request */
-                    "RateLimit-Limit"?: number;
-                    /** @description What is left of that window: 0 */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window lets requests through again */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    sandboxClockAdvance: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A uuid per operation; required in production. A retry with the same key answers the original response. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdvanceClockRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "now": "2026-12-26T10:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["SandboxClockResponse"];
-                };
-            };
-            /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters; or both or neither of `to` and `by`, or malformed
-             *
-             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
-             *
-             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route; or a production key: this route takes sandbox keys only
-             *
-             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
-             */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After: 1`
-             *
-             *     `INVALID_STATE`: another advance of this clock (e.g. one whose client gave up) is still running its due work past this call’s wait; the clock did not move, retry
-             */
-            409: {
-                headers: {
-                    /** @description Always 1 */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body or on another operation
-             *
-             *     `CLOCK_BACKWARDS`: before the clock’s current time
-             *
-             *     `CLOCK_ADVANCE_TOO_FAR`: past SANDBOX_MAX_ADVANCE from the clock, or more due work than SANDBOX_MAX_ADVANCE_WORK (the clock did not move; what ran stays done)
-             */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    /** @description The limit of the window that refused the request */
-                    "RateLimit-Limit"?: number;
-                    /** @description What is left of that window: 0 */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window lets requests through again */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: a service could not be reached: the clock did not move */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_TIMEOUT`: a service did not answer in time: the clock did not move; retry */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    usageRecord: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Per meter: a retry with the same meterCode and key answers the recorded event (200, duplicate true) */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
-                 *       "meterCode": "api_requests",
-                 *       "quantity": 120,
-                 *       "occurredAt": "2026-03-01T12:00:00.000Z",
-                 *       "merchantCode": "acme"
-                 *     }
-                 */
-                "application/json": components["schemas"]["UsageRequest"];
-            };
-        };
-        responses: {
-            /** @description A replay: the recorded event with duplicate true */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UsageEventView"];
-                };
-            };
-            /** @description A new event */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UsageEventView"];
-                };
-            };
-            /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long; or the `Idempotency-Key` header is not 1-255 printable ASCII characters
-             *
-             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
-             *
-             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
-             *
-             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
-             */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: unknown subscription or meterCode */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `INVALID_STATE`: the subscription is cancelled or completed */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `USAGE_PERIOD_CLOSED`: the usage is dated in a period already invoiced
-             *
-             *     `IDEMPOTENCY_KEY_REUSED`: the key recorded another event for this meter
-             */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    /** @description The limit of the window that refused the request */
-                    "RateLimit-Limit"?: number;
-                    /** @description What is left of that window: 0 */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window lets requests through again */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    usageRecordBatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "merchantCode": "acme",
-                 *       "events": [
-                 *         {
-                 *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
-                 *           "meterCode": "api_requests",
-                 *           "quantity": 120,
-                 *           "idempotencyKey": "usage-2026-11-26-a"
-                 *         },
-                 *         {
-                 *           "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
-                 *           "meterCode": "api_requests",
-                 *           "quantity": 80,
-                 *           "idempotencyKey": "usage-2026-11-26-b"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["UsageBatchRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "results": [
-                     *         {
-                     *           "index": 0,
-                     *           "status": 201,
-                     *           "event": {
-                     *             "id": "0193a5b2-7c4e-7d21-9f3a-5b6c7d8e9f01",
-                     *             "subscriptionId": "0193a5c0-1d2e-7f30-8a4b-6c7d8e9fa012",
-                     *             "meterCode": "api_requests",
-                     *             "quantity": 120,
-                     *             "occurredAt": "2026-11-26T10:00:00.000Z",
-                     *             "duplicate": false
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UsageBatchResponse"];
-                };
-            };
-            /**
-             * @description `VALIDATION_FAILED`: a field is missing, of the wrong type or out of range, or the JSON is malformed; `param` names it; or `merchantCode` is not a string or too long
-             *
-             *     `MERCHANT_CODE_REQUIRED`: the key belongs to several merchants and `merchantCode` was not sent
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `AUTH_MISSING`: no `Authorization` header, or `Bearer` with nothing after it
-             *
-             *     `AUTH_INVALID`: another scheme than Bearer, or a malformed, unknown or revoked credential
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `AUTH_INSUFFICIENT_SCOPE`: a public key or a client token on a server route
-             *
-             *     `MERCHANT_MISMATCH`: `merchantCode` is not one of the key’s merchants
-             */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: more than RATE_LIMIT_PER_SECOND requests for this key (per gateway replica), or too many failed authentications from this address */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    /** @description The limit of the window that refused the request */
-                    "RateLimit-Limit"?: number;
-                    /** @description What is left of that window: 0 */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window lets requests through again */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: an unforeseen fault; it is logged under `requestId` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the billing service is not running, or the message broker is unreachable; nothing was done */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_TIMEOUT`: the outcome is unknown: the billing service did not answer the gateway within RPC_TIMEOUT_MS (message "The billing service did not answer in time; the outcome is unknown…"): the operation may have been recorded, so retry with the same Idempotency-Key, which answers the recorded outcome; a new key could do it twice */
             504: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ENVIRONMENTS, Environment } from '../context';
 import { AmountDto } from '../payments/amount.dto';
-import { ActionRequiredView } from '../payments-extras/threeds.dto';
+import { ActionRequiredView } from '../payments/threeds.dto';
 import { CheckoutSubscriptionView } from './checkout.dto';
 import {
   AMOUNT_MODES,

@@ -1,4 +1,3 @@
 export * from './apm.dto';
 export * from './sdk.dto';
-export * from './threeds.dto';
 export * from './keyless';

@@ -12,3 +12,4 @@ export * from './token.dto';
 export * from './sandbox-cards';
 export * from './connector-webhook.dto';
 export * from './payment-stats.dto';
+export * from './threeds.dto';

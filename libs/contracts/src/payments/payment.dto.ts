@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AmountDto } from './amount.dto';
-import { ActionRequiredView, ApmView } from '../payments-extras/threeds.dto';
+import { ActionRequiredView, ApmView } from './threeds.dto';
 import {
   CARD_TYPES,
   CardType,

@@ -4,8 +4,8 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CallerContext, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_FORMAT } from '@app/contracts';
 import { checkIdempotencyKey } from '@app/idempotency';
-import { CALLER_ERRORS, callerOf, documentedParam } from '../auth/caller.decorator';
-import type { Principal } from '../auth/principal';
+import { CALLER_ERRORS, callerOf, documentedParam } from './caller.decorator';
+import type { Principal } from './principal';
 
 /**
  * The key a request's Idempotency-Key is kept under, so that a replay is authorized like the original: an API

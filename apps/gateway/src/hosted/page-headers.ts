@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { privatePageHeaders } from '../hosted/html';
+import { privatePageHeaders } from './html';
 
 export const CHECKOUT_PAGE_OPTIONS = Symbol('CHECKOUT_PAGE_OPTIONS');
 export interface CheckoutPageOptions {

@@ -3,10 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DueWork, inTransaction } from '@app/database';
 import { ExpiryWork } from '@app/platform';
-import { LinkRecorder } from '../link/link-recorder';
-import { isDue, move } from '../link/payment-link-state';
-import { PaymentLinkEntity } from '../link/payment-link.entity';
-import { PaymentLinkRepository, Scope } from '../link/payment-link.repository';
+import { LinkRecorder } from './link-recorder';
+import { isDue, move } from './payment-link-state';
+import { PaymentLinkEntity } from './payment-link.entity';
+import { PaymentLinkRepository, Scope } from './payment-link.repository';
 
 /**
  * A link moves to `expired` when its `expiresAt` passes: on read (a link read after its expiry

@@ -2,18 +2,18 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { createLogger } from '@app/observability';
-import { loadGatewayConfig } from '../config';
-import { GatewayModule } from '../gateway.module';
-import { InternalModule } from '../internal/internal.module';
-import { buildOpenApiDocument } from './openapi';
-import { requireUniqueOperationIds } from './openapi-tidy';
+import { loadGatewayConfig } from '../apps/gateway/src/config';
+import { GatewayModule } from '../apps/gateway/src/gateway.module';
+import { InternalModule } from '../apps/gateway/src/internal/internal.module';
+import { buildOpenApiDocument } from '../apps/gateway/src/http/openapi';
+import { requireUniqueOperationIds } from '../apps/gateway/src/http/openapi-tidy';
 
 /** The server named in the committed document: the gateway's default address. */
 export const COMMITTED_SERVER_URL = 'http://localhost:3000';
 
 /**
- * The gateway's OpenAPI document (both its servers' routes) without a database or NATS: Nest's preview mode
- * builds the module graph (controllers and their route decorators) without instantiating a provider, so
+ * The gateway's OpenAPI document (both its servers' routes) for scripts/openapi.js, without a database or NATS:
+ * Nest's preview mode builds the module graph (controllers and their route decorators) without instantiating a provider, so
  * nothing connects and the internal module borrows nothing.
  */
 export async function emitOpenApiDocument(serverUrl = COMMITTED_SERVER_URL): Promise<OpenAPIObject> {

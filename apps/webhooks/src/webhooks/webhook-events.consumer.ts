@@ -2,9 +2,9 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { Logger } from 'pino';
 import { NatsClient } from '@app/messaging';
 import { LOGGER } from '@app/observability';
-import { WebhookFanout } from '../webhooks/webhook-fanout.service';
-import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks/webhooks.options';
-import { DurableEventConsumer } from './durable-consumer';
+import { WebhookFanout } from './webhook-fanout.service';
+import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
+import { DurableEventConsumer } from '../events/durable-consumer';
 
 /**
  * The webhooks service's subscriber to every domain event: a durable pull consumer shared by all its replicas

@@ -1,5 +1,5 @@
 import { DomainError } from '@app/errors';
-import { reportRange } from './report-range.dto';
+import { reportRange } from './report-range';
 
 const now = new Date('2028-02-10T12:34:00Z');
 

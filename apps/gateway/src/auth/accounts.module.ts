@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { ApiKeysService, KEY_CACHE_TTL_MS } from './api-keys.service';
+import { MerchantsService } from './merchants.service';
+
+/**
+ * Merchants and their API keys (the `merchants` and `api_keys` tables): what the HTTP gateway (both its
+ * servers) and the CLI need. Its RpcClient names a new merchant to the webhooks service (MerchantsService).
+ */
+@Module({
+  providers: [
+    MerchantsService,
+    ApiKeysService,
+    { provide: KEY_CACHE_TTL_MS, inject: [GATEWAY_CONFIG], useFactory: (c: GatewayConfig) => c.KEY_CACHE_TTL_MS },
+    { provide: RPC_TIMEOUT_MS, inject: [GATEWAY_CONFIG], useFactory: (c: GatewayConfig) => c.RPC_TIMEOUT_MS },
+    RpcClient,
+  ],
+  exports: [MerchantsService, ApiKeysService],
+})
+export class AccountsModule {}
