@@ -13,7 +13,7 @@ const MOST = 6;
  * The payments purchase path is left as it is while it is being tuned.
  */
 const KNOWN_HUBS = [
-  'apps/gateway/src/checkout/card-testing.ts: CardTestingDefence',
+  'apps/gateway/src/card-testing/card-testing.ts: CardTestingDefence',
   'apps/gateway/src/dashboard/dashboard-team.service.ts: DashboardTeamService',
   'apps/payments/src/connector-webhooks/provider-webhooks.service.ts: ProviderWebhooks',
   'apps/payments/src/operations/payment-operations.service.ts: PaymentOperationsService',

@@ -11,7 +11,6 @@ export const KNOWN_LOOPS: readonly string[] = [
   'apps/billing/src/dunning → apps/billing/src/renewal',
   'apps/billing/src/dunning → apps/billing/src/subscription',
   'apps/billing/src/invoice → apps/billing/src/subscription',
-  'apps/billing/src/renewal → apps/billing/src/billing-events.ts',
   'apps/billing/src/renewal → apps/billing/src/dunning',
   'apps/billing/src/renewal → apps/billing/src/invoice',
   'apps/billing/src/renewal → apps/billing/src/sandbox-clock',

@@ -28,7 +28,7 @@ import { CreatePlanUseCase } from './plan/create-plan.use-case';
 import { PlanQueries } from './plan/plan-queries.service';
 import { UpdatePlanUseCase } from './plan/update-plan.use-case';
 import { InvoiceExportHandler } from './invoice/invoice-export.handler';
-import { BillingDesk } from './billing-desk';
+import { BillingDesk } from './subscription/billing-desk';
 import { BillingEvents } from './billing-events';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { uuidv7 } from '@app/clock';
 import { EventType } from '@app/contracts';
-import { BillingDesk } from '../billing-desk';
+import { BillingDesk } from '../subscription/billing-desk';
 import { declinedLast } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition, INVOICE_MACHINE } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventType, EventTypes, PaymentResponse, RefusalCodeDto } from '@app/contracts';
-import { BillingDesk } from '../billing-desk';
+import { BillingDesk } from '../subscription/billing-desk';
 import { reasonLabel } from '../dunning/recovery-metrics';
 import { nextRetry } from '../dunning/recovery-policy';
 import { LoadedPolicies, RecoveryPolicyRepository } from '../dunning/recovery-policy.repository';

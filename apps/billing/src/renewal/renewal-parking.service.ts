@@ -3,7 +3,7 @@ import { Logger } from 'pino';
 import { Counter } from 'prom-client';
 import { EventTypes } from '@app/contracts';
 import { LOGGER, Metrics } from '@app/observability';
-import { BillingDesk } from '../billing-desk';
+import { BillingDesk } from '../subscription/billing-desk';
 import { toSubscriptionView } from '../subscription/subscription.view';
 import { parkReason } from './renewal-failure';
 import { RenewalRepository } from './renewal.repository';

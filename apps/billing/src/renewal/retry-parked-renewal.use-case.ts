@@ -5,7 +5,7 @@ import { CallerContext, SubscriptionIdCommand, SubscriptionView } from '@app/con
 import { DomainError } from '@app/errors';
 import { UseCase } from '@app/idempotency';
 import { LOGGER } from '@app/observability';
-import { BillingDesk } from '../billing-desk';
+import { BillingDesk } from '../subscription/billing-desk';
 import { toSubscriptionView } from '../subscription/subscription.view';
 
 /**

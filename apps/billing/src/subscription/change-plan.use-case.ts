@@ -11,7 +11,7 @@ import { prorationDelta } from '../proration/proration';
 import { lockUnchanged } from './subscription-lock';
 import { applyDecision, decide, PlanChangeDecision, SubscriptionFact } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
-import { BillingDesk } from '../billing-desk';
+import { BillingDesk } from './billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 type PlanChangeFact = Extract<SubscriptionFact, { kind: 'change_plan' }>;

@@ -19,7 +19,7 @@ import { Instrument, instrumentOf } from './card-instrument';
 import { acceptsChild, applyDecision, CreationDecision, decide } from './subscription-policy';
 import { SUBSCRIPTION_MACHINE } from './subscription-state';
 import { SubscriptionEntity } from './subscription.entity';
-import { BillingDesk } from '../billing-desk';
+import { BillingDesk } from './billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 /** The mandate the subscription charges: the vault token and what payments told about its card. */

@@ -14,7 +14,7 @@ import { instrumentOf } from './card-instrument';
 import { lockUnchanged } from './subscription-lock';
 import { applyDecision, decide, PaymentMethodDecision } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
-import { BillingDesk } from '../billing-desk';
+import { BillingDesk } from './billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 /** What the new card pays while it is being stored (the policy's answer) and the open invoice it pays. */

@@ -9,7 +9,7 @@ import { toInvoiceView } from '../invoice/invoice.view';
 import { PlanEntity } from '../plan/plan.entity';
 import { applyDecision, decide, followsParent, MerchantVerb } from './subscription-policy';
 import { SubscriptionEntity } from './subscription.entity';
-import { BillingDesk } from '../billing-desk';
+import { BillingDesk } from './billing-desk';
 import { toSubscriptionView } from './subscription.view';
 
 /**

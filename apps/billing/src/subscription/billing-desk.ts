@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction } from '@app/database';
-import { BillingEvents } from './billing-events';
-import { InvoiceRepository } from './invoice/invoice.repository';
-import { PlanRepository } from './plan/plan.repository';
-import { SubscriptionRepository } from './subscription/subscription.repository';
+import { BillingEvents } from '../billing-events';
+import { InvoiceRepository } from '../invoice/invoice.repository';
+import { PlanRepository } from '../plan/plan.repository';
+import { SubscriptionRepository } from './subscription.repository';
 
 /**
  * What billing's commands and renewal steps share: the plans, subscriptions and invoices they read and change,
