@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { AuditInterceptor } from './audit/audited';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuditLogController } from './audit/audit-log.controller';
 import { PassportModule } from '@nestjs/passport';
 import { Logger } from 'pino';
@@ -123,7 +122,6 @@ export class GatewayModule {
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_PIPE, useClass: GatewayValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
         { provide: RPC_TIMEOUT_MS, useValue: config.RPC_TIMEOUT_MS },
         { provide: RATE_LIMITER, useValue: new RateLimiter(config.RATE_LIMIT_PER_SECOND) },
         {

@@ -1,7 +1,6 @@
 import { DynamicModule, INestApplicationContext, InjectionToken, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { Clock } from '@app/clock';
-import { AuditInterceptor } from '../audit/audited';
 import { DashboardAuditRepository } from '../dashboard/dashboard-audit.repository';
 import {
   DEPENDENCIES_GATE_READINESS,
@@ -68,7 +67,6 @@ export class InternalModule {
         ...lentFrom(publicApp, SHARED),
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_PIPE, useClass: GatewayValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
         { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
         // Its own failure counter: bad keys on the public port never lock an operator out of the admin API.
         {
