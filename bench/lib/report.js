@@ -126,9 +126,12 @@ function cpuPerRequest(cpu, rps) {
   if (!cpu || !rps) return {};
   const out = {};
   for (const [name, pct] of Object.entries(cpu.perProcess)) {
-    if (name === 'bench' || name.startsWith('postgres') || pct < 5) continue;
+    if (name === 'bench' || name === 'postgres (all clients)' || pct < 5) continue;
     out[name] = Math.round(((pct / 100) * 1e6) / rps);
   }
+  // Every process of the suite, its PostgreSQL backends included (issue #48's "CPU per purchase").
+  const sum = Object.values(out).reduce((a, b) => a + b, 0);
+  if (sum && out['postgres (bench databases)'] !== undefined) out.total = sum;
   return out;
 }
 
