@@ -234,7 +234,7 @@ function cpuSecondsByCommand(command, cmdlineIncludes) {
 function commandPercent(before, after, wall) {
   let seconds = 0;
   for (const [pid, cpu] of after) seconds += cpu - (before.get(pid) ?? 0);
-  return Math.max(0, Math.round((seconds / wall) * 100));
+  return Math.max(0, Number(((seconds / wall) * 100).toFixed(1)));
 }
 
 /**
@@ -260,7 +260,7 @@ function cpuMeter(processes, { databasePrefix } = {}) {
       for (const p of before) {
         const now = cpuSeconds(p.pid);
         if (now === undefined || p.cpu === undefined) continue;
-        perProcess[p.name] = Math.round(((now - p.cpu) / wall) * 100);
+        perProcess[p.name] = Number((((now - p.cpu) / wall) * 100).toFixed(1));
         ours += perProcess[p.name];
       }
       // Postgres serves everybody on this machine; its share is shown apart and not counted as "others".
