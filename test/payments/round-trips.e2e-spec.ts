@@ -3,6 +3,7 @@ import { PgRoundTrips } from '../support/pg-round-trips';
 import { runState } from '../support/run-state';
 import { queryRows } from '../support/db';
 import { TestStack } from '../support/stack';
+import { sleep } from '../support/wait';
 import { PaymentsClient, sandboxMerchant } from './payments-fixtures';
 
 /**
@@ -27,8 +28,6 @@ const VARIABLES: Record<(typeof APPS)[number], string> = {
   billing: 'BILLING_DATABASE_URL',
   webhooks: 'WEBHOOKS_DATABASE_URL',
 };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('round trips to PostgreSQL per card purchase', () => {
   let proxy: PgRoundTrips;
