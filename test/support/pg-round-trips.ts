@@ -85,7 +85,7 @@ export class PgRoundTrips {
   private link(client: Socket): void {
     const upstream = connect(this.target.port, this.target.host);
     this.sockets.add(client).add(upstream);
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     let startup = true;
     let database = '?';
     let batch: string[] = [];
