@@ -129,7 +129,8 @@ async function runScenario(scenario, ctx, options) {
     let meter;
     let counting;
     const profiling = scenario.stack && ctx.stack && ctx.stack.profiling;
-    const databasePrefix = ctx.stack ? ctx.stack.databasePrefix : ctx.databasePrefix;
+    // A suite scenario's databases are the stack's; a baseline's (pg-insert) are made by the scenario itself.
+    const databasePrefix = scenario.stack && ctx.stack ? ctx.stack.databasePrefix : ctx.databasePrefix;
     const onMeasureStart = () => {
       meter = cpuMeter(measured, { databasePrefix });
       if (profiling) counting = profile.startCounting({ stack: ctx.stack, pg: profiling }).catch(() => undefined);

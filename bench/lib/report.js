@@ -127,7 +127,7 @@ function cpuPerRequest(cpu, rps) {
   const out = {};
   for (const [name, pct] of Object.entries(cpu.perProcess)) {
     // An app idle in this scenario (payment-links, billing) is left out; the suite's servers never are.
-    const server = name === 'nats-server' || name === 'postgres (bench databases)';
+    const server = (name === 'nats-server' || name === 'postgres (bench databases)') && pct > 0;
     if (name === 'bench' || name === 'postgres (all clients)' || (pct < 5 && !server)) continue;
     out[name] = Math.round(((pct / 100) * 1e6) / rps);
   }
