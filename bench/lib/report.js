@@ -126,9 +126,8 @@ function cpuPerRequest(cpu, rps) {
   if (!cpu || !rps) return {};
   const out = {};
   for (const [name, pct] of Object.entries(cpu.perProcess)) {
-    // An app idle in this scenario (payment-links, billing) is left out; the suite's servers never are.
-    const server = (name === 'nats-server' || name === 'postgres (bench databases)') && pct > 0;
-    if (name === 'bench' || name === 'postgres (all clients)' || (pct < 5 && !server)) continue;
+    // A process under 1 % of a core is idle in this scenario (payment-links, billing) and left out.
+    if (name === 'bench' || name === 'postgres (all clients)' || pct < 1) continue;
     out[name] = Math.round(((pct / 100) * 1e6) / rps);
   }
   // Every process of the suite, its PostgreSQL backends included (issue #48's "CPU per purchase").
