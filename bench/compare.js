@@ -5,7 +5,7 @@
  * the system's temp folder for the next comparison, `git worktree remove` drops it), copies this checkout's
  * bench/ into it so both builds run the same scenarios, then runs the bench in this checkout and in that one
  * alternately (this, ref; ref, this; …) with the other options as given, and prints each run side by side with
- * the means. Each run's results are kept in bench/results/compare/.
+ * the means. Each run's results are kept in bench/results/compare/ (`<start time>-<round>-<this|ref>.json`).
  */
 
 const { spawnSync, spawn } = require('node:child_process');
@@ -111,6 +111,7 @@ async function compare(ref, rounds, forwarded) {
   };
   const there = { label: `${ref} (${other.sha.slice(0, 7)})`, dir: other.dir };
   fs.mkdirSync(OUT, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
   const runs = [];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [here, there] : [there, here];
@@ -119,7 +120,7 @@ async function compare(ref, rounds, forwarded) {
       const code = await runOnce(build.dir, forwarded);
       if (code !== 0) say(`the bench of ${build.label} exited with ${code}`);
       const result = readResult(build.dir);
-      const file = path.join(OUT, `${round + 1}-${build === here ? 'this' : 'ref'}.json`);
+      const file = path.join(OUT, `${stamp}-${round + 1}-${build === here ? 'this' : 'ref'}.json`);
       fs.writeFileSync(file, `${JSON.stringify({ label: build.label, ...result }, null, 2)}\n`);
       runs.push({ label: build.label, result });
     }

@@ -29,6 +29,11 @@ async function withClient(url, fn) {
   }
 }
 
+/** Empties the apps' profile folders of an earlier run. */
+function clean(dir, apps) {
+  for (const app of apps) fs.rmSync(path.join(dir, app), { recursive: true, force: true });
+}
+
 /** Node flags of an app under --profile. */
 function appNodeArgs(dir, app) {
   const out = path.join(dir, app);
@@ -248,4 +253,4 @@ function stageTable(w, apps) {
   return lines.join('\n');
 }
 
-module.exports = { analyse, appNodeArgs, prepareDatabases, startCounting };
+module.exports = { analyse, appNodeArgs, clean, prepareDatabases, startCounting };

@@ -174,7 +174,13 @@ async function startStack({ options, children, onCleanup, say }) {
         Object.values(dbs.urls).map((u) => u.slice(u.lastIndexOf('/') + 1)),
       )
     : undefined;
-  if (profiling) say(`--profile: apps' CPU profiles to ${options.profileDir}, statements from ${profiling.source}`);
+  if (profiling) {
+    profile.clean(
+      options.profileDir,
+      APPS.map((a) => a.name),
+    );
+    say(`--profile: apps' CPU profiles to ${options.profileDir}, statements from ${profiling.source}`);
+  }
   const nodeArgs = (app) => [
     ...options.appNodeArgs,
     ...(profiling ? profile.appNodeArgs(options.profileDir, app.name) : []),
