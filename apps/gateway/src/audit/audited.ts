@@ -37,6 +37,9 @@ const DETAIL_FIELDS = ['amount', 'currency', 'role', 'email', 'url', 'name', 'ty
 
 type AuditedRequest = FastifyRequest & { user?: Principal; dashboardSession?: DashboardSession };
 
+/** The requests an AuditInterceptor has taken on. */
+const auditing = new WeakSet<object>();
+
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
   constructor(
@@ -50,6 +53,9 @@ export class AuditInterceptor implements NestInterceptor {
     const action = this.reflector.get<AuditAction | undefined>(AUDITED, context.getHandler());
     if (!action) return next.handle();
     const request = context.switchToHttp().getRequest<AuditedRequest>();
+    // Registered twice (globally as well as on the route), it still writes one event.
+    if (auditing.has(request)) return next.handle();
+    auditing.add(request);
     // The answer waits for its event: an owner who reads the log after a change sees it.
     return next.handle().pipe(switchMap((result) => from(this.write(action, request, result).then(() => result))));
   }
