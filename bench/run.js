@@ -162,7 +162,9 @@ async function runScenario(scenario, ctx, options) {
     // An app that died under load explains a wall of errors better than the numbers do.
     const gone = measured.filter((p) => rss[p.name] === undefined).map((p) => p.name);
     for (const name of gone) say(`  WARNING: ${name} is no longer running; see its log in bench/results/logs/`);
-    const perRequest = report.cpuPerRequest(cpu, result.rps);
+    // A baseline's requests are its own server's and its database's: the idle suite beside it is left out.
+    const own = scenario.stack ? undefined : new Set((setup.processes || []).map((p) => p.name));
+    const perRequest = report.cpuPerRequest(cpu, result.rps, own);
     const done = {
       ...outcome,
       status: 'ran',
