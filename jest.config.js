@@ -38,7 +38,8 @@ module.exports = {
   // Exit when the run (and global teardown) is done: a NATS reconnect timer or pg pool left by a failed test
   // must not keep CI waiting until its time limit.
   forceExit: true,
-  // The groups of test/support/groups.js: one Jest file for several test files of a folder.
+  // Orders the files only; a group's file (test/support/groups.js: a folder's *.e2e-case.ts in one Jest file)
+  // with no timing yet starts as early as its cases' size says.
   testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     {

@@ -19,6 +19,7 @@ const os = require('node:os');
 const { performance } = require('node:perf_hooks');
 const path = require('node:path');
 const { sleep } = require('./lib/procs');
+const { publishedBacklog } = require('./webhook-published-backlog');
 
 /** Purchases in flight while making events. */
 const PRODUCERS = 32;
@@ -164,6 +165,12 @@ async function deliverFor(stack, receiver, seconds) {
   return { made, producedMs, stats };
 }
 
+/** The receiver's TLS connections since its last reset (a receiver from before it counted them says nothing). */
+function connectionsNote(stats) {
+  if (stats.connections === undefined) return '';
+  return `${stats.connections} TLS connections (${stats.resumed} resumed) for ${stats.tries} POSTs`;
+}
+
 function result({ delivered, missing, failedPurchases, fromMs, toMs, lagMs, note }) {
   const seconds = (toMs - fromMs) / 1000;
   return {
@@ -204,7 +211,8 @@ const webhookScenarios = [
             lagMs: stats.lagMs,
             note:
               `${made.made} events made at ${madePerSec}/s; the last delivered ${(Math.max(0, tailMs) / 1000).toFixed(1)} s ` +
-              `after the last was made (${tailMs < 2000 ? 'delivery kept up' : 'a backlog built up: deliveries/s is the delivery rate'})`,
+              `after the last was made (${tailMs < 2000 ? 'delivery kept up' : 'a backlog built up: deliveries/s is the delivery rate'}); ` +
+              connectionsNote(stats),
           });
         },
       };
@@ -241,7 +249,8 @@ const webhookScenarios = [
             lagMs: { p50: null, p97_5: null, p99: null },
             note:
               `drained ${stats.accepted} events in ${drainSec.toFixed(1)} s after the endpoint recovered; ` +
-              `outage ${((recovered.recoveredAt - outageAt) / 1000).toFixed(1)} s with ${recovered.refused} tries refused`,
+              `outage ${((recovered.recoveredAt - outageAt) / 1000).toFixed(1)} s with ${recovered.refused} tries refused; ` +
+              connectionsNote(stats),
           });
         },
       };
@@ -249,7 +258,7 @@ const webhookScenarios = [
   },
   receiverBaseline(
     'webhook-receiver-baseline',
-    'baseline: HTTPS POSTs to the receiver, 20 at a time, a new connection each (as the sender)',
+    'baseline: HTTPS POSTs to the receiver, 20 at a time, a new connection each (as the sender did before keep-alive)',
     false,
   ),
   receiverBaseline(
@@ -332,5 +341,20 @@ async function postLoop(url, ca, keepAlive, { warmup, duration }, onMeasureStart
     durationSec: duration,
   };
 }
+
+webhookScenarios.splice(
+  2,
+  0,
+  publishedBacklog({
+    BACKLOG,
+    BACKLOG_RETRY_SCHEDULE,
+    webhookSetup,
+    receiverCall,
+    waitFor,
+    api,
+    result,
+    connectionsNote,
+  }),
+);
 
 module.exports = webhookScenarios;

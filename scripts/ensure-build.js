@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * Builds dist/ with `npm run build` when it is missing or older than the sources, so `npm run bench` and
- * `npm run cli` never run stale code. "Older" means: some .ts under apps/ or libs/ that the build compiles
+ * `npm run cli` and `npm run ops` never run stale code. "Older" means: some .ts under apps/ or libs/ that the build compiles
  * (tsconfig.build.json leaves out *.spec.ts and *.e2e-spec.ts), or a stylesheet or frozen SDK release of the
- * browser code, or a source of the dashboard (clients/dashboard), was modified after dist/.tsbuildinfo.
+ * browser code, or a source of the dashboard (clients/dashboard), of the developer CLI (clients/cli) or of the
+ * typed client (clients/typescript: the CLI and the webhooks service compile its signature module), was modified
+ * after dist/.tsbuildinfo.
  * Messages go to stderr so the stdout of the command that follows stays clean.
  */
 'use strict';
@@ -17,8 +19,11 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
 const BUILD_INFO = path.join(DIST, '.tsbuildinfo');
-// The dashboard's sources too: `npm run build` builds it with Vite into dist/dashboard.
-const SOURCE_DIRS = ['apps', 'libs', 'clients/dashboard'];
+// The dashboard's sources too: `npm run build` builds it with Vite into dist/dashboard. The developer CLI's and
+// the typed client's: `npm run build` builds the CLI into clients/cli/dist, and libs/webhook-signature is the
+// client's signature module.
+const SOURCE_DIRS = ['apps', 'libs', 'clients/dashboard', 'clients/cli/src', 'clients/typescript/src'];
+const CLI_MAIN = path.join(ROOT, 'clients', 'cli', 'dist', 'cli', 'src', 'main.js');
 
 function say(text) {
   process.stderr.write(`ensure-build: ${text}\n`);
@@ -76,6 +81,7 @@ function brokenBuildReason() {
   }
   if (!fs.existsSync(path.join(DIST, 'browser', 'sdk.js'))) return 'dist/browser is missing (the browser code)';
   if (!fs.existsSync(path.join(DIST, 'dashboard', 'index.html'))) return 'dist/dashboard is missing (the dashboard)';
+  if (!fs.existsSync(CLI_MAIN)) return 'clients/cli/dist is missing (the developer CLI)';
   const appsDir = path.join(DIST, 'apps');
   const apps = fs.existsSync(appsDir) ? fs.readdirSync(appsDir) : [];
   for (const app of apps) {

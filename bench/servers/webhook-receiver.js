@@ -4,7 +4,8 @@
  * A merchant's webhook endpoint for the webhook bench: HTTPS on 127.0.0.1 with the certificate in CERT_FILE and
  * KEY_FILE (the delivering app trusts it through NODE_EXTRA_CA_CERTS). `POST /hook` takes a delivery and answers
  * the current status (200, or 503 while the bench plays a dead endpoint); it records, per event id, when the
- * first try arrived and when the first accepted one did, and how long after the event was created.
+ * first try arrived and when the first accepted one did, and how long after the event was created; and the TLS
+ * connections it accepted (and how many resumed a session).
  *
  * The bench drives it on the same server: `POST /control/status` {status} switches the answer (and notes the
  * time of a switch back to 2xx), `POST /control/reset` forgets everything, `GET /control/stats` reports.
@@ -19,6 +20,9 @@ let recoveredAt;
 let events = new Map();
 let tries = 0;
 let refused = 0;
+/** TLS connections accepted, and how many of them resumed a session. */
+let connections = 0;
+let resumed = 0;
 
 function record(body) {
   const now = Date.now();
@@ -63,6 +67,8 @@ function stats() {
     recoveredAt,
     tries,
     refused,
+    connections,
+    resumed,
     events: events.size,
     accepted: accepted.length,
     firstAcceptedAt: at.length ? Math.min(...at) : null,
@@ -82,6 +88,8 @@ function handle(req, res, body) {
     events = new Map();
     tries = 0;
     refused = 0;
+    connections = 0;
+    resumed = 0;
     recoveredAt = undefined;
     return answer(res, 200, stats());
   }
@@ -99,6 +107,10 @@ try {
     cert: fs.readFileSync(process.env.CERT_FILE),
     key: fs.readFileSync(process.env.KEY_FILE),
     keepAliveTimeout: 30_000,
+  });
+  server.on('secureConnection', (socket) => {
+    connections++;
+    if (socket.isSessionReused()) resumed++;
   });
   server.on('request', (req, res) => {
     const chunks = [];

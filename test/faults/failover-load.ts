@@ -170,12 +170,19 @@ export async function subscriptions(client: RetryingClient, count: number): Prom
 export const LEASE_MS = '10000';
 
 /**
- * The renewals: the clock moved a month on, retried with the same target until it answers 200. A 409
- * `INVALID_STATE` says an earlier advance of this clock (one whose answer was lost) still runs: the clock did not
- * move, and the route asks for a retry, which is a new request (a new key).
+ * How long the gateway holds an Idempotency-Key taken by a sandbox clock advance when the request could not free
+ * it (`lease.ms` in apps/gateway/src/gateway.module.ts): an advance that failed while the gateway's database was
+ * gone keeps its key, and its retries answer 409 IDEMPOTENCY_IN_PROGRESS, until then.
  */
-export async function renew(client: RetryingClient): Promise<Outcome> {
-  const giveUpAt = Date.now() + 90_000;
+export const GATEWAY_KEY_LEASE_MS = 90_000;
+
+/**
+ * The renewals: the clock moved a month on, retried with the same target until it answers 200 or `giveUpMs`
+ * have passed. A 409 `INVALID_STATE` says an earlier advance of this clock (one whose answer was lost) still
+ * runs: the clock did not move, and the route asks for a retry, which is a new request (a new key).
+ */
+export async function renew(client: RetryingClient, giveUpMs = 90_000): Promise<Outcome> {
+  const giveUpAt = Date.now() + giveUpMs;
   for (;;) {
     const o = await client.post('/v1/sandbox/clock/advance', { to: '2028-02-05T01:00:00Z' }, giveUpAt);
     if (o.status !== 409 || o.body?.error?.code !== 'INVALID_STATE' || Date.now() > giveUpAt) return o;

@@ -1,142 +1,77 @@
 'use strict';
 /**
- * Test files that run together, in one Jest file per folder (`<folder>/group.e2e-spec.ts`). Jest gives every
- * test file a fresh module registry, so each file loads Nest, TypeORM and the apps anew (about 1.3 s of CPU
- * before its first test); the files of a group load them once. Each file still starts its own stack and keeps
- * its own hooks: it runs inside a `describe` named after it. A file runs alone when it is named on the command
- * line (`npx jest test/payments/purchase.e2e-spec.ts`); in a run that includes its group, it runs in the group
- * only (test/support/sequencer.js).
+ * Test files that run together, found by name: in a folder with a `group.e2e-spec.ts`, every `*.e2e-case.ts` is
+ * a case of that group, and the group file (`runGroup(__dirname)`, test/support/run-group.ts) runs them all in
+ * one Jest file. Jest gives every test file a fresh module registry, so each file loads Nest, TypeORM and the
+ * apps anew (about 1.3 s of CPU before its first test); the cases of a group load them once. Each case still
+ * starts its own stack, keeps its own hooks and its own `jest.setTimeout`, and runs inside a `describe` named
+ * after its path, so a failure names its file.
  *
- * Left out of groups, and so run in files of their own: tests of child processes, browsers and process-wide
- * state (tracing, pg's Client prototype, process warnings), and the longest files, which balance the workers.
- * A new test file runs alone until it is listed here. `timeoutMs`: one timeout for the whole group, the largest
- * its files set (`jest.setTimeout`).
+ * A `*.e2e-spec.ts` runs in a file of its own: tests of child processes, browsers and process-wide state
+ * (tracing, pg's Client prototype, process warnings), and the longest files, which balance the workers.
+ * test/deploy/test-groups.spec.ts fails on a case outside a grouped folder and on a group without cases.
  */
-const GROUPS = {
-  'test/billing': {
-    timeoutMs: 180_000,
-    files: [
-      'account-updater',
-      'bad-input',
-      'dunning-time',
-      'exports',
-      'idempotency',
-      'plans',
-      'recovery-metrics',
-      'recovery-policy',
-      'renewal-rolling-upgrade',
-      'renewal-routing',
-      'renewals-time',
-      'subscription-changes',
-      'subscription-create',
-      'subscription-declines',
-      'subscription-lifecycle',
-      'usage',
-      'usage-poison',
-      'usage-rating',
-      'usage-time',
-    ],
-  },
-  'test/dashboard': {
-    timeoutMs: 60_000,
-    files: [
-      'audit-log',
-      'dashboard-mail',
-      'dashboard-replay',
-      'dashboard-roles',
-      'dashboard-session',
-      'dashboard-team',
-      'dashboard-totp',
-    ],
-  },
-  'test/events': { timeoutMs: 60_000, files: ['events', 'events-stream-limits'] },
-  'test/foundation': {
-    timeoutMs: 60_000,
-    files: [
-      'admin-cli',
-      'auth',
-      'auth-limits',
-      'command-server',
-      'edge',
-      'gathered-rows',
-      'ignored-fields-header',
-      'internal-port',
-      'loops',
-      'migrate-entry',
-      'migrations',
-      'openapi-errors',
-      'outbox',
-      'queue-claim',
-      'readiness',
-      'resilience',
-      'surface-migrations',
-      'text-limits',
-      'unstorable-text',
-    ],
-  },
-  'test/idempotency': {
-    timeoutMs: 120_000,
-    files: ['every-route', 'idempotency-library', 'idempotency-upgrade'],
-  },
-  'test/payment-links': { timeoutMs: 60_000, files: ['card-testing', 'checkout', 'links', 'subscription-links'] },
-  'test/payments': {
-    timeoutMs: 60_000,
-    files: [
-      'acquirer-failure',
-      'acquirer-latency',
-      'address-aliases',
-      'concurrency',
-      'connection-health',
-      'connections',
-      'connector-flows',
-      'events',
-      'hold-expiry',
-      'idempotency',
-      'inquiry',
-      'keyless-inquiry',
-      'keyless-inquiry-walk',
-      'operations',
-      'purchase',
-      'purchase-many',
-      'search',
-      'recovery',
-      'routing',
-      'test-cards',
-      'wire-fixes',
-    ],
-  },
-  'test/payments-extras': {
-    timeoutMs: 60_000,
-    files: ['apm', 'no-clear-card-data', 'nonce-payments', 'nonce-sweep', 'sdk', 'simulator-only', 'threeds', 'vault'],
-  },
-  'test/sandbox': { timeoutMs: 60_000, files: ['clock-work-bound', 'sandbox-clock'] },
-  'test/webhooks': {
-    timeoutMs: 90_000,
-    files: [
-      'delivery-errors',
-      'endpoint-url-migration',
-      'endpoints',
-      'move-from-gateway',
-      'payment-webhook-url',
-      'provider-format',
-      'recovery',
-      'resilience',
-      'secrets-at-rest',
-      'ssrf',
-    ],
-  },
-};
+const fs = require('node:fs');
+const path = require('node:path');
 
+const ROOT = path.resolve(__dirname, '..', '..');
 const GROUP_FILE = 'group.e2e-spec.ts';
+const CASE_SUFFIX = '.e2e-case.ts';
 
-/** Each group's folder, its Jest file and its members' paths, relative to the repository root. */
-function groups() {
-  return Object.entries(GROUPS).map(([folder, { timeoutMs, files }]) => ({
-    folder,
-    timeoutMs,
-    file: `${folder}/${GROUP_FILE}`,
-    members: files.map((f) => `${folder}/${f}.e2e-spec.ts`),
-  }));
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-output']);
+
+/** Every file under `dir` (absolute paths); dependencies, build output and dot folders left out. */
+function filesUnder(dir) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (SKIPPED_DIRS.has(entry.name) || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(full));
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
 }
 
-module.exports = { groups };
+const rel = (root, file) => path.relative(root, file).split(path.sep).join('/');
+
+/** The cases of the group in `folder` (absolute): its `*.e2e-case.ts`, sorted by name. */
+function casesOf(folder) {
+  return fs
+    .readdirSync(folder)
+    .filter((name) => name.endsWith(CASE_SUFFIX))
+    .sort()
+    .map((name) => path.join(folder, name));
+}
+
+/** Each group under `<root>/test`: its folder, its Jest file and its cases, relative to `root`. */
+function groups(root = ROOT) {
+  return filesUnder(path.join(root, 'test'))
+    .filter((f) => path.basename(f) === GROUP_FILE)
+    .sort()
+    .map((file) => {
+      const folder = path.dirname(file);
+      return { folder: rel(root, folder), file: rel(root, file), cases: casesOf(folder).map((c) => rel(root, c)) };
+    });
+}
+
+/**
+ * What breaks the convention under `<root>`: a case in a folder without a group file (it would never run), a
+ * group file without cases, or one that does not hand its folder to runGroup. Empty when all is well.
+ */
+function groupRuleViolations(root = ROOT) {
+  const problems = [];
+  for (const file of filesUnder(root).filter((f) => f.endsWith(CASE_SUFFIX))) {
+    if (!fs.existsSync(path.join(path.dirname(file), GROUP_FILE))) {
+      problems.push(`${rel(root, file)}: no ${GROUP_FILE} in its folder, so it never runs`);
+    }
+  }
+  for (const g of groups(root)) {
+    if (!g.cases.length) problems.push(`${g.file}: no *${CASE_SUFFIX} beside it`);
+    if (!/runGroup\(__dirname\)/.test(fs.readFileSync(path.join(root, g.file), 'utf8'))) {
+      problems.push(`${g.file}: does not call runGroup(__dirname)`);
+    }
+  }
+  return problems;
+}
+
+module.exports = { groups, groupRuleViolations, GROUP_FILE, CASE_SUFFIX };

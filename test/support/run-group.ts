@@ -1,26 +1,35 @@
 import { join, relative } from 'node:path';
 
-interface Group {
-  folder: string;
-  timeoutMs: number;
-  members: string[];
-}
-const { groups } = require('./groups') as { groups(): Group[] };
+const { groups } = require('./groups') as { groups(): { folder: string; cases: string[] }[] };
 
 const ROOT = join(__dirname, '..', '..');
+/** Where `jest.setTimeout` keeps its value (jest-circus reads it when the run starts). */
+const TEST_TIMEOUT = Symbol.for('TEST_TIMEOUT_SYMBOL');
+/** Each case's own timeout, by its describe's name; test/support/warnings-environment.js applies them. */
+const CASE_TIMEOUTS = Symbol.for('payments.caseTimeouts');
+
+type TimeoutGlobal = Record<symbol, unknown>;
 
 /**
- * Runs the test files test/support/groups.js lists for `folder`, each inside a `describe` named after its path,
- * so its hooks stay its own. Every test of the group gets the group's timeout.
+ * Runs the cases of `folder` (its `*.e2e-case.ts`, test/support/groups.js), each inside a `describe` named after
+ * its path, so its hooks stay its own and a failure names its file. A case's `jest.setTimeout` holds for its own
+ * tests and hooks only: it is noted here, taken back before the next case loads, and applied when each of
+ * them starts (test/support/warnings-environment.js); a case that sets none gets jest.config.js's testTimeout.
  */
 export function runGroup(folder: string): void {
-  const group = groups().find((g) => g.folder === relative(ROOT, folder));
-  if (!group) throw new Error(`test/support/groups.js has no group for ${relative(ROOT, folder)}`);
-  for (const member of group.members) {
-    describe(member, () => {
-      require(join(ROOT, member));
+  const name = relative(ROOT, folder).split('\\').join('/');
+  const group = groups().find((g) => g.folder === name);
+  if (!group?.cases.length) throw new Error(`${name} has no *.e2e-case.ts to run`);
+  const scope = globalThis as unknown as TimeoutGlobal;
+  const timeouts = new Map<string, number>();
+  scope[CASE_TIMEOUTS] = timeouts;
+  for (const file of group.cases) {
+    describe(file, () => {
+      delete scope[TEST_TIMEOUT];
+      require(join(ROOT, file));
+      const own = scope[TEST_TIMEOUT];
+      if (typeof own === 'number') timeouts.set(file, own);
+      delete scope[TEST_TIMEOUT];
     });
   }
-  // After the members: a member's own jest.setTimeout would otherwise hold for the whole file.
-  jest.setTimeout(group.timeoutMs);
 }

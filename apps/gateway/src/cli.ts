@@ -11,7 +11,7 @@ import { MerchantsService } from './auth/merchants.service';
 import { loadGatewayConfig } from './config';
 import { AccountsModule } from './gateway.module';
 
-const USAGE = `Usage: npm run cli -- <command>
+const USAGE = `Usage: npm run ops -- <command>
   merchant:create <merchantCode> <name...>
   merchant:list
   key:create --merchant <code>[,<code>...] [--type private|public] [--env sandbox|production]

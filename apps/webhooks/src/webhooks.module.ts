@@ -1,10 +1,11 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
 import { WebhookSecretCipher } from '@app/cipher';
 import { Clock } from '@app/clock';
 import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
 import { backlogGaugesProvider, MigrationMode, serviceDatabase } from '@app/database';
-import { idempotencyProviders } from '@app/idempotency';
+import { idempotencyProviders, IdempotencyService } from '@app/idempotency';
 import { eventsStreamLimits } from '@app/messaging';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { WebhooksConfig } from './config';
@@ -76,7 +77,12 @@ export class WebhooksModule {
           fingerprintKey: config.IDEMPOTENCY_FINGERPRINT_KEY,
           lease: { ms: 90_000, keepResourceId: false, callKeyPrefix: 'webhooks' },
         }),
-        WebhookIdempotency,
+        {
+          provide: WebhookIdempotency,
+          inject: [IdempotencyService, DataSource, WebhookSecretCipher],
+          useFactory: (keys: IdempotencyService, db: DataSource, cipher: WebhookSecretCipher) =>
+            new WebhookIdempotency(keys, db, cipher),
+        },
         WebhookEndpointsRepository,
         WebhookDeliveriesRepository,
         WebhookSender,

@@ -1,4 +1,4 @@
-import { signatureHeaders } from './signing';
+import { signatureHeaders } from '../../typescript/src/signature';
 
 const FORWARD_TIMEOUT_MS = 10_000;
 

@@ -6,7 +6,7 @@ import { listEvents, resendEvent } from './events';
 import { listen } from './listen';
 import { checkForwardingEnvironment, SECRET_ENV, signingSecret } from './safety';
 import { rememberedListenSecret, rememberListenSecret } from './secret-file';
-import { newSecret } from './signing';
+import { newSigningSecret } from '../../typescript/src/signature';
 import { trigger, TRIGGERS } from './trigger';
 
 const ENV_HELP = `Environment:
@@ -111,7 +111,7 @@ async function run(argv: string[], out: (line: string) => void, err: (line: stri
     if (checkForwardingEnvironment(env, values['allow-production'] === true) === 'production') {
       err('Forwarding PRODUCTION events (--allow-production): real payments and customer data.');
     }
-    const secret = given?.secret ?? newSecret();
+    const secret = given?.secret ?? newSigningSecret();
     const stop = new AbortController();
     process.once('SIGINT', () => stop.abort());
     process.once('SIGTERM', () => stop.abort());

@@ -95,10 +95,43 @@ export const sessionApi = {
       undefined,
       s.csrfToken,
     ),
+  connections: (merchantCode: string, environment: Environment) =>
+    sessionCall<ConnectionView[]>(
+      'GET',
+      `connections?merchantCode=${encodeURIComponent(merchantCode)}&environment=${environment}`,
+    ),
   requestPasswordReset: (email: string) => sessionCall<void>('POST', 'password-resets', { email }),
   resetPassword: (token: string, password: string) =>
     sessionCall<{ email: string }>('POST', 'password-resets/confirm', { token, password }),
 };
+
+/** A routing connection and its health (GET /dashboard/api/connections), in routing order. */
+export interface ConnectionView {
+  id: string;
+  connectionCode: string;
+  connectionName: string;
+  acquirer: string;
+  environment: Environment;
+  priority: number;
+  currencies: string[];
+  methods: string[];
+  isDefault: boolean;
+  credentials?: {
+    apiKeyLast4?: string;
+    merchantAccountLast4?: string;
+    hmacKeyLast4?: string;
+    webhookSecretLast4?: string;
+    updatedAt: string;
+  };
+  health: {
+    circuit: 'closed' | 'open' | 'half_open';
+    lastSuccessAt: string | null;
+    lastFailureAt: string | null;
+    lastFailureReason: 'unreachable' | 'timeout' | 'answer_lost' | null;
+    errorRate: number;
+    recentCalls: number;
+  };
+}
 
 /** A member of the merchant's team (GET /dashboard/api/team). */
 export interface TeamMember {

@@ -1,84 +1,21 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-
 import type { WebhookEvent } from './generated/events';
+import {
+  type RawBody,
+  type Secrets,
+  type VerifyOptions,
+  verifyTheriusSignature,
+  verifyWebhookSignature,
+} from './signature';
 
 export type { WebhookEvent } from './generated/events';
+export type { VerifyOptions } from './signature';
+export { verifyTheriusSignature, verifyWebhookSignature } from './signature';
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'WebhookVerificationError';
   }
-}
-
-export interface VerifyOptions {
-  /** How far the `t` of Webhook-Signature may be from now (default 300 s). */
-  toleranceSeconds?: number;
-  /** Now in milliseconds (default Date.now). */
-  now?: () => number;
-}
-
-type RawBody = string | Uint8Array;
-/** During a secret roll, pass the new and the old secret: a signature by either is accepted. */
-type Secrets = string | readonly string[];
-
-const bytesOf = (body: RawBody): Buffer => (typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body));
-const secretsOf = (secret: Secrets): readonly string[] => (typeof secret === 'string' ? [secret] : secret);
-
-function sameHex(candidate: string, expected: Buffer): boolean {
-  if (!/^[0-9a-f]{64}$/i.test(candidate)) return false;
-  return timingSafeEqual(Buffer.from(candidate, 'hex'), expected);
-}
-
-/** `k=v` pairs of a signature header; several signatures may be separated by commas or spaces. */
-function pairsOf(header: string): [string, string][] {
-  return header
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((p) => {
-      const i = p.indexOf('=');
-      return i < 0 ? [p, ''] : [p.slice(0, i), p.slice(i + 1)];
-    });
-}
-
-/**
- * `Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: true when some v1
- * matches for some secret and `t` is within the tolerance (a replayed old delivery is refused).
- */
-export function verifyWebhookSignature(
-  rawBody: RawBody,
-  header: string | undefined | null,
-  secret: Secrets,
-  o: VerifyOptions = {},
-): boolean {
-  if (!header) return false;
-  const pairs = pairsOf(header);
-  const t = pairs.find(([k]) => k === 't')?.[1] ?? '';
-  if (!/^\d+$/.test(t)) return false;
-  const nowSeconds = (o.now ?? Date.now)() / 1000;
-  if (Math.abs(nowSeconds - Number(t)) > (o.toleranceSeconds ?? 300)) return false;
-  const signed = Buffer.concat([Buffer.from(`${t}.`, 'utf8'), bytesOf(rawBody)]);
-  const candidates = pairs.filter(([k]) => k === 'v1').map(([, v]) => v);
-  return secretsOf(secret).some((s) => {
-    const expected = createHmac('sha256', s).update(signed).digest();
-    return candidates.some((c) => sameHex(c, expected));
-  });
-}
-
-/**
- * `X-Therius-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`: true when some sha256 value matches. It has
- * no timestamp: a delivery captured once verifies forever, so prefer {@link verifyWebhookSignature}.
- */
-export function verifyTheriusSignature(rawBody: RawBody, header: string | undefined | null, secret: Secrets): boolean {
-  if (!header) return false;
-  const candidates = pairsOf(header)
-    .filter(([k]) => k === 'sha256')
-    .map(([, v]) => v);
-  const body = bytesOf(rawBody);
-  return secretsOf(secret).some((s) => {
-    const expected = createHmac('sha256', s).update(body).digest();
-    return candidates.some((c) => sameHex(c, expected));
-  });
 }
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;

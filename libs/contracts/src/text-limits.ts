@@ -31,6 +31,7 @@ export const TEXT_LIMITS: Record<string, Record<string, number>> = {
   TotpSetupRequest: { code: 16 },
   TotpRemoveRequest: { code: 16 },
   DashboardKeysQuery: { merchantCode: CODE },
+  DashboardConnectionsQuery: { merchantCode: CODE },
   CreateDashboardKeyRequest: { name: 100, merchantCode: CODE },
   // Every merchant route and list
   MerchantQuery: { merchantCode: CODE },

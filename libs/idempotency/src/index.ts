@@ -5,3 +5,4 @@ export * from './idempotency.repository';
 export * from './idempotency.service';
 export * from './idempotency-sweep.loop';
 export * from './idempotency.providers';
+export * from './sealed-idempotency';

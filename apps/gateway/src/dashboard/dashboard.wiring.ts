@@ -4,6 +4,7 @@ import { GatewayConfig } from '../config';
 import { MAIL_OPTIONS, mailOptionsOf } from '../mail/mail-options';
 import { Mailer } from '../mail/mailer';
 import { DashboardAuditRepository } from './dashboard-audit.repository';
+import { DashboardConnectionsController } from './dashboard-connections.controller';
 import { DashboardKeysController } from './dashboard-keys.controller';
 import { DASHBOARD_OPTIONS, dashboardOptionsOf } from './dashboard-options';
 import { DashboardPruneLoop } from './dashboard-prune.loop';
@@ -28,6 +29,7 @@ export const dashboardControllers = [
   DashboardKeysController,
   DashboardTeamController,
   DashboardPasswordResetController,
+  DashboardConnectionsController,
 ];
 
 export const dashboardProviders = (config: GatewayConfig): Provider[] => [

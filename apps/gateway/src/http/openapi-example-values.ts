@@ -147,6 +147,23 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     priority: 10,
     isDefault: false,
   },
+  ConnectionHealthView: {
+    circuit: 'closed',
+    lastSuccessAt: EXAMPLE_TIME,
+    lastFailureAt: '2026-11-26T09:41:07.000Z',
+    lastFailureReason: 'timeout',
+    errorRate: 0.02,
+    recentCalls: 100,
+  },
+  DashboardConnectionResponse: {
+    id: '0193a5a0-2b3c-7d4e-8f50-617283940a1b',
+    acquirer: 'adyen',
+    environment: 'sandbox',
+    currencies: ['EUR'],
+    methods: ['card'],
+    priority: 10,
+    isDefault: false,
+  },
   CreatePlanRequest: {
     merchantCode: 'acme',
     description: 'Pro plan, billed monthly',

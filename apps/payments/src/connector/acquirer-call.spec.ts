@@ -6,10 +6,11 @@ import { ConnectionHealth } from '../routing/connection-health';
 import { ConnectorMetrics } from './connector-metrics';
 import { ConnectorNotSent, ConnectorOutcomeUnknown } from './provider-connector';
 
+const health = new ConnectionHealth();
 const calls = new AcquirerCalls(
   { ACQUIRER_TIMEOUT_MS: 30 } as PaymentsConfig,
   pino({ enabled: false }),
-  new ConnectionHealth(),
+  health,
   new ConnectorMetrics(new Metrics('acquirer_call_spec')),
 );
 const about = (acquirer: string) => ({ acquirer, operation: 'purchase', paymentId: 'p1' });
@@ -37,5 +38,26 @@ describe('acquirer calls: what a failed call means for the reservation', () => {
     const simulator = await calls.call(about('sandbox'), never).catch((e: unknown) => e);
     expect(simulator).toBeInstanceOf(AcquirerFailure);
     expect(simulator).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+  });
+});
+
+describe('acquirer calls: the connection’s health names why the last call failed', () => {
+  const through = (connectionId: string) => ({ ...about('adyen'), connectionId });
+
+  it.each([
+    ['unreachable', () => Promise.reject(new ConnectorNotSent('ECONNREFUSED'))],
+    ['answer_lost', () => Promise.reject(new ConnectorOutcomeUnknown('socket hang up'))],
+    ['timeout', never],
+  ] as const)('%s', async (reason, call) => {
+    const connectionId = `c-${reason}`;
+    await calls.call(through(connectionId), () => Promise.resolve('approved'));
+    await calls.call(through(connectionId), call).catch(() => undefined);
+    expect(health.view(connectionId)).toMatchObject({
+      lastSuccessAt: expect.any(String),
+      lastFailureAt: expect.any(String),
+      lastFailureReason: reason,
+      errorRate: 0.5,
+      recentCalls: 2,
+    });
   });
 });

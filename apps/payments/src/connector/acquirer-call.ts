@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
+import type { ConnectionFailureReason } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { inSpan, LOGGER, SpanKind, tracingOn } from '@app/observability';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
@@ -88,16 +89,17 @@ export class AcquirerCalls {
   private async callIn<T>(about: AcquirerCallAbout, call: () => Promise<T>): Promise<T> {
     const timeoutMs = this.config.ACQUIRER_TIMEOUT_MS;
     const started = performance.now();
-    const done = (outcome: ConnectorCallOutcome) => {
+    const done = (outcome: ConnectorCallOutcome, reason?: ConnectionFailureReason) => {
       this.metrics.observe(about.acquirer, about.operation, outcome, (performance.now() - started) / 1000);
-      if (about.connectionId) this.health.record(about.connectionId, outcome === 'answered');
+      if (about.connectionId) this.health.record(about.connectionId, outcome === 'answered', reason);
     };
     try {
       const answer = await withDeadline(call(), timeoutMs);
       done('answered');
       return answer;
     } catch (e) {
-      done(e instanceof DeadlineExceeded ? 'timeout' : 'failed');
+      if (e instanceof DeadlineExceeded) done('timeout', 'timeout');
+      else done('failed', e instanceof ConnectorOutcomeUnknown ? 'answer_lost' : 'unreachable');
       if (e instanceof DeadlineExceeded && about.acquirer !== SIMULATOR_ACQUIRER) {
         this.logger.error({ ...about, timeoutMs }, 'Acquirer did not answer in time: outcome unknown');
         throw new AcquirerOutcomeUnknown(about.paymentId);

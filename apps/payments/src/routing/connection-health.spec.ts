@@ -11,6 +11,7 @@ describe('ConnectionHealth', () => {
       circuit: 'closed',
       lastSuccessAt: null,
       lastFailureAt: null,
+      lastFailureReason: null,
       errorRate: 0,
       recentCalls: 0,
     });
@@ -19,7 +20,7 @@ describe('ConnectionHealth', () => {
   it('records last success, last failure and the error rate of the recent calls', () => {
     health.record('a', true);
     now += 10;
-    health.record('a', false);
+    health.record('a', false, 'timeout');
     now += 10;
     health.record('a', true);
     health.record('a', true);
@@ -27,6 +28,7 @@ describe('ConnectionHealth', () => {
       circuit: 'closed',
       lastSuccessAt: iso(now),
       lastFailureAt: iso(now - 10),
+      lastFailureReason: 'timeout',
       errorRate: 0.25,
       recentCalls: 4,
     });

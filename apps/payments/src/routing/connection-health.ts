@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CircuitState, ConnectionHealthView } from '@app/contracts';
+import type { CircuitState, ConnectionFailureReason, ConnectionHealthView } from '@app/contracts';
 
 /** How many recent calls the error rate is taken over. */
 export const HEALTH_WINDOW = 100;
@@ -14,6 +14,7 @@ interface Tracker {
   failuresInRow: number;
   lastSuccessAt: number | null;
   lastFailureAt: number | null;
+  lastFailureReason: ConnectionFailureReason | null;
   /** When the circuit opened; null while closed. */
   openedAt: number | null;
 }
@@ -33,8 +34,8 @@ export class ConnectionHealth {
   /** Real time; a unit test sets its own. */
   now: () => number = Date.now;
 
-  /** Called by the acquirer call path (AcquirerCalls) once per call through the connection. */
-  record(connectionId: string, ok: boolean): void {
+  /** Called by the acquirer call path (AcquirerCalls) once per call through the connection; `reason` of a failure. */
+  record(connectionId: string, ok: boolean, reason: ConnectionFailureReason = 'unreachable'): void {
     const t = this.trackerOf(connectionId);
     const at = this.now();
     t.recent.push(ok);
@@ -46,6 +47,7 @@ export class ConnectionHealth {
       return;
     }
     t.lastFailureAt = at;
+    t.lastFailureReason = reason;
     t.failuresInRow += 1;
     // A failed trial reopens at once; a closed circuit opens at the threshold.
     if (t.openedAt !== null || t.failuresInRow >= OPEN_AFTER_FAILURES) t.openedAt = at;
@@ -71,6 +73,7 @@ export class ConnectionHealth {
       circuit: this.circuitOf(connectionId),
       lastSuccessAt: iso(t?.lastSuccessAt),
       lastFailureAt: iso(t?.lastFailureAt),
+      lastFailureReason: t?.lastFailureReason ?? null,
       errorRate: calls ? Math.round((failures / calls) * 1000) / 1000 : 0,
       recentCalls: calls,
     };
@@ -79,7 +82,14 @@ export class ConnectionHealth {
   private trackerOf(connectionId: string): Tracker {
     let t = this.trackers.get(connectionId);
     if (!t) {
-      t = { recent: [], failuresInRow: 0, lastSuccessAt: null, lastFailureAt: null, openedAt: null };
+      t = {
+        recent: [],
+        failuresInRow: 0,
+        lastSuccessAt: null,
+        lastFailureAt: null,
+        lastFailureReason: null,
+        openedAt: null,
+      };
       this.trackers.set(connectionId, t);
     }
     return t;

@@ -40,7 +40,7 @@ export function canonicalUrl(url: string): string {
 
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
-const LOOKUP_TIMEOUT_MS = 5_000;
+export const LOOKUP_TIMEOUT_MS = 5_000;
 
 export const systemResolver: Resolver = (host) =>
   new Promise((resolve, reject) => {
@@ -106,7 +106,13 @@ export function parseWebhookUrl(raw: string): { url: URL; host: string } {
  */
 export async function resolveTarget(
   raw: string,
-  o: { allowPrivate: boolean; requireResolution: boolean; resolver?: Resolver },
+  o: {
+    allowPrivate: boolean;
+    requireResolution: boolean;
+    resolver?: Resolver;
+    /** The address rule; isPublicAddress unless a test stands in for it. */
+    isPublic?: (address: string) => boolean;
+  },
 ): Promise<ResolvedTarget> {
   const { url, host } = parseWebhookUrl(raw);
   let addresses: LookupAddress[];
@@ -123,7 +129,7 @@ export async function resolveTarget(
   }
   if (!o.allowPrivate) {
     // The refusal never names the address: it would tell the merchant what an internal name resolves to.
-    if (addresses.some((a) => !isPublicAddress(a.address))) {
+    if (addresses.some((a) => !(o.isPublic ?? isPublicAddress)(a.address))) {
       throw new TargetRefused('url resolves to a private, loopback or reserved address', false, 'private_target');
     }
   }

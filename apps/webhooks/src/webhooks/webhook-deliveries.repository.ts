@@ -3,11 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { DeliveryError, WebhookEnvelope } from '@app/contracts';
-import { inTransaction, runQueueClaim, runStatement, statement } from '@app/database';
+import { inTransaction, runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
+import { QUEUE_DELIVERIES, RECORD_RESULTS } from './delivery-statements';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
-import { newSigningSecret } from './signature';
+import { newSigningSecret } from '@app/webhook-signature';
 import { SecretOwner, WebhookSecretCipher } from '@app/cipher';
 import { DecryptError } from '@app/cipher';
 
@@ -60,6 +61,23 @@ type ClaimedRow = Omit<ClaimedAttempt, 'secrets'> & {
   previousKeyId: string | null;
   previousBlob: Buffer | null;
 };
+
+/** How one claimed try ended, to be recorded. */
+export interface AttemptResult {
+  claim: ClaimedAttempt;
+  outcome: SendOutcome;
+  decision: AttemptDecision;
+  /** Real time: when the receiver was called. */
+  attemptedAt: Date;
+}
+
+/** An event to queue deliveries of: its body as receivers get it and its targets. */
+export interface QueuedEvent {
+  envelope: WebhookEnvelope;
+  body: string;
+  targets: DeliveryTarget[];
+  traceParent: string | null;
+}
 
 export interface DeliveryTarget {
   target: string;
@@ -197,9 +215,41 @@ export class WebhookDeliveriesRepository {
     });
   }
 
+  /**
+   * `insertDeliveries` for events that arrived together, in one transaction: the account secret for each
+   * merchant and environment with a `webhookUrl` target, then every delivery and its first try in one
+   * statement. Returns how many deliveries were created.
+   */
+  async queueDeliveries(queued: QueuedEvent[]): Promise<number> {
+    const rows = queued.flatMap((q) => q.targets.map((t) => ({ ...q, target: t, id: uuidv7(), attemptId: uuidv7() })));
+    if (!rows.length) return 0;
+    return inTransaction(this.db, async (m) => {
+      const accounts = new Map<string, WebhookEnvelope>();
+      for (const r of rows) {
+        if (!r.target.endpointId) accounts.set(`${r.envelope.merchantCode}|${r.envelope.environment}`, r.envelope);
+      }
+      for (const envelope of accounts.values()) await this.ensureAccountSecret(m, envelope);
+      const created = await runStatement<{ delivery_id: string }>(m, QUEUE_DELIVERIES, [
+        rows.map((r) => r.id),
+        rows.map((r) => r.envelope.id),
+        rows.map((r) => r.envelope.type),
+        rows.map((r) => r.envelope.merchantCode),
+        rows.map((r) => r.envelope.environment),
+        rows.map((r) => r.target.target),
+        rows.map((r) => r.target.endpointId),
+        rows.map((r) => r.target.url),
+        rows.map((r) => r.body),
+        rows.map((r) => r.traceParent),
+        rows.map((r) => r.attemptId),
+      ]);
+      return created.length;
+    });
+  }
+
   /** Claims tries that are due: FOR UPDATE SKIP LOCKED plus a lease, so a crashed replica's claim lapses. */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
-    const rows = await runQueueClaim<ClaimedRow>(this.db, CLAIM_DUE, [limit, leaseSeconds]);
+    // A lease lost in a database crash only lets the try be claimed again (at least once).
+    const rows = await runQueueClaim<ClaimedRow>(this.db, CLAIM_DUE, [limit, leaseSeconds], { asyncCommit: true });
     return rows.map(({ endpointId, merchantCode, environment, keyId, blob, previousKeyId, previousBlob, ...claim }) => {
       const owner: SecretOwner = endpointId ? { endpointId } : { merchantCode, environment };
       const current = this.openSecret(owner, keyId, blob);
@@ -220,39 +270,27 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Records how a try ended and, when it failed with retries left, schedules the next one. Guarded on the
-   * try still being pending: a try whose lease lapsed and that another replica finished is not recorded twice.
+   * Records how tries ended, any number in one statement (results are gathered while tries are in flight), and
+   * schedules the next try of each that failed with retries left. Each is guarded on the try still being in a
+   * state its end may follow (pending): a try whose lease lapsed and that another replica finished is not
+   * recorded twice. Commits without waiting for the WAL flush: a database crash can lose only these marks, and
+   * then the tries are sent again once their lease lapses (delivery is at least once; receivers de-duplicate).
    */
-  async complete(
-    claim: ClaimedAttempt,
-    outcome: SendOutcome,
-    decision: AttemptDecision,
-    attemptedAt: Date,
-  ): Promise<void> {
-    await inTransaction(this.db, async (m) => {
-      const [rows]: [Array<{ next: Date | null }>, number] = await m.query(
-        `UPDATE webhook_attempts
-         SET status = $2, attempted_at = $3, response_status = $4, duration_ms = $5, error = $6, claimed_until = NULL,
-             next_attempt_at = CASE WHEN $7::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $7::float8) END,
-             response_excerpt = $9
-         WHERE id = $1 AND status = ANY($8)
-         RETURNING next_attempt_at AS next`,
-        [
-          claim.id,
-          decision.attempt,
-          attemptedAt,
-          outcome.responseStatus,
-          outcome.durationMs,
-          outcome.error,
-          decision.retryInSeconds,
-          statesBefore(decision.attempt),
-          outcome.responseExcerpt,
-        ],
-      );
-      if (!rows.length) return;
-      if (rows[0].next) await this.insertAttempt(m, claim.deliveryId, claim.attempt + 1, rows[0].next);
-      await m.query('UPDATE webhook_deliveries SET status = $2 WHERE id = $1', [claim.deliveryId, decision.delivery]);
-    });
+  async recordAll(results: AttemptResult[]): Promise<void> {
+    if (!results.length) return;
+    await runAsyncCommit(this.db, RECORD_RESULTS, [
+      results.map((r) => r.claim.id),
+      results.map((r) => r.decision.attempt),
+      results.map((r) => r.attemptedAt),
+      results.map((r) => r.outcome.responseStatus),
+      results.map((r) => r.outcome.durationMs),
+      results.map((r) => r.outcome.error),
+      results.map((r) => r.decision.retryInSeconds),
+      results.map((r) => r.outcome.responseExcerpt),
+      results.map((r) => statesBefore(r.decision.attempt).join(',')),
+      results.map(() => uuidv7()),
+      results.map((r) => r.decision.delivery),
+    ]);
   }
 
   /** Tries of an endpoint's deliveries, newest first (the caller checked the endpoint and the cursor). */

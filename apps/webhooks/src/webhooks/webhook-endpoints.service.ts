@@ -4,7 +4,7 @@ import { CallerContext, WEBHOOK_PING_EVENT, WebhookEnvelope, WebhookPingData, Pa
 import { DomainError } from '@app/errors';
 import { traceParentOf } from '@app/observability';
 import { canonicalUrl, resolveTarget, TargetRefused } from './target-guard';
-import { newSigningSecret } from './signature';
+import { newSigningSecret } from '@app/webhook-signature';
 import { AttemptRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryLoop } from './webhook-delivery.loop';
 import { EndpointRow, Scope, WebhookEndpointsRepository } from './webhook-endpoints.repository';

@@ -50,42 +50,37 @@ export class WebhookFanout {
     return this.acceptAll([event], [traceParent]);
   }
 
-  /** `accept` for events that arrived together: one lookup for all of them. Returns the deliveries created. */
+  /**
+   * `accept` for events that arrived together: one lookup of their endpoints and one statement queueing all
+   * their deliveries. Returns the deliveries created.
+   */
   async acceptAll(events: EventEnvelope[], traceParents: Array<string | null> = []): Promise<number> {
     const targets = await this.deliveries.subscribedEndpoints(events);
     const bodies = events.map(webhookBody);
     await this.events.record(events.flatMap((e, i) => (targets[i] ? [{ envelope: e, body: bodies[i] }] : [])));
-    let created = 0;
-    for (let i = 0; i < events.length; i++) {
-      created += await this.deliver(events[i], bodies[i], targets[i], traceParents[i] ?? null);
+    const queued = events.flatMap((envelope, i) => {
+      const to = deliveryTargets(envelope, targets[i]);
+      return to.length ? [{ envelope, body: bodies[i], targets: to, traceParent: traceParents[i] ?? null }] : [];
+    });
+    const created = await this.deliveries.queueDeliveries(queued);
+    if (created) {
+      this.logger.debug({ events: events.length, deliveries: created }, 'Webhook deliveries queued');
+      this.deliveryLoop.kick();
     }
     return created;
   }
+}
 
-  /**
-   * `targets` is undefined for a merchant this service does not know: the gateway never named it (another
-   * deployment or a test stack sharing the NATS server), so nothing is delivered.
-   */
-  private async deliver(
-    event: EventEnvelope,
-    body: string,
-    targets: DeliveryTarget[] | undefined,
-    traceParent: string | null,
-  ): Promise<number> {
-    if (!targets) return 0;
-    const webhookUrl = (event.data as { webhookUrl?: unknown } | null)?.webhookUrl;
-    if (typeof webhookUrl === 'string' && webhookUrl) {
-      targets.push({ target: `url:${webhookUrl}`, endpointId: null, url: webhookUrl });
-    }
-    if (!targets.length) return 0;
-    const created = await this.deliveries.insertDeliveries(event, body, targets, traceParent);
-    if (created.length) {
-      this.logger.debug(
-        { eventId: event.id, eventType: event.type, deliveries: created.length },
-        'Webhook deliveries queued',
-      );
-      this.deliveryLoop.kick();
-    }
-    return created.length;
+/**
+ * Where an event goes: its subscribed endpoints and its `data.webhookUrl`. `subscribed` is undefined for a
+ * merchant this service does not know: the gateway never named it (another deployment or a test stack sharing
+ * the NATS server), so nothing is delivered.
+ */
+function deliveryTargets(event: EventEnvelope, subscribed: DeliveryTarget[] | undefined): DeliveryTarget[] {
+  if (!subscribed) return [];
+  const webhookUrl = (event.data as { webhookUrl?: unknown } | null)?.webhookUrl;
+  if (typeof webhookUrl === 'string' && webhookUrl) {
+    return [...subscribed, { target: `url:${webhookUrl}`, endpointId: null, url: webhookUrl }];
   }
+  return subscribed;
 }

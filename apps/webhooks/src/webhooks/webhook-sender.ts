@@ -1,11 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { request } from 'node:https';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Agent, request } from 'node:https';
+import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { WebhookHeaders } from '@app/contracts';
 import { deliveryErrorOf, errorCodeOf } from './delivery-error';
 import { SendOutcome, unanswered } from './delivery-policy';
-import { providerSignatureHeader, signatureHeader } from './signature';
-import { pinnedLookup, resolveTarget, TargetRefused } from './target-guard';
+import { providerSignatureHeader, signatureHeader } from '@app/webhook-signature';
+import { TargetAgents } from './target-agents';
+import { resolveTarget, TargetRefused } from './target-guard';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
 export interface WebhookRequest {
@@ -34,17 +36,28 @@ export function answerExcerpt(head: Buffer): string | null {
   return new TextDecoder('utf-8').decode(head.subarray(0, RESPONSE_EXCERPT_BYTES)).replaceAll('\u0000', '');
 }
 
+/** A kept-alive connection the receiver closed just as it was reused: the POST is sent once more, on another. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+type Failure = Error & { code?: string; staleSocket?: boolean };
+
 /**
- * One HTTPS POST of a signed envelope. The target is resolved and checked (SSRF) right before the request and
- * the socket is pinned to the checked addresses. Redirects are not followed: a 3xx is a failed attempt.
- * Webhook timing is real time in both environments (docs/webhooks.md), so this reads the system clock on purpose.
+ * One HTTPS POST of a signed envelope. The target is resolved and checked (SSRF) right before every try, and
+ * the request goes through the keep-alive agent of exactly the checked addresses (target-agents.ts): a reused
+ * connection is one to an address this try's check passed. Redirects are not followed: a 3xx is a failed
+ * attempt. Webhook timing is real time in both environments (docs/webhooks.md), so this reads the system
+ * clock on purpose.
  */
 @Injectable()
-export class WebhookSender {
-  private readonly ca?: string[];
+export class WebhookSender implements OnApplicationShutdown {
+  private readonly agents: TargetAgents;
 
   constructor(@Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions) {
-    if (options.extraCa) this.ca = [...rootCertificates, options.extraCa];
+    this.agents = new TargetAgents(options.extraCa ? [...rootCertificates, options.extraCa] : undefined);
+  }
+
+  onApplicationShutdown(): void {
+    this.agents.destroy();
   }
 
   async send(req: WebhookRequest): Promise<SendOutcome> {
@@ -55,6 +68,8 @@ export class WebhookSender {
       target = await resolveTarget(req.url, {
         allowPrivate: this.options.allowPrivateTargets,
         requireResolution: true,
+        resolver: this.options.resolver,
+        isPublic: this.options.isPublicAddress,
       });
     } catch (e) {
       if (!(e instanceof TargetRefused)) throw e;
@@ -69,29 +84,32 @@ export class WebhookSender {
       [WebhookHeaders.signature]: signatureHeader(req.secrets, req.body, t),
       [WebhookHeaders.providerSignature]: providerSignatureHeader(req.secrets, req.body),
     };
-    try {
-      const { status, excerpt } = await this.post(target.url, target.host, target.addresses, headers, req.body);
-      const ok = status >= 200 && status < 300;
-      return {
-        ok,
-        responseStatus: status,
-        responseExcerpt: excerpt,
-        durationMs: elapsed(),
-        error: ok ? null : 'http_status',
-        permanent: false,
-      };
-    } catch (e) {
-      return unanswered(elapsed(), deliveryErrorOf(e), false, errorCodeOf(e));
+    const agent = this.agents.agentFor(target.url.origin, isIP(target.host) ? '' : target.host, target.addresses);
+    for (let tries = 1; ; tries++) {
+      try {
+        const { status, excerpt } = await this.post(target.url, target.host, agent, headers, req.body);
+        const ok = status >= 200 && status < 300;
+        return {
+          ok,
+          responseStatus: status,
+          responseExcerpt: excerpt,
+          durationMs: elapsed(),
+          error: ok ? null : 'http_status',
+          permanent: false,
+        };
+      } catch (e) {
+        if (tries === 1 && (e as Failure).staleSocket) continue;
+        return unanswered(elapsed(), deliveryErrorOf(e), false, errorCodeOf(e));
+      }
     }
   }
 
-  private post(
-    url: URL,
-    host: string,
-    addresses: Parameters<typeof pinnedLookup>[0],
-    headers: Record<string, string>,
-    body: string,
-  ): Promise<Answer> {
+  /** The number of targets with open agents (tests). */
+  get targetAgents(): number {
+    return this.agents.size;
+  }
+
+  private post(url: URL, host: string, agent: Agent, headers: Record<string, string>, body: string): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const req = request({
         host,
@@ -99,16 +117,23 @@ export class WebhookSender {
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         headers,
-        lookup: pinnedLookup(addresses) as never,
-        ca: this.ca,
-        agent: false,
+        agent,
       });
-      const timer = setTimeout(
-        () =>
-          req.destroy(Object.assign(new Error(`no answer within ${this.options.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
-        this.options.timeoutMs,
-      );
+      let timer: NodeJS.Timeout | undefined;
+      // The timeout runs from when the request has a connection: one waiting for a free one of its target's
+      // agent is not yet being answered.
+      req.on('socket', () => {
+        timer ??= setTimeout(
+          () =>
+            req.destroy(
+              Object.assign(new Error(`no answer within ${this.options.timeoutMs} ms`), { code: 'ETIMEDOUT' }),
+            ),
+          this.options.timeoutMs,
+        );
+      });
+      let answered = false;
       req.on('response', (res) => {
+        answered = true;
         let read = 0;
         const head: Buffer[] = [];
         res.on('data', (chunk: Buffer) => {
@@ -124,8 +149,9 @@ export class WebhookSender {
         res.on('close', done);
         res.on('error', done);
       });
-      req.on('error', (e) => {
+      req.on('error', (e: Failure) => {
         clearTimeout(timer);
+        if (!answered && req.reusedSocket && STALE_SOCKET_CODES.has(e.code ?? '')) e.staleSocket = true;
         reject(e);
       });
       req.end(body);

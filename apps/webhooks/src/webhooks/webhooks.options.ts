@@ -1,4 +1,5 @@
 import type { EventsStreamLimits } from '@app/messaging';
+import type { Resolver } from './target-guard';
 
 /** Injection token of the webhook settings (from the webhooks service's config). */
 export const WEBHOOK_OPTIONS = Symbol('WEBHOOK_OPTIONS');
@@ -21,4 +22,8 @@ export interface WebhookOptions {
    * service in-process, where NODE_EXTRA_CA_CERTS (read at process start) cannot be set; never from config.
    */
   extraCa?: string;
+  /** Tests that run the sender in-process only: answers DNS in place of dns.lookup; never from config. */
+  resolver?: Resolver;
+  /** Tests that run the sender in-process only: the address rule in place of isPublicAddress; never from config. */
+  isPublicAddress?: (address: string) => boolean;
 }

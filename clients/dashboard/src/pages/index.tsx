@@ -1,4 +1,5 @@
 import { AuditPage } from './audit';
+import { ConnectionsPage } from './connections';
 import { EventPage, EventsPage } from './events';
 import { HomePage } from './home';
 import { KeysPage } from './keys';
@@ -17,6 +18,7 @@ export const NAV: Array<{ path: string; label: string; owner?: boolean; sandbox?
   { path: 'links', label: 'Payment links' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'events', label: 'Events' },
+  { path: 'connections', label: 'Connections' },
   { path: 'keys', label: 'API keys', owner: true },
   { path: 'team', label: 'Team' },
   { path: 'audit', label: 'Audit log', owner: true },
@@ -37,6 +39,8 @@ export function Pages({ page, rest }: { page: string; rest: string[] }) {
       return id ? <WebhookEndpointPage id={id} /> : <WebhooksPage />;
     case 'events':
       return id ? <EventPage id={id} /> : <EventsPage />;
+    case 'connections':
+      return <ConnectionsPage />;
     case 'keys':
       return <KeysPage />;
     case 'team':

@@ -1180,6 +1180,11 @@ export interface components {
             circuit: "closed" | "open" | "half_open";
             lastSuccessAt: string | null;
             lastFailureAt: string | null;
+            /**
+             * @description Why the last failed call failed: unreachable (not sent, or the connector failed), timeout (no answer in time), answer_lost (sent, its answer lost); null when none failed
+             * @enum {string|null}
+             */
+            lastFailureReason: "unreachable" | "timeout" | "answer_lost" | null;
             /** @description Share of the recent calls (at most the last 100) that failed, from 0 to 1 */
             errorRate: number;
             /** @description How many recent calls errorRate is computed over */
@@ -3206,6 +3211,41 @@ export interface components {
             /** @example correct horse battery staple */
             password: string;
         };
+        DashboardConnectionCredentials: {
+            /** @example x9Qa */
+            apiKeyLast4?: string;
+            /** @example ECOM */
+            merchantAccountLast4?: string;
+            hmacKeyLast4?: string;
+            webhookSecretLast4?: string;
+            /** @description When they were last set */
+            updatedAt: string;
+        };
+        DashboardConnectionResponse: {
+            id: string;
+            /** @example adyen-eu */
+            connectionCode: string;
+            /** @example Adyen Europe */
+            connectionName: string;
+            /**
+             * @description The connector: sandbox (the simulator), adyen or stripe
+             * @enum {string}
+             */
+            acquirer: "sandbox" | "adyen" | "stripe";
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /** @description Lower numbers are tried first; the list is in this order */
+            priority: number;
+            /** @description Empty: every currency */
+            currencies: string[];
+            /** @description Empty: every method */
+            methods: string[];
+            /** @description The built-in sandbox connection every merchant gets */
+            isDefault: boolean;
+            /** @description Absent for the simulator */
+            credentials?: components["schemas"]["DashboardConnectionCredentials"];
+            health: components["schemas"]["ConnectionHealthView"];
+        };
         CreateCardUpdateLinkRequest: {
             /**
              * @description The merchant the request acts for. Leave it out when the key belongs to one merchant: that merchant is meant. A key of several merchants must send it (400 `MERCHANT_CODE_REQUIRED` without it); a merchant the key does not belong to is 403 `MERCHANT_MISMATCH`. On a GET it goes in the query string.
@@ -3398,6 +3438,8 @@ export type SchemaInvitedMemberResponse = components['schemas']['InvitedMemberRe
 export type SchemaTeamRoleRequest = components['schemas']['TeamRoleRequest'];
 export type SchemaPasswordResetRequest = components['schemas']['PasswordResetRequest'];
 export type SchemaPasswordResetConfirmRequest = components['schemas']['PasswordResetConfirmRequest'];
+export type SchemaDashboardConnectionCredentials = components['schemas']['DashboardConnectionCredentials'];
+export type SchemaDashboardConnectionResponse = components['schemas']['DashboardConnectionResponse'];
 export type SchemaCreateCardUpdateLinkRequest = components['schemas']['CreateCardUpdateLinkRequest'];
 export type SchemaCardUpdateLinkView = components['schemas']['CardUpdateLinkView'];
 export type SchemaSubmitCardUpdateRequest = components['schemas']['SubmitCardUpdateRequest'];

@@ -62,6 +62,14 @@ export class ConnectionCredentialsView {
 export const CIRCUIT_STATES = ['closed', 'open', 'half_open'] as const;
 export type CircuitState = (typeof CIRCUIT_STATES)[number];
 
+/**
+ * Why a call through a connection failed: `unreachable` (not sent, or the connector failed: 503
+ * SERVICE_UNAVAILABLE), `timeout` (no answer within ACQUIRER_TIMEOUT_MS), `answer_lost` (sent, and the answer
+ * was lost: a 5xx, a dropped connection; settled later by webhook or status sync). A decline is an answer.
+ */
+export const CONNECTION_FAILURE_REASONS = ['unreachable', 'timeout', 'answer_lost'] as const;
+export type ConnectionFailureReason = (typeof CONNECTION_FAILURE_REASONS)[number];
+
 /** How calls through a connection have gone lately, as the payments replica that answered saw them. */
 export class ConnectionHealthView {
   @ApiProperty({
@@ -71,6 +79,15 @@ export class ConnectionHealthView {
   circuit: CircuitState;
   @ApiProperty({ nullable: true, type: String }) lastSuccessAt: string | null;
   @ApiProperty({ nullable: true, type: String }) lastFailureAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    enum: CONNECTION_FAILURE_REASONS,
+    description:
+      'Why the last failed call failed: unreachable (not sent, or the connector failed), timeout (no answer in ' +
+      'time), answer_lost (sent, its answer lost); null when none failed',
+  })
+  lastFailureReason: ConnectionFailureReason | null;
   @ApiProperty({ description: 'Share of the recent calls (at most the last 100) that failed, from 0 to 1' })
   errorRate: number;
   @ApiProperty({ description: 'How many recent calls errorRate is computed over' }) recentCalls: number;

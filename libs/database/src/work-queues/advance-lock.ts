@@ -26,6 +26,11 @@ export async function whileAdvancing<T>(
     const client = await pool.connect();
     let held = false;
     let broken: Error | undefined;
+    // A client taken from the pool has no 'error' listener of its own: the loss of its connection while the lock
+    // is held (the database server gone) would be an unhandled 'error' event, which ends the process. It is kept
+    // instead, and the connection is closed on release.
+    const onError = (e: Error): void => void (broken ??= e);
+    client.on('error', onError);
     try {
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
         ADVANCE_LOCK_CLASS,
@@ -40,6 +45,7 @@ export async function whileAdvancing<T>(
           .catch((e: Error) => (broken = e));
       }
       // A connection whose unlock failed may still hold the lock: it is closed, not pooled.
+      client.off('error', onError);
       client.release(broken);
     }
     if (bound.expired()) return { busy: true };

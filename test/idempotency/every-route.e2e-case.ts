@@ -66,24 +66,24 @@ const EXEMPT: Record<string, string> = {
 
 /** Routes that honoured the key before, with their own suites (replay, 409 and 422). */
 const COVERED_BY: Record<string, string> = {
-  'POST /v1/payment/purchase': 'test/payments/idempotency.e2e-spec.ts',
-  'POST /dashboard/api/keys': 'test/dashboard/dashboard-roles.e2e-spec.ts',
-  'POST /v1/payment/authorization': 'test/payments/idempotency.e2e-spec.ts',
-  'POST /v1/payment/{id}/capture': 'test/payments/idempotency.e2e-spec.ts',
-  'POST /v1/payment/{id}/refund': 'test/payments/idempotency.e2e-spec.ts',
-  'POST /v1/payment/{id}/cancel': 'test/payments/idempotency.e2e-spec.ts',
-  'POST /v1/payment/{id}/cancel_or_refund': 'test/payments/idempotency.e2e-spec.ts',
-  'POST /v1/payment-link': 'test/payment-links/links.e2e-spec.ts',
-  'POST /v1/subscription': 'test/billing/idempotency.e2e-spec.ts',
-  'POST /v1/subscription/{id}/cancel': 'test/billing/idempotency.e2e-spec.ts',
-  'POST /v1/subscription/{id}/pause': 'test/billing/idempotency.e2e-spec.ts',
-  'POST /v1/subscription/{id}/resume': 'test/billing/idempotency.e2e-spec.ts',
-  'POST /v1/subscription/{id}/change-plan': 'test/billing/idempotency.e2e-spec.ts',
-  'POST /v1/subscription/{id}/payment-method': 'test/billing/idempotency.e2e-spec.ts',
-  'POST /v1/subscription/{id}/retry-payment': 'test/billing/idempotency.e2e-spec.ts',
-  'POST /v1/subscription/usage': 'test/billing/usage.e2e-spec.ts',
+  'POST /v1/payment/purchase': 'test/payments/idempotency.e2e-case.ts',
+  'POST /dashboard/api/keys': 'test/dashboard/dashboard-roles.e2e-case.ts',
+  'POST /v1/payment/authorization': 'test/payments/idempotency.e2e-case.ts',
+  'POST /v1/payment/{id}/capture': 'test/payments/idempotency.e2e-case.ts',
+  'POST /v1/payment/{id}/refund': 'test/payments/idempotency.e2e-case.ts',
+  'POST /v1/payment/{id}/cancel': 'test/payments/idempotency.e2e-case.ts',
+  'POST /v1/payment/{id}/cancel_or_refund': 'test/payments/idempotency.e2e-case.ts',
+  'POST /v1/payment-link': 'test/payment-links/links.e2e-case.ts',
+  'POST /v1/subscription': 'test/billing/idempotency.e2e-case.ts',
+  'POST /v1/subscription/{id}/cancel': 'test/billing/idempotency.e2e-case.ts',
+  'POST /v1/subscription/{id}/pause': 'test/billing/idempotency.e2e-case.ts',
+  'POST /v1/subscription/{id}/resume': 'test/billing/idempotency.e2e-case.ts',
+  'POST /v1/subscription/{id}/change-plan': 'test/billing/idempotency.e2e-case.ts',
+  'POST /v1/subscription/{id}/payment-method': 'test/billing/idempotency.e2e-case.ts',
+  'POST /v1/subscription/{id}/retry-payment': 'test/billing/idempotency.e2e-case.ts',
+  'POST /v1/subscription/usage': 'test/billing/usage.e2e-case.ts',
   'POST /v1/admin/merchants/{merchantCode}/subscriptions/{id}/retry-parked-renewal':
-    'test/billing/usage-poison.e2e-spec.ts',
+    'test/billing/usage-poison.e2e-case.ts',
 };
 
 /** Idempotency-Key on every route that creates or changes something (docs/api.md, Idempotency). */
