@@ -133,7 +133,7 @@ async function measureRun(stack, billingPid, templateIds, count) {
   say(`seeding ${count} due subscriptions`);
   const events = await paidEvents(stack.natsUrl);
   await seed(url, templateIds, count, run);
-  const meter = cpuMeter(stack.processes);
+  const meter = cpuMeter(stack.processes, { databasePrefix: stack.databasePrefix });
   const started = Date.now();
   let peakRss = 0;
   let seen = 0;

@@ -11,8 +11,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { measure, stopCurrent } = require('./lib/load');
-const { parseOptions, USAGE } = require('./lib/options');
+const { forwardedArgs, parseOptions, USAGE } = require('./lib/options');
 const { Children, cpuMeter, heapMb, machineLoad, rssMb, waitForQuiet } = require('./lib/procs');
+const profile = require('./lib/profile');
 const report = require('./lib/report');
 const { createDatabases, startStack } = require('./lib/stack');
 const { scenarios } = require('./scenarios');
@@ -74,6 +75,7 @@ function makeContext(options, children, stack) {
     options,
     stack,
     say,
+    databasePrefix: prefix,
     memo(key, fn) {
       if (!memos.has(key)) memos.set(key, fn());
       return memos.get(key);
@@ -125,7 +127,14 @@ async function runScenario(scenario, ctx, options) {
   try {
     // CPU counts the measured seconds only: the meter starts after the warm-up.
     let meter;
-    const onMeasureStart = () => (meter = cpuMeter(measured));
+    let counting;
+    const profiling = scenario.stack && ctx.stack && ctx.stack.profiling;
+    // A suite scenario's databases are the stack's; a baseline's (pg-insert) are made by the scenario itself.
+    const databasePrefix = scenario.stack && ctx.stack ? ctx.stack.databasePrefix : ctx.databasePrefix;
+    const onMeasureStart = () => {
+      meter = cpuMeter(measured, { databasePrefix });
+      if (profiling) counting = profile.startCounting({ stack: ctx.stack, pg: profiling }).catch(() => undefined);
+    };
     const result = setup.measure
       ? await setup.measure({ onMeasureStart })
       : await measure(setup.request, {
@@ -136,6 +145,10 @@ async function runScenario(scenario, ctx, options) {
           onMeasureStart,
         });
     const cpu = meter ? meter.finish() : undefined;
+    const requests = result.requests ?? Math.round(result.rps * options.duration);
+    const counter = counting && (await counting);
+    const counts = counter && requests ? await counter.finish(requests).catch(() => undefined) : undefined;
+    const window = profiling && meter && { fromUs: meter.startedAtUs, toUs: meter.endedAtUs, requests, counts };
     const rss = {};
     for (const p of measured) {
       const mb = rssMb(p.pid);
@@ -149,7 +162,9 @@ async function runScenario(scenario, ctx, options) {
     // An app that died under load explains a wall of errors better than the numbers do.
     const gone = measured.filter((p) => rss[p.name] === undefined).map((p) => p.name);
     for (const name of gone) say(`  WARNING: ${name} is no longer running; see its log in bench/results/logs/`);
-    const perRequest = report.cpuPerRequest(cpu, result.rps);
+    // A baseline's requests are its own server's and its database's: the idle suite beside it is left out.
+    const own = scenario.stack ? undefined : new Set((setup.processes || []).map((p) => p.name));
+    const perRequest = report.cpuPerRequest(cpu, result.rps, own);
     const done = {
       ...outcome,
       status: 'ran',
@@ -159,6 +174,7 @@ async function runScenario(scenario, ctx, options) {
       rssMb: rss,
       heapMb: heap,
       exited: gone.length ? gone : undefined,
+      profileWindow: window || undefined,
       eventsPerSec: report.eventsPerSec(scenario.eventsPerRequest, result),
       verdict: report.verdict(scenario.target, result, scenario.eventsPerRequest),
     };
@@ -180,6 +196,18 @@ async function runScenario(scenario, ctx, options) {
   }
 }
 
+/** --profile: stops the apps (each writes its .cpuprofile on exit), then the stage tables and flame graphs. */
+async function writeProfile(dir, stack, outcomes) {
+  await stack.stopApps();
+  const windows = outcomes
+    .filter((o) => o.status === 'ran' && o.profileWindow)
+    .map((o) => ({ name: o.name, ...o.profileWindow, cpu: o.cpuUsPerRequest }));
+  const apps = stack.processes.filter((p) => p.app).map((p) => p.name);
+  const text = profile.analyse(dir, apps, windows);
+  process.stdout.write(`\n${text}\n`);
+  say(`profiles, flame graphs (<app>.flame.svg) and stages.md in ${dir}`);
+}
+
 async function main() {
   let options;
   try {
@@ -191,6 +219,10 @@ async function main() {
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  if (options.compare) {
+    const { compare } = require('./compare');
+    return compare(options.compare, options.rounds, forwardedArgs(process.argv.slice(2)));
   }
   if (options.list) {
     for (const s of scenarios) process.stdout.write(`${s.id.padEnd(14)} ${s.name}${s.stack ? ' (suite)' : ''}\n`);
@@ -250,6 +282,7 @@ async function main() {
   }
   if (stopping) return 130;
   report.applyRelativeTargets(outcomes);
+  if (stack && stack.profiling) await writeProfile(options.profileDir, stack, outcomes);
 
   const appNames = stack ? stack.processes.filter((p) => p.app).map((p) => p.name) : [];
   const memory = report.memoryVerdicts(

@@ -1,5 +1,7 @@
 'use strict';
 
+const path = require('node:path');
+
 const USAGE = `Usage: npm run bench [-- --duration=10 --connections=100 --warmup=3 --scenarios=ping,bare-fastify]
 
 Options (a flag wins over its environment variable):
@@ -14,6 +16,12 @@ Options (a flag wins over its environment variable):
   --secure-nats           BENCH_SECURE_NATS=1     the private nats-server as k8s/nats runs it: TLS, an nkey per app, their permissions
   --tracing               BENCH_TRACING=1         apps trace every request (OTEL_TRACES_SAMPLER_ARG=1) and export
                                                   over OTLP/HTTP to a local sink that discards (bench/lib/otlp-sink.js)
+  --profile[=DIR]         BENCH_PROFILE=DIR       CPU profile of every app (a .cpuprofile and a flame graph each),
+                                                  CPU µs per request by stage, PostgreSQL statements and NATS
+                                                  messages per request, written to DIR (default bench/results/profile)
+  --compare=REF                                   also build REF (a commit, branch or tag) in a worktree and run
+                                                  both builds alternately with the other options (bench/compare.js)
+  --rounds=N                                      with --compare: rounds of one run of each build (default 2)
   --list                                          print the scenario ids and exit
   --help                                          this text`;
 
@@ -31,6 +39,11 @@ function number(name, raw, fallback, { allowZero = false } = {}) {
 /** Options from `--name=value` flags, then BENCH_* environment variables, then defaults. */
 function parseOptions(argv, env) {
   const flags = {};
+  // `--compare REF` as well as `--compare=REF`.
+  const i = argv.indexOf('--compare');
+  if (i >= 0 && argv[i + 1] && !argv[i + 1].startsWith('--')) {
+    argv = [...argv.slice(0, i), `--compare=${argv[i + 1]}`, ...argv.slice(i + 2)];
+  }
   for (const arg of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!m) throw new Error(`Unknown argument "${arg}"\n\n${USAGE}`);
@@ -47,6 +60,9 @@ function parseOptions(argv, env) {
     'nats',
     'secure-nats',
     'tracing',
+    'profile',
+    'compare',
+    'rounds',
     'list',
     'help',
   ];
@@ -75,7 +91,29 @@ function parseOptions(argv, env) {
     natsUrl: String(flags.nats ?? env.NATS_URL ?? 'nats://127.0.0.1:4222'),
     secureNats: Boolean(flags['secure-nats'] ?? env.BENCH_SECURE_NATS === '1'),
     tracing: Boolean(flags.tracing) || env.BENCH_TRACING === '1',
+    profileDir: profileDirOf(flags.profile ?? env.BENCH_PROFILE),
+    compare: flags.compare === true ? missing('--compare needs a ref: --compare=main') : flags.compare,
+    rounds: Math.round(number('rounds', flags.rounds, 2)),
   };
 }
 
-module.exports = { parseOptions, USAGE };
+function missing(message) {
+  throw new Error(message);
+}
+
+function profileDirOf(raw) {
+  if (raw === undefined || raw === '' || raw === false) return undefined;
+  return raw === true || raw === '1' ? path.join(__dirname, '..', 'results', 'profile') : path.resolve(String(raw));
+}
+
+/** The arguments for the runs of a comparison: every option as given but --compare and --rounds. */
+function forwardedArgs(argv) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--compare' && argv[i + 1] && !argv[i + 1].startsWith('--')) i++;
+    else if (!/^--(compare|rounds)(=|$)/.test(argv[i])) out.push(argv[i]);
+  }
+  return out;
+}
+
+module.exports = { forwardedArgs, parseOptions, USAGE };

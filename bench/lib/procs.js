@@ -210,13 +210,17 @@ function machineJiffies() {
   }
 }
 
-/** CPU seconds used so far by every process with this command name (e.g. all postgres backends). */
-function cpuSecondsByCommand(command) {
+/**
+ * CPU seconds used so far by every process with this command name (e.g. all postgres backends), or only those
+ * whose command line contains `cmdlineIncludes` (a backend's is `postgres: <user> <database> <client> <state>`).
+ */
+function cpuSecondsByCommand(command, cmdlineIncludes) {
   const out = new Map();
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== command) continue;
+      if (cmdlineIncludes && !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(cmdlineIncludes)) continue;
     } catch {
       continue;
     }
@@ -230,7 +234,7 @@ function cpuSecondsByCommand(command) {
 function commandPercent(before, after, wall) {
   let seconds = 0;
   for (const [pid, cpu] of after) seconds += cpu - (before.get(pid) ?? 0);
-  return Math.max(0, Math.round((seconds / wall) * 100));
+  return Math.max(0, Number(((seconds / wall) * 100).toFixed(1)));
 }
 
 /**
@@ -238,26 +242,36 @@ function commandPercent(before, after, wall) {
  * much of the machine was busy and how much of that was neither the bench's processes nor Postgres
  * ("others": e.g. somebody's test run), which says how far the numbers are depressed by a shared machine.
  */
-function cpuMeter(processes) {
+function cpuMeter(processes, { databasePrefix } = {}) {
   const startedAt = process.hrtime.bigint();
   const before = processes.map((p) => ({ ...p, cpu: cpuSeconds(p.pid) }));
   const machineBefore = machineJiffies();
   const postgresBefore = cpuSecondsByCommand('postgres');
+  const oursBefore = databasePrefix && cpuSecondsByCommand('postgres', ` ${databasePrefix}_`);
   return {
+    /** The monotonic time the meter started, in microseconds (the clock of a `.cpuprofile`). */
+    startedAtUs: Number(startedAt / 1000n),
     finish() {
-      const wall = Number(process.hrtime.bigint() - startedAt) / 1e9;
+      const endedAt = process.hrtime.bigint();
+      this.endedAtUs = Number(endedAt / 1000n);
+      const wall = Number(endedAt - startedAt) / 1e9;
       const perProcess = {};
       let ours = 0;
       for (const p of before) {
         const now = cpuSeconds(p.pid);
         if (now === undefined || p.cpu === undefined) continue;
-        perProcess[p.name] = Math.round(((now - p.cpu) / wall) * 100);
+        perProcess[p.name] = Number((((now - p.cpu) / wall) * 100).toFixed(1));
         ours += perProcess[p.name];
       }
       // Postgres serves everybody on this machine; its share is shown apart and not counted as "others".
       if (postgresBefore.size) {
         perProcess['postgres (all clients)'] = commandPercent(postgresBefore, cpuSecondsByCommand('postgres'), wall);
         ours += perProcess['postgres (all clients)'];
+      }
+      // The backends serving the bench's own databases: the suite's share of PostgreSQL (a part of the above).
+      if (oursBefore) {
+        const after = cpuSecondsByCommand('postgres', ` ${databasePrefix}_`);
+        perProcess['postgres (bench databases)'] = commandPercent(oursBefore, after, wall);
       }
       const machineAfter = machineJiffies();
       const cores = os.cpus().length;

@@ -9,6 +9,7 @@ const { Client } = require('pg');
 const { withAppNodeOptions } = require('../../scripts/app-node-options');
 const { turnOnAutovacuum } = require('./autovacuum');
 const { freePort, sleep, waitForHttp } = require('./procs');
+const profile = require('./profile');
 const { prepareSecureNats } = require('./secure-nats');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -104,10 +105,10 @@ async function startNats(children, fallbackUrl, say, secure = false) {
     return { url: fallbackUrl, entry: undefined, cleanup: async () => undefined };
   }
   const port = await freePort();
+  const monitorPort = await freePort();
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nats-'));
-  const entry = children.spawn('nats-server', binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    PATH: process.env.PATH,
-  });
+  const args = ['-a', '127.0.0.1', '-p', String(port), '-m', String(monitorPort), '-js', '-sd', storeDir];
+  const entry = children.spawn('nats-server', binary, args, { PATH: process.env.PATH });
   const url = `nats://127.0.0.1:${port}`;
   await waitForNats(url);
   say(`private nats-server on ${url} (pid ${entry.pid})`);
@@ -115,7 +116,8 @@ async function startNats(children, fallbackUrl, say, secure = false) {
     await children.stop(entry);
     fs.rmSync(storeDir, { recursive: true, force: true });
   };
-  return { url, entry, cleanup };
+  // Its monitoring endpoint (/varz: messages in and out) for the message counts of --profile.
+  return { url, entry, cleanup, monitorUrl: `http://127.0.0.1:${monitorPort}` };
 }
 
 /** As k8s/nats runs it: TLS, an nkey per app and the generated permissions (bench/lib/secure-nats.js). */
@@ -166,6 +168,24 @@ async function startStack({ options, children, onCleanup, say }) {
   });
   say(`databases ${prefix}_{${APPS.map((a) => a.db).join(',')}} created`);
 
+  const profiling = options.profileDir
+    ? await profile.prepareDatabases(
+        options.pgBase,
+        Object.values(dbs.urls).map((u) => u.slice(u.lastIndexOf('/') + 1)),
+      )
+    : undefined;
+  if (profiling) {
+    profile.clean(
+      options.profileDir,
+      APPS.map((a) => a.name),
+    );
+    say(`--profile: apps' CPU profiles to ${options.profileDir}, statements from ${profiling.source}`);
+  }
+  const nodeArgs = (app) => [
+    ...options.appNodeArgs,
+    ...(profiling ? profile.appNodeArgs(options.profileDir, app.name) : []),
+  ];
+
   const nats = await startNats(children, options.natsUrl, say, options.secureNats);
   const natsEnvOf = (app) => (nats.envOf ? nats.envOf(app.name) : {});
   onCleanup('stop nats-server', nats.cleanup);
@@ -200,7 +220,7 @@ async function startStack({ options, children, onCleanup, say }) {
     if (!fs.existsSync(main)) throw new Error(`${path.relative(ROOT, main)} is missing: run npm run build`);
     return {
       app,
-      entry: children.spawn(app.name, process.execPath, [...options.appNodeArgs, main], { ...env, ...natsEnvOf(app) }),
+      entry: children.spawn(app.name, process.execPath, [...nodeArgs(app), main], { ...env, ...natsEnvOf(app) }),
     };
   });
   onCleanup('stop apps', () => Promise.all(entries.map(({ entry }) => children.stop(entry))));
@@ -243,7 +263,7 @@ async function startStack({ options, children, onCleanup, say }) {
     const { app, entry } = entries[i];
     await children.stop(entry);
     const main = path.join(ROOT, 'dist', 'apps', app.name, 'src', 'main.js');
-    const next = children.spawn(app.name, process.execPath, [...options.appNodeArgs, main], {
+    const next = children.spawn(app.name, process.execPath, [...nodeArgs(app), main], {
       ...env,
       ...natsEnvOf(app),
       ...extraEnv,
@@ -260,9 +280,15 @@ async function startStack({ options, children, onCleanup, say }) {
     key,
     pgBase: options.pgBase,
     databases: dbs.urls,
+    /** The databases' common prefix: their backends' command lines name it (the suite's PostgreSQL CPU). */
+    databasePrefix: prefix,
     natsUrl: nats.url,
+    natsMonitorUrl: nats.monitorUrl,
     restartApp,
     processes,
+    profiling,
+    /** Stops the apps (a profile is written when its process exits). */
+    stopApps: () => Promise.all(entries.map(({ entry }) => children.stop(entry))),
     /** A routing connection of the bench merchant (admin API), e.g. one tried before the default `sandbox`. */
     addConnection: (body) => adminPost(adminUrl, adminToken, `merchants/${merchantCode}/connections`, body),
     /** A private key of the bench merchant in `environment` (admin API): `{ key }`. */

@@ -1,8 +1,7 @@
 import { DynamicModule, INestApplicationContext, InjectionToken, Module, Type } from '@nestjs/common';
 import { MODULE_METADATA } from '@nestjs/common/constants';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { Clock } from '@app/clock';
-import { AuditInterceptor } from '../audit/audited';
 import { DashboardAuditRepository } from '../audit/dashboard-audit.repository';
 import {
   DEPENDENCIES_GATE_READINESS,
@@ -72,7 +71,6 @@ export class InternalModule {
         { provide: RpcClient, useFactory: () => withoutLifecycle(publicApp.select(AccountsModule).get(RpcClient)) },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_PIPE, useClass: GatewayValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
         { provide: ADMIN_TOKEN, useValue: config.ADMIN_TOKEN },
         // Its own failure counter: bad keys on the public port never lock an operator out of the admin API.
         {

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBody,
   ApiExtraModels,
   ApiHeader,
   ApiOkResponse,
@@ -28,6 +29,7 @@ import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-calle
 import { InquiryAccess, InquiryCaller, KeylessInquiryGuard } from './keyless-inquiry';
 import { MONEY_OPERATION, PaymentErrors } from './payment-errors';
 import { RequirePermission } from '../auth/permission';
+import { ForwardedBody } from '../http/forwarded-body';
 
 /** What creating a payment can answer besides a decline (a 200 with status declined). */
 const CREATE_ERRORS = [
@@ -61,9 +63,13 @@ export class PaymentsController {
     summary: 'Authorize and capture in one call',
     description: SANDBOX_CARDS_NOTE,
   })
+  @ApiBody({ type: PurchaseRequest })
   @ApiOkResponse({ type: PaymentResponse })
   @PaymentErrors(...CREATE_ERRORS)
-  purchase(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
+  purchase(
+    @ForwardedBody(PurchaseRequest) body: PurchaseRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.purchase, caller, body);
   }
 
@@ -76,9 +82,13 @@ export class PaymentsController {
     summary: 'Hold funds for a later capture; an amount of 0 verifies the card',
     description: SANDBOX_CARDS_NOTE,
   })
+  @ApiBody({ type: PurchaseRequest })
   @ApiOkResponse({ type: PaymentResponse })
   @PaymentErrors(...CREATE_ERRORS)
-  authorization(@Body() body: PurchaseRequest, @IdempotentCaller() caller: CallerContext): Promise<PaymentResponse> {
+  authorization(
+    @ForwardedBody(PurchaseRequest) body: PurchaseRequest,
+    @IdempotentCaller() caller: CallerContext,
+  ): Promise<PaymentResponse> {
     return this.rpc.send<PaymentResponse>(PaymentsSubjects.authorize, caller, body);
   }
 
