@@ -23,6 +23,7 @@ import { PlanHandler } from './plan/plan.handler';
 import { PlanRepository } from './plan/plan.repository';
 import { PlanService } from './plan/plan.service';
 import { InvoiceExportHandler } from './invoice/invoice-export.handler';
+import { InvoiceExportRepository } from './invoice/invoice-export.repository';
 import { BillingEvents } from './billing-events';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
@@ -87,6 +88,7 @@ export class BillingModule {
         }),
         SubscriptionRepository,
         InvoiceRepository,
+        InvoiceExportRepository,
         SubscriptionQueries,
         CreateSubscriptionUseCase,
         LifecycleUseCase,
