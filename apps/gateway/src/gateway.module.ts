@@ -22,6 +22,8 @@ import { AuthFailures } from './auth/auth-failures';
 import { BearerStrategy } from './auth/bearer.strategy';
 import { Merchant } from './auth/merchant.entity';
 import { MerchantsService } from './auth/merchants.service';
+import { MerchantsRepository } from './auth/merchants.repository';
+import { ApiKeysRepository } from './auth/api-keys.repository';
 import { RateLimiter } from './auth/rate-limiter';
 import { GatewayConfig } from './config';
 import { dashboardControllers, dashboardProviders } from './dashboard/dashboard.wiring';
@@ -39,7 +41,7 @@ import { UsageController } from './billing/usage.controller';
 import { webhookControllers } from './webhooks/webhooks.wiring';
 import { ConnectorWebhooksController } from './connectors/connector-webhooks.controller';
 import { ThreeDsReturnController } from './hosted/threeds-return.controller';
-import { CardUpdateLinks } from './card-update/card-update-links';
+import { CardUpdateLinks } from './card-update/card-update-links.repository';
 import { CardUpdateLinksController } from './card-update/card-update-links.controller';
 import { CardUpdatePageController } from './card-update/card-update-page.controller';
 import { CardUpdateSettingsController } from './card-update/card-update-settings.controller';
@@ -80,14 +82,16 @@ export class AccountsModule {
         })),
       ],
       providers: [
+        MerchantsRepository,
         MerchantsService,
+        ApiKeysRepository,
         ApiKeysService,
         { provide: KEY_CACHE_TTL_MS, useValue: config.KEY_CACHE_TTL_MS },
         // A new merchant is named to the webhooks service (MerchantsService.create).
         { provide: RPC_TIMEOUT_MS, useValue: config.RPC_TIMEOUT_MS },
         RpcClient,
       ],
-      exports: [MerchantsService, ApiKeysService],
+      exports: [MerchantsService, MerchantsRepository, ApiKeysService, ApiKeysRepository],
     };
   }
 }

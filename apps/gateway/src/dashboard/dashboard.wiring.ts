@@ -2,6 +2,7 @@ import { Provider } from '@nestjs/common';
 import { Cipher, WebhookSecretCipher } from '@app/cipher';
 import { GatewayConfig } from '../config';
 import { MAIL_OPTIONS, mailOptionsOf } from '../mail/mail-options';
+import { MailSendsRepository } from '../mail/mail-sends.repository';
 import { Mailer } from '../mail/mailer';
 import { DashboardAuditRepository } from './dashboard-audit.repository';
 import { DashboardKeysController } from './dashboard-keys.controller';
@@ -34,6 +35,7 @@ export const dashboardProviders = (config: GatewayConfig): Provider[] => [
   { provide: DASHBOARD_OPTIONS, useValue: dashboardOptionsOf(config) },
   { provide: TOTP_CIPHER, useValue: new Cipher(WebhookSecretCipher.keyringOf(config)) },
   { provide: MAIL_OPTIONS, useValue: mailOptionsOf(config) },
+  MailSendsRepository,
   Mailer,
   DashboardUsersRepository,
   DashboardSessionsRepository,
