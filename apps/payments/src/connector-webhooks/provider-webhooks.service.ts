@@ -39,7 +39,7 @@ export class ProviderWebhooks {
 
   async receive(cmd: ConnectorWebhookCommand): Promise<ConnectorWebhookAnswer> {
     if (!isUuid(cmd.connectionId)) throw unknownConnection();
-    const row = await this.db.getRepository(ConnectionEntity).findOneBy({ id: cmd.connectionId });
+    const row = await this.connections.byId(cmd.connectionId);
     if (!row || !this.registry.has(row.acquirer)) throw unknownConnection();
     const connector = this.registry.get(row.acquirer);
     let notifications: ProviderNotification[];
