@@ -1,4 +1,5 @@
 export * from './clock';
 export * from './iso-time';
 export * from './ids';
-export * from './sandbox-clock-copy';
+export * from './sandbox-clock-copy.migration';
+export * from './sandbox-clock-copy.repository';
