@@ -44,7 +44,8 @@ const NAMED = new Set([
 /** A declared type that is TypeORM's way in: the manager, the data source, a TypeORM Repository. */
 const TYPEORM_TYPE = /\b(EntityManager|DataSource|Repository<)/;
 /** SQL statements as the code writes them (keywords in capitals). */
-const SQL = /\bSELECT\s[\s\S]*\bFROM\s|\bINSERT INTO\s|\bUPDATE\s+\w+\s+(\w+\s+)?SET\s|\bDELETE FROM\s|^\s*WITH\s+\w+\s+AS\s*\(/;
+const SQL =
+  /\bSELECT\s[\s\S]*\bFROM\s|\bINSERT INTO\s|\bUPDATE\s+\w+\s+(\w+\s+)?SET\s|\bDELETE FROM\s|^\s*WITH\s+\w+\s+AS\s*\(/;
 
 /** Where SQL may live outside repositories: the database library itself, migrations, the migrate app. */
 function exempt(path) {
