@@ -38,9 +38,6 @@ const NOT_YET_ONE_STYLE: Record<string, number> = {
   'apps/payments/src/payment/payment.repository.ts': 19,
   'apps/payments/src/threeds/payment-session.repository.ts': 10,
   'apps/payments/src/vault/vault.repository.ts': 1,
-  'apps/webhooks/src/events/events.repository.ts': 4,
-  'apps/webhooks/src/webhooks/webhook-deliveries.repository.ts': 12,
-  'apps/webhooks/src/webhooks/webhook-endpoints.repository.ts': 13,
 };
 
 const relative = (file: string): string =>
