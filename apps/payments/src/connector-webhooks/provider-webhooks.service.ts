@@ -11,7 +11,6 @@ import { ConnectorConnections } from '../connector/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { ProviderNotification, WebhookRejected } from '../connector/provider-connector';
 import { isUuid } from '../payment/payment.repository';
-import { ConnectionEntity } from '../routing/connection.entity';
 import { NotificationSettlement } from './notification-settlement';
 import { ProviderWebhookEvents } from './provider-webhook-events.repository';
 
