@@ -22,11 +22,9 @@ const ROOT = join(__dirname, '..', '..');
  */
 const NOT_YET_ONE_STYLE: Record<string, number> = {
   'apps/gateway/src/checkout/checkout-attempts.repository.ts': 9,
-  'apps/gateway/src/dashboard/dashboard-audit.repository.ts': 4,
   'apps/gateway/src/dashboard/dashboard-sessions.repository.ts': 14,
   'apps/gateway/src/dashboard/dashboard-team.repository.ts': 12,
   'apps/gateway/src/dashboard/dashboard-users.repository.ts': 15,
-  'apps/gateway/src/sandbox/sandbox-clock.repository.ts': 2,
   'apps/payments/src/payment/payment.repository.ts': 19,
   'apps/payments/src/threeds/payment-session.repository.ts': 10,
   'apps/payments/src/vault/vault.repository.ts': 1,
