@@ -111,7 +111,9 @@ export function statusWrites(file: string, text: string, entities: ReadonlySet<s
     const sql = sqlOf(node);
     if (sql !== undefined) {
       const set = SET_STATUS.exec(SQL_SET.exec(sql)?.[1] ?? '');
-      if (set && (!isRepository(file) || !/^\$\d+/.test(set[1]))) flag(node);
+      // In a repository: a parameter, or a column of a batch of parameters (`unnest($1::text[], …) AS i(…)`).
+      const fromCaller = (v: string) => /^\$\d+/.test(v) || (/^\w+\.\w+/.test(v) && /\bunnest\(\s*\$\d+/i.test(sql));
+      if (set && (!isRepository(file) || !fromCaller(set[1]))) flag(node);
       else if (!isRepository(file) && SQL_INSERT_STATUS.test(sql)) flag(node);
     }
     ts.forEachChild(node, visit);
@@ -182,10 +184,13 @@ describe('status columns', () => {
       'await m.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1`, [id, to]);',
       "await m.query(`UPDATE webhook_deliveries SET status = 'dead' WHERE id = $1`, [id]);",
       "await m.query(`UPDATE t SET claimed_until = NULL, status = 'dead' WHERE id = $1`, [id]);",
+      'await m.query(`WITH i AS (SELECT * FROM unnest($1::uuid[], $2::text[]) AS i(id, s)) UPDATE t SET status = i.s FROM i WHERE t.id = i.id`, [ids, to]);',
+      'await m.query(`UPDATE t SET status = o.s FROM other o WHERE t.id = o.id`, []);',
     ].join('\n');
     expect(statusWrites('apps/x/src/x.repository.ts', repository, entity).map((l) => l.split(':')[1])).toEqual([
       '2',
       '3',
+      '5',
     ]);
   });
 });

@@ -29,6 +29,7 @@ import { PlanQueries } from './plan/plan-queries.service';
 import { UpdatePlanUseCase } from './plan/update-plan.use-case';
 import { InvoiceExportHandler } from './invoice/invoice-export.handler';
 import { BillingDesk } from './subscription/billing-desk';
+import { InvoiceExportRepository } from './invoice/invoice-export.repository';
 import { BillingEvents } from './billing-events';
 import { InvoiceEntity } from './invoice/invoice.entity';
 import { InvoiceRepository } from './invoice/invoice.repository';
@@ -103,6 +104,7 @@ export class BillingModule {
         }),
         SubscriptionRepository,
         InvoiceRepository,
+        InvoiceExportRepository,
         SubscriptionQueries,
         CreateSubscriptionUseCase,
         SubscriptionLifecycle,

@@ -18,10 +18,13 @@ import { ConnectorRegistry, CONNECTORS } from './connector/connector.registry';
 import { ProviderConnector } from './connector/provider-connector';
 import { SandboxAcquirerConnector } from './connector/sandbox-acquirer.connector';
 import { DatabaseLedger } from './connector/sandbox-ledger';
+import { SandboxLedgerRepository } from './connector/sandbox-ledger.repository';
 import { HoldExpiryService } from './hold-expiry/hold-expiry.service';
 import { InquiryHandler } from './inquiry/inquiry.handler';
 import { InquiryService } from './inquiry/inquiry.service';
 import { PaymentStatsHandler, PaymentStatsService } from './stats/payment-stats';
+import { PaymentStatsRepository } from './stats/payment-stats.repository';
+import { ExportRepository } from './inquiry/export.repository';
 import { ExportService } from './inquiry/export.service';
 import { migrations } from './migrations';
 import { PaymentOperationsHandler } from './operations/payment-operations.handler';
@@ -111,6 +114,7 @@ export class PaymentsModule {
         { provide: APM_PORT, useExisting: ApmService },
         { provide: CARD_VAULT_PORT, useExisting: VaultService },
         CardCheckService,
+        SandboxLedgerRepository,
         DatabaseLedger,
         {
           provide: SandboxAcquirerConnector,
@@ -170,7 +174,9 @@ export class PaymentsModule {
         OperationRecord,
         PaymentOperationsService,
         InquiryService,
+        PaymentStatsRepository,
         PaymentStatsService,
+        ExportRepository,
         ExportService,
         HoldExpiryService,
         ExpirySweepLoop.register({

@@ -21,6 +21,7 @@ import { WebhookDeliveryLoop } from './webhooks/webhook-delivery.loop';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
 import { WebhookEndpointsHandler } from './webhooks/webhook-endpoints.handler';
 import { WebhookEndpointsRepository } from './webhooks/webhook-endpoints.repository';
+import { WebhookMerchantsRepository } from './webhooks/webhook-merchants.repository';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 import { WebhookFanout } from './webhooks/webhook-fanout.service';
 import { WebhookIdempotency } from './webhooks/webhook-idempotency';
@@ -84,6 +85,7 @@ export class WebhooksModule {
             new WebhookIdempotency(keys, db, cipher),
         },
         WebhookEndpointsRepository,
+        WebhookMerchantsRepository,
         WebhookDeliveriesRepository,
         WebhookSender,
         WebhookDeliveryLoop,

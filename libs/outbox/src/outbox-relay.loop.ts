@@ -3,7 +3,6 @@ import type { Context } from '@opentelemetry/api';
 import { JetStreamClient, PubAck } from 'nats';
 import { DataSource } from 'typeorm';
 import { ensureEventsStream, EventsStreamLimits, messagingAttributes, NatsClient, traceHeaders } from '@app/messaging';
-import { runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import {
   activeTraceContext,
   contextFromTraceParent,
@@ -15,6 +14,7 @@ import {
   tracingOn,
 } from '@app/observability';
 import { PeriodicLoop, repeatDuring } from '@app/platform';
+import { claimOutbox, markPublished, releaseOutbox, renewOutbox } from './outbox.repository';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
 /**
@@ -49,33 +49,6 @@ export interface OutboxEvent {
 
 /** A claimed row: its event and the traceparent stored by the work that wrote it (NULL with tracing off). */
 type ClaimedRow = OutboxEvent & { traceParent: string | null };
-
-/** The oldest unpublished rows nobody holds, leased to this relay; answered in created order. */
-const CLAIM = statement(
-  'outbox_claim',
-  `WITH claimed AS (
-     UPDATE outbox SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
-     WHERE id IN (
-       SELECT id FROM outbox
-       WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
-       ORDER BY created_at, id
-       LIMIT $1
-       FOR UPDATE SKIP LOCKED)
-     RETURNING id, type, envelope::text AS envelope, trace_parent, created_at)
-   SELECT id, type, envelope, trace_parent AS "traceParent" FROM claimed ORDER BY created_at, id`,
-);
-const MARK_PUBLISHED = statement(
-  'outbox_mark_published',
-  'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1)',
-);
-const RENEW = statement(
-  'outbox_renew',
-  'UPDATE outbox SET claimed_until = now() + make_interval(secs => $2) WHERE id = ANY($1) AND published_at IS NULL',
-);
-const RELEASE = statement(
-  'outbox_release',
-  'UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1)',
-);
 
 /**
  * Publishes outbox rows to JetStream, at least once, in two ways:
@@ -187,9 +160,7 @@ export class OutboxRelayLoop extends PeriodicLoop {
     const js = await this.jetstream();
     // Leases and marks commit without waiting for the WAL flush: lost in a database crash, they only make an
     // event go out again, which JetStream's duplicate window (message id = event id) drops.
-    const rows = await runQueueClaim<ClaimedRow>(this.dataSource, CLAIM, [this.batchSize(), this.leaseSeconds()], {
-      asyncCommit: true,
-    });
+    const rows = await claimOutbox<ClaimedRow>(this.dataSource, this.batchSize(), this.leaseSeconds());
     if (!rows.length) return 0;
     await this.publishRows(js, tracingOn() ? withStoredTraces(rows) : rows);
     return rows.length;
@@ -205,12 +176,12 @@ export class OutboxRelayLoop extends PeriodicLoop {
     const done: string[] = [];
     const rest: string[] = [];
     results.forEach((r, i) => (r.status === 'fulfilled' ? done : rest).push(rows[i].id));
-    if (done.length) await runAsyncCommit(this.dataSource, MARK_PUBLISHED, [done]);
+    if (done.length) await markPublished(this.dataSource, done);
     this.metrics.eventsPublished(results.flatMap((r, i) => (r.status === 'fulfilled' ? [rows[i].type] : [])));
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
       // Release what was not published, so the next round (of any relay) retries it without waiting for the lease.
-      await runStatement(this.dataSource, RELEASE, [rest, String((failure.reason as Error)?.message).slice(0, 500)]);
+      await releaseOutbox(this.dataSource, rest, String((failure.reason as Error)?.message).slice(0, 500));
       throw failure.reason;
     }
   }
@@ -220,7 +191,7 @@ export class OutboxRelayLoop extends PeriodicLoop {
     let renewal: Promise<unknown> = Promise.resolve();
     const renew = () => {
       renewal = renewal
-        .then(() => runStatement(this.dataSource, RENEW, [ids, this.leaseSeconds()]))
+        .then(() => renewOutbox(this.dataSource, ids, this.leaseSeconds()))
         .catch((e: unknown) => this.log.warn({ err: e }, 'Outbox lease not renewed'));
     };
     try {

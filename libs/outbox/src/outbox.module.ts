@@ -1,15 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { backlogGaugesProvider, statement } from '@app/database';
+import { backlogGaugesProvider } from '@app/database';
 import { OUTBOX_OPTIONS, OutboxOptions, OutboxRelayLoop } from './outbox-relay.loop';
 import { OutboxPruneLoop } from './outbox-prune.loop';
 import { OutboxWriter } from './outbox.writer';
-
-/** Served by the `outbox_unpublished` partial index. */
-const BACKLOG = statement(
-  'outbox_backlog',
-  `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age
-     FROM outbox WHERE published_at IS NULL`,
-);
+import { OUTBOX_BACKLOG } from './outbox.repository';
 
 /** Needs DataSource, NatsClient and a pino Logger from the importing app. */
 @Module({})
@@ -24,7 +18,7 @@ export class OutboxModule {
         OutboxPruneLoop,
         OutboxWriter,
         backlogGaugesProvider({
-          statement: BACKLOG,
+          statement: OUTBOX_BACKLOG,
           count: { name: 'outbox_unpublished_events', help: 'Events written and not yet published to JetStream' },
           age: {
             name: 'outbox_oldest_unpublished_age_seconds',

@@ -2,27 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, EventEnvelope, EventType } from '@app/contracts';
-import { afterCommit, beforeCommit, deferStatement, statement, transactionState } from '@app/database';
+import { afterCommit, beforeCommit, transactionState } from '@app/database';
 import { traceParentOf } from '@app/observability';
 import { OutboxEvent, OutboxRelayLoop } from './outbox-relay.loop';
-
-/** $4: the traceparent of the work that writes the row (NULL with tracing off). */
-const INSERT_EVENT = statement(
-  'outbox_insert',
-  'INSERT INTO outbox (id, type, envelope, trace_parent) VALUES ($1, $2, $3, $4)',
-);
-/**
- * The rows of a direct publish, all the events of one transaction in one statement: born leased to this
- * process's relay (one claim, counted in `attempts`). $5: the transaction's traceparent, the parent of their
- * direct publish too (NULL with tracing off).
- */
-const INSERT_LEASED = statement(
-  'outbox_insert_leased',
-  `INSERT INTO outbox (id, type, envelope, claimed_until, attempts, trace_parent)
-   SELECT e.id, e.type, j.envelope, clock_timestamp() + make_interval(secs => $4), 1, $5::text
-   FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS e(id, type, i)
-   JOIN json_array_elements($3::json) WITH ORDINALITY AS j(envelope, i) USING (i)`,
-);
+import { insertLeasedOutboxEvents, insertOutboxEvent } from './outbox.repository';
 
 /**
  * Adds an event to the outbox inside the caller's transaction: it is published only if that transaction
@@ -55,7 +38,7 @@ export class OutboxWriter {
     // Sent with the commit inside a pipelined transaction: nothing reads the row back before it.
     // With tracing on the row keeps the writer's trace context: the claim that publishes it makes the publish
     // a child of that work.
-    await deferStatement(manager, INSERT_EVENT, [row.id, type, row.envelope, traceParentOf()]);
+    await insertOutboxEvent(manager, [row.id, type, row.envelope, traceParentOf()]);
     // Publishing soon after commit keeps event latency low; the poll loop is the safety net.
     if (manager.queryRunner?.isTransactionActive) this.relay.kickAfterCommit();
     else this.relay.kick();
@@ -67,7 +50,7 @@ export class OutboxWriter {
     return transactionState(manager, this, () => {
       const rows: OutboxEvent[] = [];
       beforeCommit(manager, () =>
-        deferStatement(manager, INSERT_LEASED, [
+        insertLeasedOutboxEvents(manager, [
           rows.map((r) => r.id),
           rows.map((r) => r.type),
           // One JSON array, not a text[]: the driver would escape every quote of every envelope for an array literal.

@@ -1,24 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { uuidv7 } from '@app/clock';
-import { CallerContext, CardCheckResult, Environment, PaymentsSubjects, CardCheckCommand } from '@app/contracts';
+import { CallerContext, CardCheckResult, PaymentsSubjects, CardCheckCommand } from '@app/contracts';
 import { RpcClient } from '@app/messaging';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import type { Scope } from '../scope';
+import { CardCheckClaim as Claimed, CardCheckRepository } from './card-check.repository';
 
 /** How many subscriptions one round claims. */
 export const CARD_CHECK_BATCH = 100;
-
-interface Claimed {
-  id: string;
-  merchant_code: string;
-  environment: Environment;
-  merchant_id: string | null;
-  card_token: string;
-  next_billing_date: Date;
-  updated_at: Date;
-}
 
 const DAY_MS = 86_400_000;
 
@@ -33,7 +22,7 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class CardCheckRunner {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly subscriptions: CardCheckRepository,
     private readonly rpc: RpcClient,
     @Inject(BILLING_CONFIG) private readonly config: BillingConfig,
   ) {}
@@ -41,21 +30,7 @@ export class CardCheckRunner {
   /** One round as of `at` (a sandbox advance: one merchant's, with its clock offset); answers how many it took. */
   async round(at: Date, scope?: Scope, clockOffsetMs?: number): Promise<number> {
     const horizon = new Date(at.getTime() + this.config.ACCOUNT_UPDATER_DAYS_AHEAD * DAY_MS);
-    const claimed: Claimed[] = await this.db.query(
-      `UPDATE subscriptions s SET card_checked_for = s.next_billing_date
-         FROM (SELECT id FROM subscriptions
-                WHERE status IN ('pending', 'trialing', 'active', 'past_due')
-                  AND next_billing_date <= $1
-                  AND card_checked_for IS DISTINCT FROM next_billing_date
-                  AND card_token <> ''
-                  AND ($3::text IS NULL OR (merchant_code = $3 AND environment = $4))
-                ORDER BY next_billing_date LIMIT $2
-                FOR UPDATE SKIP LOCKED) due
-        WHERE s.id = due.id
-        RETURNING s.id, s.merchant_code, s.environment, s.merchant_id, s.card_token, s.next_billing_date, s.updated_at`,
-      [horizon, CARD_CHECK_BATCH, scope?.merchantCode ?? null, scope?.environment ?? null],
-    );
-    const rows = Array.isArray(claimed[0]) ? (claimed[0] as unknown as Claimed[]) : claimed;
+    const rows = await this.subscriptions.claimDue(horizon, CARD_CHECK_BATCH, scope);
     await Promise.all(
       rows.map((row) => this.checkOne(row, clockOffsetMs && this.offsetWhenDue(row, at, clockOffsetMs))),
     );
@@ -90,16 +65,10 @@ export class CardCheckRunner {
         before: row.next_billing_date.toISOString(),
       });
       if (answer.result === 'closed') {
-        await this.db.query(
-          `UPDATE subscriptions SET card_closed_at = now() WHERE id = $1 AND card_token = $2 AND card_closed_at IS NULL`,
-          [row.id, row.card_token],
-        );
+        await this.subscriptions.markClosed(row.id, row.card_token);
       }
     } catch {
-      await this.db.query('UPDATE subscriptions SET card_checked_for = NULL WHERE id = $1 AND card_checked_for = $2', [
-        row.id,
-        row.next_billing_date,
-      ]);
+      await this.subscriptions.unmark(row.id, row.next_billing_date);
     }
   }
 }

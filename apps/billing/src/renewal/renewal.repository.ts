@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deferStatement, runQueueClaim, runStatement, statement } from '@app/database';
+import { deferStatement, entitySelect, runQueueClaim, runStatement, statement } from '@app/database';
 import { InvoiceEntity } from '../invoice/invoice.entity';
 import { MeterEntity } from '../meter/meter.entity';
 import { PlanEntity } from '../plan/plan.entity';
@@ -65,6 +65,18 @@ const BILLED_THROUGH = statement(
   `SELECT subscription_id AS "subscriptionId", billed_through AS "billedThrough"
      FROM usage_billed_through WHERE subscription_id = ANY($1::uuid[])`,
 );
+/** FOR NO KEY UPDATE: nothing here changes a key (see lockSubscriptions). */
+const lockedSubscriptions = entitySelect(
+  SubscriptionEntity,
+  'renewal_lock_subscriptions',
+  'id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
+);
+const lockedInvoices = entitySelect(
+  InvoiceEntity,
+  'renewal_lock_invoices',
+  'id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
+);
+const metersOf = entitySelect(MeterEntity, 'renewal_meters', 'merchant_code = ANY($1) AND code = ANY($2)');
 
 export interface DueRow {
   id: string;
@@ -119,12 +131,7 @@ export class RenewalRepository {
    */
   lockSubscriptions(manager: EntityManager, ids: readonly string[]): Promise<SubscriptionEntity[]> {
     if (!ids.length) return Promise.resolve([]);
-    return manager
-      .createQueryBuilder(SubscriptionEntity, 's')
-      .setLock('for_no_key_update')
-      .where('s.id IN (:...ids)', { ids })
-      .orderBy('s.id')
-      .getMany();
+    return lockedSubscriptions(manager, [ids]);
   }
 
   async lockSubscription(manager: EntityManager, id: string): Promise<SubscriptionEntity | null> {
@@ -135,12 +142,7 @@ export class RenewalRepository {
   /** Invoices locked by id (id order). */
   lockInvoices(manager: EntityManager, ids: readonly string[]): Promise<InvoiceEntity[]> {
     if (!ids.length) return Promise.resolve([]);
-    return manager
-      .createQueryBuilder(InvoiceEntity, 'i')
-      .setLock('for_no_key_update')
-      .where('i.id IN (:...ids)', { ids })
-      .orderBy('i.id')
-      .getMany();
+    return lockedInvoices(manager, [ids]);
   }
 
   /** Where the previous rating of each subscription's usage stopped (absent: never rated). */
@@ -158,10 +160,7 @@ export class RenewalRepository {
     if (!wanted.length) return () => [];
     const codes = [...new Set(wanted.flatMap((p) => p.meterCodes))];
     const merchants = [...new Set(wanted.map((p) => p.merchantCode))];
-    const rows = await manager
-      .createQueryBuilder(MeterEntity, 'm')
-      .where('m.merchant_code IN (:...merchants) AND m.code IN (:...codes)', { merchants, codes })
-      .getMany();
+    const rows = await metersOf(manager, [merchants, codes]);
     return (plan) =>
       plan.meterCodes.flatMap((code) =>
         rows.filter(

@@ -1,5 +1,6 @@
 import { backlogGaugesProvider } from '@app/database';
 import { CardCheckLoop } from '../account-updater/card-check.loop';
+import { CardCheckRepository } from '../account-updater/card-check.repository';
 import { CardCheckRunner } from '../account-updater/card-check.runner';
 import { DunningHandler } from '../dunning/dunning.handler';
 import { ForcedAttempt } from '../dunning/forced-attempt';
@@ -30,6 +31,7 @@ export const renewalProviders = [
   RenewalCharges,
   RenewalFaults,
   RenewalLoop,
+  CardCheckRepository,
   CardCheckRunner,
   CardCheckLoop,
   ForcedAttempt,

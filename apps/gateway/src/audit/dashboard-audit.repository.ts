@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import type { Environment } from '@app/contracts';
+import { runStatement, statement } from '@app/database';
 
 /** A dashboard user's own account (migrations/1769000100001-dashboard-totp-changes.ts). */
 export type AuditEventType = 'totp.enabled' | 'totp.replaced' | 'totp.disabled' | 'password.reset';
@@ -75,6 +76,35 @@ export interface AuditLogEntry {
   createdAt: Date;
 }
 
+const RECORD = statement(
+  'dashboard_audit_record',
+  `INSERT INTO dashboard_audit_events (id, user_id, type, session_id, client_address, created_at, channel)
+   VALUES ($1, $2, $3, $4, $5, $6, 'dashboard')`,
+);
+const RECORD_CHANGE = statement(
+  'dashboard_audit_record_change',
+  `INSERT INTO dashboard_audit_events (id, type, channel, user_id, actor_email, session_id, api_key_id,
+     merchant_id, environment, target, detail, client_address, created_at, idempotency_key)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT id FROM merchants WHERE merchant_code = $8), $9, $10, $11, $12, $13,
+           $14)
+   ON CONFLICT (merchant_id, environment, type, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
+);
+const OWN_EVENTS = statement(
+  'dashboard_audit_own_events',
+  `SELECT id, type, session_id AS "sessionId", client_address AS "clientAddress", created_at AS "createdAt"
+     FROM dashboard_audit_events WHERE user_id = $1 AND merchant_id IS NULL
+    ORDER BY created_at DESC, id DESC LIMIT 100`,
+);
+const MERCHANT_CHANGES = statement(
+  'dashboard_audit_merchant_changes',
+  `SELECT e.id, e.type, e.channel, e.user_id AS "userId", e.actor_email AS "userEmail", e.api_key_id AS "apiKeyId",
+          e.environment, e.target, e.detail, e.client_address AS "clientAddress", e.created_at AS "createdAt"
+     FROM dashboard_audit_events e JOIN merchants mc ON mc.id = e.merchant_id
+    WHERE mc.merchant_code = $1 AND ($2::uuid IS NULL OR e.id < $2::uuid)
+      AND (e.environment IS NULL OR e.environment = $4)
+    ORDER BY e.id DESC LIMIT $3`,
+);
+
 /**
  * The audit log (dashboard_audit_events): a dashboard user's account events and every change to a merchant,
  * written in the transaction of the change where the gateway holds it, after it otherwise. Append-only: this
@@ -89,49 +119,34 @@ export class DashboardAuditRepository {
     m: EntityManager,
     event: { userId: string; type: AuditEventType; sessionId: string | null; clientAddress: string; at: Date },
   ): Promise<void> {
-    await m.query(
-      `INSERT INTO dashboard_audit_events (id, user_id, type, session_id, client_address, created_at, channel)
-       VALUES ($1, $2, $3, $4, $5, $6, 'dashboard')`,
-      [uuidv7(), event.userId, event.type, event.sessionId, event.clientAddress, event.at],
-    );
+    const values = [uuidv7(), event.userId, event.type, event.sessionId, event.clientAddress, event.at];
+    await runStatement(m, RECORD, values);
   }
 
   /** A change to a merchant, in `m`'s transaction when given. */
-  async recordChange(change: AuditChange, m: Pick<EntityManager, 'query'> = this.db): Promise<void> {
+  async recordChange(change: AuditChange, m: EntityManager | DataSource = this.db): Promise<void> {
     const a = change.actor;
-    await m.query(
-      `INSERT INTO dashboard_audit_events (id, type, channel, user_id, actor_email, session_id, api_key_id,
-         merchant_id, environment, target, detail, client_address, created_at, idempotency_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT id FROM merchants WHERE merchant_code = $8), $9, $10, $11, $12, $13,
-               $14)
-       ON CONFLICT (merchant_id, environment, type, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
-      [
-        uuidv7(),
-        change.type,
-        a.channel,
-        a.channel === 'dashboard' ? a.userId : null,
-        a.channel === 'dashboard' ? a.email : null,
-        a.channel === 'dashboard' ? a.sessionId : null,
-        a.channel === 'api' ? a.apiKeyId : null,
-        change.merchantCode,
-        change.environment,
-        change.target,
-        JSON.stringify(change.detail),
-        change.clientAddress,
-        change.at,
-        change.idempotencyKey ?? null,
-      ],
-    );
+    await runStatement(m, RECORD_CHANGE, [
+      uuidv7(),
+      change.type,
+      a.channel,
+      a.channel === 'dashboard' ? a.userId : null,
+      a.channel === 'dashboard' ? a.email : null,
+      a.channel === 'dashboard' ? a.sessionId : null,
+      a.channel === 'api' ? a.apiKeyId : null,
+      change.merchantCode,
+      change.environment,
+      change.target,
+      JSON.stringify(change.detail),
+      change.clientAddress,
+      change.at,
+      change.idempotencyKey ?? null,
+    ]);
   }
 
   /** The user's own account events, newest first (at most 100). */
   listOf(userId: string): Promise<AuditEvent[]> {
-    return this.db.query(
-      `SELECT id, type, session_id AS "sessionId", client_address AS "clientAddress", created_at AS "createdAt"
-       FROM dashboard_audit_events WHERE user_id = $1 AND merchant_id IS NULL
-       ORDER BY created_at DESC, id DESC LIMIT 100`,
-      [userId],
-    );
+    return runStatement<AuditEvent & Record<string, unknown>>(this.db, OWN_EVENTS, [userId]);
   }
 
   /**
@@ -142,14 +157,7 @@ export class DashboardAuditRepository {
     merchantCode: string,
     o: { environment: Environment; before?: string; limit: number },
   ): Promise<AuditLogEntry[]> {
-    return this.db.query(
-      `SELECT e.id, e.type, e.channel, e.user_id AS "userId", e.actor_email AS "userEmail", e.api_key_id AS "apiKeyId",
-              e.environment, e.target, e.detail, e.client_address AS "clientAddress", e.created_at AS "createdAt"
-       FROM dashboard_audit_events e JOIN merchants mc ON mc.id = e.merchant_id
-       WHERE mc.merchant_code = $1 AND ($2::uuid IS NULL OR e.id < $2::uuid)
-         AND (e.environment IS NULL OR e.environment = $4)
-       ORDER BY e.id DESC LIMIT $3`,
-      [merchantCode, o.before ?? null, o.limit, o.environment],
-    );
+    const values = [merchantCode, o.before ?? null, o.limit, o.environment];
+    return runStatement<AuditLogEntry & Record<string, unknown>>(this.db, MERCHANT_CHANGES, values);
   }
 }

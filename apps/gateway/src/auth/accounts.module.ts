@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { RPC_TIMEOUT_MS, RpcClient } from '@app/messaging';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService, KEY_CACHE_TTL_MS } from './api-keys.service';
+import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 
 /**
@@ -10,12 +12,14 @@ import { MerchantsService } from './merchants.service';
  */
 @Module({
   providers: [
+    MerchantsRepository,
     MerchantsService,
+    ApiKeysRepository,
     ApiKeysService,
     { provide: KEY_CACHE_TTL_MS, inject: [GATEWAY_CONFIG], useFactory: (c: GatewayConfig) => c.KEY_CACHE_TTL_MS },
     { provide: RPC_TIMEOUT_MS, inject: [GATEWAY_CONFIG], useFactory: (c: GatewayConfig) => c.RPC_TIMEOUT_MS },
     RpcClient,
   ],
-  exports: [MerchantsService, ApiKeysService],
+  exports: [MerchantsService, MerchantsRepository, ApiKeysService, ApiKeysRepository],
 })
 export class AccountsModule {}

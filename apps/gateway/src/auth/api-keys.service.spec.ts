@@ -1,23 +1,23 @@
 import pino from 'pino';
-import type { DataSource } from 'typeorm';
 import type { NatsClient } from '@app/messaging';
+import type { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService, hashKey } from './api-keys.service';
 import type { MerchantsService } from './merchants.service';
 
 const VALID = `prv_sandbox_${'A'.repeat(32)}`;
 const fake = (i: number) => `prv_sandbox_${'B'.repeat(24)}${i}`;
 
-/** ApiKeysService over a stand-in database that knows one key and counts its queries. */
+/** ApiKeysService over a stand-in key store that knows one key and counts its lookups. */
 function service() {
   const queries: string[] = [];
   const db = {
-    query: async (_sql: string, [hash]: [string]) => {
+    byHash: async (hash: string) => {
       queries.push(hash);
       return hash === hashKey(VALID)
-        ? [{ id: 'k1', type: 'private', environment: 'sandbox', codes: ['m1'], ids: ['1'] }]
-        : [];
+        ? { id: 'k1', type: 'private', environment: 'sandbox', codes: ['m1'], ids: ['1'] }
+        : undefined;
     },
-  } as unknown as DataSource;
+  } as unknown as ApiKeysRepository;
   const keys = new ApiKeysService(db, {} as MerchantsService, {} as NatsClient, 5_000, pino({ level: 'silent' }));
   return { keys, queries };
 }

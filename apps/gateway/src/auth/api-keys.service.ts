@@ -1,16 +1,14 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { Subscription } from 'nats';
 import { uuidv7 } from '@app/clock';
 import { Environment, GatewaySubjects } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { NatsClient } from '@app/messaging';
 import { LOGGER } from '@app/observability';
-import { inTransaction } from '@app/database';
-import { ApiKey, KeyType } from './api-key.entity';
+import { KeyType } from './api-key.entity';
+import { ApiKeysRepository, KeyRecord } from './api-keys.repository';
 import { KeyCache, UnknownKeyCache } from './key-cache';
 import { MerchantsService } from './merchants.service';
 import { KEY_PATTERN, Principal, unknownKey } from './principal';
@@ -48,7 +46,7 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
   private subscription?: Subscription;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly keys: ApiKeysRepository,
     private readonly merchants: MerchantsService,
     private readonly nats: NatsClient,
     @Inject(KEY_CACHE_TTL_MS) ttlMs: number,
@@ -80,18 +78,14 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
     const secret = randomBase62(32);
     const key = `${type === 'private' ? 'prv' : 'pub'}_${environment}_${secret}`;
     const id = uuidv7();
-    const saved = await inTransaction(this.db, async (m) => {
-      const row = m.create(ApiKey, {
-        id,
-        keyHash: hashKey(key),
-        keyHint: `${key.slice(0, key.length - secret.length + 4)}…`,
-        name: name ?? null,
-        type,
-        environment,
-        revokedAt: null,
-        merchants,
-      });
-      return m.save(row);
+    const createdAt = await this.keys.insert({
+      id,
+      keyHash: hashKey(key),
+      keyHint: `${key.slice(0, key.length - secret.length + 4)}…`,
+      name: name ?? null,
+      type,
+      environment,
+      merchantIds: merchants.map((x) => x.id),
     });
     return {
       id,
@@ -99,17 +93,16 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
       type,
       environment,
       merchantCodes: merchants.map((x) => x.merchantCode),
-      createdAt: saved.createdAt.toISOString(),
+      createdAt: createdAt.toISOString(),
     };
   }
 
   async revoke(id: string): Promise<KeyView> {
-    const repo = this.db.getRepository(ApiKey);
-    const key = await repo.findOne({ where: { id } });
+    let key = await this.keys.find(id);
     if (!key) throw DomainError.notFound('key', 'id');
     if (!key.revokedAt) {
-      await repo.update({ id }, { revokedAt: () => 'now()' });
-      key.revokedAt = (await repo.findOneOrFail({ where: { id } })).revokedAt;
+      await this.keys.revoke(id);
+      key = (await this.keys.find(id))!;
     }
     this.cache.evictKey(id);
     this.broadcastRevocation(id);
@@ -117,24 +110,12 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async find(id: string): Promise<KeyView | null> {
-    const key = await this.db.getRepository(ApiKey).findOne({ where: { id } });
+    const key = await this.keys.find(id);
     return key ? toView(key) : null;
   }
 
   async list(merchantCode?: string): Promise<KeyView[]> {
-    const qb = this.db
-      .getRepository(ApiKey)
-      .createQueryBuilder('k')
-      .leftJoinAndSelect('k.merchants', 'm')
-      .orderBy('k.created_at', 'DESC')
-      .take(1000);
-    if (merchantCode) {
-      qb.where(
-        'k.id IN (SELECT key_id FROM api_key_merchants x JOIN merchants y ON y.id = x.merchant_id WHERE y.merchant_code = :mc)',
-        { mc: merchantCode },
-      );
-    }
-    return (await qb.getMany()).map(toView);
+    return (await this.keys.newest(1000, merchantCode)).map(toView);
   }
 
   /** The principal of a bearer key, or 401 AUTH_INVALID. Served from the cache when it can be. */
@@ -150,16 +131,7 @@ export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async lookup(hash: string, now: number): Promise<Principal | null> {
-    const rows: Array<{ id: string; type: KeyType; environment: Environment; codes: string[]; ids: string[] }> =
-      await this.db.query(
-        `SELECT k.id, k.type, k.environment, array_agg(m.merchant_code ORDER BY m.merchant_code) AS codes,
-         array_agg(m.merchant_id::text ORDER BY m.merchant_code) AS ids
-       FROM api_keys k JOIN api_key_merchants km ON km.key_id = k.id JOIN merchants m ON m.id = km.merchant_id
-       WHERE k.key_hash = $1 AND k.revoked_at IS NULL
-       GROUP BY k.id`,
-        [hash],
-      );
-    const row = rows[0];
+    const row = await this.keys.byHash(hash);
     const principal: Principal | null = row
       ? {
           keyId: row.id,
@@ -203,14 +175,14 @@ function randomBase62(length: number): string {
   return out;
 }
 
-function toView(k: ApiKey): KeyView {
+function toView(k: KeyRecord): KeyView {
   return {
     id: k.id,
     name: k.name,
     keyHint: k.keyHint,
     type: k.type,
     environment: k.environment,
-    merchantCodes: (k.merchants ?? []).map((m) => m.merchantCode).sort(),
+    merchantCodes: [...k.merchantCodes].sort(),
     createdAt: k.createdAt.toISOString(),
     revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
   };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction } from '@app/database';
+import { inTransaction, runStatement, Statement, statement } from '@app/database';
 
 /** Who a limit counts: the client address or the payment link. */
 export type BlockScope = 'address' | 'link';
@@ -20,13 +20,53 @@ export interface CheckoutAttempt {
   createdAt: Date;
 }
 
-const COLUMN: Record<BlockScope, string> = { address: 'address', link: 'link_id' };
 /** The first key of the two-key advisory locks, one per scope, so an address never shares a lock with a link. */
 const LOCK_SPACE: Record<BlockScope, number> = { address: 3401, link: 3402 };
 
 const SELECT = `SELECT id, address, link_id AS "linkId", state, session_id AS "sessionId",
   challenge_ends_at AS "challengeEndsAt", counts_until AS "countsUntil", created_at AS "createdAt"
   FROM checkout_attempts`;
+
+const LOCK = statement('checkout_attempts_lock', 'SELECT pg_advisory_xact_lock($1, hashtext($2))');
+const counting = (column: string): string =>
+  `SELECT counts_until AS "countsUntil" FROM checkout_attempts
+    WHERE ${column} = $1 AND counts_until > $2 ORDER BY counts_until`;
+const COUNTING: Record<BlockScope, Statement> = {
+  address: statement('checkout_attempts_counting_address', counting('address')),
+  link: statement('checkout_attempts_counting_link', counting('link_id')),
+};
+const declines = (column: string): string =>
+  `SELECT count(*)::int AS n FROM checkout_attempts
+    WHERE ${column} = $1 AND counts_until > $2
+      AND (state = 'declined' OR (state = 'challenge' AND challenge_ends_at <= $2))`;
+const DECLINES: Record<BlockScope, Statement> = {
+  address: statement('checkout_attempts_declines_address', declines('address')),
+  link: statement('checkout_attempts_declines_link', declines('link_id')),
+};
+const INSERT = statement(
+  'checkout_attempts_insert',
+  `INSERT INTO checkout_attempts (id, address, link_id, state, session_id, challenge_ends_at, counts_until, created_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+);
+const BY_ID = statement('checkout_attempts_by_id', `${SELECT} WHERE id = $1`);
+const BY_SESSION = statement('checkout_attempts_by_session', `${SELECT} WHERE link_id = $1 AND session_id = $2`);
+const UPDATE = statement(
+  'checkout_attempts_update',
+  `UPDATE checkout_attempts SET state = $2, session_id = $3, challenge_ends_at = $4, counts_until = $5
+    WHERE id = $1`,
+);
+const DELETE = statement('checkout_attempts_delete', 'DELETE FROM checkout_attempts WHERE id = $1');
+const PRUNE = statement(
+  'checkout_attempts_prune',
+  `WITH pruned AS (
+     DELETE FROM checkout_attempts WHERE id IN (
+       SELECT id FROM checkout_attempts WHERE counts_until <= $1
+       ORDER BY counts_until LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING 1)
+   SELECT count(*)::int AS n FROM pruned`,
+);
+
+type Row = CheckoutAttempt & Record<string, unknown>;
 
 /**
  * The card-testing limit's attempts. Every writer takes the transaction-scoped advisory locks of the
@@ -47,49 +87,34 @@ export class CheckoutAttemptsRepository {
       ['address', address],
       ['link', linkId],
     ] as const) {
-      await m.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_SPACE[scope], key]);
+      await runStatement(m, LOCK, [LOCK_SPACE[scope], key]);
     }
   }
 
   /** When each attempt that still counts against `key` stops counting, soonest first. */
   async counting(m: EntityManager, scope: BlockScope, key: string, now: Date): Promise<Date[]> {
-    const rows: Array<{ countsUntil: Date }> = await m.query(
-      `SELECT counts_until AS "countsUntil" FROM checkout_attempts
-       WHERE ${COLUMN[scope]} = $1 AND counts_until > $2 ORDER BY counts_until`,
-      [key, now],
-    );
+    const rows = await runStatement<{ countsUntil: Date }>(m, COUNTING[scope], [key, now]);
     return rows.map((r) => r.countsUntil);
   }
 
   /** The declines that count against `key`: settled ones and 3DS challenges whose session ended unfinished. */
   async declines(m: EntityManager, scope: BlockScope, key: string, now: Date): Promise<number> {
-    const [{ n }]: Array<{ n: number }> = await m.query(
-      `SELECT count(*)::int AS n FROM checkout_attempts
-       WHERE ${COLUMN[scope]} = $1 AND counts_until > $2
-         AND (state = 'declined' OR (state = 'challenge' AND challenge_ends_at <= $2))`,
-      [key, now],
-    );
+    const [{ n }] = await runStatement<{ n: number }>(m, DECLINES[scope], [key, now]);
     return n;
   }
 
   async insert(m: EntityManager, a: CheckoutAttempt): Promise<void> {
-    await m.query(
-      `INSERT INTO checkout_attempts
-         (id, address, link_id, state, session_id, challenge_ends_at, counts_until, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [a.id, a.address, a.linkId, a.state, a.sessionId, a.challengeEndsAt, a.countsUntil, a.createdAt],
-    );
+    const values = [a.id, a.address, a.linkId, a.state, a.sessionId, a.challengeEndsAt, a.countsUntil, a.createdAt];
+    await runStatement(m, INSERT, values);
   }
 
   async byId(m: EntityManager, id: string): Promise<CheckoutAttempt | undefined> {
-    return ((await m.query(`${SELECT} WHERE id = $1`, [id])) as CheckoutAttempt[])[0];
+    return (await runStatement<Row>(m, BY_ID, [id]))[0];
   }
 
   /** The attempt whose 3DS session this is, on this link. */
   async bySession(m: EntityManager, linkId: string, sessionId: string): Promise<CheckoutAttempt | undefined> {
-    return (
-      (await m.query(`${SELECT} WHERE link_id = $1 AND session_id = $2`, [linkId, sessionId])) as CheckoutAttempt[]
-    )[0];
+    return (await runStatement<Row>(m, BY_SESSION, [linkId, sessionId]))[0];
   }
 
   async update(
@@ -97,25 +122,16 @@ export class CheckoutAttemptsRepository {
     id: string,
     to: Pick<CheckoutAttempt, 'state' | 'sessionId' | 'challengeEndsAt' | 'countsUntil'>,
   ): Promise<void> {
-    await m.query(
-      `UPDATE checkout_attempts SET state = $2, session_id = $3, challenge_ends_at = $4, counts_until = $5
-       WHERE id = $1`,
-      [id, to.state, to.sessionId, to.challengeEndsAt, to.countsUntil],
-    );
+    await runStatement(m, UPDATE, [id, to.state, to.sessionId, to.challengeEndsAt, to.countsUntil]);
   }
 
   async delete(m: EntityManager, id: string): Promise<void> {
-    await m.query('DELETE FROM checkout_attempts WHERE id = $1', [id]);
+    await runStatement(m, DELETE, [id]);
   }
 
   /** Deletes at most `limit` attempts that no longer count; answers how many. */
   async prune(now: Date, limit: number): Promise<number> {
-    const [, count]: [unknown, number] = await this.db.query(
-      `DELETE FROM checkout_attempts WHERE id IN (
-         SELECT id FROM checkout_attempts WHERE counts_until <= $1
-         ORDER BY counts_until LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-      [now, limit],
-    );
-    return count;
+    const [{ n }] = await runStatement<{ n: number }>(this.db, PRUNE, [now, limit]);
+    return n;
   }
 }

@@ -11,7 +11,8 @@ import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions } from '../hosted/page-heade
 import { GatewayIdempotency } from '../idempotency/gateway-idempotency';
 import { IdempotencyKeyHeader, IdempotentCaller } from '../auth/idempotent-caller.decorator';
 import { CardUpdateLinkView, CreateCardUpdateLinkRequest } from './card-update.dto';
-import { CardUpdateLinks, cardUpdateUrl } from './card-update-links';
+import { cardUpdateUrl } from './card-update-links';
+import { CardUpdateLinks } from './card-update-links.repository';
 
 /** A link is offered where a new card helps: a card to replace (past due, suspended) or about to expire. */
 const LINKABLE = new Set(['past_due', 'suspended', 'active', 'trialing']);

@@ -14,7 +14,8 @@ import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions } from '../hosted/page-heade
 import { formatMoney } from '../hosted/html';
 import { Mailer } from '../mail/mailer';
 import { cardUpdateMail } from '../mail/mail-templates';
-import { CARD_UPDATE_LINK_TTL_MS, CardUpdateLinks, cardUpdateUrl } from './card-update-links';
+import { CARD_UPDATE_LINK_TTL_MS, cardUpdateUrl } from './card-update-links';
+import { CardUpdateLinks } from './card-update-links.repository';
 
 /** A past-due subscription whose decline needs another card: a retry of the same card cannot help. */
 export function needsNewCard(s: Pick<SubscriptionView, 'status' | 'dunning'>): boolean {

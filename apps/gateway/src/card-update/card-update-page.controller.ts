@@ -14,7 +14,8 @@ import { forwardedTo } from '../http/upstream-timeout.doc';
 import { CHECKOUT_PAGE_OPTIONS, CheckoutPageOptions, pageHeaders } from '../hosted/page-headers';
 import { ClientTokens } from '../sdk/client-tokens.service';
 import { CardUpdateResult, SubmitCardUpdateRequest } from './card-update.dto';
-import { CardUpdateLink, CardUpdateLinks, linkState } from './card-update-links';
+import { CardUpdateLink, linkState } from './card-update-links';
+import { CardUpdateLinks } from './card-update-links.repository';
 import { cardUpdatePage, closedCardUpdatePage } from './card-update-page';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };

@@ -4,7 +4,7 @@ import { CallerContext } from '@app/contracts';
 import { Caller, PrivateRoute } from '../auth/caller.decorator';
 import { RequirePermission } from '../auth/permission';
 import { ApiErrors } from '../http/api-errors';
-import { CardUpdateLinks } from './card-update-links';
+import { CardUpdateLinks } from './card-update-links.repository';
 import { CardUpdateEmailsSetting } from './card-update.dto';
 
 /** The merchant's card-update emails switch (docs/api.md, Card-update links). Off until the merchant turns it on. */

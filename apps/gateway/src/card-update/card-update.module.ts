@@ -5,7 +5,7 @@ import { MailModule } from '../mail/mail.module';
 import { SandboxClockModule } from '../sandbox/sandbox-clock.module';
 import { ClientTokensModule } from '../sdk/client-tokens.module';
 import { CARD_UPDATE_CONSUMER, CardUpdateEventsConsumer } from './card-update-events.consumer';
-import { CardUpdateLinks } from './card-update-links';
+import { CardUpdateLinks } from './card-update-links.repository';
 import { CardUpdateLinksController } from './card-update-links.controller';
 import { CardUpdateMail } from './card-update-mail';
 import { CardUpdatePageController } from './card-update-page.controller';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Sealed } from '@app/cipher';
-import { inTransaction } from '@app/database';
+import { inTransaction, runStatement, statement } from '@app/database';
 import type { Role } from '../auth/permission';
 
 export interface Membership {
@@ -59,6 +59,87 @@ const toUser = ({
       : null,
 });
 
+const INSERT_USER = statement(
+  'dashboard_users_insert',
+  `INSERT INTO dashboard_users (id, email, created_at) VALUES ($1, $2, $3)
+   ON CONFLICT (email) DO NOTHING RETURNING id`,
+);
+const INSERT_MEMBERSHIPS = statement(
+  'dashboard_memberships_insert',
+  `INSERT INTO dashboard_memberships (user_id, merchant_id, role)
+   SELECT $1, mc.id, x.role FROM unnest($2::text[], $3::text[]) AS x (code, role)
+   JOIN merchants mc ON mc.merchant_code = x.code
+   RETURNING (SELECT m.merchant_code FROM merchants m WHERE m.id = dashboard_memberships.merchant_id) AS "merchantCode"`,
+);
+const INSERT_INVITATION = statement(
+  'dashboard_invitations_insert',
+  'INSERT INTO dashboard_invitations (token_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)',
+);
+const INVITATION_OPEN = statement(
+  'dashboard_invitations_open',
+  'SELECT 1 FROM dashboard_invitations WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2',
+);
+const ACCEPT_INVITATION = statement(
+  'dashboard_invitations_accept',
+  `WITH used AS (
+     UPDATE dashboard_invitations SET used_at = $3
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $3
+     RETURNING user_id)
+   UPDATE dashboard_users u SET password_hash = $2 FROM used WHERE u.id = used.user_id RETURNING u.email`,
+);
+const BY_EMAIL = statement(
+  'dashboard_users_by_email',
+  `SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.email = $1`,
+);
+const BY_ID = statement('dashboard_users_by_id', `SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.id = $1`);
+const MEMBERSHIPS = statement(
+  'dashboard_users_memberships',
+  `SELECT mc.merchant_code AS "merchantCode", mc.name AS "merchantName", dm.role,
+          mc.merchant_id::float8 AS "merchantId"
+     FROM dashboard_memberships dm JOIN merchants mc ON mc.id = dm.merchant_id
+    WHERE dm.user_id = $1 ORDER BY mc.merchant_code`,
+);
+const LIST = statement(
+  'dashboard_users_list',
+  `SELECT ${USER_COLUMNS}, COALESCE(
+     (SELECT json_agg(json_build_object('merchantCode', mc.merchant_code, 'merchantName', mc.name, 'role', dm.role,
+                               'merchantId', mc.merchant_id)
+             ORDER BY mc.merchant_code)
+      FROM dashboard_memberships dm JOIN merchants mc ON mc.id = dm.merchant_id WHERE dm.user_id = u.id),
+     '[]') AS memberships
+   FROM dashboard_users u ORDER BY u.created_at DESC, u.id DESC LIMIT 1000`,
+);
+const DELETE = statement('dashboard_users_delete', 'DELETE FROM dashboard_users WHERE id = $1 RETURNING id');
+const LOCK = statement(
+  'dashboard_users_lock',
+  `SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.id = $1 FOR UPDATE`,
+);
+const SET_PENDING_TOTP = statement(
+  'dashboard_users_set_pending_totp',
+  `UPDATE dashboard_users SET totp_pending_key_id = $2, totp_pending_sealed = $3, totp_pending_at = $4
+    WHERE id = $1`,
+);
+const ACTIVATE_PENDING_TOTP = statement(
+  'dashboard_users_activate_pending_totp',
+  `UPDATE dashboard_users SET totp_key_id = totp_pending_key_id, totp_sealed = totp_pending_sealed,
+     totp_enabled = true, totp_last_step = $2,
+     totp_pending_key_id = NULL, totp_pending_sealed = NULL, totp_pending_at = NULL
+   WHERE id = $1 AND totp_pending_sealed IS NOT NULL`,
+);
+const REMOVE_TOTP = statement(
+  'dashboard_users_remove_totp',
+  `UPDATE dashboard_users SET totp_enabled = false, totp_key_id = NULL, totp_sealed = NULL, totp_last_step = NULL,
+     totp_pending_key_id = NULL, totp_pending_sealed = NULL, totp_pending_at = NULL
+   WHERE id = $1`,
+);
+const USE_TOTP_STEP = statement(
+  'dashboard_users_use_totp_step',
+  `UPDATE dashboard_users SET totp_last_step = $2
+    WHERE id = $1 AND totp_enabled AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
+);
+
+type Row<T> = T & Record<string, unknown>;
+
 /** Dashboard users, their memberships and invitations (migrations/1768400000003-dashboard-users.ts). */
 @Injectable()
 export class DashboardUsersRepository {
@@ -70,11 +151,7 @@ export class DashboardUsersRepository {
 
   /** Inserts the user, or answers false when the email is taken. */
   async insertUser(m: EntityManager, user: { id: string; email: string; createdAt: Date }): Promise<boolean> {
-    const rows: unknown[] = await m.query(
-      `INSERT INTO dashboard_users (id, email, created_at) VALUES ($1, $2, $3)
-       ON CONFLICT (email) DO NOTHING RETURNING id`,
-      [user.id, user.email, user.createdAt],
-    );
+    const rows = await runStatement(m, INSERT_USER, [user.id, user.email, user.createdAt]);
     return rows.length === 1;
   }
 
@@ -85,13 +162,8 @@ export class DashboardUsersRepository {
     memberships: { merchantCode: string; role: Role }[],
   ): Promise<string[]> {
     const codes = memberships.map((x) => x.merchantCode);
-    const rows: { merchantCode: string }[] = await m.query(
-      `INSERT INTO dashboard_memberships (user_id, merchant_id, role)
-       SELECT $1, mc.id, x.role FROM unnest($2::text[], $3::text[]) AS x (code, role)
-       JOIN merchants mc ON mc.merchant_code = x.code
-       RETURNING (SELECT m.merchant_code FROM merchants m WHERE m.id = dashboard_memberships.merchant_id) AS "merchantCode"`,
-      [userId, codes, memberships.map((x) => x.role)],
-    );
+    const values = [userId, codes, memberships.map((x) => x.role)];
+    const rows = await runStatement<{ merchantCode: string }>(m, INSERT_MEMBERSHIPS, values);
     const found = new Set(rows.map((r) => r.merchantCode));
     return codes.filter((c) => !found.has(c));
   }
@@ -100,18 +172,13 @@ export class DashboardUsersRepository {
     m: EntityManager,
     invitation: { tokenHash: string; userId: string; expiresAt: Date; createdAt: Date },
   ): Promise<void> {
-    await m.query(
-      `INSERT INTO dashboard_invitations (token_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
-      [invitation.tokenHash, invitation.userId, invitation.expiresAt, invitation.createdAt],
-    );
+    const { tokenHash, userId, expiresAt, createdAt } = invitation;
+    await runStatement(m, INSERT_INVITATION, [tokenHash, userId, expiresAt, createdAt]);
   }
 
   /** Whether an unused, unexpired invitation has this token hash (looked at before any password is hashed). */
   async invitationOpen(tokenHash: string, now: Date): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      'SELECT 1 FROM dashboard_invitations WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2',
-      [tokenHash, now],
-    );
+    const rows = await runStatement(this.db, INVITATION_OPEN, [tokenHash, now]);
     return rows.length === 1;
   }
 
@@ -120,97 +187,55 @@ export class DashboardUsersRepository {
    * password set, in one statement; answers the user's email, or null when there is no such invitation.
    */
   async acceptInvitation(tokenHash: string, passwordHash: string, now: Date): Promise<string | null> {
-    const rows = changed<{ email: string }>(
-      await this.db.query(
-        `WITH used AS (
-         UPDATE dashboard_invitations SET used_at = $3
-         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $3
-         RETURNING user_id)
-       UPDATE dashboard_users u SET password_hash = $2 FROM used WHERE u.id = used.user_id RETURNING u.email`,
-        [tokenHash, passwordHash, now],
-      ),
-    );
+    const rows = await runStatement<{ email: string }>(this.db, ACCEPT_INVITATION, [tokenHash, passwordHash, now]);
     return rows[0]?.email ?? null;
   }
 
   async findByEmail(email: string): Promise<DashboardUser | null> {
-    const rows: UserRow[] = await this.db.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.email = $1`, [
-      email,
-    ]);
+    const rows = await runStatement<Row<UserRow>>(this.db, BY_EMAIL, [email]);
     return rows[0] ? toUser(rows[0]) : null;
   }
 
   async findById(id: string): Promise<DashboardUser | null> {
-    const rows: UserRow[] = await this.db.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.id = $1`, [id]);
+    const rows = await runStatement<Row<UserRow>>(this.db, BY_ID, [id]);
     return rows[0] ? toUser(rows[0]) : null;
   }
 
   async memberships(userId: string): Promise<Membership[]> {
-    return this.db.query(
-      `SELECT mc.merchant_code AS "merchantCode", mc.name AS "merchantName", dm.role,
-              mc.merchant_id::float8 AS "merchantId"
-       FROM dashboard_memberships dm JOIN merchants mc ON mc.id = dm.merchant_id
-       WHERE dm.user_id = $1 ORDER BY mc.merchant_code`,
-      [userId],
-    );
+    return runStatement<Row<Membership>>(this.db, MEMBERSHIPS, [userId]);
   }
 
   /** Every user with its memberships, newest first (the admin API's list; bounded like the key list). */
   async list(): Promise<(DashboardUser & { memberships: Membership[] })[]> {
-    const rows: (UserRow & { memberships: Membership[] })[] = await this.db.query(
-      `SELECT ${USER_COLUMNS}, COALESCE(
-         (SELECT json_agg(json_build_object('merchantCode', mc.merchant_code, 'merchantName', mc.name, 'role', dm.role,
-                                   'merchantId', mc.merchant_id)
-                 ORDER BY mc.merchant_code)
-          FROM dashboard_memberships dm JOIN merchants mc ON mc.id = dm.merchant_id WHERE dm.user_id = u.id),
-         '[]') AS memberships
-       FROM dashboard_users u ORDER BY u.created_at DESC, u.id DESC LIMIT 1000`,
-    );
+    const rows = await runStatement<Row<UserRow & { memberships: Membership[] }>>(this.db, LIST, []);
     return rows.map(({ memberships, ...row }) => ({ ...toUser(row), memberships }));
   }
 
   /** Deletes the user; its memberships, invitations and sessions go with it (ON DELETE CASCADE). */
   async delete(id: string): Promise<boolean> {
-    const rows = changed(await this.db.query('DELETE FROM dashboard_users WHERE id = $1 RETURNING id', [id]));
+    const rows = await runStatement(this.db, DELETE, [id]);
     return rows.length === 1;
   }
 
   /** The user's row, locked until the transaction ends (a TOTP change reads and writes it under the lock). */
   async lockUser(m: EntityManager, id: string): Promise<DashboardUser | null> {
-    const rows: UserRow[] = await m.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.id = $1 FOR UPDATE`, [
-      id,
-    ]);
+    const rows = await runStatement<Row<UserRow>>(m, LOCK, [id]);
     return rows[0] ? toUser(rows[0]) : null;
   }
 
   /** A new secret waits for its first code; the active setting stays as it is. */
   async setPendingTotp(userId: string, sealed: Sealed, since: Date): Promise<void> {
-    await this.db.query(
-      `UPDATE dashboard_users SET totp_pending_key_id = $2, totp_pending_sealed = $3, totp_pending_at = $4
-       WHERE id = $1`,
-      [userId, sealed.keyId, sealed.blob, since],
-    );
+    await runStatement(this.db, SET_PENDING_TOTP, [userId, sealed.keyId, sealed.blob, since]);
   }
 
   /** The pending secret becomes the active one, TOTP on, with the confirming code's step used. */
   async activatePendingTotp(m: EntityManager, userId: string, step: number): Promise<void> {
-    await m.query(
-      `UPDATE dashboard_users SET totp_key_id = totp_pending_key_id, totp_sealed = totp_pending_sealed,
-         totp_enabled = true, totp_last_step = $2,
-         totp_pending_key_id = NULL, totp_pending_sealed = NULL, totp_pending_at = NULL
-       WHERE id = $1 AND totp_pending_sealed IS NOT NULL`,
-      [userId, step],
-    );
+    await runStatement(m, ACTIVATE_PENDING_TOTP, [userId, step]);
   }
 
   /** TOTP off: the active secret and any pending one are gone. */
   async removeTotp(m: EntityManager, userId: string): Promise<void> {
-    await m.query(
-      `UPDATE dashboard_users SET totp_enabled = false, totp_key_id = NULL, totp_sealed = NULL, totp_last_step = NULL,
-         totp_pending_key_id = NULL, totp_pending_sealed = NULL, totp_pending_at = NULL
-       WHERE id = $1`,
-      [userId],
-    );
+    await runStatement(m, REMOVE_TOTP, [userId]);
   }
 
   /**
@@ -218,18 +243,7 @@ export class DashboardUsersRepository {
    * already, so a code is good once even with two requests racing.
    */
   async useTotpStep(userId: string, step: number): Promise<boolean> {
-    const rows = changed(
-      await this.db.query(
-        `UPDATE dashboard_users SET totp_last_step = $2
-         WHERE id = $1 AND totp_enabled AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
-        [userId, step],
-      ),
-    );
+    const rows = await runStatement(this.db, USE_TOTP_STEP, [userId, step]);
     return rows.length === 1;
   }
-}
-
-/** pg's UPDATE or DELETE … RETURNING answers [rows, count] through TypeORM. */
-function changed<T = unknown>(result: unknown): T[] {
-  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
 }

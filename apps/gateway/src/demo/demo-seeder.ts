@@ -1,10 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/observability';
-import { inTransaction } from '@app/database';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { MerchantsRepository } from '../auth/merchants.repository';
 import { MerchantsService } from '../auth/merchants.service';
 
 export const DEMO_OPTIONS = Symbol('DEMO_OPTIONS');
@@ -22,7 +20,7 @@ export interface DemoOptions {
 export class DemoSeeder implements OnApplicationBootstrap {
   constructor(
     @Inject(DEMO_OPTIONS) private readonly options: DemoOptions,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly merchantRows: MerchantsRepository,
     private readonly merchants: MerchantsService,
     private readonly keys: ApiKeysService,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -30,16 +28,8 @@ export class DemoSeeder implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.options.enabled) return;
-    // Several replicas may start at once: one seeds, under a transaction-scoped advisory lock.
-    const seeded = await inTransaction(this.db, async (m) => {
-      await m.query("SELECT pg_advisory_xact_lock(hashtext('gateway:demo-seed'))");
-      const [{ n }] = await m.query('SELECT count(*)::int AS n FROM merchants');
-      if (n > 0) return false;
-      await m.query(
-        "INSERT INTO merchants (id, merchant_code, name) VALUES (gen_random_uuid(), 'demo', 'Demo merchant')",
-      );
-      return true;
-    });
+    // Several replicas may start at once: one seeds.
+    const seeded = await this.merchantRows.insertDemoIfEmpty();
     // Development only, at every start (idempotent): a webhooks service that is not up yet does not stop the
     // gateway; the demo merchant's events are delivered once a later start names it.
     await this.merchants

@@ -1,12 +1,11 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createTransport, Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { Clock, uuidv7 } from '@app/clock';
 import { LOGGER } from '@app/observability';
 import { MAIL_OPTIONS, MailOptions } from './mail-options';
+import { MailSendsRepository } from './mail-sends.repository';
 import type { RenderedMail } from './mail-templates';
 
 /** What came of a send: delivered to the SMTP server, refused or unreachable, or mail is off (SMTP_HOST unset). */
@@ -26,7 +25,7 @@ export class Mailer implements OnModuleDestroy {
 
   constructor(
     @Inject(MAIL_OPTIONS) private readonly options: MailOptions,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly sends: MailSendsRepository,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -59,11 +58,8 @@ export class Mailer implements OnModuleDestroy {
         this.logger.warn({ template: mail.template, error }, 'An email could not be sent');
       }
     }
-    await this.db.query(
-      `INSERT INTO mail_sends (id, to_address, template, outcome, message_id, error, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [uuidv7(), to, mail.template, outcome, messageId, error, this.clock.now()],
-    );
+    const at = this.clock.now();
+    await this.sends.insert({ id: uuidv7(), to, template: mail.template, outcome, messageId, error, at });
     return outcome;
   }
 

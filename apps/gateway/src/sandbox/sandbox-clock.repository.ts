@@ -1,6 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { runStatement, statement } from '@app/database';
+
+const OFFSET = statement(
+  'gateway_sandbox_clocks_offset',
+  'SELECT offset_ms FROM sandbox_clocks WHERE merchant_code = $1',
+);
+const COMPARE_AND_SET = statement(
+  'gateway_sandbox_clocks_compare_and_set',
+  `INSERT INTO sandbox_clocks AS c (merchant_code, offset_ms, advanced_to, advanced_at) VALUES ($1, $3, $4, $5)
+   ON CONFLICT (merchant_code) DO UPDATE SET offset_ms = $3, advanced_to = $4, advanced_at = $5
+     WHERE c.offset_ms = $2
+   RETURNING merchant_code`,
+);
 
 /** The sandbox_clocks table: each merchant's sandbox clock as an offset from real time. */
 @Injectable()
@@ -9,10 +22,7 @@ export class SandboxClockRepository {
 
   /** 0 for a merchant whose clock was never advanced. */
   async offsetOf(merchantCode: string): Promise<number> {
-    const rows: Array<{ offset_ms: string }> = await this.db.query(
-      'SELECT offset_ms FROM sandbox_clocks WHERE merchant_code = $1',
-      [merchantCode],
-    );
+    const rows = await runStatement<{ offset_ms: string }>(this.db, OFFSET, [merchantCode]);
     return rows.length ? Number(rows[0].offset_ms) : 0;
   }
 
@@ -27,13 +37,8 @@ export class SandboxClockRepository {
     advancedTo: Date,
     advancedAt: Date,
   ): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `INSERT INTO sandbox_clocks AS c (merchant_code, offset_ms, advanced_to, advanced_at) VALUES ($1, $3, $4, $5)
-       ON CONFLICT (merchant_code) DO UPDATE SET offset_ms = $3, advanced_to = $4, advanced_at = $5
-         WHERE c.offset_ms = $2
-       RETURNING merchant_code`,
-      [merchantCode, expected, offsetMs, advancedTo, advancedAt],
-    );
+    const values = [merchantCode, expected, offsetMs, advancedTo, advancedAt];
+    const rows = await runStatement(this.db, COMPARE_AND_SET, values);
     return rows.length === 1;
   }
 }

@@ -8,13 +8,12 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import { CallerContext } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { RATE_LIMITER } from '../auth/api-key.guard';
 import { AuthFailures } from '../auth/auth-failures';
+import { ApiKeysRepository } from '../auth/api-keys.repository';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { KEY_PATTERN } from '../auth/principal';
 import { RateLimiter } from '../auth/rate-limiter';
@@ -33,7 +32,7 @@ export class ClientTokenGuard implements CanActivate {
   constructor(
     private readonly tokens: ClientTokens,
     private readonly keys: ApiKeysService,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly keyRows: ApiKeysRepository,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly failures: AuthFailures,
   ) {}
@@ -72,14 +71,7 @@ export class ClientTokenGuard implements CanActivate {
 
   /** A token outlives neither its key's revocation nor the key leaving the merchant. */
   private async mintingKeyActive(claims: ClientTokenClaims): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `SELECT 1 FROM api_keys k
-       JOIN api_key_merchants km ON km.key_id = k.id JOIN merchants m ON m.id = km.merchant_id
-       WHERE k.id::text = $1 AND k.revoked_at IS NULL AND k.type = 'private' AND k.environment = $2
-         AND m.merchant_code = $3`,
-      [claims.keyId, claims.environment, claims.merchantCode],
-    );
-    return rows.length > 0;
+    return this.keyRows.activePrivateKeyOf(claims.keyId, claims.environment, claims.merchantCode);
   }
 }
 

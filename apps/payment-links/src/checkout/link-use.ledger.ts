@@ -109,7 +109,9 @@ export class LinkUseLedger {
   settle(useId: string, outcome: UseOutcome, now: Date): Promise<PaymentLinkResponse> {
     return inTransaction(this.db, async (manager) => {
       // Link first, then the use: the order every writer of both takes.
-      const linkId = (await manager.findOneByOrFail(LinkUseEntity, { id: useId })).linkId;
+      const found = await this.uses.find(manager, useId);
+      if (!found) throw new Error(`No link use ${useId}`);
+      const linkId = found.linkId;
       const link = await this.links.lock(manager, linkId);
       const use = (await this.uses.lock(manager, useId))!;
       if (use.status !== 'reserved') return this.recorder.view(link);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext, LinkStatus } from '@app/contracts';
+import { entityInsert, entitySelect, entityUpdateMany } from '@app/database';
 import { DomainError } from '@app/errors';
 import { PaymentLinkEntity } from './payment-link.entity';
 
@@ -19,34 +20,61 @@ export interface ClaimOptions {
   waitForLocks?: boolean;
 }
 
+const insertLink = entityInsert(PaymentLinkEntity, 'payment_links_insert');
+const updateLinks = entityUpdateMany(PaymentLinkEntity, 'payment_links_update');
+const inScope = entitySelect(
+  PaymentLinkEntity,
+  'payment_links_in_scope',
+  'id = $1 AND merchant_code = $2 AND environment = $3',
+);
+const byId = entitySelect(PaymentLinkEntity, 'payment_links_by_id', 'id = $1');
+const lockedInScope = entitySelect(
+  PaymentLinkEntity,
+  'payment_links_lock_in_scope',
+  'id = $1 AND merchant_code = $2 AND environment = $3 FOR UPDATE',
+);
+const locked = entitySelect(PaymentLinkEntity, 'payment_links_lock', 'id = $1 FOR UPDATE');
+/** $3: a status or null (any); $4: the last id of the previous page or null. */
+const page = entitySelect(
+  PaymentLinkEntity,
+  'payment_links_page',
+  `merchant_code = $1 AND environment = $2 AND ($3::text IS NULL OR status = $3)
+   AND ($4::uuid IS NULL OR (created_at, id) < (SELECT c.created_at, c.id FROM payment_links c
+                                                  WHERE c.id = $4 AND c.merchant_code = $1 AND c.environment = $2))
+   ORDER BY created_at DESC, id DESC LIMIT $5`,
+);
+/** $3, $4: one merchant's links in one environment, or null for all. */
+const DUE = `status = 'active' AND expires_at IS NOT NULL AND expires_at <= $1
+   AND ($3::text IS NULL OR (merchant_code = $3 AND environment = $4))
+   ORDER BY expires_at, id LIMIT $2`;
+const dueSkippingLocked = entitySelect(PaymentLinkEntity, 'payment_links_due', `${DUE} FOR UPDATE SKIP LOCKED`);
+const dueWaiting = entitySelect(PaymentLinkEntity, 'payment_links_due_waiting', `${DUE} FOR UPDATE`);
+
 /** Payment link SQL: scoping by merchant and environment, and the row locks of payers and sweeps. */
 @Injectable()
 export class PaymentLinkRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(manager: EntityManager, link: PaymentLinkEntity): Promise<void> {
-    await manager.insert(PaymentLinkEntity, link);
+  /** Sent at once, checked with the commit of the caller's transaction. */
+  insert(manager: EntityManager, link: PaymentLinkEntity): Promise<void> {
+    return insertLink(manager, link);
   }
 
-  async update(manager: EntityManager, link: PaymentLinkEntity): Promise<void> {
-    const { id, ...fields } = link;
-    await manager.update(PaymentLinkEntity, { id }, fields);
+  /** Every column but those written once (`update: false`), by id. */
+  update(manager: EntityManager, link: PaymentLinkEntity): Promise<void> {
+    return updateLinks(manager, [link]);
   }
 
   /** The link of this merchant and environment; 404 otherwise (another merchant's link is unknown here). */
   async get(scope: Scope, id: string): Promise<PaymentLinkEntity> {
-    const link = isUuid(id)
-      ? await this.db
-          .getRepository(PaymentLinkEntity)
-          .findOneBy({ id, merchantCode: scope.merchantCode, environment: scope.environment })
-      : null;
+    const [link] = isUuid(id) ? await inScope(this.db, [id, scope.merchantCode, scope.environment]) : [];
     if (!link) throw linkNotFound();
     return link;
   }
 
   /** By id alone, for the keyless checkout paths where the id is the credential. */
   async getKeyless(id: string): Promise<PaymentLinkEntity> {
-    const link = isUuid(id) ? await this.db.getRepository(PaymentLinkEntity).findOneBy({ id }) : null;
+    const [link] = isUuid(id) ? await byId(this.db, [id]) : [];
     if (!link) throw linkNotFound();
     return link;
   }
@@ -54,33 +82,17 @@ export class PaymentLinkRepository {
   /** The link, row-locked until the transaction ends; 404 unless it is in `scope` (when given). */
   async lock(manager: EntityManager, id: string, scope?: Scope): Promise<PaymentLinkEntity> {
     if (!isUuid(id)) throw linkNotFound();
-    const q = manager
-      .getRepository(PaymentLinkEntity)
-      .createQueryBuilder('l')
-      .setLock('pessimistic_write')
-      .where('l.id = :id', { id });
-    if (scope)
-      q.andWhere('l.merchant_code = :m AND l.environment = :e', { m: scope.merchantCode, e: scope.environment });
-    const link = await q.getOne();
+    const [link] = scope
+      ? await lockedInScope(manager, [id, scope.merchantCode, scope.environment])
+      : await locked(manager, [id]);
     if (!link) throw linkNotFound();
     return link;
   }
 
   /** Newest first, like every list; `startingAfter` is the last id of the previous page. */
   list(scope: Scope, o: { limit: number; startingAfter?: string; status?: LinkStatus }): Promise<PaymentLinkEntity[]> {
-    const q = this.db
-      .getRepository(PaymentLinkEntity)
-      .createQueryBuilder('l')
-      .where('l.merchant_code = :m AND l.environment = :e', { m: scope.merchantCode, e: scope.environment });
-    if (o.status !== undefined) q.andWhere('l.status = :status', { status: o.status });
-    if (o.startingAfter !== undefined) {
-      if (!isUuid(o.startingAfter)) throw linkNotFound('startingAfter');
-      q.andWhere(
-        '(l.created_at, l.id) < (SELECT c.created_at, c.id FROM payment_links c WHERE c.id = :after AND c.merchant_code = :m AND c.environment = :e)',
-        { after: o.startingAfter },
-      );
-    }
-    return q.orderBy('l.created_at', 'DESC').addOrderBy('l.id', 'DESC').limit(o.limit).getMany();
+    if (o.startingAfter !== undefined && !isUuid(o.startingAfter)) throw linkNotFound('startingAfter');
+    return page(this.db, [scope.merchantCode, scope.environment, o.status ?? null, o.startingAfter ?? null, o.limit]);
   }
 
   /**
@@ -88,16 +100,7 @@ export class PaymentLinkRepository {
    * one holds (FOR UPDATE SKIP LOCKED); a clock advance waits for them.
    */
   claimDue(manager: EntityManager, upTo: Date, limit: number, o: ClaimOptions = {}): Promise<PaymentLinkEntity[]> {
-    const q = manager
-      .getRepository(PaymentLinkEntity)
-      .createQueryBuilder('l')
-      .addSelect('l.traceParent')
-      .setLock('pessimistic_write')
-      .where("l.status = 'active' AND l.expires_at IS NOT NULL AND l.expires_at <= :upTo", { upTo });
-    if (!o.waitForLocks) q.setOnLocked('skip_locked');
-    if (o.scope) {
-      q.andWhere('l.merchant_code = :m AND l.environment = :e', { m: o.scope.merchantCode, e: o.scope.environment });
-    }
-    return q.orderBy('l.expires_at', 'ASC').addOrderBy('l.id', 'ASC').limit(limit).getMany();
+    const values = [upTo, limit, o.scope?.merchantCode ?? null, o.scope?.environment ?? null];
+    return (o.waitForLocks ? dueWaiting : dueSkippingLocked)(manager, values);
   }
 }

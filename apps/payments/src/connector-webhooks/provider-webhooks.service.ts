@@ -11,7 +11,6 @@ import { ConnectorConnections } from '../connector/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { ProviderNotification, WebhookRejected } from '../connector/provider-connector';
 import { isUuid } from '../payment/payment.repository';
-import { ConnectionEntity } from '../routing/connection.entity';
 import { NotificationSettlement } from './notification-settlement';
 import { ProviderWebhookEvents } from './provider-webhook-events.repository';
 
@@ -39,7 +38,7 @@ export class ProviderWebhooks {
 
   async receive(cmd: ConnectorWebhookCommand): Promise<ConnectorWebhookAnswer> {
     if (!isUuid(cmd.connectionId)) throw unknownConnection();
-    const row = await this.db.getRepository(ConnectionEntity).findOneBy({ id: cmd.connectionId });
+    const row = await this.connections.byId(cmd.connectionId);
     if (!row || !this.registry.has(row.acquirer)) throw unknownConnection();
     const connector = this.registry.get(row.acquirer);
     let notifications: ProviderNotification[];

@@ -2,13 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { PaymentsConfig } from '../config';
 import { ConnectionCredentialsCipher, checkCredentials, hintsOf } from '../routing/connection-credentials';
 import type { ConnectionEntity } from '../routing/connection.entity';
-import type { DataSource } from 'typeorm';
+import type { ConnectionRepository } from '../routing/connection.repository';
 import { ConnectorConnections } from './connector-connections';
 import type { ConnectorRegistry } from './connector.registry';
 
 /** `of` reads nothing: it opens the row it is given (the database and registry serve `byCode` and `through`). */
 const connectionsWith = (cipher: ConnectionCredentialsCipher) =>
-  new ConnectorConnections(undefined as unknown as DataSource, undefined as unknown as ConnectorRegistry, cipher);
+  new ConnectorConnections(
+    undefined as unknown as ConnectionRepository,
+    undefined as unknown as ConnectorRegistry,
+    cipher,
+  );
 
 const key = () => randomBytes(32).toString('base64');
 const cipherWith = (keys: string) =>

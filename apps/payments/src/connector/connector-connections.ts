@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { Environment } from '@app/contracts';
 import { ConnectionCredentialsCipher } from '../routing/connection-credentials';
 import { ConnectionEntity } from '../routing/connection.entity';
+import { ConnectionRepository } from '../routing/connection.repository';
 import { ConnectorRegistry } from './connector.registry';
 import { ConnectorConnection, ProviderConnector } from './provider-connector';
 
@@ -37,7 +36,7 @@ export class ConnectionGone extends Error {
 @Injectable()
 export class ConnectorConnections {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly connections: ConnectionRepository,
     private readonly registry: ConnectorRegistry,
     private readonly cipher: ConnectionCredentialsCipher,
   ) {}
@@ -58,13 +57,14 @@ export class ConnectorConnections {
     return { connector: this.registry.get(c.acquirer), connection: await this.byCode(c) };
   }
 
+  /** A connection by its id (a provider's webhook names it), or null. */
+  byId(id: string): Promise<ConnectionEntity | null> {
+    return this.connections.findById(id);
+  }
+
   /** The connection a payment (or an attempt on it) went through, by its code. */
   async byCode(c: ConnectionOf): Promise<ConnectorConnection> {
-    const row = await this.db.getRepository(ConnectionEntity).findOneBy({
-      merchantCode: c.merchantCode,
-      environment: c.environment,
-      connectionCode: c.connectionCode,
-    });
+    const row = await this.connections.find(c, c.connectionCode);
     if (!row) throw new ConnectionGone(c);
     return this.of(row);
   }

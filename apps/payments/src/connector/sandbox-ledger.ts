@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { GroupCommit, runAsyncCommit, runStatement, statement } from '@app/database';
+import { GroupCommit } from '@app/database';
 import { AuthorizationOutcome, ModificationOutcome } from './provider-connector';
+import { SandboxLedgerRepository } from './sandbox-ledger.repository';
 import type { SandboxFailingOperation } from './sandbox-cards';
 
 /** An authorization's (or 3DS completion's) answer, or a capture's, refund's or cancel's with its operation. */
@@ -37,16 +36,6 @@ export class MemoryLedger implements SandboxLedger {
   }
 }
 
-const REMEMBER = statement(
-  'sandbox_ledger_remember',
-  `INSERT INTO sandbox_acquirer_ledger (reference, answer)
-   SELECT r.reference, a.answer
-   FROM unnest($1::text[]) WITH ORDINALITY AS r(reference, i)
-   JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS a(answer, i) USING (i)
-   ON CONFLICT (reference) DO NOTHING RETURNING reference`,
-);
-const FIND = statement('sandbox_ledger_find', 'SELECT answer FROM sandbox_acquirer_ledger WHERE reference = $1');
-
 /**
  * The sandbox acquirer's own table of answered references (in the payments database, but the acquirer's
  * record, not the payment's): it outlives a crash of the payments process, as a real acquirer's does, so the
@@ -63,15 +52,14 @@ export class DatabaseLedger implements SandboxLedger {
     10_000,
   );
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly rows: SandboxLedgerRepository) {}
 
   once(reference: string, fresh: SandboxAnswer): Promise<SandboxAnswer> {
     return this.writes.submit(null, { reference, fresh });
   }
 
-  async find(reference: string): Promise<SandboxAnswer | undefined> {
-    const rows = await runStatement<{ answer: SandboxAnswer }>(this.db, FIND, [reference]);
-    return rows[0]?.answer;
+  find(reference: string): Promise<SandboxAnswer | undefined> {
+    return this.rows.find<SandboxAnswer>(reference);
   }
 
   /** Each entry's answer: its own if stored now, else the one stored earlier under its reference. */
@@ -84,12 +72,7 @@ export class DatabaseLedger implements SandboxLedger {
     // the same WAL and waits for its flush, which carries this write too. A database crash can lose it only
     // with the record that would follow: the recovery sweep then finds no answer and releases the
     // reservation, as if the sandbox had never been asked. One WAL flush less on every purchase's path.
-    const stored = await runAsyncCommit<{ reference: string }>(this.db, REMEMBER, [
-      [...first.keys()],
-      // One JSON array, not a jsonb[]: the driver would escape every quote of every answer for an array literal.
-      JSON.stringify([...first.values()]),
-    ]);
-    const inserted = new Set(stored.map((r) => r.reference));
+    const inserted = new Set(await this.rows.remember([...first.keys()], [...first.values()]));
     return Promise.all(
       batch.map(async (p) =>
         inserted.has(p.reference)

@@ -2,16 +2,34 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
+import { entityInsert, runStatement, statement } from '@app/database';
 import { CardNonce } from './card-nonce.entity';
 
 type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
+
+const insertNonce = entityInsert(CardNonce, 'card_nonces_insert');
+const TAKE = statement(
+  'card_nonces_take',
+  `DELETE FROM card_nonces WHERE nonce = $1 AND merchant_code = $2 AND environment = $3
+   RETURNING key_id, card_sealed, expires_at, real_expires_at`,
+);
+const DELETE_EXPIRED = statement(
+  'card_nonces_delete_expired',
+  `DELETE FROM card_nonces WHERE nonce IN (
+     SELECT nonce FROM card_nonces WHERE real_expires_at <= $1
+     ORDER BY real_expires_at
+     LIMIT $2
+     FOR UPDATE SKIP LOCKED)
+   RETURNING 1`,
+);
 
 @Injectable()
 export class NonceRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(row: CardNonce, manager: EntityManager = this.db.manager): Promise<void> {
-    await manager.getRepository(CardNonce).insert(row);
+  /** Inside a transaction: sent at once, checked with its commit. */
+  insert(row: CardNonce, manager: EntityManager = this.db.manager): Promise<void> {
+    return insertNonce(manager, row);
   }
 
   /**
@@ -24,12 +42,10 @@ export class NonceRepository {
     nonce: string,
     manager: EntityManager = this.db.manager,
   ): Promise<Pick<CardNonce, 'keyId' | 'cardSealed' | 'expiresAt' | 'realExpiresAt'> | null> {
-    const [row] = deleted<{ key_id: string; card_sealed: Buffer; expires_at: Date; real_expires_at: Date }>(
-      await manager.query(
-        `DELETE FROM card_nonces WHERE nonce = $1 AND merchant_code = $2 AND environment = $3
-         RETURNING key_id, card_sealed, expires_at, real_expires_at`,
-        [nonce, scope.merchantCode, scope.environment],
-      ),
+    const [row] = await runStatement<{ key_id: string; card_sealed: Buffer; expires_at: Date; real_expires_at: Date }>(
+      manager,
+      TAKE,
+      [nonce, scope.merchantCode, scope.environment],
     );
     return row
       ? {
@@ -46,22 +62,6 @@ export class NonceRepository {
    * payment holds right now are skipped (it takes them itself). Answers how many went.
    */
   async deleteExpired(realNow: Date, limit: number): Promise<number> {
-    const rows = deleted(
-      await this.db.query(
-        `DELETE FROM card_nonces WHERE nonce IN (
-           SELECT nonce FROM card_nonces WHERE real_expires_at <= $1
-           ORDER BY real_expires_at
-           LIMIT $2
-           FOR UPDATE SKIP LOCKED)
-         RETURNING 1`,
-        [realNow, limit],
-      ),
-    );
-    return rows.length;
+    return (await runStatement(this.db, DELETE_EXPIRED, [realNow, limit])).length;
   }
-}
-
-/** pg's DELETE … RETURNING answers [rows, count] through TypeORM. */
-function deleted<T>(result: unknown): T[] {
-  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
 }

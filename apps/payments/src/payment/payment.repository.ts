@@ -6,6 +6,7 @@ import { CallerContext } from '@app/contracts';
 import {
   deferStatement,
   entityInsert,
+  runStatement,
   entityInsertGathered,
   entityUpdateGathered,
   statement,
@@ -27,6 +28,10 @@ const insertPayment = entityInsert(PaymentEntity, 'payments_insert');
 const reservePayments = entityInsertGathered(PaymentEntity, 'payments_reserve');
 const recordPayments = entityUpdateGathered(PaymentEntity, 'payments_record');
 const RELEASE = statement('payments_release', `DELETE FROM payments WHERE id = $1 AND status = 'reserved'`);
+const ACQUIRER_REFERENCE = statement(
+  'payments_acquirer_reference',
+  'SELECT acquirer_reference FROM payments WHERE id = $1',
+);
 /** Every read but the recovery sweep's leaves reserved payments out: half-made, they are nobody's yet. */
 const VISIBLE = `p.status <> 'reserved'`;
 
@@ -212,6 +217,12 @@ export class PaymentRepository {
       q.andWhere('p.merchant_code = :m AND p.environment = :e', { m: o.scope.merchantCode, e: o.scope.environment });
     }
     return q.orderBy('p.hold_expires_at').addOrderBy('p.id').limit(limit).getMany();
+  }
+
+  /** The payment's reference at the provider, any status (the recovery of an attempt on it asks). */
+  async acquirerReference(paymentId: string): Promise<string | undefined> {
+    const [row] = await runStatement<{ acquirer_reference: string | null }>(this.db, ACQUIRER_REFERENCE, [paymentId]);
+    return row?.acquirer_reference ?? undefined;
   }
 }
 

@@ -7,6 +7,7 @@ import { inTransaction } from '@app/database';
 import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorConnections } from '../connector/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
+import { PaymentRepository } from '../payment/payment.repository';
 import { AcquirerAttempt } from './acquirer-attempt';
 import { answerOf, acquirerReferenceOf } from './synced-answer';
 import { AttemptRecorder, Resolution } from './attempt-recorder';
@@ -31,6 +32,7 @@ export class RecoveryService {
     private readonly recorder: AttemptRecorder,
     private readonly clocks: SandboxClockCopy,
     private readonly clock: Clock,
+    private readonly payments: PaymentRepository,
   ) {}
 
   async resolve(a: AcquirerAttempt): Promise<Resolution> {
@@ -61,10 +63,6 @@ export class RecoveryService {
   /** A capture's, refund's or cancel's payment reference at the provider (an authorization has none yet). */
   private async paymentReference(a: AcquirerAttempt): Promise<string | undefined> {
     if (a.detail.kind === 'authorize') return undefined;
-    const rows: Array<{ acquirer_reference: string | null }> = await this.db.query(
-      'SELECT acquirer_reference FROM payments WHERE id = $1',
-      [a.paymentId],
-    );
-    return rows[0]?.acquirer_reference ?? undefined;
+    return this.payments.acquirerReference(a.paymentId);
   }
 }

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Sealed } from '@app/cipher';
 import { uuidv7 } from '@app/clock';
 import { ConnectionRequest } from '@app/contracts';
+import { entitySelect, runStatement, statement } from '@app/database';
 import { Scope } from '../payment/payment.repository';
 import { ConnectionEntity, CredentialHints } from './connection.entity';
 
@@ -27,6 +28,59 @@ export const DEFAULT_CONNECTION = {
 
 const COLUMNS = `merchant_code, environment, connection_code, connection_name, acquirer, currencies, methods, priority`;
 
+const ENSURE_DEFAULT = statement(
+  'connections_ensure_default',
+  `INSERT INTO connections (id, ${COLUMNS}, is_default, created_at, updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true, $10, $10)
+   ON CONFLICT (merchant_code, environment, connection_code) DO NOTHING`,
+);
+/** Creates or replaces a connection, its sealed credentials as they were. */
+const UPSERT_KEEPING_CREDENTIALS = statement(
+  'connections_upsert_keeping_credentials',
+  `INSERT INTO connections (id, ${COLUMNS}, is_default, created_at, updated_at, endpoint,
+     credentials_key_id, credentials_blob, credential_hints, credentials_updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10, $10, $11, $12, $13, $14, $15)
+   ON CONFLICT (merchant_code, environment, connection_code) DO UPDATE SET
+     connection_name = EXCLUDED.connection_name, acquirer = EXCLUDED.acquirer,
+     currencies = EXCLUDED.currencies, methods = EXCLUDED.methods, priority = EXCLUDED.priority,
+     updated_at = EXCLUDED.updated_at, endpoint = EXCLUDED.endpoint
+   RETURNING id, (xmax = 0) AS inserted`,
+);
+/** Creates or replaces a connection with the given credentials (null: none). */
+const UPSERT = statement(
+  'connections_upsert',
+  `INSERT INTO connections (id, ${COLUMNS}, is_default, created_at, updated_at, endpoint,
+     credentials_key_id, credentials_blob, credential_hints, credentials_updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10, $10, $11, $12, $13, $14, $15)
+   ON CONFLICT (merchant_code, environment, connection_code) DO UPDATE SET
+     connection_name = EXCLUDED.connection_name, acquirer = EXCLUDED.acquirer,
+     currencies = EXCLUDED.currencies, methods = EXCLUDED.methods, priority = EXCLUDED.priority,
+     updated_at = EXCLUDED.updated_at, endpoint = EXCLUDED.endpoint,
+     credentials_key_id = EXCLUDED.credentials_key_id, credentials_blob = EXCLUDED.credentials_blob,
+     credential_hints = EXCLUDED.credential_hints, credentials_updated_at = EXCLUDED.credentials_updated_at
+   RETURNING id, (xmax = 0) AS inserted`,
+);
+const RESEAL = statement(
+  'connections_reseal',
+  'UPDATE connections SET credentials_key_id = $2, credentials_blob = $3 WHERE id = $1',
+);
+const inRoutingOrder = entitySelect(
+  ConnectionEntity,
+  'connections_in_routing_order',
+  'merchant_code = $1 AND environment = $2 ORDER BY priority, created_at, connection_code',
+);
+const byCode = entitySelect(
+  ConnectionEntity,
+  'connections_by_code',
+  'merchant_code = $1 AND environment = $2 AND connection_code = $3',
+);
+const byId = entitySelect(ConnectionEntity, 'connections_by_id', 'id = $1');
+const staleCredentials = entitySelect(
+  ConnectionEntity,
+  'connections_stale_credentials',
+  'credentials_key_id IS NOT NULL AND credentials_key_id <> $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED',
+);
+
 @Injectable()
 export class ConnectionRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -34,39 +88,33 @@ export class ConnectionRepository {
   /** Creates the sandbox default connection unless the merchant has one under its code already. */
   async ensureDefault(scope: Scope & { environment: 'sandbox' }, now: Date): Promise<void> {
     const d = DEFAULT_CONNECTION;
-    await this.db.query(
-      `INSERT INTO connections (id, ${COLUMNS}, is_default, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true, $10, $10)
-       ON CONFLICT (merchant_code, environment, connection_code) DO NOTHING`,
-      [
-        uuidv7(),
-        scope.merchantCode,
-        scope.environment,
-        d.connectionCode,
-        d.connectionName,
-        d.acquirer,
-        d.currencies,
-        d.methods,
-        d.priority,
-        now,
-      ],
-    );
+    await runStatement(this.db, ENSURE_DEFAULT, [
+      uuidv7(),
+      scope.merchantCode,
+      scope.environment,
+      d.connectionCode,
+      d.connectionName,
+      d.acquirer,
+      d.currencies,
+      d.methods,
+      d.priority,
+      now,
+    ]);
   }
 
   /** In routing order: priority, then the older connection first. */
   list(scope: Scope): Promise<ConnectionEntity[]> {
-    return this.db.getRepository(ConnectionEntity).find({
-      where: { merchantCode: scope.merchantCode, environment: scope.environment },
-      order: { priority: 'ASC', createdAt: 'ASC', connectionCode: 'ASC' },
-    });
+    return inRoutingOrder(this.db, [scope.merchantCode, scope.environment]);
   }
 
-  find(scope: Scope, connectionCode: string): Promise<ConnectionEntity | null> {
-    return this.db.getRepository(ConnectionEntity).findOneBy({
-      merchantCode: scope.merchantCode,
-      environment: scope.environment,
-      connectionCode,
-    });
+  async find(scope: Scope, connectionCode: string): Promise<ConnectionEntity | null> {
+    const [row] = await byCode(this.db, [scope.merchantCode, scope.environment, connectionCode]);
+    return row ?? null;
+  }
+
+  async findById(id: string): Promise<ConnectionEntity | null> {
+    const [row] = await byId(this.db, [id]);
+    return row ?? null;
   }
 
   /**
@@ -81,21 +129,9 @@ export class ConnectionRepository {
   ): Promise<{ created: boolean; row: ConnectionEntity }> {
     const sealed = credentials === 'keep' ? null : credentials;
     const keep = credentials === 'keep';
-    const rows: Array<{ id: string; inserted: boolean }> = await this.db.query(
-      `INSERT INTO connections (id, ${COLUMNS}, is_default, created_at, updated_at, endpoint,
-         credentials_key_id, credentials_blob, credential_hints, credentials_updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10, $10, $11, $12, $13, $14, $15)
-       ON CONFLICT (merchant_code, environment, connection_code) DO UPDATE SET
-         connection_name = EXCLUDED.connection_name, acquirer = EXCLUDED.acquirer,
-         currencies = EXCLUDED.currencies, methods = EXCLUDED.methods, priority = EXCLUDED.priority,
-         updated_at = EXCLUDED.updated_at, endpoint = EXCLUDED.endpoint
-         ${
-           keep
-             ? ''
-             : `, credentials_key_id = EXCLUDED.credentials_key_id, credentials_blob = EXCLUDED.credentials_blob,
-                credential_hints = EXCLUDED.credential_hints, credentials_updated_at = EXCLUDED.credentials_updated_at`
-         }
-       RETURNING id, (xmax = 0) AS inserted`,
+    const rows = await runStatement<{ id: string; inserted: boolean }>(
+      this.db,
+      keep ? UPSERT_KEEPING_CREDENTIALS : UPSERT,
       [
         uuidv7(),
         scope.merchantCode,
@@ -114,7 +150,7 @@ export class ConnectionRepository {
         sealed ? now : null,
       ],
     );
-    const row = await this.db.getRepository(ConnectionEntity).findOneByOrFail({ id: rows[0].id });
+    const [row] = await byId(this.db, [rows[0].id]);
     return { created: rows[0].inserted, row };
   }
 
@@ -123,23 +159,11 @@ export class ConnectionRepository {
    * re-sealing (replicas sweeping at once take different rows), inside the caller's transaction.
    */
   staleCredentials(m: EntityManager, currentKeyId: string, limit: number): Promise<ConnectionEntity[]> {
-    return m
-      .getRepository(ConnectionEntity)
-      .createQueryBuilder('c')
-      .where('c.credentials_key_id IS NOT NULL AND c.credentials_key_id <> :currentKeyId', { currentKeyId })
-      .orderBy('c.id')
-      .limit(limit)
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .getMany();
+    return staleCredentials(m, [currentKeyId, limit]);
   }
 
   /** Re-sealed under the current key; the same credentials, so `credentials_updated_at` stays. */
   async reseal(m: EntityManager, id: string, sealed: Sealed): Promise<void> {
-    await m.query(`UPDATE connections SET credentials_key_id = $2, credentials_blob = $3 WHERE id = $1`, [
-      id,
-      sealed.keyId,
-      sealed.blob,
-    ]);
+    await runStatement(m, RESEAL, [id, sealed.keyId, sealed.blob]);
   }
 }

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock, reportRange } from '@app/clock';
 import {
   CallerContext,
@@ -13,33 +11,7 @@ import {
   ReportRangeQuery,
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
-
-/** One day (UTC), currency and outcome of a merchant's payments: how many, and their amounts. */
-interface DayRow {
-  day: string;
-  currency: string;
-  exponent: number;
-  outcome: 'approved' | 'declined' | 'failed';
-  n: number;
-  total: string;
-}
-
-interface ReasonRow {
-  reason_code: string;
-  reason: string;
-  n: number;
-}
-
-/**
- * Approved: authorized or captured when answered (refunded, voided or expired since count too); an abandoned
- * 3DS session or APM voucher, and a payment still pending, are no answer and count nowhere.
- */
-const OUTCOME = `CASE
-  WHEN status IN ('authorized', 'captured', 'refunded') THEN 'approved'
-  WHEN status = 'cancelled' AND cancel_reason IN ('merchant', 'hold_expired') THEN 'approved'
-  WHEN status = 'declined' THEN 'declined'
-  WHEN status = 'failed' THEN 'failed'
-END`;
+import { DayRow, PaymentStatsRepository, ReasonRow } from './payment-stats.repository';
 
 const emptyCounts = (): PaymentCountsView => ({
   attempted: 0,
@@ -94,32 +66,15 @@ export function paymentStats(
 @Injectable()
 export class PaymentStatsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly aggregates: PaymentStatsRepository,
     private readonly clock: Clock,
   ) {}
 
   async stats(ctx: CallerContext, query: ReportRangeQuery): Promise<PaymentStatsView> {
     const range = reportRange(query, this.clock.now(ctx));
-    const params = [ctx.merchantCode, ctx.environment, range.start, range.end];
-    const scope = `merchant_code = $1 AND environment = $2 AND status <> 'reserved'
-      AND created_at >= $3 AND created_at < $4`;
     const [days, reasons] = await Promise.all([
-      this.db.query<DayRow[]>(
-        `SELECT * FROM (
-           SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency, exponent,
-                  ${OUTCOME} AS outcome, count(*)::int AS n, sum(amount_value)::text AS total
-             FROM payments WHERE ${scope}
-            GROUP BY 1, 2, 3, 4) t
-          WHERE outcome IS NOT NULL`,
-        params,
-      ),
-      this.db.query<ReasonRow[]>(
-        `SELECT coalesce(refusal_code->>'reasonCode', 'unknown') AS reason_code,
-                coalesce(max(refusal_code->>'reason'), 'Unknown') AS reason, count(*)::int AS n
-           FROM payments WHERE ${scope} AND status = 'declined'
-          GROUP BY 1 ORDER BY n DESC, 1`,
-        params,
-      ),
+      this.aggregates.days(ctx, range.start, range.end),
+      this.aggregates.declines(ctx, range.start, range.end),
     ]);
     return paymentStats(range, days, reasons);
   }

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThanOrEqual } from 'typeorm';
+import { runStatement, statement } from '@app/database';
 import { ClaimOptions } from '../payment/payment.repository';
 import { PaymentSession, SessionKind } from './payment-session.entity';
 import { moveThreeDs } from './session-state';
+
+const PAYMENT_ACQUIRER = statement('payments_acquirer', 'SELECT acquirer FROM payments WHERE id = $1');
 
 @Injectable()
 export class PaymentSessionRepository {
@@ -67,5 +70,11 @@ export class PaymentSessionRepository {
       });
     if (!o.waitForLocks) q.setOnLocked('skip_locked');
     return q.orderBy('s.expires_at').addOrderBy('s.id').limit(limit).getMany();
+  }
+
+  /** The acquirer of a session's payment, checked where a simulated page acts on it. */
+  async paymentOf(manager: EntityManager, s: PaymentSession): Promise<{ acquirer: string } | undefined> {
+    const [row] = await runStatement<{ acquirer: string }>(manager, PAYMENT_ACQUIRER, [s.paymentId]);
+    return row;
   }
 }

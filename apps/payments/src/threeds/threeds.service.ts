@@ -98,7 +98,7 @@ export class ThreeDsService implements ThreeDsPort {
       // The provider's own challenge decides at the provider: nobody answers it for the shopper here.
       if (s.providerAction) throw DomainError.invalidState('The provider runs this challenge: send the shopper there');
       // The simulated buttons and the sandbox route answer for a simulator connection's payment only.
-      assertSimulatorSession(s, await paymentOf(m, s));
+      assertSimulatorSession(s, await this.sessions.paymentOf(m, s));
       // The sandbox route's context carries the merchant's clock offset; the hosted page's has no merchant.
       const now = this.clock.now(scope ?? (await this.clocks.clockScopeOf(s)));
       if (s.status === 'expired' || isExpired(s, now)) throw sessionExpired();
@@ -123,7 +123,7 @@ export class ThreeDsService implements ThreeDsPort {
     if (!s) throw sessionNotFound();
     assertSessionSimulated(s);
     // A provider's own challenge is shown as the provider's; the simulated page only for a simulator's payment.
-    if (!s.providerAction) assertSimulatorSession(s, await paymentOf(this.db.manager, s));
+    if (!s.providerAction) assertSimulatorSession(s, await this.sessions.paymentOf(this.db.manager, s));
     const now = this.clock.now(await this.clocks.clockScopeOf(s));
     return {
       sessionId: s.id,
@@ -140,12 +140,6 @@ export class ThreeDsService implements ThreeDsPort {
       providerAction: s.providerAction ?? undefined,
     };
   }
-}
-
-/** The acquirer of a session's payment, checked where a simulated page acts on it. */
-async function paymentOf(m: EntityManager, s: PaymentSession): Promise<{ acquirer: string } | undefined> {
-  const rows: Array<{ acquirer: string }> = await m.query('SELECT acquirer FROM payments WHERE id = $1', [s.paymentId]);
-  return rows[0];
 }
 
 /** The card a challenged payment will vault if approved; never the CVV. */

@@ -8,8 +8,8 @@ import { inTransaction } from '@app/database';
 import { OutboxWriter } from '@app/outbox';
 import { isSimulated } from '../payment/simulated';
 import { sandboxAccountUpdate, UpdaterResult } from './account-updater';
-import { StoredCard } from './stored-card.entity';
 import { VaultCipher } from './vault-cipher';
+import { VaultRepository } from './vault.repository';
 import { cardExpirationDate, panContext } from './vault.service';
 
 /**
@@ -24,6 +24,7 @@ import { cardExpirationDate, panContext } from './vault.service';
 export class CardCheckService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly cards: VaultRepository,
     private readonly cipher: VaultCipher,
     private readonly outbox: OutboxWriter,
     private readonly clock: Clock,
@@ -31,12 +32,7 @@ export class CardCheckService {
 
   check(ctx: CallerContext, token: string, before: Date): Promise<CardCheckResult> {
     return inTransaction(this.db, async (manager) => {
-      const row = token.startsWith('vt_')
-        ? await manager.findOne(StoredCard, {
-            where: { token, merchantCode: ctx.merchantCode, environment: ctx.environment },
-            lock: { mode: 'pessimistic_write' },
-          })
-        : null;
+      const row = token.startsWith('vt_') ? await this.cards.lockByToken(manager, ctx, token) : null;
       if (!row) throw DomainError.notFound('card token', 'token');
       const expires = cardExpirationDate(row.expiryMonth, row.expiryYear);
       if (new Date(expires).getTime() >= before.getTime()) return { token, result: 'current', expirationDate: expires };
@@ -58,7 +54,7 @@ export class CardCheckService {
       }
       if (update.answer === 'new_number' || update.answer === 'new_expiry') {
         Object.assign(row, { expiryMonth: update.expiryMonth, expiryYear: update.expiryYear });
-        await manager.save(StoredCard, row);
+        await this.cards.updateCard(manager, row);
       }
       const updated = update.answer === 'new_number' || update.answer === 'new_expiry';
       const view: PaymentMethodEventView = {

@@ -6,7 +6,7 @@ import { DeliveryError, WebhookEnvelope } from '@app/contracts';
 import { inTransaction, runAsyncCommit, runQueueClaim, runStatement, statement } from '@app/database';
 import { AttemptDecision, SendOutcome } from './delivery-policy';
 import { DELIVERY_MACHINE, statesBefore } from './delivery-state';
-import { QUEUE_DELIVERIES, RECORD_RESULTS } from './delivery-statements';
+import { QUEUE_DELIVERIES, RECORD_RESULTS } from './delivery-batches.repository';
 import { AttemptStatus, DeliveryStatus } from './webhook-delivery.entity';
 import { newSigningSecret } from '@app/webhook-signature';
 import { SecretOwner, WebhookSecretCipher } from '@app/cipher';
@@ -142,6 +142,68 @@ const ATTEMPT_VIEW = `a.id, d.event_id AS "eventId", d.event_type AS "eventType"
   a.response_status AS "responseStatus", a.response_excerpt AS "responseExcerpt", a.duration_ms AS "durationMs", a.attempted_at AS "attemptedAt",
   CASE WHEN a.status = 'pending' THEN a.due_at ELSE a.next_attempt_at END AS "nextAttemptAt", a.error`;
 
+const INSERT_DELIVERY = statement(
+  'webhook_deliveries_insert',
+  `INSERT INTO webhook_deliveries
+     (id, event_id, event_type, merchant_code, environment, target, endpoint_id, url, body, status, trace_parent)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
+   ON CONFLICT (event_id, target) DO NOTHING RETURNING id`,
+);
+const SET_DELIVERY_STATUS = statement(
+  'webhook_deliveries_set_status',
+  'UPDATE webhook_deliveries SET status = $2 WHERE id = $1',
+);
+/** $3: the last attempt id of the previous page, or null. */
+const ENDPOINT_ATTEMPTS = statement(
+  'webhook_attempts_of_endpoint',
+  `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    WHERE d.endpoint_id = $1
+      AND ($3::uuid IS NULL OR (a.created_at, a.id) < (SELECT created_at, id FROM webhook_attempts WHERE id = $3))
+    ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+);
+const LOCK_FOR_RESEND = statement(
+  'webhook_deliveries_lock_for_resend',
+  `SELECT d.id, d.status, (SELECT max(attempt) FROM webhook_attempts WHERE delivery_id = d.id)::int AS last
+     FROM webhook_deliveries d
+    WHERE d.endpoint_id = $1
+      AND (d.id = $2 OR d.id = (SELECT delivery_id FROM webhook_attempts WHERE id = $2))
+    FOR UPDATE OF d`,
+);
+const BRING_FORWARD = statement(
+  'webhook_attempts_bring_forward',
+  `UPDATE webhook_attempts SET due_at = LEAST(due_at, now())
+    WHERE delivery_id = $1 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())`,
+);
+const LATEST_ATTEMPT = statement(
+  'webhook_attempts_latest',
+  `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    WHERE a.delivery_id = $1 ORDER BY a.attempt DESC LIMIT 1`,
+);
+const ATTEMPT_OF_ENDPOINT = statement(
+  'webhook_attempts_is_of_endpoint',
+  `SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    WHERE a.id = $1 AND d.endpoint_id = $2`,
+);
+const INSERT_ATTEMPT = statement(
+  'webhook_attempts_insert',
+  `INSERT INTO webhook_attempts (id, delivery_id, attempt, status, due_at)
+   VALUES ($1, $2, $3, 'pending', COALESCE($4, now()))
+   ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+);
+const ATTEMPT = statement(
+  'webhook_attempts_by_number',
+  `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    WHERE a.delivery_id = $1 AND a.attempt = $2`,
+);
+const ENSURE_ACCOUNT_SECRET = statement(
+  'webhook_secrets_ensure',
+  `INSERT INTO webhook_secrets (merchant_code, environment, secret_key_id, secret_sealed, created_at)
+   VALUES ($1, $2, $3, $4, now()) ON CONFLICT (merchant_code, environment) DO NOTHING`,
+);
+
+/** A row type as runStatement answers it. */
+type Row<T> = T & Record<string, unknown>;
+
 /**
  * The delivery log. Scheduling uses the database clock (real time, shared by every replica), never the
  * sandbox clock: webhook retry timing is real time in both environments (docs/webhooks.md).
@@ -188,25 +250,18 @@ export class WebhookDeliveriesRepository {
     return inTransaction(this.db, async (m) => {
       const created: AttemptRow[] = [];
       for (const t of targets) {
-        const rows: Array<{ id: string }> = await m.query(
-          `INSERT INTO webhook_deliveries
-             (id, event_id, event_type, merchant_code, environment, target, endpoint_id, url, body, status,
-              trace_parent)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
-           ON CONFLICT (event_id, target) DO NOTHING RETURNING id`,
-          [
-            uuidv7(),
-            envelope.id,
-            envelope.type,
-            envelope.merchantCode,
-            envelope.environment,
-            t.target,
-            t.endpointId,
-            t.url,
-            body,
-            traceParent,
-          ],
-        );
+        const rows = await runStatement<{ id: string }>(m, INSERT_DELIVERY, [
+          uuidv7(),
+          envelope.id,
+          envelope.type,
+          envelope.merchantCode,
+          envelope.environment,
+          t.target,
+          t.endpointId,
+          t.url,
+          body,
+          traceParent,
+        ]);
         if (!rows.length) continue;
         if (!t.endpointId) await this.ensureAccountSecret(m, envelope);
         created.push(await this.insertAttempt(m, rows[0].id, 1, null));
@@ -295,18 +350,7 @@ export class WebhookDeliveriesRepository {
 
   /** Tries of an endpoint's deliveries, newest first (the caller checked the endpoint and the cursor). */
   listForEndpoint(endpointId: string, limit: number, startingAfter?: string): Promise<AttemptRow[]> {
-    const params: unknown[] = [endpointId, limit];
-    let cursor = '';
-    if (startingAfter) {
-      params.push(startingAfter);
-      cursor = 'AND (a.created_at, a.id) < (SELECT created_at, id FROM webhook_attempts WHERE id = $3)';
-    }
-    return this.db.query(
-      `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-       WHERE d.endpoint_id = $1 ${cursor}
-       ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
-      params,
-    );
+    return runStatement<Row<AttemptRow>>(this.db, ENDPOINT_ATTEMPTS, [endpointId, limit, startingAfter ?? null]);
   }
 
   /**
@@ -317,43 +361,27 @@ export class WebhookDeliveriesRepository {
    */
   async resend(endpointId: string, id: string): Promise<AttemptRow | 'succeeded' | undefined> {
     return inTransaction(this.db, async (m) => {
-      const found: Array<{ id: string; status: DeliveryStatus; last: number }> = await m.query(
-        `SELECT d.id, d.status, (SELECT max(attempt) FROM webhook_attempts WHERE delivery_id = d.id)::int AS last
-         FROM webhook_deliveries d
-         WHERE d.endpoint_id = $1
-           AND (d.id = $2 OR d.id = (SELECT delivery_id FROM webhook_attempts WHERE id = $2))
-         FOR UPDATE OF d`,
-        [endpointId, id],
-      );
+      const found = await runStatement<{ id: string; status: DeliveryStatus; last: number }>(m, LOCK_FOR_RESEND, [
+        endpointId,
+        id,
+      ]);
       const delivery = found[0];
       if (!delivery) return undefined;
       if (delivery.status === 'succeeded') return 'succeeded';
       if (delivery.status === 'dead') {
         const { to } = DELIVERY_MACHINE.transition(delivery.status, 'resend');
-        await m.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1`, [delivery.id, to]);
+        await runStatement(m, SET_DELIVERY_STATUS, [delivery.id, to]);
         return this.insertAttempt(m, delivery.id, delivery.last + 1, null);
       }
       // Pending: its next try is brought forward, unless a worker is sending it right now.
-      await m.query(
-        `UPDATE webhook_attempts SET due_at = LEAST(due_at, now())
-         WHERE delivery_id = $1 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())`,
-        [delivery.id],
-      );
-      const rows: AttemptRow[] = await m.query(
-        `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-         WHERE a.delivery_id = $1 ORDER BY a.attempt DESC LIMIT 1`,
-        [delivery.id],
-      );
+      await runStatement(m, BRING_FORWARD, [delivery.id]);
+      const rows = await runStatement<Row<AttemptRow>>(m, LATEST_ATTEMPT, [delivery.id]);
       return rows[0];
     });
   }
 
   async attemptOfEndpoint(endpointId: string, attemptId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-       WHERE a.id = $1 AND d.endpoint_id = $2`,
-      [attemptId, endpointId],
-    );
+    const rows = await runStatement(this.db, ATTEMPT_OF_ENDPOINT, [attemptId, endpointId]);
     return rows.length > 0;
   }
 
@@ -364,27 +392,19 @@ export class WebhookDeliveriesRepository {
     due: Date | null,
   ): Promise<AttemptRow> {
     const id = uuidv7();
-    await m.query(
-      `INSERT INTO webhook_attempts (id, delivery_id, attempt, status, due_at)
-       VALUES ($1, $2, $3, 'pending', COALESCE($4, now()))
-       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-      [id, deliveryId, attempt, due],
-    );
-    const rows: AttemptRow[] = await m.query(
-      `SELECT ${ATTEMPT_VIEW} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-       WHERE a.delivery_id = $1 AND a.attempt = $2`,
-      [deliveryId, attempt],
-    );
+    await runStatement(m, INSERT_ATTEMPT, [id, deliveryId, attempt, due]);
+    const rows = await runStatement<Row<AttemptRow>>(m, ATTEMPT, [deliveryId, attempt]);
     return rows[0];
   }
 
   /** A payment's webhookUrl is signed with the account secret: make sure there is one to sign with. */
   private async ensureAccountSecret(m: EntityManager, envelope: WebhookEnvelope): Promise<void> {
     const sealed = this.cipher.seal(envelope, newSigningSecret());
-    await m.query(
-      `INSERT INTO webhook_secrets (merchant_code, environment, secret_key_id, secret_sealed, created_at)
-       VALUES ($1, $2, $3, $4, now()) ON CONFLICT (merchant_code, environment) DO NOTHING`,
-      [envelope.merchantCode, envelope.environment, sealed.keyId, sealed.blob],
-    );
+    await runStatement(m, ENSURE_ACCOUNT_SECRET, [
+      envelope.merchantCode,
+      envelope.environment,
+      sealed.keyId,
+      sealed.blob,
+    ]);
   }
 }

@@ -1,5 +1,8 @@
 import { statement } from '@app/database';
 
+// The batched statements of WebhookDeliveriesRepository (queueDeliveries, recordAll): a try's status and its
+// delivery's are the ones the caller's transition table chose (delivery-state.ts), guarded on the states before.
+
 /**
  * Records tries' ends ($1… one array entry per try): the try moves on (guarded on the states its end may follow,
  * comma-separated in $9), a failed one with a retry left gets its next try ($10 its id) due at next_attempt_at,
