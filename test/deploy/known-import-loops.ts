@@ -7,12 +7,9 @@
  */
 export const KNOWN_LOOPS: readonly string[] = [
   'apps/billing/src/billing-events.ts → apps/billing/src/dunning',
-  'apps/billing/src/dunning → apps/billing/src/invoice',
   'apps/billing/src/dunning → apps/billing/src/renewal',
   'apps/billing/src/dunning → apps/billing/src/subscription',
-  'apps/billing/src/invoice → apps/billing/src/subscription',
   'apps/billing/src/renewal → apps/billing/src/dunning',
-  'apps/billing/src/renewal → apps/billing/src/invoice',
   'apps/billing/src/renewal → apps/billing/src/sandbox-clock',
   'apps/billing/src/renewal → apps/billing/src/scheduler',
   'apps/billing/src/renewal → apps/billing/src/subscription',
@@ -20,7 +17,6 @@ export const KNOWN_LOOPS: readonly string[] = [
   'apps/billing/src/scheduler → apps/billing/src/renewal',
   'apps/billing/src/subscription → apps/billing/src/billing-events.ts',
   'apps/billing/src/subscription → apps/billing/src/dunning',
-  'apps/billing/src/subscription → apps/billing/src/invoice',
   'apps/payments/src/apm → apps/payments/src/payment',
   'apps/payments/src/apm → apps/payments/src/purchase',
   'apps/payments/src/apm → apps/payments/src/threeds',

@@ -1,13 +1,13 @@
 import { uuidv7 } from '@app/clock';
 import { EventType, PaymentResponse } from '@app/contracts';
 import { PlanEntity } from '../plan/plan.entity';
-import { SubscriptionEntity } from '../subscription/subscription.entity';
 import { invoiceAttempt } from './invoice-attempt';
 import { applyInvoiceTransition, INVOICE_MACHINE } from './invoice-state';
 import { InvoiceEntity } from './invoice.entity';
 
 export interface PaidInvoiceInput {
-  subscription: SubscriptionEntity;
+  /** The subscription the invoice bills: its id and the scope the invoice shares with it. */
+  subscription: { id: string } & Pick<InvoiceEntity, 'merchantCode' | 'environment'>;
   plan: PlanEntity;
   periodStart: Date;
   periodEnd: Date;
