@@ -6,7 +6,6 @@
  * port the lower folder declares and the upper one provides (as the gateway's auth/credential-resolver.ts).
  */
 export const KNOWN_LOOPS: readonly string[] = [
-  'apps/billing/src/billing-events.ts → apps/billing/src/dunning',
   'apps/billing/src/dunning → apps/billing/src/renewal',
   'apps/billing/src/dunning → apps/billing/src/subscription',
   'apps/billing/src/renewal → apps/billing/src/dunning',
@@ -15,7 +14,6 @@ export const KNOWN_LOOPS: readonly string[] = [
   'apps/billing/src/renewal → apps/billing/src/subscription',
   'apps/billing/src/sandbox-clock → apps/billing/src/renewal',
   'apps/billing/src/scheduler → apps/billing/src/renewal',
-  'apps/billing/src/subscription → apps/billing/src/billing-events.ts',
   'apps/billing/src/subscription → apps/billing/src/dunning',
   'apps/payments/src/apm → apps/payments/src/payment',
   'apps/payments/src/apm → apps/payments/src/purchase',

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CallerContext, EventType } from '@app/contracts';
 import { OutboxWriter } from '@app/outbox';
-import { RecoveryMetrics } from './dunning/recovery-metrics';
+import { RecoveryMetrics } from './recovery/recovery-metrics';
 
 /**
  * Billing's domain events (docs/events.md) through the outbox, in the transaction of the change; and the

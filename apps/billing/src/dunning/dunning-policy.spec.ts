@@ -2,7 +2,7 @@ import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '@app/contracts';
 import { IllegalTransition } from '@app/state-machine';
 import { SUBSCRIPTION_MACHINE } from '../subscription/subscription-state';
 import { canRetry, checkRetry, declinedMove, dunningRetryAt, newPaymentMethodMoves, paidMove } from './dunning-policy';
-import { RetryPlan } from './recovery-policy';
+import { RetryPlan } from '../recovery/recovery-policy';
 
 const at = new Date('2028-02-29T10:00:00Z');
 const day = (n: number) => new Date(at.getTime() + n * 86_400_000);

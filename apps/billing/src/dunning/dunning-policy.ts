@@ -5,7 +5,7 @@
  */
 import { SubscriptionStatus } from '@app/contracts';
 import { SUBSCRIPTION_MACHINE, SubscriptionTrigger } from '../subscription/subscription-state';
-import { RetryPlan } from './recovery-policy';
+import { RetryPlan } from '../recovery/recovery-policy';
 
 const DAY_MS = 86_400_000;
 
@@ -17,7 +17,7 @@ export const DUNNING_RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
 
 /**
  * What a dunning run does after `retriesDone` failed retries (0 right after the failed renewal): retry at a
- * time, wait for a new payment method, or stop. The run's recovery policy (dunning/recovery-policy.ts) is one.
+ * time, wait for a new payment method, or stop. The run's recovery policy (recovery/recovery-policy.ts) is one.
  */
 export type DunningSchedule = (retriesDone: number) => RetryPlan;
 

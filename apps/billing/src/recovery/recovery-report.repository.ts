@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ReportRange } from '@app/contracts';
 import { runStatement, statement } from '@app/database';
-import type { DunningState } from '../dunning/recovery-policy';
+import type { DunningState } from './recovery-policy';
 import type { Scope } from '../scope';
 
 /** Invoices that entered dunning in the range, counted by the run's start reason, connection and status. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EventType, EventTypes, PaymentResponse, RefusalCodeDto } from '@app/contracts';
 import { BillingDesk } from '../subscription/billing-desk';
-import { reasonLabel } from '../dunning/recovery-metrics';
-import { nextRetry } from '../dunning/recovery-policy';
-import { LoadedPolicies, RecoveryPolicyRepository } from '../dunning/recovery-policy.repository';
+import { reasonLabel } from '../recovery/recovery-metrics';
+import { nextRetry } from '../recovery/recovery-policy';
+import { LoadedPolicies, RecoveryPolicyRepository } from '../recovery/recovery-policy.repository';
 import { invoiceAttempt } from '../invoice/invoice-attempt';
 import { applyInvoiceTransition } from '../invoice/invoice-state';
 import { InvoiceEntity } from '../invoice/invoice.entity';

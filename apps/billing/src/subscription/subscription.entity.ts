@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { Environment, SubscriptionStatus } from '@app/contracts';
 import { bigintNumber } from '@app/database';
-import type { DunningState } from '../dunning/recovery-policy';
+import type { DunningState } from '../recovery/recovery-policy';
 
 /**
  * A customer's enrolment in a plan. Periods are anchored: period n starts at
@@ -52,7 +52,7 @@ export class SubscriptionEntity {
    */
   @Column({ name: 'trace_parent', type: 'text', nullable: true, select: false, update: false })
   traceParent?: string | null;
-  /** Set while past_due (dunning/recovery-policy.ts): the run's policy version, last refusal, what it waits for. */
+  /** Set while past_due (recovery/recovery-policy.ts): the run's policy version, last refusal, what it waits for. */
   @Column({ type: 'jsonb', nullable: true }) dunning: DunningState | null;
   /** The renewal (nextBillingDate) the card was checked for with the account updater (account-updater/). */
   @Column({ name: 'card_checked_for', type: 'timestamptz', nullable: true }) cardCheckedFor: Date | null;
