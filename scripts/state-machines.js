@@ -48,7 +48,7 @@ const MACHINES = [
       'every move is decided by the subscription policy, `decide()` in ' +
       '`apps/billing/src/subscription/subscription-policy.ts`: creation (trialing, active or pending), trial ' +
       'start and end, completion, a renewal or retry paid or declined, dunning (its retry schedule in ' +
-      '`apps/billing/src/dunning/dunning-policy.ts`), a change of plan now or at the next renewal, a new ' +
+      '`apps/billing/src/subscription/dunning-policy.ts`), a change of plan now or at the next renewal, a new ' +
       "payment method and the merchant's cancel, pause and resume",
   },
   {

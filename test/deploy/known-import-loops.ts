@@ -7,14 +7,11 @@
  */
 export const KNOWN_LOOPS: readonly string[] = [
   'apps/billing/src/dunning → apps/billing/src/renewal',
-  'apps/billing/src/dunning → apps/billing/src/subscription',
   'apps/billing/src/renewal → apps/billing/src/dunning',
   'apps/billing/src/renewal → apps/billing/src/sandbox-clock',
   'apps/billing/src/renewal → apps/billing/src/scheduler',
-  'apps/billing/src/renewal → apps/billing/src/subscription',
   'apps/billing/src/sandbox-clock → apps/billing/src/renewal',
   'apps/billing/src/scheduler → apps/billing/src/renewal',
-  'apps/billing/src/subscription → apps/billing/src/dunning',
   'apps/payments/src/apm → apps/payments/src/payment',
   'apps/payments/src/apm → apps/payments/src/purchase',
   'apps/payments/src/apm → apps/payments/src/threeds',

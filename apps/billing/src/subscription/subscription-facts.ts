@@ -2,7 +2,7 @@
  * What the subscription policy (subscription-policy.ts) reads and answers: the facts it decides on, and the
  * decision each kind of fact gets. Types only.
  */
-import type { AttemptMode, DunningSchedule } from '../dunning/dunning-policy';
+import type { AttemptMode, DunningSchedule } from './dunning-policy';
 import type { PlanEntity } from '../plan/plan.entity';
 import type { SubscriptionState, SubscriptionTrigger } from './subscription-state';
 import type { SubscriptionEntity } from './subscription.entity';

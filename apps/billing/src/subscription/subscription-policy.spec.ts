@@ -455,7 +455,7 @@ describe('subscription policy', () => {
     const src = join(__dirname, '..');
     const POLICY = [
       'subscription/subscription-policy.ts',
-      'dunning/dunning-policy.ts',
+      'subscription/dunning-policy.ts',
       'subscription/subscription-state.ts',
     ];
     // A new row starts in the table's initial state; every other use of the table belongs to the policy.

@@ -2,7 +2,7 @@
  * The subscription policy: the one place that decides why a subscription moves. `decide(subscription, fact,
  * now)` answers the moves through the subscription's transition table (subscription-state.ts), in order, and
  * the fields they set besides the status; `applyDecision()` makes them. Creation, trial start and end,
- * completion, a renewal paid or declined, dunning (its schedule in dunning/dunning-policy.ts), a plan change
+ * completion, a renewal paid or declined, dunning (its schedule in dunning-policy.ts), a plan change
  * and the merchant's verbs are all decided here; callers decide nothing about a subscription's state and do
  * the I/O (charges, invoices, rows, events) the decision asks for. Pure: no clock, no database.
  */
@@ -16,7 +16,7 @@ import {
   DunningSchedule,
   newPaymentMethodMoves,
   paidMove,
-} from '../dunning/dunning-policy';
+} from './dunning-policy';
 import { periodBoundary } from '../period/period';
 import type {
   CreationDecision,

@@ -1,10 +1,10 @@
 /**
  * Dunning: which move a payment fact makes on a subscription (a renewal or a retry paid or declined, the last
  * dunning attempt, a new payment method) and when the next retry falls due. Only the subscription policy
- * (subscription/subscription-policy.ts) asks it; the moves are the subscription's transition table.
+ * (subscription-policy.ts) asks it; the moves are the subscription's transition table.
  */
 import { SubscriptionStatus } from '@app/contracts';
-import { SUBSCRIPTION_MACHINE, SubscriptionTrigger } from '../subscription/subscription-state';
+import { SUBSCRIPTION_MACHINE, SubscriptionTrigger } from './subscription-state';
 import { RetryPlan } from '../recovery/recovery-policy';
 
 const DAY_MS = 86_400_000;

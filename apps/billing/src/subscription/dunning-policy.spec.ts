@@ -1,6 +1,6 @@
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '@app/contracts';
 import { IllegalTransition } from '@app/state-machine';
-import { SUBSCRIPTION_MACHINE } from '../subscription/subscription-state';
+import { SUBSCRIPTION_MACHINE } from './subscription-state';
 import { canRetry, checkRetry, declinedMove, dunningRetryAt, newPaymentMethodMoves, paidMove } from './dunning-policy';
 import { RetryPlan } from '../recovery/recovery-policy';
 
