@@ -46,7 +46,7 @@ import { SubscriptionQueries } from './subscription/subscription-queries.service
 import { SubscriptionEntity } from './subscription/subscription.entity';
 import { SubscriptionHandler } from './subscription/subscription.handler';
 import { SubscriptionRepository } from './subscription/subscription.repository';
-import { renewalHandlers, renewalProviders } from './renewal/renewal.wiring';
+import { renewalHandlers, renewalProviders } from './renewal.wiring';
 import { usageEntities, usageHandlers, usageProviders } from './usage/usage.wiring';
 
 @Module({})
