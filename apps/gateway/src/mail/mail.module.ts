@@ -6,7 +6,11 @@ import { Mailer } from './mailer';
 
 /** The gateway's mail (docs/mail.md): one SMTP transport and its outbox of sent mail. */
 @Module({
-  providers: [{ provide: MAIL_OPTIONS, inject: [GATEWAY_CONFIG], useFactory: mailOptionsOf }, MailSendsRepository, Mailer],
+  providers: [
+    { provide: MAIL_OPTIONS, inject: [GATEWAY_CONFIG], useFactory: mailOptionsOf },
+    MailSendsRepository,
+    Mailer,
+  ],
   exports: [Mailer],
 })
 export class MailModule {}
