@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import type { EntityManager } from 'typeorm';
 import type { CallerContext } from '@app/contracts';
 import type { IdempotencyService, LeasedRun } from './idempotency.service';
-import { LeasedUseCase, TransactionUseCase, UseCase, useCaseDeclaration } from './use-case';
+import type { SealedIdempotency } from './sealed-idempotency';
+import { LeasedUseCase, SealedUseCase, TransactionUseCase, UseCase, useCaseDeclaration } from './use-case';
 
 const ctx = { merchantCode: 'm', environment: 'sandbox', requestId: 'r' } as CallerContext;
 const manager = { name: 'the transaction' } as unknown as EntityManager;
@@ -57,6 +58,37 @@ class ChargeThing extends LeasedUseCase<{ value: number }, string> {
   }
 }
 
+@UseCase({
+  operation: 'thing.roll',
+  idempotency: 'sealed',
+  secret: true,
+  request: ({ id }: { id: string }) => ({ id }),
+})
+class RollThing extends SealedUseCase<{ id: string; note: string }, { secret: string }> {
+  protected execute(_ctx: CallerContext, command: { id: string }): Promise<{ secret: string }> {
+    return Promise.resolve({ secret: `whsec_${command.id}` });
+  }
+}
+
+@UseCase({ operation: 'thing.rename', idempotency: 'sealed' })
+class RenameThing extends SealedUseCase<{ name: string }, string> {
+  protected execute(_ctx: CallerContext, command: { name: string }): Promise<string> {
+    return Promise.resolve(`renamed ${command.name}`);
+  }
+}
+
+/** What the use case asked of the sealed-answer runner (its own semantics have e2e tests). */
+function recordingRunner() {
+  const calls: unknown[][] = [];
+  const runner = {
+    run: (...args: unknown[]) => {
+      calls.push(['run', args[0], args[1], args[2], args[4]]);
+      return (args[3] as () => Promise<unknown>)();
+    },
+  };
+  return { calls, runner: runner as unknown as SealedIdempotency };
+}
+
 describe('@UseCase', () => {
   it('applies a transaction declaration: its operation, the declared request fingerprinted, status 200', async () => {
     const { calls, service } = recordingService();
@@ -88,6 +120,18 @@ describe('@UseCase', () => {
     expect(calls).toEqual([['leased', ctx, 'thing.charge', { value: 5 }]]);
   });
 
+  it('applies a sealed declaration: the runner stores the answer, sealed when it shows a secret', async () => {
+    const rolled = recordingRunner();
+    const roll = Object.assign(new RollThing(), { sealed: rolled.runner });
+    expect(await roll.run(ctx, { id: 'e1', note: 'n' })).toEqual({ secret: 'whsec_e1' });
+    expect(rolled.calls).toEqual([['run', ctx, 'thing.roll', { id: 'e1' }, { secret: true }]]);
+
+    const renamed = recordingRunner();
+    const rename = Object.assign(new RenameThing(), { sealed: renamed.runner });
+    expect(await rename.run(ctx, { name: 'x' })).toBe('renamed x');
+    expect(renamed.calls).toEqual([['run', ctx, 'thing.rename', { name: 'x' }, { secret: undefined }]]);
+  });
+
   it('keeps the declaration on the class', () => {
     expect(useCaseDeclaration(ChargeThing)).toEqual({ operation: 'thing.charge', idempotency: 'leased' });
     expect(useCaseDeclaration(class Plain {})).toBeUndefined();
@@ -102,6 +146,12 @@ describe('@UseCase', () => {
     expect(() => UseCase({ operation: 'p', idempotency: 'leased' })(Plain)).toThrow(/'leased' does not match/);
     expect(() => UseCase({ operation: 'c', idempotency: 'none' })(ChargeThing)).toThrow(/'none' does not match/);
     expect(() => UseCase({ operation: 'c', idempotency: 'transaction' })(ChargeThing)).toThrow(/'transaction'/);
+    expect(() => UseCase({ operation: 'r', idempotency: 'leased' })(RollThing)).toThrow(/'leased' does not match/);
+    expect(() => UseCase({ operation: 'c', idempotency: 'sealed' })(ChargeThing)).toThrow(/'sealed' does not match/);
+    expect(() => UseCase({ operation: 'r', idempotency: 'none' })(RollThing)).toThrow(/'none' does not match/);
+    expect(() => UseCase({ operation: 'c', idempotency: 'leased', secret: true })(ChargeThing)).toThrow(
+      /only a 'sealed'/,
+    );
     expect(() => UseCase({ operation: 'p', idempotency: 'none' })(Plain)).not.toThrow();
   });
 });

@@ -2,13 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CallerContext } from '@app/contracts';
 import { IdempotencyService, LeasedRun } from './idempotency.service';
+import { SealedIdempotency } from './sealed-idempotency';
 
 /**
  * How a command honours the caller's Idempotency-Key: `transaction` claims the key in the one transaction of the
  * work and stores the answer with it; `leased` takes the key in a row of its own for work that calls other
- * services first (IdempotencyService.leased); `none` keeps no answer.
+ * services first (IdempotencyService.leased); `sealed` leases it likewise for work that runs in transactions of its
+ * own and stores the answer when the work is done, sealed when it shows a secret (SealedIdempotency); `none`
+ * keeps no answer.
  */
-export type IdempotencyMode = 'transaction' | 'leased' | 'none';
+export type IdempotencyMode = 'transaction' | 'leased' | 'sealed' | 'none';
 
 /** What `@UseCase` declares about a command (one verb): its operation name and how its key is honoured. */
 export interface UseCaseDeclaration<C = never> {
@@ -24,22 +27,28 @@ export interface UseCaseDeclaration<C = never> {
    * retry calls nothing out again (a key still in progress is 409 there).
    */
   replayBeforePrepare?: boolean;
+  /** `sealed`: the answer shows a secret (a signing secret), so it is stored sealed and opened for a replay. */
+  secret?: boolean;
 }
 
 const DECLARATION = Symbol('use-case:declaration');
 
 /**
  * A command's class: `run(ctx, command)` is its one verb. With `idempotency: 'transaction'` it extends
- * TransactionUseCase, with `leased` LeasedUseCase, whose `run` applies the declaration around the class's
- * `execute`; with `none` it writes `run` itself. Nest constructs it (Injectable).
+ * TransactionUseCase, with `leased` LeasedUseCase, with `sealed` SealedUseCase, whose `run` applies the
+ * declaration around the class's `execute`; with `none` it writes `run` itself. Nest constructs it (Injectable).
  */
 export function UseCase<C>(declaration: UseCaseDeclaration<C>): ClassDecorator {
   return (target) => {
-    const base = { transaction: TransactionUseCase, leased: LeasedUseCase, none: undefined }[declaration.idempotency];
+    const bases = { transaction: TransactionUseCase, leased: LeasedUseCase, sealed: SealedUseCase, none: undefined };
+    const base = bases[declaration.idempotency];
     const proto: unknown = target.prototype;
-    const idempotent = proto instanceof TransactionUseCase || proto instanceof LeasedUseCase;
+    const idempotent = [TransactionUseCase, LeasedUseCase, SealedUseCase].some((b) => proto instanceof b);
     if (base ? !(proto instanceof base) : idempotent) {
       throw new Error(`${target.name}: idempotency '${declaration.idempotency}' does not match its base class`);
+    }
+    if (declaration.secret && declaration.idempotency !== 'sealed') {
+      throw new Error(`${target.name}: only a 'sealed' use case stores its answer sealed (secret)`);
     }
     Reflect.defineMetadata(DECLARATION, declaration, target);
     Injectable()(target);
@@ -99,4 +108,21 @@ export abstract class LeasedUseCase<C, R> {
   }
 
   protected abstract execute(ctx: CallerContext, command: C, lease: LeasedRun): Promise<R>;
+}
+
+/**
+ * A command whose work runs in transactions of its own (the webhooks service's changes): `run` leases the key
+ * (replay, 409 and 422 decided first; an error frees it), `execute` does the work, and its answer is stored when
+ * it is done, sealed when the declaration says `secret`. The service provides the runner as SealedIdempotency.
+ */
+export abstract class SealedUseCase<C, R> {
+  @Inject(SealedIdempotency) private readonly sealed: SealedIdempotency;
+
+  run(ctx: CallerContext, command: C): Promise<R> {
+    const d = declared(this);
+    const work = () => this.execute(ctx, command);
+    return this.sealed.run(ctx, d.operation, d.request(command), work, { secret: d.secret });
+  }
+
+  protected abstract execute(ctx: CallerContext, command: C): Promise<R>;
 }
