@@ -5,7 +5,7 @@ import { WebhookSecretCipher } from '@app/cipher';
 import { Clock } from '@app/clock';
 import { natsSettingsOf, refusesAutovacuumOff } from '@app/config';
 import { backlogGaugesProvider, MigrationMode, serviceDatabase } from '@app/database';
-import { idempotencyProviders, IdempotencyService } from '@app/idempotency';
+import { idempotencyProviders, IdempotencyService, SealedIdempotency } from '@app/idempotency';
 import { eventsStreamLimits } from '@app/messaging';
 import { pingHandler, PlatformModule } from '@app/platform';
 import { WebhooksConfig } from './config';
@@ -22,11 +22,21 @@ import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
 import { WebhookEndpointsHandler } from './webhooks/webhook-endpoints.handler';
 import { WebhookEndpointsRepository } from './webhooks/webhook-endpoints.repository';
 import { WebhookMerchantsRepository } from './webhooks/webhook-merchants.repository';
-import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 import { WebhookFanout } from './webhooks/webhook-fanout.service';
-import { WebhookIdempotency } from './webhooks/webhook-idempotency';
 import { MerchantsHandler } from './webhooks/merchants.handler';
 import { WebhookSecret } from './webhooks/webhook-secret.entity';
+import { WebhookDeliveriesHandler } from './webhooks/webhook-deliveries.handler';
+import { WebhookSecretHandler } from './webhooks/webhook-secret.handler';
+import { WebhookQueries } from './webhooks/webhook-queries';
+import { EndpointChecks } from './webhooks/endpoint-checks';
+import { CreateEndpointUseCase } from './webhooks/create-endpoint.use-case';
+import { UpdateEndpointUseCase } from './webhooks/update-endpoint.use-case';
+import { RollEndpointSecretUseCase } from './webhooks/roll-endpoint-secret.use-case';
+import { DeleteEndpointUseCase } from './webhooks/delete-endpoint.use-case';
+import { ResendDeliveryUseCase } from './webhooks/resend-delivery.use-case';
+import { TestEndpointUseCase } from './webhooks/test-endpoint.use-case';
+import { RollSecretUseCase } from './webhooks/roll-secret.use-case';
+import { RegisterMerchantUseCase } from './webhooks/register-merchant.use-case';
 import { WebhookSender } from './webhooks/webhook-sender';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks/webhooks.options';
 
@@ -68,21 +78,32 @@ export class WebhooksModule {
           autovacuumOff: { refuse: refusesAutovacuumOff(config), warn: (m) => logger.warn(m) },
         })),
       ],
-      controllers: [pingHandler('webhooks'), WebhookEndpointsHandler, EventsHandler, MerchantsHandler],
+      controllers: [
+        pingHandler('webhooks'),
+        WebhookEndpointsHandler,
+        WebhookDeliveriesHandler,
+        WebhookSecretHandler,
+        EventsHandler,
+        MerchantsHandler,
+      ],
       providers: [
         { provide: WEBHOOK_OPTIONS, useValue: options },
         { provide: WebhookSecretCipher, useValue: WebhookSecretCipher.fromConfig(config) },
-        // A key is leased longer than the longest webhook change takes (a target's DNS lookup included); a
-        // failed request deletes its key's row, so a corrected retry starts afresh.
+        // The webhook changes keep their Idempotency-Keys here, beside the data they change (the gateway forwards
+        // the header in the caller), so a retry after the gateway's 504 finds the key of the request this service
+        // did finish and replays it. A key is leased longer than the longest webhook change takes (a target's DNS
+        // lookup included); a failed request deletes its key's row, so a corrected retry starts afresh. The use
+        // cases run through SealedIdempotency: an answer that shows a signing secret is stored sealed with
+        // WEBHOOK_SECRET_KEYS.
         ...idempotencyProviders({
           fingerprintKey: config.IDEMPOTENCY_FINGERPRINT_KEY,
           lease: { ms: 90_000, keepResourceId: false, callKeyPrefix: 'webhooks' },
         }),
         {
-          provide: WebhookIdempotency,
+          provide: SealedIdempotency,
           inject: [IdempotencyService, DataSource, WebhookSecretCipher],
           useFactory: (keys: IdempotencyService, db: DataSource, cipher: WebhookSecretCipher) =>
-            new WebhookIdempotency(keys, db, cipher),
+            new SealedIdempotency(keys, db, cipher),
         },
         WebhookEndpointsRepository,
         WebhookMerchantsRepository,
@@ -90,7 +111,16 @@ export class WebhooksModule {
         WebhookSender,
         WebhookDeliveryLoop,
         WebhookFanout,
-        WebhookEndpointsService,
+        EndpointChecks,
+        WebhookQueries,
+        CreateEndpointUseCase,
+        UpdateEndpointUseCase,
+        RollEndpointSecretUseCase,
+        DeleteEndpointUseCase,
+        ResendDeliveryUseCase,
+        TestEndpointUseCase,
+        RollSecretUseCase,
+        RegisterMerchantUseCase,
         WebhookEventsConsumer,
         EventsRepository,
         EventRetentionLoop,

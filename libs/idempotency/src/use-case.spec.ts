@@ -89,6 +89,9 @@ function recordingRunner() {
   return { calls, runner: runner as unknown as SealedIdempotency };
 }
 
+const withRunner = <T extends object>(useCase: T, runner: SealedIdempotency): T =>
+  Object.assign(useCase, { sealed: runner });
+
 describe('@UseCase', () => {
   it('applies a transaction declaration: its operation, the declared request fingerprinted, status 200', async () => {
     const { calls, service } = recordingService();
@@ -122,12 +125,12 @@ describe('@UseCase', () => {
 
   it('applies a sealed declaration: the runner stores the answer, sealed when it shows a secret', async () => {
     const rolled = recordingRunner();
-    const roll = Object.assign(new RollThing(), { sealed: rolled.runner });
+    const roll = withRunner(new RollThing(), rolled.runner);
     expect(await roll.run(ctx, { id: 'e1', note: 'n' })).toEqual({ secret: 'whsec_e1' });
     expect(rolled.calls).toEqual([['run', ctx, 'thing.roll', { id: 'e1' }, { secret: true }]]);
 
     const renamed = recordingRunner();
-    const rename = Object.assign(new RenameThing(), { sealed: renamed.runner });
+    const rename = withRunner(new RenameThing(), renamed.runner);
     expect(await rename.run(ctx, { name: 'x' })).toBe('renamed x');
     expect(renamed.calls).toEqual([['run', ctx, 'thing.rename', { name: 'x' }, { secret: undefined }]]);
   });

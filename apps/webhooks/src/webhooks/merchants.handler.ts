@@ -1,16 +1,15 @@
 import { MessagePattern } from '@nestjs/microservices';
 import { CallerContext, WebhooksSubjects } from '@app/contracts';
 import { Caller, CommandHandler } from '@app/messaging';
-import { WebhookMerchantsRepository } from './webhook-merchants.repository';
+import { RegisterMerchantUseCase } from './register-merchant.use-case';
 
 /** The merchants whose events this service delivers: the gateway names each one it creates (idempotent). */
 @CommandHandler()
 export class MerchantsHandler {
-  constructor(private readonly merchants: WebhookMerchantsRepository) {}
+  constructor(private readonly registerUseCase: RegisterMerchantUseCase) {}
 
   @MessagePattern(WebhooksSubjects.registerMerchant)
-  async register(@Caller() ctx: CallerContext): Promise<{ merchantCode: string }> {
-    await this.merchants.register(ctx.merchantCode);
-    return { merchantCode: ctx.merchantCode };
+  register(@Caller() ctx: CallerContext): Promise<{ merchantCode: string }> {
+    return this.registerUseCase.run(ctx);
   }
 }
