@@ -22,7 +22,6 @@ const KNOWN_HUBS = [
   'apps/payments/src/purchase/purchase.use-case.ts: PurchaseUseCase',
   'apps/payments/src/reservation/recovery.service.ts: RecoveryService',
   'apps/payments/src/threeds/challenge-record.ts: ChallengeRecord',
-  'apps/payments/src/threeds/resume.use-case.ts: ResumeUseCase',
 ];
 const ROOT = join(__dirname, '..', '..');
 

@@ -16,6 +16,8 @@ import { VaultService } from '../vault/vault.service';
 import { PaymentSession } from './payment-session.entity';
 import { PaymentSessionRepository } from './payment-session.repository';
 import { ChallengeRecord } from './challenge-record';
+import { ProviderReturnUseCase } from './provider-return.use-case';
+import { ResumeAtAcquirer } from './resume-at-acquirer';
 import { ResumeUseCase } from './resume.use-case';
 import { SessionUse } from './session-use';
 import { ThreeDsExpiryService } from './threeds-expiry.service';
@@ -47,7 +49,9 @@ export function extrasProviders(config: PaymentsConfig): Provider[] {
       work: ThreeDsExpiryService,
       swept: '3DS sessions expired; their payments abandoned',
     }),
+    ResumeAtAcquirer,
     ResumeUseCase,
+    ProviderReturnUseCase,
     ApmService,
     SettleUseCase,
   ];

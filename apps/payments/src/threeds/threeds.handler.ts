@@ -13,6 +13,7 @@ import {
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
 import { SettleUseCase } from '../apm/settle.use-case';
+import { ProviderReturnUseCase } from './provider-return.use-case';
 import { ResumeUseCase } from './resume.use-case';
 import { ThreeDsService } from './threeds.service';
 
@@ -25,24 +26,25 @@ export class PaymentSessionsHandler {
   constructor(
     private readonly threeDs: ThreeDsService,
     private readonly resumeUseCase: ResumeUseCase,
+    private readonly providerReturnUseCase: ProviderReturnUseCase,
     private readonly settleUseCase: SettleUseCase,
   ) {}
 
   /** The shopper back from a provider's 3DS page (keyless: the session id and the provider's data). */
   @MessagePattern(PaymentsExtrasSubjects.challengeReturn)
-  providerReturn(@CommandBody() body: ChallengeReturnCommand): Promise<PaymentResponse> {
-    return this.resumeUseCase.providerReturn(body.sessionId, body.details);
+  providerReturn(@Caller() ctx: CallerContext, @CommandBody() body: ChallengeReturnCommand): Promise<PaymentResponse> {
+    return this.providerReturnUseCase.run(ctx, body);
   }
 
   @MessagePattern(PaymentsExtrasSubjects.resume)
-  resume(@CommandBody() body: ResumeRequest): Promise<PaymentResponse> {
-    return this.resumeUseCase.run(body.sessionId, 'keyless');
+  resume(@Caller() ctx: CallerContext, @CommandBody() body: ResumeRequest): Promise<PaymentResponse> {
+    return this.resumeUseCase.run(ctx, { sessionId: body.sessionId, via: 'keyless' });
   }
 
   /** Only payment-links may send it (NATS permissions): its checkout's resume of a link payment. */
   @MessagePattern(PaymentsExtrasSubjects.resumeLinkPayment)
-  resumeLinkPayment(@CommandBody() body: ResumeRequest): Promise<PaymentResponse> {
-    return this.resumeUseCase.run(body.sessionId, 'link-checkout');
+  resumeLinkPayment(@Caller() ctx: CallerContext, @CommandBody() body: ResumeRequest): Promise<PaymentResponse> {
+    return this.resumeUseCase.run(ctx, { sessionId: body.sessionId, via: 'link-checkout' });
   }
 
   @MessagePattern(PaymentsExtrasSubjects.sessionView)
