@@ -1,6 +1,4 @@
-import { SelectQueryBuilder } from 'typeorm';
 import { PaymentListStatus } from '@app/contracts';
-import { PaymentEntity } from './payment.entity';
 
 /** What a payments list or export narrows to; every filter given must hold. */
 export interface PaymentListFilter {
@@ -19,21 +17,22 @@ export interface PaymentListFilter {
 /** `%` and `_` are wildcards in LIKE: a prefix search matches them as themselves. */
 export const likePrefix = (text: string): string => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Adds `f`'s conditions to a query over payments aliased `p` (each one has an index, migration 1769000600001). */
-export function applyFilter(q: SelectQueryBuilder<PaymentEntity>, f: PaymentListFilter): void {
-  if (f.orderCode !== undefined) q.andWhere('p.order_code = :orderCode', { orderCode: f.orderCode });
-  if (f.search !== undefined) {
-    q.andWhere('(p.order_code LIKE :prefix OR p.payment_code LIKE :prefix)', { prefix: likePrefix(f.search) });
-  }
-  if (f.email !== undefined) q.andWhere(`lower(p.shopper->>'email') = lower(:email)`, { email: f.email });
-  if (f.last4 !== undefined) q.andWhere(`right(p.card->'cardData'->>'cardNumber', 4) = :last4`, { last4: f.last4 });
-  if (f.status === 'partially_refunded') {
-    q.andWhere(`p.status = 'captured' AND p.amount_refunded > 0`);
-  } else if (f.status !== undefined) {
-    q.andWhere('p.status = :status', { status: f.status });
-  }
-  if (f.amountMin !== undefined) q.andWhere('p.amount_value >= :amountMin', { amountMin: f.amountMin });
-  if (f.amountMax !== undefined) q.andWhere('p.amount_value <= :amountMax', { amountMax: f.amountMax });
-  if (f.createdFrom !== undefined) q.andWhere('p.created_at >= :createdFrom', { createdFrom: new Date(f.createdFrom) });
-  if (f.createdTo !== undefined) q.andWhere('p.created_at < :createdTo', { createdTo: new Date(f.createdTo) });
+/**
+ * The values of the list's filter conditions (PaymentRepository.list, `$5` on), in their order: null for a
+ * filter not given; a partially refunded payment is a captured one with an amount refunded.
+ */
+export function filterValues(f: PaymentListFilter): unknown[] {
+  const partlyRefunded = f.status === 'partially_refunded';
+  return [
+    f.orderCode ?? null,
+    f.search !== undefined ? likePrefix(f.search) : null,
+    f.email ?? null,
+    f.last4 ?? null,
+    partlyRefunded ? null : (f.status ?? null),
+    partlyRefunded,
+    f.amountMin ?? null,
+    f.amountMax ?? null,
+    f.createdFrom !== undefined ? new Date(f.createdFrom) : null,
+    f.createdTo !== undefined ? new Date(f.createdTo) : null,
+  ];
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { applyFilter, PaymentListFilter } from './payment-filter';
+import { filterValues, PaymentListFilter } from './payment-filter';
 import { CallerContext } from '@app/contracts';
 import {
   deferStatement,
   entityInsert,
+  entitySelect,
   runStatement,
   entityInsertGathered,
   entityUpdateGathered,
@@ -32,8 +33,93 @@ const ACQUIRER_REFERENCE = statement(
   'payments_acquirer_reference',
   'SELECT acquirer_reference FROM payments WHERE id = $1',
 );
-/** Every read but the recovery sweep's leaves reserved payments out: half-made, they are nobody's yet. */
-const VISIBLE = `p.status <> 'reserved'`;
+/**
+ * Every column a change after creation may touch, by id; the status is the one the caller's transition table
+ * chose (`trace_parent` is written once, on insert). Awaited in the caller's transaction.
+ */
+const UPDATE = statement(
+  'payments_update',
+  `UPDATE payments SET merchant_code = $2, environment = $3, payment_code = $4, order_code = $5, status = $6,
+          intent = $7, payment_method = $8, amount_value = $9, currency = $10, exponent = $11, amount_captured = $12,
+          amount_refunded = $13, authorization_code = $14, connection_code = $15, connection_name = $16,
+          acquirer = $17, acquirer_reference = $18, card = $19, card_address = $20, card_on_file = $21,
+          instalments = $22, apm = $23, token = $24, action_required = $25, refusal_code = $26,
+          three_d_secure = $27, shopper = $28, webhook_url = $29, ip_address = $30, three_ds_session_id = $31,
+          metadata = $32, attempts = $33, hold_expires_at = $34, cancel_reason = $35, created_at = $36,
+          updated_at = $37
+    WHERE id = $1`,
+);
+const insertOperation = entityInsert(PaymentOperationEntity, 'payment_operations_insert', { awaited: true });
+
+// Every read but the recovery sweep's leaves reserved payments out: half-made, they are nobody's yet.
+const reservedById = entitySelect(PaymentEntity, 'payments_reserved', `id = $1 AND status = 'reserved'`);
+const inScope = entitySelect(
+  PaymentEntity,
+  'payments_in_scope',
+  `id = $1 AND merchant_code = $2 AND environment = $3 AND status <> 'reserved'`,
+);
+const lockedInScope = entitySelect(
+  PaymentEntity,
+  'payments_lock_in_scope',
+  `id = $1 AND merchant_code = $2 AND environment = $3 AND status <> 'reserved' FOR UPDATE`,
+);
+/** A merchant's own receipt id (paymentCode) wins over an id that happens to look like it. */
+const byCodeOrId = entitySelect(
+  PaymentEntity,
+  'payments_by_code_or_id',
+  `merchant_code = $1 AND environment = $2 AND status <> 'reserved' AND (payment_code = $3 OR id = $3::uuid)
+    ORDER BY (payment_code = $3) DESC LIMIT 1`,
+);
+const byCode = entitySelect(
+  PaymentEntity,
+  'payments_by_code',
+  `merchant_code = $1 AND environment = $2 AND status <> 'reserved' AND payment_code = $3 LIMIT 1`,
+);
+const byCodeAcrossMerchants = entitySelect(
+  PaymentEntity,
+  'payments_by_code_any_merchant',
+  `payment_code = $1 AND environment = $2 AND NOT code_shared AND status <> 'reserved'`,
+);
+const LIST_CURSOR = statement(
+  'payments_list_cursor',
+  'SELECT created_at FROM payments WHERE id = $1 AND merchant_code = $2 AND environment = $3',
+);
+/** A page of the list: after the cursor `($3, $4)` when given, the filters of `filterValues` from `$5` on. */
+const listPage = entitySelect(
+  PaymentEntity,
+  'payments_list',
+  `merchant_code = $1 AND environment = $2 AND status <> 'reserved'
+    AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+    AND ($5::text IS NULL OR order_code = $5::text)
+    AND ($6::text IS NULL OR order_code LIKE $6::text OR payment_code LIKE $6::text)
+    AND ($7::text IS NULL OR lower(shopper->>'email') = lower($7::text))
+    AND ($8::text IS NULL OR right(card->'cardData'->>'cardNumber', 4) = $8::text)
+    AND ($9::text IS NULL OR status = $9::text)
+    AND (NOT $10::boolean OR (status = 'captured' AND amount_refunded > 0))
+    AND ($11::bigint IS NULL OR amount_value >= $11::bigint)
+    AND ($12::bigint IS NULL OR amount_value <= $12::bigint)
+    AND ($13::timestamptz IS NULL OR created_at >= $13::timestamptz)
+    AND ($14::timestamptz IS NULL OR created_at < $14::timestamptz)
+    ORDER BY created_at DESC, id DESC LIMIT $15`,
+);
+const refunds = entitySelect(
+  PaymentOperationEntity,
+  'payment_operations_refunds_of',
+  `payment_id = ANY($1::uuid[]) AND kind = 'refund' ORDER BY created_at, id`,
+);
+/**
+ * Authorizations whose hold ended by `$1`, `$2`/`$3` one merchant's in one environment or null for all. A
+ * capture or cancel in flight decides the hold's fate; the sweep comes back if it recorded nothing.
+ */
+const HOLDS_DUE = `status = 'authorized' AND hold_expires_at IS NOT NULL AND hold_expires_at <= $1
+  AND NOT EXISTS (SELECT 1 FROM acquirer_attempts a WHERE a.payment_id = payments.id)
+  AND ($2::text IS NULL OR merchant_code = $2::text) AND ($3::text IS NULL OR environment = $3::text)
+  ORDER BY hold_expires_at, id LIMIT $4 FOR UPDATE`;
+const claimHolds = entitySelect(PaymentEntity, 'payments_claim_expired_holds', `${HOLDS_DUE} SKIP LOCKED`);
+const claimHoldsWaiting = entitySelect(PaymentEntity, 'payments_claim_expired_holds_waiting', HOLDS_DUE);
+
+/** A jsonb parameter: the value as JSON text (pg would send an array as a PostgreSQL array), null as NULL. */
+const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /** A unique index that says the order or payment code is taken: 409. */
 function codeTaken(e: unknown): unknown {
@@ -55,9 +141,46 @@ export class PaymentRepository {
     return insertPayment(manager, payment, codeTaken);
   }
 
-  async update(manager: EntityManager, payment: PaymentEntity): Promise<void> {
-    const { id, ...fields } = payment;
-    await manager.update(PaymentEntity, { id }, fields);
+  async update(manager: EntityManager, p: PaymentEntity): Promise<void> {
+    await runStatement(manager, UPDATE, [
+      p.id,
+      p.merchantCode,
+      p.environment,
+      p.paymentCode,
+      p.orderCode,
+      p.status,
+      p.intent,
+      p.paymentMethod,
+      p.amountValue,
+      p.currency,
+      p.exponent,
+      p.amountCaptured,
+      p.amountRefunded,
+      p.authorizationCode,
+      p.connectionCode,
+      p.connectionName,
+      p.acquirer,
+      p.acquirerReference,
+      json(p.card),
+      json(p.cardAddress),
+      json(p.cardOnFile),
+      p.instalments,
+      json(p.apm),
+      json(p.token),
+      json(p.actionRequired),
+      json(p.refusalCode),
+      json(p.threeDSecure),
+      json(p.shopper),
+      p.webhookUrl,
+      p.ipAddress,
+      p.threeDsSessionId,
+      json(p.metadata),
+      json(p.attempts),
+      p.holdExpiresAt,
+      p.cancelReason,
+      p.createdAt,
+      p.updatedAt,
+    ]);
   }
 
   /**
@@ -80,61 +203,32 @@ export class PaymentRepository {
 
   /** A reserved payment, for the recovery sweep (which holds its attempt's row lock). */
   async reserved(manager: EntityManager, id: string): Promise<PaymentEntity | null> {
-    return manager.getRepository(PaymentEntity).findOneBy({ id, status: 'reserved' });
+    const [payment] = await reservedById(manager, [id]);
+    return payment ?? null;
   }
 
   async addOperation(manager: EntityManager, operation: PaymentOperationEntity): Promise<void> {
-    await manager.insert(PaymentOperationEntity, operation);
+    await insertOperation(manager, operation);
   }
 
   /** The payment, row-locked until the transaction ends; 404 unless it is this merchant's in this environment. */
   async lock(manager: EntityManager, scope: Scope, id: string): Promise<PaymentEntity> {
     if (!isUuid(id)) throw notFound();
-    const payment = await manager
-      .getRepository(PaymentEntity)
-      .createQueryBuilder('p')
-      .setLock('pessimistic_write')
-      .where(`p.id = :id AND p.merchant_code = :m AND p.environment = :e AND ${VISIBLE}`, {
-        id,
-        m: scope.merchantCode,
-        e: scope.environment,
-      })
-      .getOne();
+    const [payment] = await lockedInScope(manager, [id, scope.merchantCode, scope.environment]);
     if (!payment) throw notFound();
     return payment;
   }
 
   async get(scope: Scope, id: string): Promise<PaymentEntity> {
-    const payment = isUuid(id)
-      ? await this.db
-          .getRepository(PaymentEntity)
-          .createQueryBuilder('p')
-          .where(`p.id = :id AND p.merchant_code = :m AND p.environment = :e AND ${VISIBLE}`, {
-            id,
-            m: scope.merchantCode,
-            e: scope.environment,
-          })
-          .getOne()
-      : null;
+    const [payment] = isUuid(id) ? await inScope(this.db, [id, scope.merchantCode, scope.environment]) : [];
     if (!payment) throw notFound();
     return payment;
   }
 
   /** By paymentCode, else by id: a merchant's own receipt id wins over an id that happens to look like it. */
   async getByReference(scope: Scope, reference: string): Promise<PaymentEntity> {
-    const payment = await this.db
-      .getRepository(PaymentEntity)
-      .createQueryBuilder('p')
-      .where(`p.merchant_code = :m AND p.environment = :e AND ${VISIBLE}`, {
-        m: scope.merchantCode,
-        e: scope.environment,
-      })
-      .andWhere(isUuid(reference) ? '(p.payment_code = :ref OR p.id = :ref::uuid)' : 'p.payment_code = :ref', {
-        ref: reference,
-      })
-      .orderBy('(p.payment_code = :ref)', 'DESC')
-      .limit(1)
-      .getOne();
+    const select = isUuid(reference) ? byCodeOrId : byCode;
+    const [payment] = await select(this.db, [scope.merchantCode, scope.environment, reference]);
     if (!payment) throw DomainError.notFound('payment', 'reference');
     return payment;
   }
@@ -146,14 +240,7 @@ export class PaymentRepository {
    * are never answered here.
    */
   async getOnlyByPaymentCode(environment: CallerContext['environment'], paymentCode: string): Promise<PaymentEntity> {
-    const payment = await this.db
-      .getRepository(PaymentEntity)
-      .createQueryBuilder('p')
-      .where(`p.payment_code = :code AND p.environment = :e AND NOT p.code_shared AND ${VISIBLE}`, {
-        code: paymentCode,
-        e: environment,
-      })
-      .getOne();
+    const [payment] = await byCodeAcrossMerchants(this.db, [paymentCode, environment]);
     if (!payment) throw DomainError.notFound('payment', 'reference');
     return payment;
   }
@@ -163,39 +250,25 @@ export class PaymentRepository {
    * previous page, so a payment made while paging (newer) never shifts the pages after it.
    */
   async list(scope: Scope, o: PaymentListFilter & { limit: number; startingAfter?: string }): Promise<PaymentEntity[]> {
-    const q = this.db
-      .getRepository(PaymentEntity)
-      .createQueryBuilder('p')
-      .where(`p.merchant_code = :m AND p.environment = :e AND ${VISIBLE}`, {
-        m: scope.merchantCode,
-        e: scope.environment,
-      });
-    applyFilter(q, o);
+    let after: Date | null = null;
     if (o.startingAfter !== undefined) {
       if (!isUuid(o.startingAfter)) throw DomainError.notFound('payment', 'startingAfter');
-      const cursor = await this.db.query(
-        `SELECT created_at FROM payments WHERE id = $1 AND merchant_code = $2 AND environment = $3`,
-        [o.startingAfter, scope.merchantCode, scope.environment],
-      );
-      if (!cursor.length) throw DomainError.notFound('payment', 'startingAfter');
-      q.andWhere('(p.created_at, p.id) < (:afterAt, :after::uuid)', {
-        afterAt: cursor[0].created_at,
-        after: o.startingAfter,
-      });
+      const [cursor] = await runStatement<{ created_at: Date }>(this.db, LIST_CURSOR, [
+        o.startingAfter,
+        scope.merchantCode,
+        scope.environment,
+      ]);
+      if (!cursor) throw DomainError.notFound('payment', 'startingAfter');
+      after = cursor.created_at;
     }
-    return q.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').limit(o.limit).getMany();
+    const cursor = [after, after ? o.startingAfter : null];
+    return listPage(this.db, [scope.merchantCode, scope.environment, ...cursor, ...filterValues(o), o.limit]);
   }
 
   /** The refunds of these payments, oldest first. */
   refundsOf(paymentIds: string[]): Promise<PaymentOperationEntity[]> {
     if (!paymentIds.length) return Promise.resolve([]);
-    return this.db
-      .getRepository(PaymentOperationEntity)
-      .createQueryBuilder('o')
-      .where(`o.payment_id = ANY(:ids) AND o.kind = 'refund'`, { ids: paymentIds })
-      .orderBy('o.created_at')
-      .addOrderBy('o.id')
-      .getMany();
+    return refunds(this.db, [paymentIds]);
   }
 
   /**
@@ -204,19 +277,8 @@ export class PaymentRepository {
    * it never answers while one of its due holds is still being voided elsewhere.
    */
   claimExpiredHolds(manager: EntityManager, now: Date, limit: number, o: ClaimOptions = {}): Promise<PaymentEntity[]> {
-    const q = manager
-      .getRepository(PaymentEntity)
-      .createQueryBuilder('p')
-      .addSelect('p.traceParent')
-      .setLock('pessimistic_write')
-      .where("p.status = 'authorized' AND p.hold_expires_at IS NOT NULL AND p.hold_expires_at <= :now", { now })
-      // A capture or cancel in flight decides the hold's fate; the sweep comes back if it recorded nothing.
-      .andWhere('NOT EXISTS (SELECT 1 FROM acquirer_attempts a WHERE a.payment_id = p.id)');
-    if (!o.waitForLocks) q.setOnLocked('skip_locked');
-    if (o.scope) {
-      q.andWhere('p.merchant_code = :m AND p.environment = :e', { m: o.scope.merchantCode, e: o.scope.environment });
-    }
-    return q.orderBy('p.hold_expires_at').addOrderBy('p.id').limit(limit).getMany();
+    const claim = o.waitForLocks ? claimHoldsWaiting : claimHolds;
+    return claim(manager, [now, o.scope?.merchantCode ?? null, o.scope?.environment ?? null, limit]);
   }
 
   /** The payment's reference at the provider, any status (the recovery of an attempt on it asks). */

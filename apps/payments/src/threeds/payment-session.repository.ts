@@ -1,46 +1,99 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, LessThanOrEqual } from 'typeorm';
-import { runStatement, statement } from '@app/database';
+import { DataSource, EntityManager } from 'typeorm';
+import { entityInsert, entitySelect, runStatement, statement } from '@app/database';
 import { ClaimOptions } from '../payment/payment.repository';
 import { PaymentSession, SessionKind } from './payment-session.entity';
 import { moveThreeDs } from './session-state';
 
 const PAYMENT_ACQUIRER = statement('payments_acquirer', 'SELECT acquirer FROM payments WHERE id = $1');
 
+// Awaited inside a transaction too: the purchase that opens the session hears a failed insert where it opens it.
+const insertSession = entityInsert(PaymentSession, 'payment_sessions_insert', { awaited: true });
+/** `$2`: the kind asked for, or null for any. */
+const byId = entitySelect(
+  PaymentSession,
+  'payment_sessions_by_id',
+  'id = $1 AND ($2::text IS NULL OR kind = $2::text)',
+);
+const byPayment = entitySelect(PaymentSession, 'payment_sessions_by_payment', 'payment_id = $1 AND kind = $2 LIMIT 1');
+const locked = entitySelect(PaymentSession, 'payment_sessions_lock', 'id = $1 FOR UPDATE');
+
+/** 3DS sessions due by `$1` and nobody resumed: `$2`/`$3` one merchant's in one environment, or null for all. */
+const DUE = `kind = 'threeds' AND status IN ('pending', 'authenticated', 'failed') AND expires_at <= $1
+  AND ($2::text IS NULL OR merchant_code = $2::text) AND ($3::text IS NULL OR environment = $3::text)
+  ORDER BY expires_at, id LIMIT $4 FOR UPDATE`;
+const claimDue = entitySelect(PaymentSession, 'payment_sessions_claim_expired', `${DUE} SKIP LOCKED`);
+const claimDueWaiting = entitySelect(PaymentSession, 'payment_sessions_claim_expired_waiting', DUE);
+
+/**
+ * Every column a session's moves change, by id (the status as the caller's transition table set it). Written by
+ * hand, not through entityUpdateMany: that one passes rows as JSON, which cannot carry the sealed card (bytea).
+ */
+const UPDATE = statement(
+  'payment_sessions_update',
+  `UPDATE payment_sessions SET kind = $2, payment_id = $3, merchant_code = $4, environment = $5, status = $6,
+          outcome = $7, intent = $8, connection_code = $9, acquirer_reference = $10, card_key_id = $11,
+          card_sealed = $12, display = $13, action = $14, apm = $15, provider_action = $16, expires_at = $17,
+          completed_at = $18, consumed_at = $19, created_at = $20
+    WHERE id = $1`,
+);
+
+/** A jsonb parameter: the value as JSON text (pg would send an array as a PostgreSQL array), null as NULL. */
+const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
 @Injectable()
 export class PaymentSessionRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async insert(manager: EntityManager, row: PaymentSession): Promise<void> {
-    await manager.insert(PaymentSession, row);
+    await insertSession(manager, row);
   }
 
   /** By id alone: keyless callers know nothing else; the row tells the scope. */
-  find(id: string, kind?: SessionKind): Promise<PaymentSession | null> {
-    return this.db.getRepository(PaymentSession).findOne({ where: kind ? { id, kind } : { id } });
+  async find(id: string, kind?: SessionKind): Promise<PaymentSession | null> {
+    const [session] = await byId(this.db, [id, kind ?? null]);
+    return session ?? null;
   }
 
-  findByPayment(
+  async findByPayment(
     paymentId: string,
     kind: SessionKind,
     manager: EntityManager = this.db.manager,
   ): Promise<PaymentSession | null> {
-    return manager.getRepository(PaymentSession).findOne({ where: { paymentId, kind } });
+    const [session] = await byPayment(manager, [paymentId, kind]);
+    return session ?? null;
   }
 
   /** Row lock: completion, resume and the expiry sweep of one session run one at a time. */
-  lock(manager: EntityManager, id: string): Promise<PaymentSession | null> {
-    return manager
-      .getRepository(PaymentSession)
-      .createQueryBuilder('s')
-      .setLock('pessimistic_write')
-      .where('s.id = :id', { id })
-      .getOne();
+  async lock(manager: EntityManager, id: string): Promise<PaymentSession | null> {
+    const [session] = await locked(manager, [id]);
+    return session ?? null;
   }
 
-  async save(manager: EntityManager, row: PaymentSession): Promise<void> {
-    await manager.save(PaymentSession, row);
+  async save(manager: EntityManager, s: PaymentSession): Promise<void> {
+    await runStatement(manager, UPDATE, [
+      s.id,
+      s.kind,
+      s.paymentId,
+      s.merchantCode,
+      s.environment,
+      s.status,
+      s.outcome,
+      s.intent,
+      s.connectionCode,
+      s.acquirerReference,
+      s.cardKeyId,
+      s.cardSealed,
+      json(s.display),
+      json(s.action),
+      json(s.apm),
+      json(s.providerAction),
+      s.expiresAt,
+      s.completedAt,
+      s.consumedAt,
+      s.createdAt,
+    ]);
   }
 
   /** A session used up by a resume that never reached the acquirer is usable again, as the challenge left it. */
@@ -57,19 +110,8 @@ export class PaymentSessionRepository {
    * sweep once (a clock advance waits for locked rows instead of skipping them, see ClaimOptions).
    */
   claimExpired(manager: EntityManager, now: Date, limit: number, o: ClaimOptions = {}): Promise<PaymentSession[]> {
-    const q = manager
-      .getRepository(PaymentSession)
-      .createQueryBuilder('s')
-      .addSelect('s.traceParent')
-      .setLock('pessimistic_write')
-      .where({
-        kind: 'threeds',
-        status: In(['pending', 'authenticated', 'failed']),
-        expiresAt: LessThanOrEqual(now),
-        ...(o.scope ? { merchantCode: o.scope.merchantCode, environment: o.scope.environment } : {}),
-      });
-    if (!o.waitForLocks) q.setOnLocked('skip_locked');
-    return q.orderBy('s.expires_at').addOrderBy('s.id').limit(limit).getMany();
+    const claim = o.waitForLocks ? claimDueWaiting : claimDue;
+    return claim(manager, [now, o.scope?.merchantCode ?? null, o.scope?.environment ?? null, limit]);
   }
 
   /** The acquirer of a session's payment, checked where a simulated page acts on it. */

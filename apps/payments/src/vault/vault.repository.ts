@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallerContext } from '@app/contracts';
-import { entitySelect, runStatement, statement } from '@app/database';
+import { entityInsert, entitySelect, runStatement, statement } from '@app/database';
 import { StoredCard } from './stored-card.entity';
 
 type Scope = Pick<CallerContext, 'merchantCode' | 'environment'>;
+
+// Awaited inside a transaction too: a purchase that tokenizes hears a failed insert where it stores the card.
+const insertCard = entityInsert(StoredCard, 'stored_cards_insert', { awaited: true });
 
 const byToken = entitySelect(
   StoredCard,
@@ -29,7 +32,7 @@ export class VaultRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async insert(row: StoredCard, manager: EntityManager = this.db.manager): Promise<void> {
-    await manager.insert(StoredCard, row);
+    await insertCard(manager, row);
   }
 
   /**

@@ -1,15 +1,17 @@
 import { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { deferStatement, Statement, statement } from '../pipelined';
+import { deferStatement, runStatement, Statement, statement } from '../pipelined';
 
 /**
  * A prepared INSERT of every column of an entity, built from its TypeORM metadata on first use (so the entity
  * stays the one description of the table): column transformers apply, json/jsonb values are serialized.
- * Inside `inTransaction` it is deferred to the commit (see deferStatement), errors through `mapError`.
+ * Inside `inTransaction` it is deferred to the commit (see deferStatement), errors through `mapError`;
+ * `{ awaited: true }` sends it and waits for its answer there too (the caller hears a failure where it inserts).
  */
 export function entityInsert<T extends object>(
   target: new () => T,
   name: string,
+  o: { awaited?: boolean } = {},
 ): (manager: EntityManager, entity: T, mapError?: (e: unknown) => unknown) => Promise<void> {
   let prepared: { st: Statement; columns: ColumnMetadata[] } | undefined;
   return (manager, entity, mapError) => {
@@ -20,7 +22,13 @@ export function entityInsert<T extends object>(
       prepared = { st: statement(name, text), columns };
     }
     const values = prepared.columns.map((c) => columnValue(c, entity));
-    return deferStatement(manager, prepared.st, values, mapError);
+    if (!o.awaited) return deferStatement(manager, prepared.st, values, mapError);
+    return runStatement(manager, prepared.st, values).then(
+      () => undefined,
+      (e: unknown) => {
+        throw mapError ? mapError(e) : e;
+      },
+    );
   };
 }
 
