@@ -34,7 +34,7 @@ import { PaymentEntity, PaymentOperationEntity } from './payment/payment.entity'
 import { PaymentRecorder } from './payment/payment-recorder';
 import { PaymentRepository } from './payment/payment.repository';
 import { APM_PORT } from './purchase/apm.port';
-import { CARD_VAULT_PORT } from './purchase/card-vault.port';
+import { CARD_VAULT_PORT } from './vault/card-vault.port';
 import { InstrumentResolver } from './purchase/instrument.resolver';
 import { PurchaseHandler } from './purchase/purchase.handler';
 import { AcquirerCascade } from './purchase/acquirer-cascade';
