@@ -8,8 +8,8 @@ import { AcquirerCalls } from '../connector/acquirer-call';
 import { ConnectorConnections } from '../connector/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { PaymentRepository } from '../payment/payment.repository';
-import { AcquirerAttempt } from './acquirer-attempt';
-import { answerOf, acquirerReferenceOf } from './synced-answer';
+import { AcquirerAttempt } from '../reservation/acquirer-attempt';
+import { answerOf, acquirerReferenceOf } from '../reservation/synced-answer';
 import { AttemptRecorder, Resolution } from './attempt-recorder';
 
 /**
