@@ -6,12 +6,8 @@
  * the upper one provides (as the gateway's auth/credential-resolver.ts).
  */
 export const KNOWN_LOOPS: readonly string[] = [
-  'apps/payments/src/apm → apps/payments/src/purchase',
-  'apps/payments/src/apm → apps/payments/src/threeds',
   'apps/payments/src/connector → apps/payments/src/routing',
   'apps/payments/src/payment → apps/payments/src/connector',
-  'apps/payments/src/purchase → apps/payments/src/threeds',
   'apps/payments/src/routing → apps/payments/src/connector',
   'apps/payments/src/routing → apps/payments/src/payment',
-  'apps/payments/src/threeds → apps/payments/src/apm',
 ];

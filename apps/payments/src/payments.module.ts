@@ -63,7 +63,7 @@ import { ClockAdvanceHandler } from './sandbox-clock/clock-advance.handler';
 import { ClockAdvanceUseCase } from './sandbox-clock/clock-advance.use-case';
 import { THREE_DS_PORT } from './threeds/threeds.port';
 import { ApmService } from './apm/apm.service';
-import { extrasEntities, extrasHandlers, extrasProviders } from './threeds/extras.wiring';
+import { extrasEntities, extrasHandlers, extrasProviders } from './extras.wiring';
 import { ThreeDsService } from './threeds/threeds.service';
 import { CardCheckService } from './vault/card-check.service';
 import { TokenHandler } from './vault/token.handler';
