@@ -5,7 +5,7 @@ import { Clock, SandboxClockCopy } from '@app/clock';
 import { CallerContext } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { AcquirerCalls } from '../connector/acquirer-call';
-import { ConnectorConnections } from '../connector/connector-connections';
+import { ConnectorConnections } from '../routing/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { PaymentRepository } from '../payment/payment.repository';
 import { AcquirerAttempt } from '../reservation/acquirer-attempt';
