@@ -39,7 +39,7 @@ const MACHINES = [
   {
     table: 'apps/payments/src/threeds/session-state',
     name: 'APM_SESSION_MACHINE',
-    decided: "the payment's settlement in `apps/payments/src/apm/settle.use-case.ts`",
+    decided: "the payment's settlement in `apps/payments/src/threeds/settle.use-case.ts`",
   },
   {
     table: 'apps/billing/src/subscription/subscription-state',

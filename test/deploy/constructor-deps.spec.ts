@@ -20,7 +20,7 @@ const KNOWN_HUBS = [
   'apps/payments/src/purchase/authorization-record.ts: AuthorizationRecord',
   'apps/payments/src/purchase/purchase-reservation.ts: PurchaseReservation',
   'apps/payments/src/purchase/purchase.use-case.ts: PurchaseUseCase',
-  'apps/payments/src/reservation/recovery.service.ts: RecoveryService',
+  'apps/payments/src/recovery/recovery.service.ts: RecoveryService',
   'apps/payments/src/threeds/challenge-record.ts: ChallengeRecord',
 ];
 const ROOT = join(__dirname, '..', '..');

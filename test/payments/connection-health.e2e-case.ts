@@ -5,7 +5,7 @@ import {
   ConnectorConnection,
 } from '../../apps/payments/src/connector/provider-connector';
 import { SandboxAcquirerConnector } from '../../apps/payments/src/connector/sandbox-acquirer.connector';
-import { OPEN_AFTER_FAILURES } from '../../apps/payments/src/routing/connection-health';
+import { OPEN_AFTER_FAILURES } from '../../apps/payments/src/connector/connection-health';
 import { TestStack } from '../support/stack';
 import { expectError, PaymentsClient, sandboxMerchant } from './payments-fixtures';
 

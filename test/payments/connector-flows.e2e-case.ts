@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RecoveryLoop } from '../../apps/payments/src/reservation/recovery.loop';
+import { RecoveryLoop } from '../../apps/payments/src/recovery/recovery.loop';
 import { TestStack } from '../support/stack';
 import {
   expectError,

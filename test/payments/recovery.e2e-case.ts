@@ -3,7 +3,7 @@ import { uuidv7 } from '@app/clock';
 import { ConnectorConnection } from '../../apps/payments/src/connector/provider-connector';
 import { SandboxAcquirerConnector } from '../../apps/payments/src/connector/sandbox-acquirer.connector';
 import { AcquirerAttempt } from '../../apps/payments/src/reservation/acquirer-attempt';
-import { RecoveryLoop } from '../../apps/payments/src/reservation/recovery.loop';
+import { RecoveryLoop } from '../../apps/payments/src/recovery/recovery.loop';
 import { TestStack } from '../support/stack';
 import { cardData, PaymentsClient, paymentsQuery, sandboxMerchant, usd } from './payments-fixtures';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RecoveryLoop } from '../../apps/payments/src/reservation/recovery.loop';
+import { RecoveryLoop } from '../../apps/payments/src/recovery/recovery.loop';
 import { StripeDouble } from '../support/connectors/stripe/stripe-double';
 import { TestStack } from '../support/stack';
 import { cardData, expectError, paymentEventTypes, PaymentsClient, paymentsQuery, usd } from './payments-fixtures';

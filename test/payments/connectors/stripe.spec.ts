@@ -7,7 +7,7 @@ import type {
   ModificationRequest,
 } from '../../../apps/payments/src/connector/provider-connector';
 import { STRIPE_DECLINES } from '../../../apps/payments/src/connector/stripe/stripe-refusals';
-import type { ResolvedCard } from '../../../apps/payments/src/purchase/instrument';
+import type { ResolvedCard } from '../../../apps/payments/src/card/instrument';
 import { StripeDouble } from '../../support/connectors/stripe/stripe-double';
 
 /** Every operation of the Stripe connector against the StripeDouble (stripe-recovery.spec.ts: failures, webhooks). */

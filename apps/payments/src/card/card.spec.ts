@@ -1,4 +1,4 @@
-import { cardExpired, luhnValid } from '../nonce/card-checks';
+import { cardExpired, luhnValid } from './card-checks';
 import { DomainError } from '@app/errors';
 import { assertUsableCard, cardBrand, cardView, maskCardNumber } from './card';
 

@@ -1,6 +1,6 @@
 import { CardType, CardView, Environment } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { cardExpired, luhnValid } from '../nonce/card-checks';
+import { cardExpired, luhnValid } from './card-checks';
 
 /** Card brand from the IIN (issuer identification number) ranges of the networks. */
 export function cardBrand(pan: string): string {

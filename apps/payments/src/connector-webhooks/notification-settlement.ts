@@ -11,7 +11,7 @@ import { move, PaymentTrigger } from '../payment/payment-state';
 import { PaymentEntity } from '../payment/payment.entity';
 import { AcquirerAttempt } from '../reservation/acquirer-attempt';
 import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repository';
-import { AttemptRecorder } from '../reservation/attempt-recorder';
+import { AttemptRecorder } from '../recovery/attempt-recorder';
 import { ConnectionEntity } from '../routing/connection.entity';
 import { ProviderWebhookEvents } from './provider-webhook-events.repository';
 

@@ -7,7 +7,7 @@ import { ConnectorWebhookAnswer, ConnectorWebhookCommand } from '@app/contracts'
 import { inTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
 import { LOGGER } from '@app/observability';
-import { ConnectorConnections } from '../connector/connector-connections';
+import { ConnectorConnections } from '../routing/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { ProviderNotification, WebhookRejected } from '../connector/provider-connector';
 import { isUuid } from '../payment/payment.repository';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { Metrics } from '@app/observability';
 import { PaymentsConfig } from '../config';
 import { AcquirerCalls, AcquirerFailure, AcquirerOutcomeUnknown } from './acquirer-call';
-import { ConnectionHealth } from '../routing/connection-health';
+import { ConnectionHealth } from './connection-health';
 import { ConnectorMetrics } from './connector-metrics';
 import { ConnectorNotSent, ConnectorOutcomeUnknown } from './provider-connector';
 

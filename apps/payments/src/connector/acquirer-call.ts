@@ -4,7 +4,7 @@ import type { ConnectionFailureReason } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { inSpan, LOGGER, SpanKind, tracingOn } from '@app/observability';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
-import { ConnectionHealth } from '../routing/connection-health';
+import { ConnectionHealth } from './connection-health';
 import { ConnectorCallOutcome, ConnectorMetrics } from './connector-metrics';
 import { DeadlineExceeded, withDeadline } from './deadline';
 import { ConnectorOutcomeUnknown } from './provider-connector';

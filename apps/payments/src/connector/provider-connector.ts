@@ -1,6 +1,6 @@
 import type { CardOnFileInitiator, Environment, PaymentMethod, RefusalCodeDto } from '@app/contracts';
 import type { AmountJson } from '@app/money';
-import type { ResolvedCard } from '../purchase/instrument';
+import type { ResolvedCard } from '../card/instrument';
 
 /**
  * The one contract every acquirer connector implements (the sandbox simulator, Adyen, Stripe, …). A connector

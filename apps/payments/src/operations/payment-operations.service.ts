@@ -14,7 +14,7 @@ import { inTransaction } from '@app/database';
 import { DomainError } from '@app/errors';
 import { assertNever } from '../connector/assert-never';
 import { AcquirerCalls, isAcquirerFailure, isOutcomeUnknown } from '../connector/acquirer-call';
-import { ConnectorConnections, Through } from '../connector/connector-connections';
+import { ConnectorConnections, Through } from '../routing/connector-connections';
 import { ModificationOutcome, ModificationRequest } from '../connector/provider-connector';
 import { requestReference } from '../connector/request-reference';
 import { IdempotentOperation } from '../idempotency/idempotent-operation';

@@ -4,7 +4,7 @@ import { providerReturnUrl } from '../threeds/session-links';
 import { CallerContext, PaymentMethod, PurchaseRequest } from '@app/contracts';
 import { AuthorizationOutcome } from '../connector/provider-connector';
 import { AcquirerCalls } from '../connector/acquirer-call';
-import { ConnectorConnections } from '../connector/connector-connections';
+import { ConnectorConnections } from '../routing/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { ConnectionEntity } from '../routing/connection.entity';
 import { PurchaseReservation, Reserved } from './purchase-reservation';

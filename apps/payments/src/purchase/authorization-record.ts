@@ -12,8 +12,8 @@ import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repos
 import { withoutSimulatedChallenge } from '../threeds/simulated-sessions';
 import { THREE_DS_PORT, ThreeDsPort } from '../threeds/threeds.port';
 import { APM_PORT, ApmPort } from './apm.port';
-import { CARD_VAULT_PORT, CardVaultPort } from './card-vault.port';
-import { ResolvedCard } from './instrument';
+import { CARD_VAULT_PORT, CardVaultPort } from '../vault/card-vault.port';
+import { ResolvedCard } from '../card/instrument';
 
 /** What the request itself brought, beyond the reserved payment; the recovery sweep has none of it. */
 export interface RequestExtras {

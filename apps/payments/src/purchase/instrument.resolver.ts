@@ -7,7 +7,7 @@ import { assertUsableCard, cardBrand, cardType } from '../card/card';
 import { assertNever } from '../connector/assert-never';
 import { NonceService } from '../nonce/nonce.service';
 import { VaultService } from '../vault/vault.service';
-import { ResolvedCard } from './instrument';
+import { ResolvedCard } from '../card/instrument';
 
 const INSTRUMENTS = ['cardData', 'nonceData', 'tokenData'] as const;
 

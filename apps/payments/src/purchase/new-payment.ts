@@ -6,7 +6,7 @@ import { generatePaymentCode } from '../payment/payment-code';
 import { PaymentEntity, PaymentIntent } from '../payment/payment.entity';
 import { PAYMENT_MACHINE } from '../payment/payment-state';
 import { ConnectionEntity } from '../routing/connection.entity';
-import { ResolvedCard } from './instrument';
+import { ResolvedCard } from '../card/instrument';
 
 /** The payment a purchase or authorization creates, before the acquirer's answer gives it a status. */
 export function newPayment(

@@ -15,7 +15,7 @@ import { AcquirerAttemptRepository } from '../reservation/acquirer-attempt.repos
 import { ReservationRelease } from '../reservation/reservation-release';
 import { ConnectionEntity } from '../routing/connection.entity';
 import { APM_PORT, ApmPort } from './apm.port';
-import { ResolvedCard } from './instrument';
+import { ResolvedCard } from '../card/instrument';
 import { InstrumentResolver } from './instrument.resolver';
 import { newPayment } from './new-payment';
 import { randomToken } from '../vault/random-token';

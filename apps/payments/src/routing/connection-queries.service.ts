@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CallerContext, ConnectionResponse } from '@app/contracts';
 import { ConnectionEntity } from './connection.entity';
-import { ConnectionHealth } from './connection-health';
+import { ConnectionHealth } from '../connector/connection-health';
 import { RoutingService } from './routing.service';
 
 /** The admin API's connections of a merchant in one environment (ctx.environment), as the admin API shows them. */

@@ -5,7 +5,7 @@ import { DomainError } from '@app/errors';
 import { TtlCache } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
 import { ConnectionEntity } from './connection.entity';
-import { ConnectionHealth } from './connection-health';
+import { ConnectionHealth } from '../connector/connection-health';
 import { isSimulatedProduction } from './connection-rules';
 import { ConnectionRepository } from './connection.repository';
 

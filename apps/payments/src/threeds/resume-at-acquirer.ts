@@ -5,7 +5,7 @@ import { PaymentResponse } from '@app/contracts';
 import { LOGGER } from '@app/observability';
 import { AcquirerOutcomeUnknown } from '../connector/acquirer-call';
 import { AuthorizationOutcome, ConnectorOutcomeUnknown } from '../connector/provider-connector';
-import { ConnectorConnections } from '../connector/connector-connections';
+import { ConnectorConnections } from '../routing/connector-connections';
 import { PaymentEntity } from '../payment/payment.entity';
 import { AcquirerAttempt, ChallengeDetail } from '../reservation/acquirer-attempt';
 import { ChallengeRecord } from './challenge-record';

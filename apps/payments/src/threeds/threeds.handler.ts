@@ -12,7 +12,7 @@ import {
   SettleCommand,
 } from '@app/contracts';
 import { Caller, CommandBody, CommandHandler } from '@app/messaging';
-import { SettleUseCase } from '../apm/settle.use-case';
+import { SettleUseCase } from './settle.use-case';
 import { ProviderReturnUseCase } from './provider-return.use-case';
 import { ResumeUseCase } from './resume.use-case';
 import { ThreeDsService } from './threeds.service';

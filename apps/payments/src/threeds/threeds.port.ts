@@ -39,7 +39,7 @@ export const THREE_DS_PORT = Symbol('THREE_DS_PORT');
  * resume approves, so the port keeps the card (sealed, without CVV) until then.
  */
 export interface ThreeDsTokenizeRequest {
-  card: import('../purchase/instrument').ResolvedCard;
+  card: import('../card/instrument').ResolvedCard;
   shopperId: string;
 }
 

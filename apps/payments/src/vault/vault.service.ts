@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, TokenView } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { CardVaultPort, TokenizeRequest } from '../purchase/card-vault.port';
+import { CardVaultPort, TokenizeRequest } from './card-vault.port';
 import { VaultCipher } from './vault-cipher';
 import { StoredCard } from './stored-card.entity';
 import { randomToken } from './random-token';

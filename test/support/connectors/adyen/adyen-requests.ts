@@ -4,7 +4,7 @@ import type {
   AuthorizationOutcome,
   AuthorizationRequest,
 } from '../../../../apps/payments/src/connector/provider-connector';
-import type { ResolvedCard } from '../../../../apps/payments/src/purchase/instrument';
+import type { ResolvedCard } from '../../../../apps/payments/src/card/instrument';
 
 /** Requests for connector tests: a card authorization of EUR 10.00 unless told otherwise. */
 export const EUR = (value: number): AmountJson => ({ currency: 'EUR', value, exponent: 2 });

@@ -1,5 +1,4 @@
 import { CardAddressDto, CardType } from '@app/contracts';
-import type { NonceExpiry } from '../nonce/nonce.service';
 
 /**
  * A card ready for the acquirer, whichever way it came (raw card data, SDK nonce, vault token). Lives only in
@@ -17,8 +16,8 @@ export interface ResolvedCard {
   cardAddress?: CardAddressDto;
   /** Store the card in the vault after an approval (`tokenize: true`). */
   tokenize: boolean;
-  /** The SDK nonce it came from, for `nonceData`: put back if the payment records nothing. */
-  nonce?: { value: string; expiry: NonceExpiry; cardAddress?: CardAddressDto };
+  /** The SDK nonce it came from, for `nonceData`: put back (with its expiry) if the payment records nothing. */
+  nonce?: { value: string; expiry: { expiresAt: Date; realExpiresAt: Date }; cardAddress?: CardAddressDto };
   /** The vault token it was paid with, for `tokenData`. */
   token?: string;
   /** Network ids remembered with a stored card, cited on merchant-initiated charges. */

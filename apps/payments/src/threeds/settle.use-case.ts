@@ -7,9 +7,9 @@ import { UseCase } from '@app/idempotency';
 import { PaymentRecorder } from '../payment/payment-recorder';
 import { PaymentRepository } from '../payment/payment.repository';
 import { move, PaymentTrigger } from '../payment/payment-state';
-import { PaymentSessionRepository } from '../threeds/payment-session.repository';
-import { moveApm } from '../threeds/session-state';
-import { assertSimulatorPayment } from '../threeds/simulated-sessions';
+import { PaymentSessionRepository } from './payment-session.repository';
+import { moveApm } from './session-state';
+import { assertSimulatorPayment } from './simulated-sessions';
 
 const TRIGGER: Record<SettleOutcome, PaymentTrigger> = {
   paid: 'approve_purchase',

@@ -5,11 +5,11 @@ import { Clock, SandboxClockCopy } from '@app/clock';
 import { CallerContext } from '@app/contracts';
 import { inTransaction } from '@app/database';
 import { AcquirerCalls } from '../connector/acquirer-call';
-import { ConnectorConnections } from '../connector/connector-connections';
+import { ConnectorConnections } from '../routing/connector-connections';
 import { ConnectorRegistry } from '../connector/connector.registry';
 import { PaymentRepository } from '../payment/payment.repository';
-import { AcquirerAttempt } from './acquirer-attempt';
-import { answerOf, acquirerReferenceOf } from './synced-answer';
+import { AcquirerAttempt } from '../reservation/acquirer-attempt';
+import { answerOf, acquirerReferenceOf } from '../reservation/synced-answer';
 import { AttemptRecorder, Resolution } from './attempt-recorder';
 
 /**

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentsConfig } from '../config';
-import { ConnectionCredentialsCipher, checkCredentials, hintsOf } from '../routing/connection-credentials';
-import type { ConnectionEntity } from '../routing/connection.entity';
-import type { ConnectionRepository } from '../routing/connection.repository';
+import { ConnectionCredentialsCipher, checkCredentials, hintsOf } from './connection-credentials';
+import type { ConnectionEntity } from './connection.entity';
+import type { ConnectionRepository } from './connection.repository';
 import { ConnectorConnections } from './connector-connections';
-import type { ConnectorRegistry } from './connector.registry';
+import type { ConnectorRegistry } from '../connector/connector.registry';
 
 /** `of` reads nothing: it opens the row it is given (the database and registry serve `byCode` and `through`). */
 const connectionsWith = (cipher: ConnectionCredentialsCipher) =>

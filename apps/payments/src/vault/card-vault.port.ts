@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { CallerContext, TokenView } from '@app/contracts';
-import { ResolvedCard } from './instrument';
+import { ResolvedCard } from '../card/instrument';
 
 export interface TokenizeRequest {
   ctx: CallerContext;

@@ -6,8 +6,8 @@ import { OperationRecord } from '../operations/operation-record';
 import { PaymentRepository } from '../payment/payment.repository';
 import { AuthorizationRecord } from '../purchase/authorization-record';
 import { ChallengeRecord } from '../threeds/challenge-record';
-import { AcquirerAttempt, AuthorizationDetail } from './acquirer-attempt';
-import { ReservationRelease } from './reservation-release';
+import { AcquirerAttempt, AuthorizationDetail } from '../reservation/acquirer-attempt';
+import { ReservationRelease } from '../reservation/reservation-release';
 
 /** `waiting`: the provider has not settled it yet (its webhook will, or a later sweep's sync). */
 export type Resolution = 'recorded' | 'released' | 'waiting';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { linkRunTo } from '@app/observability';
 import { PeriodicLoop } from '@app/platform';
 import { PAYMENTS_CONFIG, PaymentsConfig } from '../config';
-import { AcquirerAttemptRepository, AttemptAlreadyResolved } from './acquirer-attempt.repository';
+import { AcquirerAttemptRepository, AttemptAlreadyResolved } from '../reservation/acquirer-attempt.repository';
 import { RecoveryService } from './recovery.service';
 
 const BATCH = 50;

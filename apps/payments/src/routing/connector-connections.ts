@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Environment } from '@app/contracts';
-import { ConnectionCredentialsCipher } from '../routing/connection-credentials';
-import { ConnectionEntity } from '../routing/connection.entity';
-import { ConnectionRepository } from '../routing/connection.repository';
-import { ConnectorRegistry } from './connector.registry';
-import { ConnectorConnection, ProviderConnector } from './provider-connector';
+import { ConnectionCredentialsCipher } from './connection-credentials';
+import { ConnectionEntity } from './connection.entity';
+import { ConnectionRepository } from './connection.repository';
+import { ConnectorRegistry } from '../connector/connector.registry';
+import { ConnectorConnection, ProviderConnector } from '../connector/provider-connector';
 
 /** Whose connection a payment (or an attempt on it) went through. */
 export interface ConnectionOf {
