@@ -4,7 +4,8 @@ import { PeriodicLoop } from '@app/platform';
 import { decideAttempt, SendOutcome, unanswered } from './delivery-policy';
 import { DEFAULT_AGENT_LIMITS } from './target-agents';
 import { LOOKUP_TIMEOUT_MS } from './target-guard';
-import { AttemptResult, ClaimedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { AttemptResult, ClaimedAttempt } from './webhook-delivery.types';
 import { WebhookSender } from './webhook-sender';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 

@@ -3,7 +3,8 @@ import { Logger } from 'pino';
 import { EventEnvelope, WebhookEnvelope } from '@app/contracts';
 import { LOGGER } from '@app/observability';
 import { EventsRepository } from '../events/events.repository';
-import { DeliveryTarget, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DeliveryTarget } from './webhook-delivery.types';
 import { WebhookDeliveryLoop } from './webhook-delivery.loop';
 
 /**

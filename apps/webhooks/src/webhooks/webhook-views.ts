@@ -4,7 +4,7 @@ import {
   WebhookObjectView,
   WebhookSecretResponse,
 } from '@app/contracts';
-import { AttemptRow } from './webhook-deliveries.repository';
+import { AttemptRow } from './webhook-delivery.types';
 import { AccountSecret, EndpointRow } from './webhook-endpoints.repository';
 
 /** How long a rolled secret keeps signing when the roll does not say. */
