@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '@app/clock';
 import { CallerContext, Environment } from '@app/contracts';
 import { runStatement, statement } from '@app/database';
+import { newToken, tokenHash } from '../auth/tokens';
 import { CARD_UPDATE_LINK_TTL_MS, CardUpdateLink } from './card-update-links';
 
-/** The token is a 32-byte random secret in the link's URL; only its SHA-256 is stored. */
-const hashOf = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+/** The token is a 32-byte random secret in the link's URL; only its SHA-256 is stored (auth/tokens.ts). */
+const hashOf = (token: string): Buffer => Buffer.from(tokenHash(token), 'hex');
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 interface Row extends Record<string, unknown> {
@@ -74,7 +74,7 @@ export class CardUpdateLinks {
     now: Date,
     eventId: string | null = null,
   ): Promise<{ token: string; link: CardUpdateLink } | null> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newToken();
     const expiresAt = new Date(now.getTime() + CARD_UPDATE_LINK_TTL_MS);
     const [row] = await runStatement<Row>(this.db, INSERT, [
       uuidv7(),

@@ -5,7 +5,8 @@ import { DASHBOARD_OPTIONS, DashboardOptions } from './dashboard-options';
 import { DashboardSessionsRepository } from './dashboard-sessions.repository';
 import { DashboardUsersRepository, Membership } from './dashboard-users.repository';
 import { normalizeEmail } from './dashboard-users.service';
-import { csrfTokenOf, newToken, passwordMatches, tokenHash } from './secrets';
+import { csrfTokenOf, passwordMatches } from './secrets';
+import { newToken, tokenHash } from '../auth/tokens';
 import { TotpService } from './totp.service';
 
 /** A signed-in dashboard user, as a request authenticated by its session cookie sees it. */

@@ -12,7 +12,8 @@ import type { DashboardSession } from './dashboard-sessions.service';
 import { DashboardTeamRepository, TeamMember } from './dashboard-team.repository';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { normalizeEmail } from './dashboard-users.service';
-import { hashPassword, newToken, tokenHash } from './secrets';
+import { hashPassword } from './secrets';
+import { newToken, tokenHash } from '../auth/tokens';
 
 /** A reset link is good for an hour. */
 export const RESET_TTL_MS = 3600_000;

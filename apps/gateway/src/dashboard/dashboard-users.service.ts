@@ -4,7 +4,8 @@ import { DomainError } from '@app/errors';
 import type { Role } from '../auth/permission';
 import { DASHBOARD_OPTIONS, DashboardOptions, INVITATION_TTL_MS } from './dashboard-options';
 import { DashboardUsersRepository, Membership } from './dashboard-users.repository';
-import { hashPassword, newToken, tokenHash } from './secrets';
+import { hashPassword } from './secrets';
+import { newToken, tokenHash } from '../auth/tokens';
 import { invitationMail } from '../mail/mail-templates';
 import { Mailer, MailOutcome } from '../mail/mailer';
 

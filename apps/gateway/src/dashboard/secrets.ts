@@ -24,15 +24,6 @@ export async function passwordMatches(hash: string | null, password: string): Pr
   return argon2.verify(hash, password);
 }
 
-/** A session or invitation token: 256 random bits, base64url. */
-export const newToken = (): string => randomBytes(32).toString('base64url');
-
-/**
- * What is stored of a session or invitation token. An unkeyed SHA-256 is enough here (unlike for a password):
- * the token is 256 random bits, so nobody can find it from the hash by guessing.
- */
-export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
-
 /**
  * A session's CSRF token, derived from its session token with HMAC: the browser reads it from the session's
  * answer and echoes it in `X-CSRF-Token`, which a page of another origin cannot do; the session token cannot be

@@ -1,7 +1,8 @@
 import { loadGatewayConfig } from '../config';
 import { dashboardOptionsOf } from './dashboard-options';
 import { clearedSessionCookie, SESSION_COOKIE, sessionCookie, sessionTokenOf } from './session-cookie';
-import { csrfTokenOf, newToken, sameSecret, tokenHash } from './secrets';
+import { csrfTokenOf, sameSecret } from './secrets';
+import { newToken, tokenHash } from '../auth/tokens';
 
 describe('the dashboard session cookie', () => {
   it('is HttpOnly, SameSite=Strict, Path=/, and Secure unless DASHBOARD_INSECURE_COOKIE says otherwise', () => {
