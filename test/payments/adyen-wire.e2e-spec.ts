@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AdyenDouble } from '../support/connectors/adyen/adyen-double';
 import { selfSignedCert } from '../support/self-signed-cert';
 import { TestStack } from '../support/stack';
+import { ConnectorWire } from './connector-wire';
 import { cardData, expectError, paymentEventTypes, PaymentsClient, paymentsQuery, usd } from './payments-fixtures';
 
 /**
@@ -14,62 +12,24 @@ import { cardData, expectError, paymentEventTypes, PaymentsClient, paymentsQuery
  */
 describe('Adyen connector through the stack', () => {
   const double = new AdyenDouble();
-  const dir = mkdtempSync(join(tmpdir(), 'adyen-wire-'));
+  let wire: ConnectorWire;
   let stack: TestStack;
   let live: PaymentsClient;
   let test: PaymentsClient;
-  let connectionId: string;
 
   beforeAll(async () => {
     await double.start();
-    const caFile = join(dir, 'ca.pem');
-    writeFileSync(caFile, selfSignedCert().cert);
-    stack = await TestStack.start({
-      env: { CONNECTOR_EXTRA_CA_FILE: caFile, RECOVERY_SWEEP_MS: '0' },
-    });
-    const merchantCode = await stack.merchant();
-    const add = async (environment: 'sandbox' | 'production') => {
-      const c = double.connection(environment);
-      const r = await stack.admin('POST', `/merchants/${merchantCode}/connections`, {
-        connectionCode: `adyen-${environment}`,
-        connectionName: `Adyen ${environment}`,
-        acquirer: 'adyen',
-        environment,
-        currencies: [],
-        methods: ['card'],
-        priority: 10,
-        endpoint: c.endpoint,
-        credentials: c.credentials,
-      });
-      expect(r.status).toBe(201);
-      expect(JSON.stringify(r.body)).not.toContain(c.credentials.apiKey);
-      return r.body.id as string;
-    };
-    connectionId = await add('production');
-    await add('sandbox');
-    live = new PaymentsClient(stack, (await stack.key([merchantCode], 'private', 'production')).key, merchantCode);
-    test = new PaymentsClient(stack, (await stack.key([merchantCode])).key, merchantCode);
+    wire = await ConnectorWire.start('adyen', double, selfSignedCert().cert);
+    ({ stack, live, test } = wire);
   });
   afterAll(async () => {
-    await stack?.stop();
+    await wire?.stop();
     await double.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
   afterEach(() => expect(double.violations()).toEqual([]));
 
-  const webhook = (w: { rawBody: Buffer; headers: Record<string, string> }) =>
-    stack.http('POST', `/v1/connectors/${connectionId}/webhooks`, {
-      rawBody: w.rawBody.toString('utf8'),
-      headers: w.headers,
-    });
-  const pspOf = async (paymentId: string) =>
-    (
-      await paymentsQuery<{ acquirer_reference: string }>(
-        stack,
-        'SELECT acquirer_reference FROM payments WHERE id = $1',
-        [paymentId],
-      )
-    )[0].acquirer_reference;
+  const webhook = (w: { rawBody: Buffer; headers: Record<string, string> }) => wire.webhook(w);
+  const pspOf = (paymentId: string) => wire.referenceOf(paymentId);
 
   it('a production purchase goes to the double and answers captured', async () => {
     const r = await live.purchase();

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RecoveryLoop } from '../../apps/payments/src/recovery/recovery.loop';
 import { StripeDouble } from '../support/connectors/stripe/stripe-double';
 import { TestStack } from '../support/stack';
+import { ConnectorWire } from './connector-wire';
 import { cardData, expectError, paymentEventTypes, PaymentsClient, paymentsQuery, usd } from './payments-fixtures';
 
 /**
@@ -14,58 +12,23 @@ import { cardData, expectError, paymentEventTypes, PaymentsClient, paymentsQuery
  */
 describe('Stripe connector through the stack', () => {
   const double = new StripeDouble();
-  const dir = mkdtempSync(join(tmpdir(), 'stripe-wire-'));
+  let wire: ConnectorWire;
   let stack: TestStack;
   let live: PaymentsClient;
-  let connectionId: string;
 
   beforeAll(async () => {
     await double.start();
-    const caFile = join(dir, 'ca.pem');
-    writeFileSync(caFile, double.certificate());
-    stack = await TestStack.start({ env: { CONNECTOR_EXTRA_CA_FILE: caFile, RECOVERY_SWEEP_MS: '0' } });
-    const merchantCode = await stack.merchant();
-    const add = async (environment: 'sandbox' | 'production') => {
-      const c = double.connection(environment);
-      const r = await stack.admin('POST', `/merchants/${merchantCode}/connections`, {
-        connectionCode: `stripe-${environment}`,
-        connectionName: `Stripe ${environment}`,
-        acquirer: 'stripe',
-        environment,
-        currencies: [],
-        methods: ['card'],
-        priority: 10,
-        endpoint: c.endpoint,
-        credentials: c.credentials,
-      });
-      expect(r.status).toBe(201);
-      expect(JSON.stringify(r.body)).not.toContain(c.credentials.apiKey);
-      return r.body.id as string;
-    };
-    connectionId = await add('production');
-    await add('sandbox');
-    live = new PaymentsClient(stack, (await stack.key([merchantCode], 'private', 'production')).key, merchantCode);
+    wire = await ConnectorWire.start('stripe', double, double.certificate());
+    ({ stack, live } = wire);
   });
   afterAll(async () => {
-    await stack?.stop();
+    await wire?.stop();
     await double.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
   afterEach(() => expect(double.violations()).toEqual([]));
 
-  const webhook = (w: { rawBody: Buffer; headers: Record<string, string> }) =>
-    stack.http('POST', `/v1/connectors/${connectionId}/webhooks`, {
-      rawBody: w.rawBody.toString('utf8'),
-      headers: w.headers,
-    });
-  const intentOf = async (paymentId: string) =>
-    (
-      await paymentsQuery<{ acquirer_reference: string }>(
-        stack,
-        'SELECT acquirer_reference FROM payments WHERE id = $1',
-        [paymentId],
-      )
-    )[0].acquirer_reference;
+  const webhook = (w: { rawBody: Buffer; headers: Record<string, string> }) => wire.webhook(w);
+  const intentOf = (paymentId: string) => wire.referenceOf(paymentId);
 
   it('a production purchase goes to the double (live mode) and answers captured', async () => {
     const r = await live.purchase();
